@@ -1,0 +1,87 @@
+/**
+ * Tiny benchmark harness shared by every bench: repeated timed samples, median/min/max, and a Markdown
+ * table where each figure stands next to its baseline as a ratio. No test asserts a time.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface Sample {
+  /** Median nanoseconds per operation. */
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** Prevents the JIT from discarding results. */
+export let sink = 0;
+export function consume(v: unknown): void {
+  if (v === true) sink++;
+  else if (typeof v === 'number') sink += v;
+}
+
+/**
+ * Time `fn` (which performs `opsPerCall` operations per call) in `samples` samples of about `sampleMs` ms
+ * each, after a warm-up. Returns ns per operation.
+ */
+export function measure(fn: () => unknown, opts: { opsPerCall?: number; samples?: number; sampleMs?: number } = {}): Sample {
+  const ops = opts.opsPerCall ?? 1;
+  const samples = opts.samples ?? 7;
+  const sampleMs = opts.sampleMs ?? 60;
+  // Warm-up and calibrate how many calls fill one sample.
+  let calls = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) consume(fn());
+    const dt = performance.now() - t0;
+    if (dt > sampleMs / 4) {
+      calls = Math.max(1, Math.round((calls * sampleMs) / Math.max(dt, 0.001)));
+      break;
+    }
+    calls *= 2;
+  }
+  const results: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) consume(fn());
+    const dt = performance.now() - t0;
+    results.push((dt * 1e6) / (calls * ops));
+  }
+  results.sort((a, b) => a - b);
+  return { median: results[results.length >> 1]!, min: results[0]!, max: results[results.length - 1]! };
+}
+
+/** Format a number with 3 significant digits. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n >= 1000) return n.toFixed(0);
+  if (n >= 100) return n.toFixed(1);
+  if (n >= 10) return n.toFixed(2);
+  return n.toFixed(3);
+}
+
+/** Format a ratio like `1.23×`. */
+export function ratio(value: number, baseline: number): string {
+  return `${(value / baseline).toFixed(2)}×`;
+}
+
+/** Print a Markdown table. */
+export function printTable(title: string, header: string[], rows: (string | number)[][], notes: string[] = []): void {
+  const cells = [header, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  const line = (r: (string | number)[]) => `| ${r.map((c, i) => String(c ?? '').padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\n### ${title}\n`);
+  console.log(line(cells[0]!));
+  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+  for (const r of cells.slice(1)) console.log(line(r));
+  for (const n of notes) console.log(`\n- ${n}`);
+}
+
+/** Retained heap in MB after building something: run `build`, force GC when exposed, return the delta. */
+export function retainedMB<T>(build: () => T): { value: T; mb: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const value = build();
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  return { value, mb: (after - before) / 1048576 };
+}

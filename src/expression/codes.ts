@@ -1,0 +1,57 @@
+/**
+ * Diagnostic codes of network rule expressions. One row per code: default severity and documented meaning.
+ * The lexer, parser and checker only emit codes from this table (a test pins that).
+ * @module
+ */
+import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+
+/** Codes of the expression pipeline, each with its default severity and meaning. */
+export const EXPRESSION_CODES = {
+  // --- lexical ---
+  'empty-expression': { severity: 'error', doc: 'The expression is empty (or only whitespace).' },
+  'expression-too-long': { severity: 'error', doc: 'The expression is longer than the configured limit (4096 characters by default).' },
+  'unexpected-character': { severity: 'error', doc: 'A character that starts no token of the language.' },
+  'tab-whitespace': { severity: 'error', doc: 'A TAB between tokens; the reference engine rejects it. Fix: replace with a space.' },
+  'unterminated-string': { severity: 'error', doc: 'A string or raw string literal has no closing quote.' },
+  'invalid-escape': { severity: 'error', doc: 'A string escape other than \\", \\\\, \\xHH or \\OOO (three octal digits).' },
+  'invalid-integer': { severity: 'error', doc: 'An integer literal that does not parse (e.g. 08 as octal) or is out of the 64-bit range.' },
+  'octal-literal': { severity: 'warning', doc: 'An integer with a leading 0 is octal (0123 is 83); probably a decimal port or number was meant.' },
+  'invalid-ip': { severity: 'error', doc: 'An IP address, CIDR or IP range literal that does not parse.' },
+  'invalid-byte-string': { severity: 'error', doc: 'A byte string (aa:bb:cc) with mixed separators or a bad byte.' },
+  'uppercase-keyword': { severity: 'error', doc: 'Keywords and word operators are lower case only (AND → and).' },
+  'invalid-list-name': { severity: 'error', doc: 'A $list name with characters outside [a-z0-9_.] or a leading/trailing dot.' },
+  // --- syntax ---
+  'syntax-error': { severity: 'error', doc: 'A token where the grammar expects something else.' },
+  'unexpected-end': { severity: 'error', doc: 'The expression ends where more was expected.' },
+  'comma-in-set': { severity: 'error', doc: 'Set items are separated by whitespace only; a comma is not allowed. Fix: remove it.' },
+  'cidr-outside-set': { severity: 'error', doc: 'A CIDR or address range compared with ==; only sets hold them. Fix: use `in {…}`.' },
+  'range-outside-set': { severity: 'error', doc: 'An integer range low..high outside a set. Fix: use `in {low..high}`.' },
+  'nesting-too-deep': { severity: 'error', doc: 'Parentheses/not nested deeper than the limit (128 by default).' },
+  'missing-operator': { severity: 'error', doc: 'Two operands follow each other without a logical operator between them.' },
+  // --- names ---
+  'unknown-field': { severity: 'error', doc: 'A field the scheme does not have; the message suggests the closest known field.' },
+  'unknown-function': { severity: 'error', doc: 'A function the language does not have (only bit_slice exists).' },
+  'unknown-list': { severity: 'error', doc: 'A $list that is neither a managed list nor in the given list catalog.' },
+  'list-name-too-long': { severity: 'error', doc: 'An account list name longer than 50 characters.' },
+  'boolean-literal': { severity: 'error', doc: 'true/false are not literals of network rule expressions (only `true` as a whole log_custom_field expression).' },
+  'deprecated-field': { severity: 'info', doc: 'A field that still works but is deprecated (ip.geoip.country matches source OR destination).' },
+  // --- types ---
+  'not-boolean': { severity: 'error', doc: 'A non-Bool value where a condition is expected (the whole expression, an operand of and/or/not).' },
+  'operator-type-mismatch': { severity: 'error', doc: 'The operator does not apply to the field’s type (e.g. contains on an Int).' },
+  'literal-type-mismatch': { severity: 'error', doc: 'A literal of the wrong type for the field (e.g. a string for an Int field).' },
+  'value-out-of-range': { severity: 'error', doc: 'A literal outside the field’s range (ports 0..65535, TTL 0..255...).' },
+  'empty-range': { severity: 'error', doc: 'A range whose low end is greater than its high end.' },
+  'ip-family-mismatch': { severity: 'error', doc: 'An IP range or ordering whose two ends are of different families.' },
+  'cidr-host-bits': { severity: 'warning', doc: 'A CIDR with host bits set (10.0.0.1/8); it is read as its network (10.0.0.0/8).' },
+  'invalid-country-code': { severity: 'error', doc: 'Not an ISO 3166-1 alpha-2 code.' },
+  'lowercase-country-code': { severity: 'warning', doc: 'A known country code in lower case; values are upper case ("br" → "BR"), so it never matches.' },
+  'invalid-regex': { severity: 'error', doc: 'A `matches` pattern the linear-time regex engine rejects.' },
+  'function-arguments': { severity: 'error', doc: 'Wrong arguments to a function (bit_slice(field, start, end): raw header field, ≤ 32 bits, offsets ≤ 2040).' },
+  'duplicate-set-item': { severity: 'hint', doc: 'A set item that is already in the set (or inside one of its ranges/CIDRs).' },
+  // --- list catalogs ---
+  'invalid-list-item': { severity: 'error', doc: 'An item of a list catalog that is not an IP address, CIDR or range.' },
+  'ipv6-in-account-list': { severity: 'warning', doc: 'Account IP lists hold IPv4 items only in the public service; an IPv6 item may be rejected on upload.' },
+} as const satisfies Record<string, DiagnosticCodeInfo>;
+
+/** A code of the expression pipeline. */
+export type ExpressionCode = keyof typeof EXPRESSION_CODES;
