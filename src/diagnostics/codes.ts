@@ -7,10 +7,12 @@ import type { DiagnosticCodeInfo } from './types.js';
 import { EXPRESSION_CODES } from '../expression/codes.js';
 import { LOGPUSH_CODES } from '../logpush/codes.js';
 import { RULESET_CODES } from '../ruleset/codes.js';
+import { CAPTURE_CODES } from '../capture/codes.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
   ...EXPRESSION_CODES,
   ...LOGPUSH_CODES,
   ...RULESET_CODES,
+  ...CAPTURE_CODES,
 });
