@@ -1,0 +1,23 @@
+/**
+ * IP addresses, CIDRs, ranges and the prefix index behind `ip.src in {…}` sets and `$lists`.
+ * @module
+ */
+export {
+  type IpFamily,
+  type IpAddress,
+  type IpRange,
+  type IpCidr,
+  type IpItem,
+  MAX_IPV4_TEXT_LENGTH,
+  MAX_IPV6_TEXT_LENGTH,
+  FAMILY_BITS,
+  parseIpAddress,
+  formatIpAddress,
+  compareIpAddress,
+  ipAddressFromBytes,
+  isIpv4Mapped,
+  parseIpCidr,
+  cidrToRange,
+  parseIpItem,
+  formatIpRange,
+} from './address.js';
