@@ -21,3 +21,4 @@ export {
   parseIpItem,
   formatIpRange,
 } from './address.js';
+export { IpSet, type IpItemError, ipSetFromItems, ipSetFromText } from './ip-set.js';

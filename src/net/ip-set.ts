@@ -1,0 +1,356 @@
+/**
+ * The prefix index behind `ip.src in {…}` and `ip.src in $list`: a set of IPv4 and IPv6 addresses built
+ * once from addresses, CIDRs and ranges, answering membership without scanning.
+ *
+ * Layout (per family, separately):
+ * - the ranges are sorted and every overlapping or adjacent pair merged, leaving disjoint ranges in
+ *   ascending order;
+ * - IPv4: starts and ends as two `Uint32Array`s; IPv6: starts and ends as four uint32 words per range
+ *   (most significant first) in two `Uint32Array`s;
+ * - a bucket table on the top bits of the (first word of the) address: `bucket[h]` is the number of ranges
+ *   that start before bucket `h`, so a lookup binary-searches only the ranges starting inside its own
+ *   bucket (and falls back to the one just before). The table has up to 2^16 + 1 entries (256 KiB) and
+ *   shrinks with the range count, so small literal sets stay small.
+ *
+ * Browser-safe: no Node built-ins.
+ */
+import { FAMILY_BITS, formatIpAddress, parseIpItem, type IpAddress, type IpRange } from './address.js';
+import { parseIpv4Number, parseIpv6Words, v6Words } from './fast-parse.js';
+
+/** One rejected item of `IpSet.fromItems`. */
+export interface IpItemError {
+  /** Position of the item in the input. */
+  index: number;
+  /** The item as given. */
+  item: string;
+  /** Why it was rejected, as a readable sentence. */
+  reason: string;
+}
+
+/** Above this many ranges the fast Float64 key sort no longer fits in 53 bits; use a comparator sort. */
+const KEY_SORT_LIMIT = 1 << 21;
+const EMPTY_TABLE = new Uint32Array(3);
+
+/** Number of bucket bits for `m` ranges: about one range per bucket, between 1 and 16 bits. */
+function bucketBits(m: number): number {
+  let bits = 1;
+  while (bits < 16 && 1 << bits < m) bits++;
+  return bits;
+}
+
+/** `table[h]` = number of ranges whose key (top `bits` bits of the first word) is below `h`. */
+function bucketTable(firstWords: Uint32Array, stride: number, m: number, bits: number): Uint32Array {
+  const size = 1 << bits;
+  const shift = 32 - bits;
+  const table = new Uint32Array(size + 1);
+  let j = 0;
+  for (let h = 0; h <= size; h++) {
+    const bound = h * 2 ** shift;
+    while (j < m && firstWords[j * stride]! < bound) j++;
+    table[h] = j;
+  }
+  return table;
+}
+
+function v4Number(a: IpAddress): number {
+  const b = a.bytes;
+  return ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+}
+
+function v6Word(a: IpAddress, w: number): number {
+  const b = a.bytes;
+  const k = w * 4;
+  return ((b[k]! << 24) | (b[k + 1]! << 16) | (b[k + 2]! << 8) | b[k + 3]!) >>> 0;
+}
+
+/** Collects ranges as plain numbers before the index is built. */
+class RangeCollector {
+  /** start, end pairs. */
+  readonly v4: number[] = [];
+  /** start (4 words), end (4 words) per range. */
+  readonly v6: number[] = [];
+
+  add(r: IpRange): void {
+    const { first, last } = r;
+    if (first.family !== last.family || first.bytes.length !== FAMILY_BITS[first.family] / 8 || last.bytes.length !== first.bytes.length) {
+      throw new RangeError('an IpRange needs two addresses of the same family');
+    }
+    if (first.family === 4) {
+      const s = v4Number(first);
+      const e = v4Number(last);
+      if (s > e) throw new RangeError(`the range ${formatIpAddress(first)}..${formatIpAddress(last)} has its low end above its high end`);
+      this.v4.push(s, e);
+    } else {
+      const w = [0, 1, 2, 3].map((k) => v6Word(first, k));
+      const x = [0, 1, 2, 3].map((k) => v6Word(last, k));
+      if (compareWords(w, 0, x, 0) > 0) {
+        throw new RangeError(`the range ${formatIpAddress(first)}..${formatIpAddress(last)} has its low end above its high end`);
+      }
+      this.v6.push(...w, ...x);
+    }
+  }
+}
+
+function compareWords(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): number {
+  for (let k = 0; k < 4; k++) {
+    const d = a[i + k]! - b[j + k]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Sort the v4 (start, end) pairs by start and merge overlapping/adjacent ones. */
+function mergeV4(pairs: number[]): { starts: Uint32Array; ends: Uint32Array } {
+  const n = pairs.length / 2;
+  let order: ArrayLike<number>;
+  if (n <= KEY_SORT_LIMIT) {
+    // start * 2^21 + index stays below 2^53, so a native Float64Array sort orders by start exactly.
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = pairs[2 * i]! * KEY_SORT_LIMIT + i;
+    keys.sort();
+    const idx = new Uint32Array(n);
+    for (let i = 0; i < n; i++) idx[i] = keys[i]! % KEY_SORT_LIMIT;
+    order = idx;
+  } else {
+    order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pairs[2 * a]! - pairs[2 * b]!);
+  }
+  const starts = new Uint32Array(n);
+  const ends = new Uint32Array(n);
+  let m = 0;
+  let cs = -1;
+  let ce = -1;
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!;
+    const s = pairs[2 * i]!;
+    const e = pairs[2 * i + 1]!;
+    if (m > 0 && s <= ce + 1) {
+      if (e > ce) ce = e;
+      continue;
+    }
+    if (m > 0) {
+      starts[m - 1] = cs;
+      ends[m - 1] = ce;
+    }
+    cs = s;
+    ce = e;
+    m++;
+  }
+  if (m > 0) {
+    starts[m - 1] = cs;
+    ends[m - 1] = ce;
+  }
+  return { starts: starts.slice(0, m), ends: ends.slice(0, m) };
+}
+
+/** True when `s` (4 words at `i`) is at most `e + 1` (4 words at `j`), i.e. the ranges touch or overlap. */
+function touches(s: ArrayLike<number>, i: number, e: ArrayLike<number>, j: number): boolean {
+  if (compareWords(s, i, e, j) <= 0) return true;
+  // e + 1 with carry; if e is the very last address, everything touches.
+  const inc = [e[j]!, e[j + 1]!, e[j + 2]!, e[j + 3]!];
+  for (let k = 3; k >= 0; k--) {
+    if (inc[k] === 0xffffffff) inc[k] = 0;
+    else {
+      inc[k]!++;
+      return compareWords(s, i, inc, 0) <= 0;
+    }
+  }
+  return true;
+}
+
+/** Sort the v6 ranges (8 words each) by start and merge overlapping/adjacent ones. */
+function mergeV6(words: number[]): { starts: Uint32Array; ends: Uint32Array } {
+  const n = words.length / 8;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareWords(words, 8 * a, words, 8 * b));
+  const starts = new Uint32Array(4 * n);
+  const ends = new Uint32Array(4 * n);
+  let m = 0;
+  for (const i of order) {
+    const at = 8 * i;
+    if (m > 0 && touches(words, at, ends, 4 * (m - 1))) {
+      if (compareWords(words, at + 4, ends, 4 * (m - 1)) > 0) ends.set(words.slice(at + 4, at + 8), 4 * (m - 1));
+      continue;
+    }
+    starts.set(words.slice(at, at + 4), 4 * m);
+    ends.set(words.slice(at + 4, at + 8), 4 * m);
+    m++;
+  }
+  return { starts: starts.slice(0, 4 * m), ends: ends.slice(0, 4 * m) };
+}
+
+function addressFromWords(words: ArrayLike<number>, at: number, count: 1 | 4): IpAddress {
+  const bytes = new Uint8Array(count * 4);
+  for (let w = 0; w < count; w++) {
+    const v = words[at + w]!;
+    bytes[w * 4] = v >>> 24;
+    bytes[w * 4 + 1] = (v >>> 16) & 0xff;
+    bytes[w * 4 + 2] = (v >>> 8) & 0xff;
+    bytes[w * 4 + 3] = v & 0xff;
+  }
+  return { family: count === 1 ? 4 : 6, bytes };
+}
+
+/**
+ * An immutable set of IPv4 and IPv6 addresses, built once from ranges, CIDRs and addresses. IPv4 and
+ * IPv6 never mix: `::ffff:1.2.3.4` is not in a set that holds `1.2.3.4`.
+ */
+export class IpSet {
+  /** Number of disjoint IPv4 ranges after merging. */
+  readonly rangeCount4: number;
+  /** Number of disjoint IPv6 ranges after merging. */
+  readonly rangeCount6: number;
+
+  readonly #starts4: Uint32Array;
+  readonly #ends4: Uint32Array;
+  readonly #table4: Uint32Array;
+  readonly #shift4: number;
+  readonly #starts6: Uint32Array;
+  readonly #ends6: Uint32Array;
+  readonly #table6: Uint32Array;
+  readonly #shift6: number;
+
+  private constructor(collected: RangeCollector) {
+    const v4 = mergeV4(collected.v4);
+    const v6 = mergeV6(collected.v6);
+    this.rangeCount4 = v4.starts.length;
+    this.rangeCount6 = v6.starts.length / 4;
+    this.#starts4 = v4.starts;
+    this.#ends4 = v4.ends;
+    this.#starts6 = v6.starts;
+    this.#ends6 = v6.ends;
+    const bits4 = bucketBits(this.rangeCount4);
+    const bits6 = bucketBits(this.rangeCount6);
+    this.#shift4 = 32 - bits4;
+    this.#shift6 = 32 - bits6;
+    this.#table4 = this.rangeCount4 === 0 ? EMPTY_TABLE : bucketTable(v4.starts, 1, this.rangeCount4, bits4);
+    this.#table6 = this.rangeCount6 === 0 ? EMPTY_TABLE : bucketTable(v6.starts, 4, this.rangeCount6, bits6);
+    if (this.rangeCount4 === 0) this.#shift4 = 31;
+    if (this.rangeCount6 === 0) this.#shift6 = 31;
+  }
+
+  /**
+   * Build a set from ranges (any order, overlaps allowed). Overlapping and adjacent ranges are merged,
+   * per family. Throws a `RangeError` on a range that breaks the `IpRange` contract (mixed families or
+   * low end above high end); to build from user text, use `fromItems`, which reports instead.
+   */
+  static fromRanges(ranges: Iterable<IpRange>): IpSet {
+    const c = new RangeCollector();
+    for (const r of ranges) c.add(r);
+    return new IpSet(c);
+  }
+
+  /**
+   * Build a set from item texts (`10.0.0.0/8`, `192.0.2.1..192.0.2.9`, `2001:db8::1`, as `parseIpItem`
+   * reads them). Never throws: bad items are left out and listed in `errors` with a reason.
+   */
+  static fromItems(items: Iterable<string>): { set: IpSet; errors: IpItemError[] } {
+    const c = new RangeCollector();
+    const errors: IpItemError[] = [];
+    let index = 0;
+    for (const item of items) {
+      const parsed = parseIpItem(item);
+      if (parsed.ok) c.add(parsed.range);
+      else errors.push({ index, item, reason: parsed.reason });
+      index++;
+    }
+    return { set: new IpSet(c), errors };
+  }
+
+  /** The merged, disjoint ranges in ascending order (IPv4 first). */
+  ranges(): IpRange[] {
+    const out: IpRange[] = [];
+    for (let i = 0; i < this.rangeCount4; i++) {
+      out.push({ first: addressFromWords(this.#starts4, i, 1), last: addressFromWords(this.#ends4, i, 1) });
+    }
+    for (let i = 0; i < this.rangeCount6; i++) {
+      out.push({ first: addressFromWords(this.#starts6, 4 * i, 4), last: addressFromWords(this.#ends6, 4 * i, 4) });
+    }
+    return out;
+  }
+
+  /** Bytes held by the index arrays (ranges and bucket tables). */
+  get indexBytes(): number {
+    return this.#starts4.byteLength + this.#ends4.byteLength + this.#table4.byteLength + this.#starts6.byteLength + this.#ends6.byteLength + this.#table6.byteLength;
+  }
+
+  /**
+   * HAND-WRITTEN HOT PATH: is the address written in `ip` in the set? Reads the text with the
+   * allocation-free scanners of `fast-parse.ts`, then looks it up. False for text that is not an address
+   * (same strict rules as `parseIpAddress`); never throws.
+   */
+  has(ip: string): boolean {
+    if (typeof ip !== 'string') return false;
+    const x = parseIpv4Number(ip, 0, ip.length);
+    if (x >= 0) return this.hasUint32(x);
+    return parseIpv6Words(ip) && this.hasWords(v6Words[0]!, v6Words[1]!, v6Words[2]!, v6Words[3]!);
+  }
+
+  /** Is the address in the set? */
+  hasAddress(a: IpAddress): boolean {
+    if (a.family === 4) return a.bytes.length === 4 && this.hasUint32(v4Number(a));
+    if (a.bytes.length !== 16) return false;
+    return this.hasWords(v6Word(a, 0), v6Word(a, 1), v6Word(a, 2), v6Word(a, 3));
+  }
+
+  /** HAND-WRITTEN HOT PATH: is the IPv4 address `x` (0..2^32-1, network order as a number) in the set? */
+  hasUint32(x: number): boolean {
+    const starts = this.#starts4;
+    const table = this.#table4;
+    const h = x >>> this.#shift4;
+    let lo = table[h]!;
+    let hi = table[h + 1]!;
+    // Last range starting at or before x: search the ranges starting in x's bucket, else the one before.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && this.#ends4[lo - 1]! >= x;
+  }
+
+  /** HAND-WRITTEN HOT PATH: is the IPv6 address given as four uint32 words (most significant first) in the set? */
+  hasWords(w0: number, w1: number, w2: number, w3: number): boolean {
+    const s = this.#starts6;
+    const table = this.#table6;
+    const h = w0 >>> this.#shift6;
+    let lo = table[h]!;
+    let hi = table[h + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = mid << 2;
+      const a0 = s[k]!;
+      let le: boolean;
+      if (a0 !== w0) le = a0 < w0;
+      else {
+        const a1 = s[k + 1]!;
+        if (a1 !== w1) le = a1 < w1;
+        else {
+          const a2 = s[k + 2]!;
+          le = a2 !== w2 ? a2 < w2 : s[k + 3]! <= w3;
+        }
+      }
+      if (le) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return false;
+    const e = this.#ends6;
+    const k = (lo - 1) << 2;
+    const e0 = e[k]!;
+    if (e0 !== w0) return e0 > w0;
+    const e1 = e[k + 1]!;
+    if (e1 !== w1) return e1 > w1;
+    const e2 = e[k + 2]!;
+    if (e2 !== w2) return e2 > w2;
+    return e[k + 3]! >= w3;
+  }
+}
+
+/** Build a set from item texts and return it with the rejected items (same as `IpSet.fromItems`). */
+export function ipSetFromItems(items: Iterable<string>): { set: IpSet; errors: IpItemError[] } {
+  return IpSet.fromItems(items);
+}
+
+/** Build a set from whitespace-separated item text, as in a set literal's body (`10.0.0.0/8 2001:db8::/32`). */
+export function ipSetFromText(text: string): { set: IpSet; errors: IpItemError[] } {
+  const items = typeof text === 'string' ? text.split(/\s+/).filter((t) => t.length > 0) : [];
+  return IpSet.fromItems(items);
+}
