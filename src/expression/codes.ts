@@ -32,6 +32,7 @@ export const EXPRESSION_CODES = {
   'unknown-field': { severity: 'error', doc: 'A field the scheme does not have; the message suggests the closest known field.' },
   'unknown-function': { severity: 'error', doc: 'A function the language does not have (only bit_slice exists).' },
   'unknown-list': { severity: 'error', doc: 'A $list that is neither a managed list nor in the given list catalog.' },
+  'list-not-provided': { severity: 'info', doc: 'A $list was referenced but no list catalog was given: membership is false for every packet.' },
   'list-name-too-long': { severity: 'error', doc: 'An account list name longer than 50 characters.' },
   'boolean-literal': { severity: 'error', doc: 'true/false are not literals of network rule expressions (only `true` as a whole log_custom_field expression).' },
   'deprecated-field': { severity: 'info', doc: 'A field that still works but is deprecated (ip.geoip.country matches source OR destination).' },
@@ -48,6 +49,7 @@ export const EXPRESSION_CODES = {
   'invalid-regex': { severity: 'error', doc: 'A `matches` pattern the linear-time regex engine rejects.' },
   'function-arguments': { severity: 'error', doc: 'Wrong arguments to a function (bit_slice(field, start, end): raw header field, ≤ 32 bits, offsets ≤ 2040).' },
   'duplicate-set-item': { severity: 'hint', doc: 'A set item that is already in the set (or inside one of its ranges/CIDRs).' },
+  'invalid-scheme': { severity: 'error', doc: 'A custom scheme entry with an unknown type or an invalid field name.' },
   // --- list catalogs ---
   'invalid-list-item': { severity: 'error', doc: 'An item of a list catalog that is not an IP address, CIDR or range.' },
   'ipv6-in-account-list': { severity: 'warning', doc: 'Account IP lists hold IPv4 items only in the public service; an IPv6 item may be rejected on upload.' },

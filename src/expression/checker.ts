@@ -1,0 +1,357 @@
+/**
+ * The checker: types an AST against a scheme and a list catalog, reads every literal by the type its
+ * left-hand side wants, and resolves each predicate (side table keyed by node id; the AST is not
+ * mutated, as in cel-go's `checker.Check`). It never throws.
+ * @module
+ */
+import { RE2JS } from 're2js';
+import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type * as A from './ast.js';
+import { expressionDiagnostic } from './diagnostics.js';
+import { COMPARE_OPERATORS, IN_SET_TYPES } from './operators.js';
+import type { FieldDef, FieldType, Scheme } from './scheme.js';
+import { readInt, readIp, readString } from './literals.js';
+import type { IntOp, IpOp, LhsPlan, Predicate, StringOp } from './predicates.js';
+import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
+import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
+import { suggest } from '../logpush/suggest.js';
+import { FUNCTIONS } from './functions.js';
+
+/** Options of {@link check}. */
+export interface CheckOptions {
+  scheme: Scheme;
+  /** Lists; when absent, any list name is accepted and membership is false (with an info diagnostic). */
+  lists?: ListCatalog;
+  /** Service token of the managed lists (`svc` → `$svc.anonymizer`). */
+  serviceToken?: string;
+}
+
+/** A checked expression: the AST plus the resolved predicate of every leaf, keyed by node id. */
+export interface CheckedExpression {
+  ast: A.ExprNode;
+  predicates: ReadonlyMap<number, Predicate>;
+}
+
+/** Check an AST. Diagnostics are appended to `out`. */
+export function check(ast: A.ExprNode, options: CheckOptions, out: Diagnostic[]): CheckedExpression {
+  const c = new Checker(options, out);
+  c.expr(ast);
+  return { ast, predicates: c.predicates };
+}
+
+class Checker {
+  readonly predicates = new Map<number, Predicate>();
+  private readonly deprecatedSeen = new Set<string>();
+  private readonly listProblemsSeen = new Set<string>();
+
+  constructor(
+    private readonly options: CheckOptions,
+    private readonly out: Diagnostic[],
+  ) {}
+
+  expr(node: A.ExprNode): void {
+    switch (node.kind) {
+      case 'logical':
+        for (const o of node.operands) this.expr(o);
+        return;
+      case 'not':
+        this.expr(node.operand);
+        return;
+      case 'group':
+        this.expr(node.expr);
+        return;
+      case 'error':
+        return;
+      case 'bare':
+        return this.bare(node);
+      case 'compare':
+        return this.compare(node);
+      case 'in':
+        return this.inExpr(node);
+    }
+  }
+
+  private bare(node: A.BareNode): void {
+    const lhs = this.lhs(node.lhs);
+    if (!lhs) return;
+    const type = lhsType(lhs);
+    if (type === 'Bool') {
+      this.predicates.set(node.id, { kind: 'bare', lhs });
+      return;
+    }
+    const name = lhs.field.name;
+    const example = type === 'Int' ? `${name} == 80` : type === 'Ip' ? `${name} == 192.0.2.1` : `${name} == "…"`;
+    this.out.push(expressionDiagnostic('not-boolean', `${describeLhs(node.lhs)} is ${article(type)} ${type}, not a condition; compare it, e.g. ${example}`, node.range));
+  }
+
+  private compare(node: A.CompareNode): void {
+    const lhs = this.lhs(node.lhs);
+    if (!lhs) return;
+    const type = lhsType(lhs);
+    const info = COMPARE_OPERATORS[node.op];
+    if (!info.types.includes(type)) {
+      this.operatorMismatch(node, lhs, type, info.print);
+      return;
+    }
+    const out = this.out;
+    switch (type) {
+      case 'Int': {
+        const value = readInt(node.rhs, lhs.kind === 'field' ? lhs.field : undefined, out);
+        if (value !== undefined) this.predicates.set(node.id, { kind: 'int', lhs, op: node.op as IntOp, value });
+        return;
+      }
+      case 'String': {
+        const value = readString(node.rhs, lhs.field, out);
+        if (value === undefined) return;
+        if (node.op === 'matches' || node.op === 'wildcard' || node.op === 'strict_wildcard') {
+          const re = this.regex(node, value);
+          if (re) this.predicates.set(node.id, { kind: 'regex', lhs, re, source: value });
+          return;
+        }
+        this.predicates.set(node.id, { kind: 'string', lhs, op: node.op as StringOp, value });
+        return;
+      }
+      case 'Ip': {
+        const ip = readIp(node.rhs, lhs.field, out);
+        if (!ip) return;
+        if (ip.kind === 'cidr') {
+          const fixText = `in {${ip.text}}`;
+          const fixRange: Range = { start: node.opRange.start, end: node.rhs.range.end };
+          const name = describeLhs(node.lhs);
+          this.out.push(
+            expressionDiagnostic('cidr-outside-set', `a CIDR is only valid inside a set: use ${name} ${node.op === 'ne' ? 'not ' : ''}in {${ip.text}}`, node.rhs.range, {
+              fix: node.op === 'eq' ? { title: `use ${name} in {${ip.text}}`, edits: [{ range: fixRange, newText: fixText }] } : undefined,
+            }),
+          );
+          return;
+        }
+        const value = ip.address;
+        this.predicates.set(node.id, { kind: 'ip', lhs, op: node.op as IpOp, value, set: IpSet.fromRanges([{ first: value, last: value }]) });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private operatorMismatch(node: A.CompareNode, lhs: LhsPlan, type: FieldType, op: string): void {
+    const name = describeLhs(node.lhs);
+    let hint = '';
+    if (type === 'Bool') hint = `; a Bool field is a condition by itself: write ${name} or not ${name}`;
+    else if (lhs.kind === 'field' && lhs.field.rawHeader) hint = `; ${name} is raw header bytes: read bits with bit_slice(${name}, start, end)`;
+    else {
+      const ok = Object.values(COMPARE_OPERATORS).filter((o) => o.types.includes(type)).map((o) => o.print);
+      hint = `; ${type} takes ${ok.join(', ')}${IN_SET_TYPES.includes(type) ? ', in {…}' : ''}`;
+    }
+    this.out.push(expressionDiagnostic('operator-type-mismatch', `'${op}' does not apply to ${name}, ${article(type)} ${type}${hint}`, node.opRange));
+  }
+
+  private regex(node: A.CompareNode, value: string): RE2JS | undefined {
+    try {
+      if (node.op === 'matches') return RE2JS.compile(value);
+      const pattern = value.split('*').map((part) => RE2JS.quote(part)).join('.*');
+      return RE2JS.compile(`^(?:${pattern})$`, RE2JS.DOTALL | (node.op === 'wildcard' ? RE2JS.CASE_INSENSITIVE : 0));
+    } catch (e) {
+      this.out.push(expressionDiagnostic('invalid-regex', `invalid regular expression: ${(e as Error).message}`, node.rhs.range));
+      return undefined;
+    }
+  }
+
+  private inExpr(node: A.InNode): void {
+    const lhs = this.lhs(node.lhs);
+    if (!lhs) return;
+    const type = lhsType(lhs);
+    const name = describeLhs(node.lhs);
+    if (node.rhs.kind === 'list') {
+      if (type !== 'Ip') {
+        this.out.push(expressionDiagnostic('operator-type-mismatch', `'in $list' applies to Ip fields only; ${name} is ${article(type)} ${type}`, node.opRange));
+        return;
+      }
+      const set = this.list(node.rhs);
+      if (set) this.predicates.set(node.id, { kind: 'ip-set', lhs, set, list: node.rhs.name });
+      return;
+    }
+    if (!IN_SET_TYPES.includes(type)) {
+      this.out.push(
+        expressionDiagnostic('operator-type-mismatch', `'in {…}' does not apply to ${name}, ${article(type)} ${type}${type === 'Bool' ? `; write ${name} or not ${name}` : ''}`, node.opRange),
+      );
+      return;
+    }
+    const items = node.rhs.items;
+    const field = lhs.kind === 'field' ? lhs.field : undefined;
+    let ok = true;
+    const before = this.out.length;
+    if (type === 'Int') {
+      const values = new Set<number>();
+      const ranges: [number, number][] = [];
+      for (const item of items) {
+        if (item.kind === 'literal') {
+          const v = readInt(item, field, this.out);
+          if (v === undefined) ok = false;
+          else values.add(v);
+        } else {
+          const lo = readInt(item.low, field, this.out);
+          const hi = readInt(item.high, field, this.out);
+          if (lo === undefined || hi === undefined) ok = false;
+          else if (lo > hi) {
+            ok = false;
+            this.out.push(
+              expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range, {
+                fix: { title: `write ${item.high.text}..${item.low.text}`, edits: [{ range: item.range, newText: `${item.high.text}..${item.low.text}` }] },
+              }),
+            );
+          } else ranges.push([lo, hi]);
+        }
+      }
+      if (ok) this.predicates.set(node.id, { kind: 'int-set', lhs, values: [...values].sort((a, b) => a - b), ranges: mergeIntRanges(ranges) });
+    } else if (type === 'String') {
+      const values = new Set<string>();
+      for (const item of items) {
+        if (item.kind === 'range') {
+          ok = false;
+          this.out.push(expressionDiagnostic('literal-type-mismatch', `ranges apply to Int and Ip sets; ${name} is a String`, item.range));
+          continue;
+        }
+        const v = readString(item, field, this.out);
+        if (v === undefined) ok = false;
+        else values.add(v);
+      }
+      if (ok) this.predicates.set(node.id, { kind: 'string-set', lhs, values });
+    } else {
+      const ranges: IpRange[] = [];
+      for (const item of items) {
+        if (item.kind === 'literal') {
+          const ip = readIp(item, field, this.out);
+          if (!ip) ok = false;
+          else ranges.push(ip.kind === 'address' ? { first: ip.address, last: ip.address } : ip.range);
+        } else {
+          const lo = readIp(item.low, field, this.out);
+          const hi = readIp(item.high, field, this.out);
+          if (!lo || !hi) ok = false;
+          else if (lo.kind !== 'address' || hi.kind !== 'address') {
+            ok = false;
+            this.out.push(expressionDiagnostic('invalid-ip', 'the ends of an IP range are single addresses, not CIDRs', item.range));
+          } else if (lo.address.family !== hi.address.family) {
+            ok = false;
+            this.out.push(expressionDiagnostic('ip-family-mismatch', `the range ${item.low.text}..${item.high.text} mixes IPv4 and IPv6`, item.range));
+          } else if (compareIpAddress(lo.address, hi.address) > 0) {
+            ok = false;
+            this.out.push(expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range));
+          } else ranges.push({ first: lo.address, last: hi.address });
+        }
+      }
+      if (ok) this.predicates.set(node.id, { kind: 'ip-set', lhs, set: IpSet.fromRanges(ranges) });
+    }
+    if (!ok && this.out.length === before) {
+      // defensive: never leave a rejected set without a word
+      this.out.push(expressionDiagnostic('syntax-error', 'this set could not be read', node.rhs.range));
+    }
+  }
+
+  private list(node: A.ListNode): IpSet | undefined {
+    const token = this.options.serviceToken ?? 'svc';
+    const name = node.name;
+    if (name.length === 0) return undefined; // the lexer reported it
+    const managedNames = MANAGED_LISTS.map((m) => `${token}.${m}`);
+    if (name.includes('.')) {
+      if (!managedNames.includes(name)) {
+        const guess = suggest(name, managedNames);
+        this.out.push(
+          expressionDiagnostic('unknown-list', `$${name} is not a managed list (${managedNames.map((m) => '$' + m).join(', ')})${guess ? `; did you mean $${guess}?` : ''}`, node.range, {
+            fix: guess ? { title: `replace with $${guess}`, edits: [{ range: node.range, newText: `$${guess}` }] } : undefined,
+          }),
+        );
+        return undefined;
+      }
+    } else if (name.length > MAX_LIST_NAME) {
+      this.out.push(expressionDiagnostic('list-name-too-long', `list names have at most ${MAX_LIST_NAME} characters; $${name.slice(0, 20)}… has ${name.length}`, node.range, { data: { limit: MAX_LIST_NAME, length: name.length } }));
+      return undefined;
+    }
+    const lists = this.options.lists;
+    if (!lists) {
+      this.out.push(expressionDiagnostic('list-not-provided', `no items were given for $${name}: membership is false for every packet`, node.range));
+      return IpSet.fromRanges([]);
+    }
+    const set = lists.get(name);
+    if (!set) {
+      const guess = suggest(name, lists.names());
+      this.out.push(
+        expressionDiagnostic('unknown-list', `$${name} is not in the list catalog${guess ? `; did you mean $${guess}?` : ''}`, node.range, {
+          fix: guess ? { title: `replace with $${guess}`, edits: [{ range: node.range, newText: `$${guess}` }] } : undefined,
+        }),
+      );
+      return undefined;
+    }
+    const problems = lists.problems.get(name);
+    if (problems && !this.listProblemsSeen.has(name)) {
+      this.listProblemsSeen.add(name);
+      for (const p of problems) this.out.push({ ...p, range: { ...node.range } });
+    }
+    return set;
+  }
+
+  private lhs(node: A.LhsNode): LhsPlan | undefined {
+    if (node.kind === 'field') {
+      const field = this.field(node.name, node.range);
+      return field ? { kind: 'field', field } : undefined;
+    }
+    const fn = FUNCTIONS[node.name];
+    if (!fn) {
+      const guess = suggest(node.name, Object.keys(FUNCTIONS));
+      this.out.push(
+        expressionDiagnostic('unknown-function', `unknown function ${node.name}()${guess ? `; did you mean ${guess}?` : '; the only function is bit_slice(field, start_bit, end_bit)'}`, node.nameRange, {
+          fix: guess ? { title: `replace with ${guess}`, edits: [{ range: node.nameRange, newText: guess }] } : undefined,
+        }),
+      );
+      return undefined;
+    }
+    return fn.check(node, (name, range) => this.field(name, range), this.out);
+  }
+
+  private field(name: string, range: Range): FieldDef | undefined {
+    const f = this.options.scheme.get(name);
+    if (f) {
+      if (f.deprecated && !this.deprecatedSeen.has(name)) {
+        this.deprecatedSeen.add(name);
+        this.out.push(expressionDiagnostic('deprecated-field', `${name} is deprecated: ${f.deprecated}`, range));
+      }
+      return f;
+    }
+    if (name === 'true' || name === 'false') {
+      this.out.push(expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range));
+      return undefined;
+    }
+    const guess = suggest(name, this.options.scheme.names());
+    this.out.push(
+      expressionDiagnostic('unknown-field', `unknown field ${name}${guess ? `; did you mean ${guess}?` : ''}`, range, {
+        fix: guess ? { title: `replace with ${guess}`, edits: [{ range, newText: guess }] } : undefined,
+        data: guess ? { suggestion: guess } : undefined,
+      }),
+    );
+    return undefined;
+  }
+}
+
+function lhsType(lhs: LhsPlan): FieldType {
+  return lhs.kind === 'bit_slice' ? 'Int' : lhs.field.type;
+}
+
+function describeLhs(node: A.LhsNode): string {
+  return node.kind === 'field' ? node.name : `${node.name}(…)`;
+}
+
+function article(type: FieldType): string {
+  return type === 'Int' || type === 'Ip' ? 'an' : 'a';
+}
+
+/** Sort and merge overlapping or adjacent inclusive integer ranges. */
+function mergeIntRanges(ranges: [number, number][]): [number, number][] {
+  ranges.sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const r of ranges) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}

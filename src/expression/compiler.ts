@@ -1,0 +1,200 @@
+/**
+ * The compiled matcher: turns a checked AST once into one JavaScript function (wirefilter compiles each
+ * node once into a closure; we go one step further and generate the source of a single function, so V8
+ * inlines field loads with constant keys — the benchmark in bench/expression.ts shows it matching a
+ * hand-written closure). User text enters the generated source ONLY through {@link jsString}
+ * (JSON.stringify plus U+2028/U+2029 escapes); numbers are validated safe integers; sets, regexes and IP
+ * indexes are passed in as constants, never as source. Where `new Function` is not allowed (a strict
+ * Content-Security-Policy), {@link compile} falls back to a tree of closures with the same semantics.
+ * @module
+ */
+import type * as A from './ast.js';
+import type { CheckedExpression } from './checker.js';
+import { evaluatePredicate, type Packet } from './interpreter.js';
+import { bitSlice, bitwiseAnd, compareIpText, inRanges, type LhsPlan, type Predicate } from './predicates.js';
+import { parseIpAddress, type IpSet } from '../net/index.js';
+
+/** A compiled matcher: true when the packet matches. */
+export type Matcher = (packet: Packet) => boolean;
+
+/** Options of {@link compile}. */
+export interface CompileOptions {
+  /** Generate a function with `new Function` (default true); false builds closures. */
+  codegen?: boolean;
+}
+
+/** Escape a string as a JavaScript string literal: the only way user text enters generated code. */
+export function jsString(s: string): string {
+  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Runtime helpers the generated code calls. */
+const HELPERS = Object.freeze({
+  bitSlice,
+  bitwiseAnd,
+  inRanges,
+  ipCmp: compareIpText,
+  ipNe: (set: IpSet, t: string) => parseIpAddress(t) !== undefined && !set.has(t),
+});
+
+const EMPTY: Packet = Object.freeze({});
+/** Sets up to this size are inlined as `t === a || t === b ...`. */
+const INLINE_SET_MAX = 12;
+
+/** Compile a checked expression (which must have no errors) into a matcher. */
+export function compile(checked: CheckedExpression, options: CompileOptions = {}): Matcher {
+  if (options.codegen !== false) {
+    const generated = generate(checked);
+    try {
+      const factory = new Function('k', 'h', 'E', generated.source) as (k: unknown[], h: typeof HELPERS, e: Packet) => Matcher;
+      return factory(generated.constants, HELPERS, EMPTY);
+    } catch {
+      // new Function is blocked (CSP): fall through to closures.
+    }
+  }
+  return closures(checked, checked.ast);
+}
+
+/** Generated source and its constants (exposed for tests that inspect what user text became). */
+export interface GeneratedMatcher {
+  source: string;
+  constants: unknown[];
+}
+
+/** Generate the matcher's source. */
+export function generate(checked: CheckedExpression): GeneratedMatcher {
+  const constants: unknown[] = [];
+  const k = (v: unknown) => `k[${constants.push(v) - 1}]`;
+  const body = emit(checked, checked.ast, k);
+  const source = `"use strict";\nreturn function match(p) {\n  if (p === null || typeof p !== "object") p = E;\n  let t;\n  return ${body};\n};`;
+  return { source, constants };
+}
+
+function emit(c: CheckedExpression, node: A.ExprNode, k: (v: unknown) => string): string {
+  switch (node.kind) {
+    case 'logical': {
+      const parts = node.operands.map((o) => emit(c, o, k));
+      if (node.op === 'and') return `(${parts.join(' && ')})`;
+      if (node.op === 'or') return `(${parts.join(' || ')})`;
+      return `((${parts.map((x) => `(${x} ? 1 : 0)`).join(' ^ ')}) === 1)`;
+    }
+    case 'not':
+      return `!${emit(c, node.operand, k)}`;
+    case 'group':
+      return emit(c, node.expr, k);
+    case 'error':
+      return 'false';
+    default: {
+      const pred = c.predicates.get(node.id);
+      return pred ? emitPredicate(pred, k) : 'false';
+    }
+  }
+}
+
+const TYPEOF: Record<Predicate['kind'], string> = {
+  bare: 'boolean', int: 'number', 'int-set': 'number', string: 'string', 'string-set': 'string', regex: 'string', ip: 'string', 'ip-set': 'string',
+};
+
+/** A condition on `t`, which holds a present value; `typed` says whether it already checks the type. */
+function condition(p: Predicate, k: (v: unknown) => string): { code: string; typed: boolean } {
+  switch (p.kind) {
+    case 'bare':
+      return { code: 't === true', typed: true };
+    case 'int': {
+      const n = String(p.value);
+      switch (p.op) {
+        case 'eq': return { code: `t === ${n}`, typed: true };
+        case 'ne': return { code: `t !== ${n}`, typed: false };
+        case 'lt': return { code: `t < ${n}`, typed: false };
+        case 'le': return { code: `t <= ${n}`, typed: false };
+        case 'gt': return { code: `t > ${n}`, typed: false };
+        case 'ge': return { code: `t >= ${n}`, typed: false };
+        case 'bitwise_and': return { code: `h.bitwiseAnd(t, ${n})`, typed: false };
+      }
+      break;
+    }
+    case 'string': {
+      const s = jsString(p.value);
+      switch (p.op) {
+        case 'eq': return { code: `t === ${s}`, typed: true };
+        case 'ne': return { code: `t !== ${s}`, typed: false };
+        case 'lt': return { code: `t < ${s}`, typed: false };
+        case 'le': return { code: `t <= ${s}`, typed: false };
+        case 'gt': return { code: `t > ${s}`, typed: false };
+        case 'ge': return { code: `t >= ${s}`, typed: false };
+        case 'contains': return { code: `t.includes(${s})`, typed: false };
+      }
+      break;
+    }
+    case 'regex':
+      return { code: `${k(p.re)}.test(t)`, typed: false };
+    case 'ip':
+      if (p.op === 'eq') return { code: `${k(p.set)}.has(t)`, typed: false };
+      if (p.op === 'ne') return { code: `h.ipNe(${k(p.set)}, t)`, typed: false };
+      return { code: `h.ipCmp(t, ${k(p.value)}) ${{ lt: '<', le: '<=', gt: '>', ge: '>=' }[p.op]} 0`, typed: false };
+    case 'int-set': {
+      if (p.values.length + p.ranges.length <= INLINE_SET_MAX) {
+        const alts = [...p.values.map((v) => `t === ${v}`), ...p.ranges.map(([lo, hi]) => `(t >= ${lo} && t <= ${hi})`)];
+        return { code: alts.length ? `(${alts.join(' || ')})` : 'false', typed: p.ranges.length === 0 };
+      }
+      const parts: string[] = [];
+      if (p.values.length) parts.push(`${k(new Set(p.values))}.has(t)`);
+      if (p.ranges.length) parts.push(`h.inRanges(${k(p.ranges)}, t)`);
+      return { code: `(${parts.join(' || ')})`, typed: p.ranges.length === 0 };
+    }
+    case 'string-set': {
+      if (p.values.size <= INLINE_SET_MAX) {
+        const alts = [...p.values].map((v) => `t === ${jsString(v)}`);
+        return { code: alts.length ? `(${alts.join(' || ')})` : 'false', typed: true };
+      }
+      return { code: `${k(p.values)}.has(t)`, typed: true };
+    }
+    case 'ip-set':
+      return { code: `${k(p.set)}.has(t)`, typed: false };
+  }
+  return { code: 'false', typed: true };
+}
+
+function emitPredicate(p: Predicate, k: (v: unknown) => string): string {
+  const { code, typed } = condition(p, k);
+  const test = typed ? code : `typeof t === "${TYPEOF[p.kind]}" && ${code}`;
+  return read(p.lhs, test);
+}
+
+/** Read the left-hand side into `t` and apply `test` (anyOf: to each side until one holds). */
+function read(lhs: LhsPlan, test: string): string {
+  const key = `p[${jsString(lhs.field.name)}]`;
+  if (lhs.kind === 'bit_slice') return `(t = h.bitSlice(${key}, ${lhs.start}, ${lhs.end}), t !== undefined && ${test})`;
+  const f = lhs.field;
+  if (f.aliasOf !== undefined) return `(t = ${key}, t === undefined && (t = p[${jsString(f.aliasOf)}]), ${test})`;
+  if (f.anyOf && f.anyOf.length) {
+    const sides = f.anyOf.map((n) => `(t = p[${jsString(n)}], ${test})`).join(' || ');
+    return `((t = ${key}) !== undefined ? (${test}) : (${sides}))`;
+  }
+  return `(t = ${key}, ${test})`;
+}
+
+/** The closure fallback: one closure per node, leaves evaluate their resolved predicate. */
+function closures(c: CheckedExpression, node: A.ExprNode): Matcher {
+  switch (node.kind) {
+    case 'logical': {
+      const parts = node.operands.map((o) => closures(c, o));
+      if (node.op === 'and') return (p) => parts.every((f) => f(p));
+      if (node.op === 'or') return (p) => parts.some((f) => f(p));
+      return (p) => parts.reduce((acc, f) => acc !== f(p), false);
+    }
+    case 'not': {
+      const inner = closures(c, node.operand);
+      return (p) => !inner(p);
+    }
+    case 'group':
+      return closures(c, node.expr);
+    case 'error':
+      return () => false;
+    default: {
+      const pred = c.predicates.get(node.id);
+      if (!pred) return () => false;
+      return (p) => evaluatePredicate(pred, p !== null && typeof p === 'object' ? p : EMPTY);
+    }
+  }
+}

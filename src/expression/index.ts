@@ -1,0 +1,173 @@
+/**
+ * Network rule expressions: text → tokens → AST (with ranges) → checked AST → compiled matcher.
+ * The facade here never throws; everything it finds is a {@link Diagnostic}.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/types.js';
+import { hasErrors, sortDiagnostics } from '../diagnostics/types.js';
+import type { ExprNode } from './ast.js';
+import { lex } from './lexer.js';
+import { parseTokens } from './parser.js';
+import { check, type CheckedExpression } from './checker.js';
+import { compile, type Matcher } from './compiler.js';
+import { interpret, type Packet } from './interpreter.js';
+import { expressionDiagnostic } from './diagnostics.js';
+import { NETWORK_SCHEME, Scheme, type SchemeLiteral } from './scheme.js';
+import { ListCatalog, type ListItems } from './lists.js';
+
+export * from './ast.js';
+export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
+export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, type FieldDef, type FieldType, type SchemeLiteral } from './scheme.js';
+export { ListCatalog, MANAGED_LISTS, type ListItems } from './lists.js';
+export { COMPARE_OPERATORS, LOGICAL_OPERATORS, IN_SET_TYPES, IN_LIST_TYPES } from './operators.js';
+export { FUNCTIONS, type FunctionInfo } from './functions.js';
+export { COUNTRY_CODES } from './countries.js';
+export { print, shape } from './printer.js';
+export { interpret, evaluatePredicate, lhsValues, type Packet } from './interpreter.js';
+export { compile, generate, jsString, type Matcher, type CompileOptions, type GeneratedMatcher } from './compiler.js';
+export type { CheckedExpression } from './checker.js';
+export type { Predicate, LhsPlan } from './predicates.js';
+export { lex } from './lexer.js';
+
+/** Configurable limits (defaults from expressions.md). */
+export interface ExpressionLimits {
+  /** Longest expression, in characters (default 4096). */
+  maxLength?: number;
+  /** Deepest nesting of parentheses and `not` (default 128). */
+  maxDepth?: number;
+}
+
+/** Default limits. */
+export const DEFAULT_LIMITS: Required<ExpressionLimits> = Object.freeze({ maxLength: 4096, maxDepth: 128 });
+
+/** Options shared by the expression entry points. */
+export interface ExpressionOptions {
+  /** Field scheme: a {@link Scheme} or a plain `{name: type}` object (default: the network scheme). */
+  scheme?: Scheme | SchemeLiteral;
+  /** Lists by name without `$` (`'svc.anonymizer'`, `'my_list'`), or a prebuilt {@link ListCatalog}. */
+  lists?: ListItems | ListCatalog;
+  /** Service token of the managed lists (default `svc`: `$svc.anonymizer`). */
+  serviceToken?: string;
+  limits?: ExpressionLimits;
+  /** Generate code for the matcher (default true); false uses closures. */
+  codegen?: boolean;
+}
+
+/** What {@link parseExpression} returns. */
+export interface ParseResult {
+  /** The AST; with errors it may hold `error` nodes where recovery filled holes. */
+  ast: ExprNode | undefined;
+  diagnostics: Diagnostic[];
+}
+
+/** What {@link compileExpression} returns. */
+export interface CompileResult {
+  /** Every diagnostic, sorted by position. Any error means no matcher. */
+  diagnostics: Diagnostic[];
+  ast?: ExprNode;
+  /** The checked expression (AST + resolved predicates); absent when parsing failed. */
+  checked?: CheckedExpression;
+  /** The compiled matcher; absent when there are errors. */
+  matcher?: Matcher;
+}
+
+const MAX_DIAGNOSTICS = 100;
+
+/** Parse an expression into an AST with ranges. Never throws. */
+export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits'> = {}): ParseResult {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (typeof text !== 'string') {
+    return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  if (text.trim().length === 0) {
+    return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', 'the expression is empty', { start: 0, end: text.length })] };
+  }
+  if (text.length > limits.maxLength) {
+    diagnostics.push(
+      expressionDiagnostic('expression-too-long', `the expression has ${text.length} characters; the limit is ${limits.maxLength}`, { start: limits.maxLength, end: text.length }, {
+        data: { limit: limits.maxLength, length: text.length },
+      }),
+    );
+    // Far beyond the limit, report only that: nobody wants 10,000 syntax errors of a pasted file.
+    if (text.length > limits.maxLength * 16) return { ast: undefined, diagnostics };
+  }
+  const lexed = lex(text, limits.maxDepth);
+  diagnostics.push(...lexed.diagnostics);
+  if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
+  const parsed = parseTokens(lexed.tokens, text.length);
+  diagnostics.push(...parsed.diagnostics);
+  return { ast: parsed.ast, diagnostics: finish(diagnostics) };
+}
+
+/** Resolve the scheme option. */
+function resolveScheme(s: ExpressionOptions['scheme'], out: Diagnostic[]): Scheme {
+  if (s === undefined) return NETWORK_SCHEME;
+  if (s instanceof Scheme) return s;
+  if (s === null || typeof s !== 'object') {
+    out.push(expressionDiagnostic('invalid-scheme', 'the scheme must be a Scheme or a {name: type} object', { start: 0, end: 0 }));
+    return NETWORK_SCHEME;
+  }
+  const { scheme, problems } = Scheme.fromLiteral(s);
+  for (const p of problems) out.push(expressionDiagnostic('invalid-scheme', p, { start: 0, end: 0 }));
+  return scheme;
+}
+
+/** Resolve the lists option into a catalog (built once per call; pass a ListCatalog to share it). */
+function resolveLists(l: ExpressionOptions['lists'], token: string | undefined): ListCatalog | undefined {
+  if (l === undefined || l === null) return undefined;
+  if (l instanceof ListCatalog) return l;
+  return ListCatalog.from(l, { serviceToken: token });
+}
+
+/**
+ * Parse, check and compile an expression. Errors (in `diagnostics`) mean no matcher; warnings do not.
+ *
+ * ```ts
+ * const r = compileExpression('tcp.dstport in {80 443} and not ip.src in $svc.anonymizer', {
+ *   lists: { 'svc.anonymizer': ['198.51.100.0/24'] },
+ * });
+ * r.matcher?.({ 'tcp.dstport': 443, 'ip.src': '192.0.2.1' }); // true
+ * ```
+ */
+export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
+  const parsed = parseExpression(text, options);
+  const diagnostics = [...parsed.diagnostics];
+  if (!parsed.ast) return { diagnostics };
+  const scheme = resolveScheme(options.scheme, diagnostics);
+  const checked = check(parsed.ast, { scheme, lists: resolveLists(options.lists, options.serviceToken), serviceToken: options.serviceToken }, diagnostics);
+  const sorted = finish(diagnostics);
+  if (hasErrors(sorted)) return { diagnostics: sorted, ast: parsed.ast, checked };
+  return { diagnostics: sorted, ast: parsed.ast, checked, matcher: compile(checked, { codegen: options.codegen }) };
+}
+
+/** Check an expression without compiling it (an editor's diagnostics as you type). */
+export function checkExpression(text: string, options: ExpressionOptions = {}): { diagnostics: Diagnostic[]; ast?: ExprNode; checked?: CheckedExpression } {
+  const parsed = parseExpression(text, options);
+  const diagnostics = [...parsed.diagnostics];
+  if (!parsed.ast) return { diagnostics };
+  const scheme = resolveScheme(options.scheme, diagnostics);
+  const checked = check(parsed.ast, { scheme, lists: resolveLists(options.lists, options.serviceToken), serviceToken: options.serviceToken }, diagnostics);
+  return { diagnostics: finish(diagnostics), ast: parsed.ast, checked };
+}
+
+/** Evaluate with the interpreter (reference semantics; slower than a compiled matcher). */
+export function evaluateExpression(checked: CheckedExpression, packet: Packet): boolean {
+  return interpret(checked, packet);
+}
+
+function finish(diagnostics: Diagnostic[]): Diagnostic[] {
+  const sorted = sortDiagnostics(dedupe(diagnostics));
+  return sorted.length > MAX_DIAGNOSTICS ? sorted.slice(0, MAX_DIAGNOSTICS) : sorted;
+}
+
+/** Drop exact duplicates (same code and range), which recovery can produce. */
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}:${d.range?.start}:${d.range?.end}:${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

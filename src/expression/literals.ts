@@ -1,0 +1,142 @@
+/**
+ * Reading literals by the type the left-hand side wants (wirefilter lexes the right-hand side "with the
+ * left-hand side"; we lex once and interpret here). Each reader returns a value or pushes a diagnostic.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/types.js';
+import type { LiteralNode } from './ast.js';
+import { expressionDiagnostic } from './diagnostics.js';
+import type { FieldDef } from './scheme.js';
+import { COUNTRY_CODES } from './countries.js';
+import { parseIpAddress, parseIpCidr, cidrToRange, formatIpAddress, type IpAddress, type IpRange } from '../net/index.js';
+
+/** Result of reading an integer literal's text. */
+export type IntText = { ok: true; value: number; octal: boolean } | { ok: false; reason: string };
+
+/** Read decimal, `0x` hex or leading-zero octal text. */
+export function readIntText(text: string): IntText {
+  let value: number;
+  let octal = false;
+  if (/^0x[0-9a-fA-F]+$/.test(text)) value = parseInt(text.slice(2), 16);
+  else if (/^0[0-9]+$/.test(text)) {
+    if (/[89]/.test(text)) return { ok: false, reason: `${text} starts with 0, so it is octal, and 8 and 9 are not octal digits` };
+    value = parseInt(text, 8);
+    octal = true;
+  } else if (/^[0-9]+$/.test(text)) value = parseInt(text, 10);
+  else return { ok: false, reason: `${text} is not an integer` };
+  if (!Number.isSafeInteger(value)) return { ok: false, reason: `${text} is too large (at most ${Number.MAX_SAFE_INTEGER})` };
+  return { ok: true, value, octal };
+}
+
+/** Read an Int literal for a field (range checks, octal warning). */
+export function readInt(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): number | undefined {
+  if (lit.form !== 'int') {
+    const looksInt = lit.form !== 'word' && /^(?:0x[0-9a-fA-F]+|[0-9]+)$/.test(lit.value ?? '');
+    out.push(
+      expressionDiagnostic('literal-type-mismatch', `${field ? field.name : 'this value'} is an Int; ${describe(lit)} is not an integer`, lit.range,
+        looksInt ? { fix: { title: `write ${lit.value}`, edits: [{ range: lit.range, newText: lit.value! }] } } : {}),
+    );
+    return undefined;
+  }
+  const r = readIntText(lit.text);
+  if (!r.ok) {
+    out.push(expressionDiagnostic('invalid-integer', r.reason, lit.range));
+    return undefined;
+  }
+  if (r.octal) {
+    out.push(
+      expressionDiagnostic('octal-literal', `${lit.text} is octal (= ${r.value}) because it starts with 0; if you meant ${parseInt(lit.text, 10)}, write it without the leading 0`, lit.range, {
+        fix: { title: `write ${parseInt(lit.text, 10)} (decimal)`, edits: [{ range: lit.range, newText: String(parseInt(lit.text, 10)) }] },
+        data: { value: r.value },
+      }),
+    );
+  }
+  if (field?.range && (r.value < field.range[0] || r.value > field.range[1])) {
+    out.push(
+      expressionDiagnostic('value-out-of-range', `${r.value} is outside the range of ${field.name} (${field.range[0]}..${field.range[1]})`, lit.range, {
+        data: { min: field.range[0], max: field.range[1], value: r.value },
+      }),
+    );
+    return undefined;
+  }
+  return r.value;
+}
+
+const BYTES_RE = /^[0-9a-fA-F]{2}(?:([:.-])[0-9a-fA-F]{2})(?:\1[0-9a-fA-F]{2})*$/;
+
+/** Read a String literal: a quoted or raw string, or a byte string `aa:bb:cc` (bytes as char codes). */
+export function readString(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): string | undefined {
+  let value: string | undefined;
+  if (lit.form === 'string' || lit.form === 'raw') value = lit.value ?? '';
+  else if (lit.form === 'word' && BYTES_RE.test(lit.text)) {
+    value = lit.text
+      .split(/[:.-]/)
+      .map((h) => String.fromCharCode(parseInt(h, 16)))
+      .join('');
+  } else {
+    if (lit.form === 'word' && /^[0-9a-fA-F:.-]+$/.test(lit.text) && /[:.-]/.test(lit.text)) {
+      out.push(expressionDiagnostic('invalid-byte-string', `${lit.text} is not a byte string: use two hex digits per byte and one kind of separator (aa:bb:cc)`, lit.range));
+      return undefined;
+    }
+    const quoted = JSON.stringify(lit.text);
+    out.push(
+      expressionDiagnostic('literal-type-mismatch', `${field ? field.name : 'this value'} is a String; put text in quotes: ${quoted}`, lit.range, {
+        fix: { title: `write ${quoted}`, edits: [{ range: lit.range, newText: quoted }] },
+      }),
+    );
+    return undefined;
+  }
+  if (field?.country) {
+    if (!COUNTRY_CODES.has(value)) {
+      const upper = value.toUpperCase();
+      if (COUNTRY_CODES.has(upper)) {
+        out.push(
+          expressionDiagnostic('lowercase-country-code', `country codes are upper case: "${upper}" (as written, "${value}" never matches)`, lit.range, {
+            fix: { title: `write "${upper}"`, edits: [{ range: lit.range, newText: JSON.stringify(upper) }] },
+          }),
+        );
+      } else {
+        out.push(expressionDiagnostic('invalid-country-code', `${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 country code (such as "BR", "US", "DE")`, lit.range));
+        return undefined;
+      }
+    }
+  }
+  return value;
+}
+
+/** What an Ip literal turned out to be. */
+export type IpLiteral = { kind: 'address'; address: IpAddress } | { kind: 'cidr'; range: IpRange; text: string };
+
+/** Read an Ip literal: an address, or (where `allowCidr`) a CIDR. */
+export function readIp(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): IpLiteral | undefined {
+  if (lit.form !== 'word' && lit.form !== 'int') {
+    const parsable = parseIpAddress(lit.value ?? '') !== undefined || parseIpCidr(lit.value ?? '') !== undefined;
+    out.push(
+      expressionDiagnostic('literal-type-mismatch', `${field ? field.name : 'this value'} is an Ip; write the address without quotes`, lit.range,
+        parsable ? { fix: { title: `write ${lit.value}`, edits: [{ range: lit.range, newText: lit.value! }] } } : {}),
+    );
+    return undefined;
+  }
+  const addr = parseIpAddress(lit.text);
+  if (addr) return { kind: 'address', address: addr };
+  if (lit.text.includes('/')) {
+    const c = parseIpCidr(lit.text);
+    if (c) {
+      if (c.hostBitsSet) {
+        const net = `${formatIpAddress(c.network)}/${c.prefix}`;
+        out.push(
+          expressionDiagnostic('cidr-host-bits', `${lit.text} has host bits set; it means ${net}`, lit.range, {
+            fix: { title: `write ${net}`, edits: [{ range: lit.range, newText: net }] },
+          }),
+        );
+      }
+      return { kind: 'cidr', range: cidrToRange(c), text: lit.text };
+    }
+  }
+  out.push(expressionDiagnostic('invalid-ip', `${lit.text} is not an IP address${lit.text.includes('/') ? ' or CIDR' : ''}`, lit.range));
+  return undefined;
+}
+
+function describe(lit: LiteralNode): string {
+  return lit.form === 'string' || lit.form === 'raw' ? `the string ${lit.text.length > 30 ? lit.text.slice(0, 30) + '…' : lit.text}` : lit.text;
+}

@@ -1,0 +1,401 @@
+/**
+ * The Chevrotain grammar of network rule expressions. It is an `EmbeddedActionsParser` that builds the AST
+ * in its rules (about 40% faster than CST + visitor on a 125-character rule; see bench/parse.ts), with
+ * error recovery on, so one pass reports every independent error. One parser instance is reused.
+ *
+ * Precedence, loosest first: `or`/`||`, `xor`/`^^`, `and`/`&&`, then `not`/`!` on the next simple
+ * expression. Runs of one operator form one n-ary node.
+ * @module
+ */
+import { EmbeddedActionsParser, EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type * as A from './ast.js';
+import * as T from './tokens.js';
+import type { StringPayload } from './lexer.js';
+import { expressionDiagnostic } from './diagnostics.js';
+
+/** Canonical operator of each comparison token. */
+const COMPARE_OPS = new Map<TokenType, A.CompareOperator>([
+  [T.Eq, 'eq'], [T.EqWord, 'eq'], [T.Ne, 'ne'], [T.NeWord, 'ne'], [T.Lt, 'lt'], [T.LtWord, 'lt'],
+  [T.Le, 'le'], [T.LeWord, 'le'], [T.Gt, 'gt'], [T.GtWord, 'gt'], [T.Ge, 'ge'], [T.GeWord, 'ge'],
+  [T.Amp, 'bitwise_and'], [T.BitwiseAnd, 'bitwise_and'], [T.Contains, 'contains'], [T.Matches, 'matches'],
+  [T.Tilde, 'matches'], [T.Wildcard, 'wildcard'],
+]);
+
+/** How a token type is named in messages. */
+function label(tt: TokenType): string {
+  switch (tt) {
+    case T.CompareOp: return 'an operator (==, !=, <, contains, ...)';
+    case T.AndOp: return "'and'";
+    case T.OrOp: return "'or'";
+    case T.XorOp: return "'xor'";
+    case T.NotOp: return "'not'";
+    case T.Value: return 'a value';
+    case EOF: return 'the end of the expression';
+    default: return tt.LABEL ?? tt.name;
+  }
+}
+function shown(tok: IToken): string {
+  return tok.tokenType === EOF ? 'the end of the expression' : `'${tok.image.length > 40 ? tok.image.slice(0, 40) + '…' : tok.image}'`;
+}
+function uniqueLabels(paths: TokenType[][]): string {
+  const firsts = [...new Set(paths.map((p) => p[0]).filter((x): x is TokenType => x !== undefined).map(label))];
+  if (firsts.length <= 1) return firsts[0] ?? 'something else';
+  return `${firsts.slice(0, -1).join(', ')} or ${firsts[firsts.length - 1]}`;
+}
+
+const messages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected, actual }) => `expected ${label(expected)} but found ${shown(actual)}`,
+  buildNotAllInputParsedMessage: ({ firstRedundant }) =>
+    `unexpected ${shown(firstRedundant)}: a condition is complete here; join conditions with 'and' / 'or'`,
+  buildNoViableAltMessage: ({ expectedPathsPerAlt, actual, ruleName }) => {
+    const what = ruleName === 'value' ? 'a value (a number, "string", address...)' : uniqueLabels(expectedPathsPerAlt.flat());
+    return `expected ${what} but found ${shown(actual[0]!)}`;
+  },
+  buildEarlyExitMessage: ({ expectedIterationPaths, actual }) =>
+    `expected ${uniqueLabels(expectedIterationPaths)} but found ${shown(actual[0]!)}`,
+};
+
+const NO_RANGE: Range = { start: 0, end: 0 };
+
+class ExpressionParser extends EmbeddedActionsParser {
+  private nextId = 0;
+  /** Problems found while building nodes (not grammar errors). */
+  buildDiagnostics: Diagnostic[] = [];
+  private textLength = 0;
+
+  constructor() {
+    super(T.allTokens, { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
+    this.performSelfAnalysis();
+  }
+
+  /** Prepare for a new parse. */
+  begin(tokens: IToken[], textLength: number): void {
+    this.nextId = 0;
+    this.buildDiagnostics = [];
+    this.textLength = textLength;
+    this.input = tokens;
+  }
+
+  private id(): number {
+    return this.nextId++;
+  }
+
+  private tokRange(tok: IToken): Range {
+    if (Number.isNaN(tok.startOffset)) {
+      // inserted by recovery: anchor at the end of the previous token
+      const prev = this.LA(0);
+      const at = prev && !Number.isNaN(prev.endOffset!) ? prev.endOffset! + 1 : this.textLength;
+      return { start: at, end: at };
+    }
+    return { start: tok.startOffset, end: tok.endOffset! + 1 };
+  }
+
+  private errorNode(): A.ErrorNode {
+    const la = this.LA(1);
+    const at = la.tokenType === EOF || Number.isNaN(la.startOffset) ? this.textLength : la.startOffset;
+    return { kind: 'error', id: this.id(), range: { start: at, end: at } };
+  }
+
+  private span(a: { range: Range } | undefined, b: { range: Range } | undefined): Range {
+    return { start: a?.range.start ?? 0, end: b?.range.end ?? a?.range.end ?? 0 };
+  }
+
+  private logical(op: A.LogicalOperator, operands: A.ExprNode[]): A.LogicalNode {
+    return { kind: 'logical', op, id: this.id(), range: this.span(operands[0], operands[operands.length - 1]), operands };
+  }
+
+  /** Entry rule. */
+  expression = this.RULE('expression', (): A.ExprNode => this.SUBRULE(this.orExpr), {
+    recoveryValueFunc: () => this.errorNode(),
+  });
+
+  private binary(ruleName: string, opToken: TokenType, op: A.LogicalOperator, next: () => A.ExprNode) {
+    return this.RULE(
+      ruleName,
+      (): A.ExprNode => {
+        const first = this.SUBRULE(next as never) as A.ExprNode;
+        let operands: A.ExprNode[] | undefined;
+        this.MANY(() => {
+          this.CONSUME(opToken);
+          const rest = this.SUBRULE2(next as never) as A.ExprNode;
+          this.ACTION(() => (operands ??= [first]).push(rest));
+        });
+        return this.ACTION(() => (operands ? this.logical(op, operands) : first));
+      },
+      { recoveryValueFunc: () => this.errorNode() },
+    );
+  }
+
+  private unary: () => A.ExprNode = this.RULE(
+    'unary',
+    (): A.ExprNode =>
+      this.OR([
+        {
+          ALT: () => {
+            const tok = this.CONSUME(T.NotOp);
+            const operand = this.SUBRULE(this.unary);
+            return this.ACTION(() => ({ kind: 'not', id: this.id(), range: { start: this.tokRange(tok).start, end: operand.range.end }, operand }) as A.NotNode);
+          },
+        },
+        { ALT: () => this.SUBRULE(this.primary) },
+      ]),
+    { recoveryValueFunc: () => this.errorNode() },
+  );
+
+  private andExpr = this.binary('andExpr', T.AndOp, 'and', this.unary);
+  private xorExpr = this.binary('xorExpr', T.XorOp, 'xor', this.andExpr);
+  private orExpr = this.binary('orExpr', T.OrOp, 'or', this.xorExpr);
+
+  private primary: () => A.ExprNode = this.RULE(
+    'primary',
+    (): A.ExprNode =>
+      this.OR([
+        {
+          ALT: () => {
+            const open = this.CONSUME(T.LParen);
+            const expr = this.SUBRULE(this.orExpr);
+            const close = this.CONSUME(T.RParen);
+            return this.ACTION(() => {
+              const end = Number.isNaN(close.startOffset) ? expr.range.end : close.endOffset! + 1;
+              return { kind: 'group', id: this.id(), range: { start: open.startOffset, end }, expr } as A.GroupNode;
+            });
+          },
+        },
+        { ALT: () => this.SUBRULE(this.predicate) },
+      ]),
+    { recoveryValueFunc: () => this.errorNode() },
+  );
+
+  private predicate: () => A.ExprNode = this.RULE(
+    'predicate',
+    (): A.ExprNode => {
+      const lhs = this.SUBRULE(this.lhs);
+      let node: A.ExprNode | undefined;
+      this.OPTION(() => {
+        node = this.OR([
+          {
+            ALT: () => {
+              const opTok = this.CONSUME(T.CompareOp);
+              const rhs = this.SUBRULE(this.value);
+              let high: A.LiteralNode | undefined;
+              this.OPTION2(() => {
+                this.CONSUME(T.DotDot);
+                high = this.SUBRULE2(this.value);
+              });
+              return this.ACTION(() => {
+                if (high) this.rangeOutsideSet(lhs, rhs, high);
+                return this.compare(lhs, COMPARE_OPS.get(opTok.tokenType) ?? 'eq', this.tokRange(opTok), rhs);
+              });
+            },
+          },
+          {
+            ALT: () => {
+              const strict = this.CONSUME(T.Strict);
+              const wc = this.CONSUME(T.Wildcard);
+              const rhs = this.SUBRULE3(this.value);
+              return this.ACTION(() =>
+                this.compare(lhs, 'strict_wildcard', { start: this.tokRange(strict).start, end: this.tokRange(wc).end }, rhs),
+              );
+            },
+          },
+          {
+            ALT: () => {
+              const inTok = this.CONSUME(T.In);
+              const rhs = this.OR2([
+                { ALT: () => this.SUBRULE(this.set) },
+                {
+                  ALT: () => {
+                    const tok = this.CONSUME(T.ListRef);
+                    return this.ACTION(() => ({ kind: 'list', id: this.id(), range: this.tokRange(tok), name: tok.payload as string }) as A.ListNode);
+                  },
+                },
+                {
+                  // `in 10.0.0.0/8` without braces: recover as a one-item set and say how to write it.
+                  ALT: () => {
+                    const v = this.SUBRULE4(this.value);
+                    return this.ACTION(() => {
+                      this.buildDiagnostics.push(
+                        expressionDiagnostic('syntax-error', `'in' takes a set in braces or a $list: use in {${v.text}}`, v.range, {
+                          fix: { title: `write {${v.text}}`, edits: [{ range: v.range, newText: `{${v.text}}` }] },
+                        }),
+                      );
+                      return { kind: 'set', id: this.id(), range: v.range, items: [v] } as A.SetNode;
+                    });
+                  },
+                },
+              ]);
+              return this.ACTION(
+                () => ({ kind: 'in', id: this.id(), range: this.span(lhs, rhs), lhs, opRange: this.tokRange(inTok), rhs }) as A.InNode,
+              );
+            },
+          },
+        ]);
+      });
+      return this.ACTION(() => node ?? ({ kind: 'bare', id: this.id(), range: lhs.range, lhs } as A.BareNode));
+    },
+    { recoveryValueFunc: () => this.errorNode() },
+  );
+
+  private compare(lhs: A.LhsNode, op: A.CompareOperator, opRange: Range, rhs: A.LiteralNode): A.CompareNode {
+    return { kind: 'compare', id: this.id(), range: this.span(lhs, rhs), lhs, op, opRange, rhs };
+  }
+
+  private rangeOutsideSet(lhs: A.LhsNode, low: A.LiteralNode, high: A.LiteralNode): void {
+    const range = { start: low.range.start, end: high.range.end };
+    const name = lhs.kind === 'field' ? lhs.name : 'the value';
+    this.buildDiagnostics.push(
+      expressionDiagnostic('range-outside-set', `a range is only valid inside a set: use ${name} in {${low.text}..${high.text}}`, range, {
+        fix: { title: `use in {${low.text}..${high.text}}`, edits: [] },
+      }),
+    );
+  }
+
+  private lhs: () => A.LhsNode = this.RULE('lhs', (): A.LhsNode => {
+    const name = this.CONSUME(T.Identifier);
+    let call: A.CallNode | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.LParen);
+      const args: (A.FieldNode | A.LiteralNode)[] = [];
+      this.MANY_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const v = this.SUBRULE(this.value);
+          // A bare name among the arguments is a field (bit_slice(tcp, 0, 8)).
+          const arg = this.ACTION((): A.FieldNode | A.LiteralNode =>
+            v.form === 'word' && /^[A-Za-z_][A-Za-z0-9_.]*$/.test(v.text) ? { kind: 'field', id: v.id, range: v.range, name: v.text } : v,
+          );
+          this.ACTION(() => args.push(arg));
+        },
+      });
+      const close = this.CONSUME(T.RParen);
+      this.ACTION(() => {
+        const nameRange = this.tokRange(name);
+        const end = Number.isNaN(close.startOffset) ? (args[args.length - 1]?.range.end ?? nameRange.end) : close.endOffset! + 1;
+        call = { kind: 'call', id: this.id(), range: { start: nameRange.start, end }, name: name.image, nameRange, args };
+      });
+    });
+    return this.ACTION(() => call ?? ({ kind: 'field', id: this.id(), range: this.tokRange(name), name: name.image } as A.FieldNode));
+  });
+
+  private value: () => A.LiteralNode = this.RULE(
+    'value',
+    (): A.LiteralNode => {
+      const tok = this.OR([
+        { ALT: () => this.CONSUME(T.IntLiteral) },
+        { ALT: () => this.CONSUME(T.WordLiteral) },
+        { ALT: () => this.CONSUME(T.Identifier) },
+        { ALT: () => this.CONSUME(T.StringLiteral) },
+        { ALT: () => this.CONSUME(T.RawStringLiteral) },
+      ]);
+      return this.ACTION(() => {
+        const tt = tok.tokenType;
+        const form: A.LiteralNode['form'] =
+          tt === T.IntLiteral ? 'int' : tt === T.StringLiteral ? 'string' : tt === T.RawStringLiteral ? 'raw' : 'word';
+        const node: A.LiteralNode = { kind: 'literal', id: this.id(), range: this.tokRange(tok), form, text: tok.image };
+        if (form === 'string' || form === 'raw') node.value = (tok.payload as StringPayload | undefined)?.value ?? '';
+        return node;
+      });
+    },
+    { recoveryValueFunc: (): A.LiteralNode => ({ kind: 'literal', id: this.id(), range: this.errorNode().range, form: 'word', text: '' }) },
+  );
+
+  private set: () => A.SetNode = this.RULE('set', (): A.SetNode => {
+    const open = this.CONSUME(T.LBrace);
+    const items: (A.LiteralNode | A.RangeNode)[] = [];
+    this.MANY(() => {
+      this.OR([
+        {
+          ALT: () => {
+            const low = this.SUBRULE(this.value);
+            let high: A.LiteralNode | undefined;
+            this.OPTION(() => {
+              this.CONSUME(T.DotDot);
+              high = this.SUBRULE2(this.value);
+            });
+            this.ACTION(() =>
+              items.push(high ? { kind: 'range', id: this.id(), range: { start: low.range.start, end: high.range.end }, low, high } : low),
+            );
+          },
+        },
+        {
+          ALT: () => {
+            const comma = this.CONSUME(T.Comma);
+            this.ACTION(() => {
+              const r = this.tokRange(comma);
+              this.buildDiagnostics.push(
+                expressionDiagnostic('comma-in-set', 'set items are separated by spaces, not commas', r, {
+                  fix: { title: 'remove the comma', edits: [{ range: r, newText: ' ' }] },
+                }),
+              );
+            });
+          },
+        },
+      ]);
+    });
+    const close = this.CONSUME(T.RBrace);
+    return this.ACTION(() => {
+      const end = Number.isNaN(close.startOffset) ? (items[items.length - 1]?.range.end ?? open.endOffset! + 1) : close.endOffset! + 1;
+      return { kind: 'set', id: this.id(), range: { start: open.startOffset, end }, items };
+    });
+  });
+}
+
+let instance: ExpressionParser | undefined;
+/** The shared parser instance (its self-analysis runs once, on first use). */
+export function parserInstance(): ExpressionParser {
+  return (instance ??= new ExpressionParser());
+}
+
+/** Result of {@link parseTokens}. */
+export interface ParseTokensResult {
+  ast: A.ExprNode;
+  diagnostics: Diagnostic[];
+}
+
+/** Parse lexed tokens into an AST. Never throws. */
+export function parseTokens(tokens: IToken[], textLength: number): ParseTokensResult {
+  const parser = parserInstance();
+  parser.begin(tokens, textLength);
+  let ast: A.ExprNode;
+  try {
+    ast = parser.expression();
+  } catch (e) {
+    // Defensive: the lexer's depth limit keeps recursion bounded, so this is not expected.
+    return {
+      ast: { kind: 'error', id: 0, range: NO_RANGE },
+      diagnostics: [expressionDiagnostic('nesting-too-deep', `the expression could not be parsed: ${(e as Error).message}`, { start: 0, end: textLength })],
+    };
+  }
+  const diagnostics: Diagnostic[] = [...parser.buildDiagnostics];
+  for (const err of parser.errors) diagnostics.push(grammarDiagnostic(err, textLength));
+  return { ast: ast ?? { kind: 'error', id: 0, range: NO_RANGE }, diagnostics };
+}
+
+function grammarDiagnostic(err: IRecognitionException, textLength: number): Diagnostic {
+  const tok = err.token;
+  const atEnd = !tok || tok.tokenType === EOF || Number.isNaN(tok.startOffset);
+  const prev = (err as { previousToken?: IToken }).previousToken;
+  let range: Range;
+  if (!atEnd) range = { start: tok.startOffset, end: tok.endOffset! + 1 };
+  else {
+    const at = prev && !Number.isNaN(prev.endOffset!) ? prev.endOffset! + 1 : textLength;
+    range = { start: at, end: at };
+  }
+  if (atEnd) return expressionDiagnostic('unexpected-end', err.message, range);
+  if (err.name === 'NotAllInputParsedException') {
+    const t = tok.tokenType;
+    const operand = t === T.Identifier || t === T.LParen || t === T.NotOp || t === T.Not || t === T.Bang;
+    if (operand) {
+      return expressionDiagnostic('missing-operator', `expected 'and' or 'or' before ${shown(tok)}`, range, {
+        fix: { title: "insert 'and'", edits: [{ range: { start: range.start, end: range.start }, newText: 'and ' }] },
+      });
+    }
+  }
+  return expressionDiagnostic('syntax-error', err.message, range);
+}
+
+/** The grammar's productions, for the railroad diagrams and the grammar listing in `grammar/`. */
+export function grammarProductions() {
+  return parserInstance().getSerializedGastProductions();
+}

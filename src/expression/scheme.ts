@@ -1,0 +1,146 @@
+/**
+ * Schemes: data tables of typed fields (wirefilter's `Scheme!`). The network scheme of `expressions.md`
+ * is the default; callers may pass their own (`{ 'http.host': 'String' }`) or extend the default.
+ * @module
+ */
+
+/** The value types of the language. */
+export type FieldType = 'Int' | 'String' | 'Ip' | 'Bool';
+
+/** One field of a scheme. */
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  /** One-line description (hover, completion, docs). */
+  doc: string;
+  /** Inclusive range of valid Int literals (ports 0..65535). */
+  range?: readonly [number, number];
+  /** String fields whose values are ISO 3166-1 alpha-2 country codes. */
+  country?: boolean;
+  /** Raw header bytes, usable only through `bit_slice`. */
+  rawHeader?: boolean;
+  /**
+   * When the packet lacks this field, a comparison holds when it holds for ANY of these fields
+   * (`ip.geoip.country` = source OR destination country).
+   */
+  anyOf?: readonly string[];
+  /** When the packet lacks this field, read this one instead (`ip.geoip.asnum` = `ip.src.asnum`). */
+  aliasOf?: string;
+  /** Why the field is deprecated, if it is. */
+  deprecated?: string;
+}
+
+const PORT = [0, 65535] as const;
+const BYTE = [0, 255] as const;
+const U16 = [0, 65535] as const;
+const U32 = [0, 4294967295] as const;
+
+/** The network fields of `network_transit` rules (expressions.md). */
+export const NETWORK_FIELDS: readonly FieldDef[] = [
+  { name: 'ip.src', type: 'Ip', doc: 'Source IP address (IPv4 or IPv6).' },
+  { name: 'ip.dst', type: 'Ip', doc: 'Destination IP address (IPv4 or IPv6).' },
+  { name: 'tcp.srcport', type: 'Int', doc: 'TCP source port.', range: PORT },
+  { name: 'tcp.dstport', type: 'Int', doc: 'TCP destination port.', range: PORT },
+  { name: 'udp.srcport', type: 'Int', doc: 'UDP source port.', range: PORT },
+  { name: 'udp.dstport', type: 'Int', doc: 'UDP destination port.', range: PORT },
+  { name: 'tcp.flags', type: 'Int', doc: 'TCP flags byte (FIN=0x01, SYN=0x02, RST=0x04, PSH=0x08, ACK=0x10, URG=0x20, ECE=0x40, CWR=0x80).', range: BYTE },
+  { name: 'icmp.type', type: 'Int', doc: 'ICMP (or ICMPv6) message type.', range: BYTE },
+  { name: 'icmp.code', type: 'Int', doc: 'ICMP (or ICMPv6) message code.', range: BYTE },
+  { name: 'ip.len', type: 'Int', doc: 'Total length of the IP packet in bytes.', range: U16 },
+  { name: 'ip.hdr_len', type: 'Int', doc: 'Length of the IP header in bytes.', range: BYTE },
+  { name: 'ip.ttl', type: 'Int', doc: 'IPv4 time to live (IPv6: hop limit).', range: BYTE },
+  { name: 'ip.opt.type', type: 'Int', doc: 'Type of the first IPv4 option.', range: BYTE },
+  { name: 'ip.src.asnum', type: 'Int', doc: 'Autonomous system number of the source address.', range: U32 },
+  { name: 'ip.dst.asnum', type: 'Int', doc: 'Autonomous system number of the destination address.', range: U32 },
+  { name: 'ip.geoip.asnum', type: 'Int', doc: 'Same as ip.src.asnum.', range: U32, aliasOf: 'ip.src.asnum' },
+  { name: 'ip.proto', type: 'String', doc: 'IP protocol name in lower case: "tcp", "udp", "icmp", ...' },
+  {
+    name: 'ip.geoip.country',
+    type: 'String',
+    doc: 'Country (ISO 3166-1 alpha-2) of the source OR destination address.',
+    country: true,
+    anyOf: ['ip.src.country', 'ip.dst.country'],
+    deprecated: 'ip.geoip.country matches the source OR the destination country; use ip.src.country or ip.dst.country to test one side',
+  },
+  { name: 'ip.src.country', type: 'String', doc: 'Country (ISO 3166-1 alpha-2) of the source address.', country: true },
+  { name: 'ip.dst.country', type: 'String', doc: 'Country (ISO 3166-1 alpha-2) of the destination address.', country: true },
+  { name: 'cf.colo.name', type: 'String', doc: 'Name of the data center that received the packet.' },
+  { name: 'cf.colo.region', type: 'String', doc: 'Region of the data center that received the packet.' },
+  { name: 'ip', type: 'String', doc: 'Raw IP header bytes (for bit_slice).', rawHeader: true },
+  { name: 'tcp', type: 'String', doc: 'Raw TCP header bytes (for bit_slice).', rawHeader: true },
+  { name: 'udp', type: 'String', doc: 'Raw UDP header bytes (for bit_slice).', rawHeader: true },
+  { name: 'icmp', type: 'String', doc: 'Raw ICMP header bytes (for bit_slice).', rawHeader: true },
+  { name: 'sip', type: 'Bool', doc: 'The packet is SIP traffic.' },
+  { name: 'tcp.flags.ack', type: 'Bool', doc: 'TCP ACK flag is set.' },
+  { name: 'tcp.flags.cwr', type: 'Bool', doc: 'TCP CWR flag is set.' },
+  { name: 'tcp.flags.ecn', type: 'Bool', doc: 'TCP ECN-Echo (ECE) flag is set.' },
+  { name: 'tcp.flags.fin', type: 'Bool', doc: 'TCP FIN flag is set.' },
+  { name: 'tcp.flags.push', type: 'Bool', doc: 'TCP PSH flag is set.' },
+  { name: 'tcp.flags.reset', type: 'Bool', doc: 'TCP RST flag is set.' },
+  { name: 'tcp.flags.syn', type: 'Bool', doc: 'TCP SYN flag is set.' },
+  { name: 'tcp.flags.urg', type: 'Bool', doc: 'TCP URG flag is set.' },
+];
+
+const TYPES: ReadonlySet<string> = new Set(['Int', 'String', 'Ip', 'Bool']);
+
+/** A plain `{ name: type }` scheme literal. */
+export type SchemeLiteral = Readonly<Record<string, FieldType>>;
+
+/** A set of typed fields, looked up by name. Immutable. */
+export class Scheme {
+  private readonly byName: Map<string, FieldDef>;
+
+  private constructor(fields: Iterable<FieldDef>) {
+    this.byName = new Map();
+    for (const f of fields) this.byName.set(f.name, f);
+  }
+
+  /** A scheme of the given field definitions. */
+  static of(fields: Iterable<FieldDef>): Scheme {
+    return new Scheme(fields);
+  }
+
+  /**
+   * A scheme from a plain `{ name: 'Int' | 'String' | 'Ip' | 'Bool' }` object. Entries with another type
+   * or an invalid name are reported in `problems` and left out.
+   */
+  static fromLiteral(literal: SchemeLiteral): { scheme: Scheme; problems: string[] } {
+    const fields: FieldDef[] = [];
+    const problems: string[] = [];
+    for (const name of Object.keys(literal)) {
+      const type = literal[name] as unknown;
+      if (typeof type !== 'string' || !TYPES.has(type)) problems.push(`field ${JSON.stringify(name)} has unknown type ${JSON.stringify(type)}`);
+      else if (!/^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$/.test(name)) problems.push(`field name ${JSON.stringify(name)} is not a lower-case dotted name`);
+      else fields.push({ name, type: type as FieldType, doc: '' });
+    }
+    return { scheme: new Scheme(fields), problems };
+  }
+
+  /** This scheme plus more fields (a field of the same name is replaced). */
+  extend(fields: Iterable<FieldDef> | SchemeLiteral): Scheme {
+    const more = isIterable(fields) ? [...fields] : Scheme.fromLiteral(fields).scheme.fields();
+    return new Scheme([...this.byName.values(), ...more]);
+  }
+
+  /** The field of that name. */
+  get(name: string): FieldDef | undefined {
+    return this.byName.get(name);
+  }
+
+  /** All fields, in declaration order. */
+  fields(): FieldDef[] {
+    return [...this.byName.values()];
+  }
+
+  /** All field names. */
+  names(): IterableIterator<string> {
+    return this.byName.keys();
+  }
+}
+
+function isIterable(x: unknown): x is Iterable<FieldDef> {
+  return typeof x === 'object' && x !== null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+}
+
+/** The default scheme: the network fields. */
+export const NETWORK_SCHEME: Scheme = Scheme.of(NETWORK_FIELDS);
