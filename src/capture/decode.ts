@@ -1,0 +1,331 @@
+/**
+ * `decodePacket`: turn one captured frame into the expression language's packet fields.
+ *
+ * Hot path, hand-written: byte reads on the record's bytes, no per-packet allocation beyond the packet
+ * object (and address strings, raw-byte views and problem diagnostics when those are asked for or
+ * found). With `options.fields` only the groups of fields a ruleset reads are decoded.
+ *
+ * Conventions (documented here once):
+ * - `ip.src`/`ip.dst`/`ip.ttl`/`ip.len`/`ip.proto` are set for IPv4 and IPv6 alike. IPv6: `ip.ttl` is the
+ *   hop limit, `ip.len` is 40 + payload length (the whole IP packet, like IPv4's total length), `ip.proto`
+ *   is the upper-layer protocol after the extension headers.
+ * - `ip.hdr_len` is the bytes before the transport header: IHL × 4 for IPv4; 40 + extension headers for IPv6.
+ * - `ip.proto` text: see {@link IP_PROTOCOL_NAMES} (`tcp`, `udp`, `icmp`, `ipv6-icmp`, ...).
+ * - `tcp.flags` is the flags byte (CWR 0x80 ... FIN 0x01); `tcp.flags.ecn` is the ECE bit (0x40).
+ * - `ip.opt.type` is the first byte of the IPv4 options (absent when there are none, and for IPv6).
+ * - `icmp.type`/`icmp.code` cover ICMP (IPv4, protocol 1) and ICMPv6 (IPv6, next header 58).
+ * - Raw fields `ip`, `tcp`, `udp`, `icmp` are views from the start of that layer's header to the end of
+ *   the captured packet (as the service documents "the raw IP packet"), so `bit_slice` offsets inside
+ *   the header read the header.
+ * - `sip` is true for a UDP or TCP packet whose payload starts a SIP request line or status line, false
+ *   for any other IP packet.
+ * - A non-first IP fragment has no transport header: its transport fields are absent.
+ * - Country/ASN fields come only from `options.geoip`; the decoder never sets `ip.geoip.country` (it means
+ *   source OR destination, which the evaluator derives from `ip.src.country` and `ip.dst.country`).
+ * @module
+ */
+import { captureDiagnostic, type CaptureDiagnostic } from './diagnostic.js';
+import type { CaptureCode } from './codes.js';
+import { ALL_FIELDS, F, fieldMask, type Packet } from './fields.js';
+import type { GeoIpLookup } from './geoip.js';
+import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
+import { ipv4Text, ipv6Text } from './address-text.js';
+import { LINK_LAYERS, LINK_TRUNCATED } from './link-types.js';
+
+/** What the decoder needs from a record (a {@link CaptureRecord} fits). */
+export interface DecodeInput {
+  linkType: number;
+  data: Uint8Array;
+  /** Byte offset of the record in its file, for problem messages. */
+  offset?: number;
+  /** Record index, for problem messages. */
+  index?: number;
+}
+
+/** Options of {@link decodePacket}. */
+export interface DecodeOptions {
+  /** Decode only these fields (the simulator passes the fields its ruleset reads). Default: all. */
+  fields?: ReadonlySet<string>;
+  /** Country/ASN table; without one the country and ASN fields are absent. */
+  geoip?: GeoIpLookup;
+  /** The data center to report in `cf.colo.name` / `cf.colo.region`. */
+  colo?: { name?: string; region?: string };
+  /** Build problem diagnostics (default true); false skips them for speed. */
+  problems?: boolean;
+}
+
+/** The decoded fields, and the problems found on the way (absent when there were none). */
+export interface DecodeResult {
+  packet: Packet;
+  problems?: CaptureDiagnostic[];
+}
+
+const NO_OPTIONS: DecodeOptions = {};
+const IPV4 = 4;
+
+// Per-call state of the (synchronous, non-reentrant) decoder, kept in module variables so that the
+// helpers need no context object.
+let problems: CaptureDiagnostic[] | undefined;
+let reporting = true;
+let where = '';
+let recordOffset = 0;
+
+function problem(code: CaptureCode, message: string, extra?: Record<string, unknown>): void {
+  if (!reporting) return;
+  (problems ??= []).push(captureDiagnostic(code, recordOffset, `${where}: ${message}`, extra));
+}
+
+function truncated(layer: string, have: number, need: number): void {
+  if (reporting) {
+    problem('capture-truncated-packet', `the ${layer} header is cut short (${have} of ${need} bytes captured); fields after the cut are missing.`, {
+      layer,
+      captured: have,
+      needed: need,
+    });
+  }
+}
+
+/**
+ * Decode a captured frame into packet fields (see the module comment for the conventions). Never throws:
+ * unsupported link types, non-IP frames, truncated and malformed headers become `problems`, and the
+ * fields read before the problem are kept.
+ */
+export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OPTIONS): DecodeResult {
+  const want = options.fields ? fieldMask(options.fields) : ALL_FIELDS;
+  const packet: Packet = {};
+  problems = undefined;
+  reporting = options.problems !== false;
+  recordOffset = record.offset ?? 0;
+  if (reporting) where = record.index !== undefined ? `Packet ${record.index + 1} at byte ${recordOffset}` : `Packet at byte ${recordOffset}`;
+  const d = record.data;
+  if (want & F.COLO && options.colo) {
+    if (options.colo.name !== undefined) packet['cf.colo.name'] = options.colo.name;
+    if (options.colo.region !== undefined) packet['cf.colo.region'] = options.colo.region;
+  }
+  const link = LINK_LAYERS.get(record.linkType);
+  if (!link) {
+    problem('capture-unsupported-link-type', `link type ${record.linkType} is not one the decoder reads (Ethernet, raw IP, Linux cooked v1/v2, loopback); no fields were decoded.`, {
+      linkType: record.linkType,
+    });
+  } else {
+    const o = link.ipOffset(d);
+    if (o === LINK_TRUNCATED) {
+      problem('capture-truncated-packet', `the ${link.name} link-layer header is cut short (${d.length} bytes captured); no IP fields were decoded.`, {
+        layer: link.name,
+        captured: d.length,
+      });
+    }
+    else if (o < 0) problem('capture-not-ip', `the ${link.name} frame does not carry IPv4 or IPv6; no IP fields were decoded.`);
+    else if (o >= d.length) truncated('IP', 0, 20);
+    else {
+      const version = d[o]! >> 4;
+      if (version === IPV4) decodeIpv4(d, o, packet, want, options.geoip);
+      else if (version === 6) decodeIpv6(d, o, packet, want, options.geoip);
+      else problem('capture-bad-ip-header', `IP version ${version} is neither 4 nor 6; no IP fields were decoded.`, { version });
+    }
+  }
+  const found = problems;
+  problems = undefined;
+  return found ? { packet, problems: found } : { packet };
+}
+
+function decodeIpv4(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
+  const n = d.length;
+  const have = n - o;
+  const ihl = (d[o]! & 0x0f) * 4;
+  if (want & F.HDR_LEN) packet['ip.hdr_len'] = ihl;
+  if (want & F.LEN && have >= 4) packet['ip.len'] = (d[o + 2]! << 8) | d[o + 3]!;
+  if (want & F.TTL && have >= 9) packet['ip.ttl'] = d[o + 8]!;
+  const proto = have >= 10 ? d[o + 9]! : -1;
+  if (want & F.PROTO && proto >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[proto]!;
+  if (have >= 16) {
+    if (want & F.SRC) packet['ip.src'] = ipv4Text(d, o + 12);
+    if (geo && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 12)), want, true);
+  }
+  if (have >= 20) {
+    if (want & F.DST) packet['ip.dst'] = ipv4Text(d, o + 16);
+    if (geo && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 16)), want, false);
+  }
+  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (want & F.OPT && ihl > 20 && have > 20) packet['ip.opt.type'] = d[o + 20]!;
+  if (have < 20) {
+    truncated('IPv4', have, 20);
+    return;
+  }
+  if (ihl < 20) {
+    problem('capture-bad-ip-header', `the IPv4 header length is ${ihl} bytes, below the minimum of 20; transport fields were not decoded.`, { headerLength: ihl });
+    return;
+  }
+  if (have < ihl) {
+    truncated('IPv4', have, ihl);
+    return;
+  }
+  const fragOffset = ((d[o + 6]! & 0x1f) << 8) | d[o + 7]!;
+  if (fragOffset !== 0) {
+    problem('capture-ip-fragment', `IPv4 fragment at offset ${fragOffset * 8}: it carries no transport header, so transport fields are missing.`, {
+      fragmentOffset: fragOffset * 8,
+    });
+    if (want & F.SIP) packet.sip = false;
+    return;
+  }
+  const total = (d[o + 2]! << 8) | d[o + 3]!;
+  // A total length of 0 (TCP segmentation offload) or below the header: use what was captured.
+  const end = total >= ihl && o + total < n ? o + total : n;
+  transport(d, o + ihl, end, proto, packet, want, 1);
+}
+
+/** IPv6 extension headers with the generic (next header, length in 8-byte units − 1) layout. */
+const GENERIC_EXT = new Uint8Array(256);
+for (const h of [0, 43, 60, 135, 139, 140]) GENERIC_EXT[h] = 1;
+const MAX_EXT_HEADERS = 16;
+
+function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
+  const n = d.length;
+  const have = n - o;
+  if (want & F.LEN && have >= 6) packet['ip.len'] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
+  if (want & F.TTL && have >= 8) packet['ip.ttl'] = d[o + 7]!;
+  if (have >= 24) {
+    if (want & F.SRC) packet['ip.src'] = ipv6Text(d, o + 8);
+    if (geo && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV6(d, o + 8), want, true);
+  }
+  if (have >= 40) {
+    if (want & F.DST) packet['ip.dst'] = ipv6Text(d, o + 24);
+    if (geo && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV6(d, o + 24), want, false);
+  }
+  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (have < 40) {
+    if (want & F.PROTO && have >= 7) packet['ip.proto'] = IP_PROTOCOL_NAMES[d[o + 6]!]!;
+    truncated('IPv6', have, 40);
+    return;
+  }
+  const plen = (d[o + 4]! << 8) | d[o + 5]!;
+  const end = plen > 0 && o + 40 + plen < n ? o + 40 + plen : n;
+  let nh = d[o + 6]!;
+  let p = o + 40;
+  let laterFragment = false;
+  let cut = false;
+  for (let k = 0; k < MAX_EXT_HEADERS; k++) {
+    if (GENERIC_EXT[nh] || nh === 51) {
+      if (p + 2 > end) {
+        cut = true;
+        break;
+      }
+      const len = nh === 51 ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
+      if (p + len > end) {
+        cut = true;
+        break;
+      }
+      nh = d[p]!;
+      p += len;
+    } else if (nh === 44) {
+      if (p + 8 > end) {
+        cut = true;
+        break;
+      }
+      if (((d[p + 2]! << 8) | d[p + 3]!) >> 3 !== 0) laterFragment = true;
+      nh = d[p]!;
+      p += 8;
+    } else break;
+  }
+  if (want & F.PROTO) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;
+  if (cut) {
+    truncated(`IPv6 extension (${IP_PROTOCOL_NAMES[nh]})`, end - p, 8);
+    return;
+  }
+  if (want & F.HDR_LEN) packet['ip.hdr_len'] = p - o;
+  if (laterFragment) {
+    problem('capture-ip-fragment', 'non-first IPv6 fragment: it carries no transport header, so transport fields are missing.');
+    if (want & F.SIP) packet.sip = false;
+    return;
+  }
+  transport(d, p, end, nh, packet, want, 58);
+}
+
+function u32(d: Uint8Array, o: number): number {
+  return ((d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!) >>> 0;
+}
+
+function setGeo(packet: Packet, info: { country?: string; asn?: number } | undefined, want: number, source: boolean): void {
+  if (!info) return;
+  if (source) {
+    if (want & F.SRC_COUNTRY && info.country !== undefined) packet['ip.src.country'] = info.country;
+    if (want & F.SRC_ASN && info.asn !== undefined) {
+      packet['ip.src.asnum'] = info.asn;
+      packet['ip.geoip.asnum'] = info.asn;
+    }
+  } else {
+    if (want & F.DST_COUNTRY && info.country !== undefined) packet['ip.dst.country'] = info.country;
+    if (want & F.DST_ASN && info.asn !== undefined) packet['ip.dst.asnum'] = info.asn;
+  }
+}
+
+/** Decode the transport header at `p` (data up to `end`); `icmpProto` is 1 for IPv4, 58 for IPv6. */
+function transport(d: Uint8Array, p: number, end: number, proto: number, packet: Packet, want: number, icmpProto: number): void {
+  const have = end - p;
+  if (proto === 6) {
+    if (have >= 4 && want & F.TCP_PORTS) {
+      packet['tcp.srcport'] = (d[p]! << 8) | d[p + 1]!;
+      packet['tcp.dstport'] = (d[p + 2]! << 8) | d[p + 3]!;
+    }
+    if (have >= 14 && want & F.TCP_FLAGS) {
+      const f = d[p + 13]!;
+      packet['tcp.flags'] = f;
+      packet['tcp.flags.fin'] = (f & 0x01) !== 0;
+      packet['tcp.flags.syn'] = (f & 0x02) !== 0;
+      packet['tcp.flags.reset'] = (f & 0x04) !== 0;
+      packet['tcp.flags.push'] = (f & 0x08) !== 0;
+      packet['tcp.flags.ack'] = (f & 0x10) !== 0;
+      packet['tcp.flags.urg'] = (f & 0x20) !== 0;
+      packet['tcp.flags.ecn'] = (f & 0x40) !== 0;
+      packet['tcp.flags.cwr'] = (f & 0x80) !== 0;
+    }
+    if (have > 0 && want & F.RAW_TCP) packet.tcp = d.subarray(p, end);
+    if (have < 20) truncated('TCP', Math.max(0, have), 20);
+    if (want & F.SIP) packet.sip = have >= 20 && isSip(d, p + (d[p + 12]! >> 4) * 4, end);
+  } else if (proto === 17) {
+    if (have >= 4 && want & F.UDP_PORTS) {
+      packet['udp.srcport'] = (d[p]! << 8) | d[p + 1]!;
+      packet['udp.dstport'] = (d[p + 2]! << 8) | d[p + 3]!;
+    }
+    if (have > 0 && want & F.RAW_UDP) packet.udp = d.subarray(p, end);
+    if (have < 8) truncated('UDP', Math.max(0, have), 8);
+    if (want & F.SIP) packet.sip = have >= 8 && isSip(d, p + 8, end);
+  } else {
+    if (proto === icmpProto) {
+      if (want & F.ICMP) {
+        if (have >= 1) packet['icmp.type'] = d[p]!;
+        if (have >= 2) packet['icmp.code'] = d[p + 1]!;
+      }
+      if (have > 0 && want & F.RAW_ICMP) packet.icmp = d.subarray(p, end);
+      if (have < 4) truncated(icmpProto === 1 ? 'ICMP' : 'ICMPv6', Math.max(0, have), 4);
+    }
+    if (want & F.SIP) packet.sip = false;
+  }
+}
+
+const SIP_STATUS = bytes('SIP/2.0 ');
+const SIP_METHODS = ['INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS', 'REGISTER', 'PRACK', 'SUBSCRIBE', 'NOTIFY', 'PUBLISH', 'INFO', 'REFER', 'MESSAGE', 'UPDATE'].map(bytes);
+const SIP_SCHEMES = ['sip:', 'sips:', 'tel:'].map(bytes);
+
+function bytes(s: string): Uint8Array {
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+
+function startsWith(d: Uint8Array, p: number, end: number, prefix: Uint8Array): boolean {
+  if (end - p < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (d[p + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** A SIP status line (`SIP/2.0 200 OK`) or request line (`INVITE sip:bob@example.com SIP/2.0`) at `p`. */
+function isSip(d: Uint8Array, p: number, end: number): boolean {
+  if (p >= end) return false;
+  if (startsWith(d, p, end, SIP_STATUS)) return true;
+  for (const m of SIP_METHODS) {
+    if (startsWith(d, p, end, m) && d[p + m.length] === 0x20) {
+      const q = p + m.length + 1;
+      for (const s of SIP_SCHEMES) if (startsWith(d, q, end, s)) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,94 @@
+/** `readCapture`: stream packet records out of a pcap or pcapng byte source. @module */
+import { CaptureParser } from './parser.js';
+import type { CaptureRecord, CaptureSummary, ReadCaptureOptions } from './types.js';
+
+/**
+ * Where capture bytes come from: an async or sync iterable of chunks (a Node `fs.ReadStream`, a web
+ * `ReadableStream` in runtimes where it is async-iterable, an array of chunks), or one whole buffer.
+ */
+export type CaptureSource =
+  | AsyncIterable<Uint8Array | ArrayBuffer>
+  | Iterable<Uint8Array | ArrayBuffer>
+  | Uint8Array
+  | ArrayBuffer;
+
+/**
+ * Read packet records from a pcap or pcapng source, detecting the format from its magic number. Streams:
+ * only the current chunk and the record being assembled are held. Never throws on bad input: problems
+ * go to `options.onDiagnostic` and into the summary the generator returns when it finishes.
+ *
+ * @example
+ * for await (const rec of readCapture(fs.createReadStream('x.pcapng'))) console.log(rec.index, rec.linkType);
+ */
+export async function* readCapture(
+  source: CaptureSource,
+  options: ReadCaptureOptions = {},
+): AsyncGenerator<CaptureRecord, CaptureSummary, undefined> {
+  const parser = new CaptureParser(options);
+  let offset = 0;
+  try {
+    for await (const chunk of chunksOf(source)) {
+      const bytes = asBytes(chunk);
+      if (!bytes) {
+        parser.report(
+          'capture-bad-chunk',
+          offset,
+          `At byte ${offset}: the source produced a ${describe(chunk)} instead of bytes (Uint8Array or ArrayBuffer); reading stopped.`,
+        );
+        break;
+      }
+      offset += bytes.length;
+      parser.push(bytes);
+      for (let r = parser.read(); r; r = parser.read()) yield r;
+    }
+  } catch (err) {
+    parser.report('capture-bad-chunk', offset, `At byte ${offset}: reading the source failed: ${errorText(err)}.`);
+  }
+  parser.end();
+  for (let r = parser.read(); r; r = parser.read()) yield r;
+  return parser.summary();
+}
+
+/**
+ * Read a whole capture and collect its records and summary (convenient for small files and tests; use
+ * {@link readCapture} to stream large ones).
+ */
+export async function readCaptureAll(
+  source: CaptureSource,
+  options: ReadCaptureOptions = {},
+): Promise<{ records: CaptureRecord[]; summary: CaptureSummary }> {
+  const records: CaptureRecord[] = [];
+  const it = readCapture(source, options);
+  for (;;) {
+    const n = await it.next();
+    if (n.done) return { records, summary: n.value };
+    records.push(n.value);
+  }
+}
+
+function chunksOf(source: CaptureSource): AsyncIterable<unknown> | Iterable<unknown> {
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer) return [source];
+  if (source && (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' || typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function')) {
+    return source as AsyncIterable<unknown>;
+  }
+  return [source];
+}
+
+function asBytes(chunk: unknown): Uint8Array | undefined {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return undefined;
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  return typeof v;
+}
+
+function errorText(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.length > 200 ? `${m.slice(0, 197)}...` : m;
+}
