@@ -1,0 +1,361 @@
+/**
+ * Parse and check a Logpush filter string against a dataset: JSON syntax, document structure, field
+ * names, the operator/field-type table, values, depth and limits. Every problem is a diagnostic with a
+ * JSON pointer into the filter document and a range into the filter string; nothing throws.
+ * @module
+ */
+import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
+import type { Dataset, DatasetField, FieldType } from './datasets/types.js';
+import { getDataset, DATASET_NAMES, UNFILTERABLE_FIELDS } from './datasets/index.js';
+import type { FilterClause, FilterGroup, FilterNode, FilterScalar, LogFilter } from './filter-ast.js';
+import {
+  ARRAY_ELEMENT, FIELD_TYPE_LABEL, FILTER_LIMITS, OPERATORS, OPERATOR_BY_NAME,
+  OPERATOR_MISSPELLINGS, operatorSupports, type FilterOperator,
+} from './operators.js';
+import { childPointer, parseJsonText, utf8Length, type JsonDoc } from './json-doc.js';
+import { describe, diag, hasOwn, isObject } from './diag.js';
+import { suggest } from './suggest.js';
+
+/** Result of {@link checkLogFilter}. */
+export interface CheckedFilter {
+  diagnostics: Diagnostic[];
+  /** The checked filter, present when there is no error. */
+  filter?: LogFilter;
+}
+
+const CLAUSE_KEYS = ['key', 'operator', 'value'] as const;
+const INT_STRING = /^-?(0|[1-9][0-9]{0,15})$/;
+
+/** An int value as the service accepts it: a safe integer, or a string of one. */
+export function asInt(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
+  if (typeof v === 'string' && INT_STRING.test(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** The replacement fix of a JSON value in the filter text. */
+function replaceFix(title: string, range: Range | undefined, value: unknown): Fix | undefined {
+  return range ? { title, edits: [{ range, newText: JSON.stringify(value) }] } : undefined;
+}
+
+/** Resolve an operator spelling: the operator itself, or the one a misspelling means. */
+export function resolveOperator(op: string): { operator?: FilterOperator; exact: boolean } {
+  if (OPERATOR_BY_NAME.has(op)) return { operator: op as FilterOperator, exact: true };
+  const mis = OPERATOR_MISSPELLINGS.get(op) ?? OPERATOR_MISSPELLINGS.get(op.toLowerCase()) ?? OPERATOR_MISSPELLINGS.get(op.trim());
+  if (mis) return { operator: mis, exact: false };
+  const lower = op.trim().toLowerCase();
+  for (const o of OPERATORS) if (o.name.toLowerCase() === lower) return { operator: o.name, exact: false };
+  const near = suggest(op, OPERATORS.map((o) => o.name));
+  if (near) return { operator: near as FilterOperator, exact: false };
+  return { exact: false };
+}
+
+class Checker {
+  readonly out: Diagnostic[] = [];
+  operators = 0;
+  private depthReported = false;
+
+  constructor(
+    private readonly doc: JsonDoc,
+    private readonly dataset: Dataset | undefined,
+  ) {}
+
+  private vr(p: string): Range | undefined {
+    return this.doc.valueRange(p);
+  }
+
+  private unknownKeys(o: Record<string, unknown>, pointer: string, allowed: readonly string[], where: string): void {
+    for (const k of Object.keys(o)) {
+      if (allowed.includes(k)) continue;
+      const p = childPointer(pointer, k);
+      const s = suggest(k, allowed);
+      const kr = this.doc.keyRange(p);
+      this.out.push(diag('filter-unknown-key', `Unknown key ${JSON.stringify(k)} in ${where}; allowed: ${allowed.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
+        pointer: p, range: kr ?? this.vr(p), data: { key: k, allowed: [...allowed], suggestion: s },
+        fix: s ? replaceFix(`rename to "${s}"`, kr, s) : undefined,
+      }));
+    }
+  }
+
+  /** Check the document root; returns the `where` tree or undefined. */
+  root(): FilterNode | undefined {
+    const v = this.doc.value;
+    for (const d of this.doc.duplicates) {
+      this.out.push(diag('filter-duplicate-key', `Key ${JSON.stringify(d.key)} appears twice in the same object; remove one`, { pointer: d.pointer, range: d.range }));
+    }
+    if (!isObject(v)) {
+      this.out.push(diag('filter-not-object', `The filter must be a JSON object {"where": …}, not ${describe(v)}`, { pointer: '', range: this.vr('') }));
+      return undefined;
+    }
+    this.unknownKeys(v, '', ['where'], 'the filter document');
+    if (!hasOwn(v, 'where')) {
+      this.out.push(diag('filter-missing-where', 'The filter has no "where" key; write {"where": <clause or and/or>}', { pointer: '', range: this.vr('') }));
+      return undefined;
+    }
+    return this.node(v['where'], '/where', 0);
+  }
+
+  private node(v: unknown, pointer: string, depth: number): FilterNode | undefined {
+    const range = this.vr(pointer);
+    if (!isObject(v)) {
+      this.out.push(diag('filter-not-object', `Expected a clause {"key","operator","value"} or an {"and"|"or": […]} object at ${pointer}, found ${describe(v)}`, { pointer, range }));
+      return undefined;
+    }
+    const hasAnd = hasOwn(v, 'and');
+    const hasOr = hasOwn(v, 'or');
+    const clauseish = CLAUSE_KEYS.some((k) => hasOwn(v, k));
+    if (hasAnd || hasOr) {
+      if ((hasAnd && hasOr) || clauseish) {
+        this.out.push(diag('filter-ambiguous-node', `The object at ${pointer} mixes ${[hasAnd && '"and"', hasOr && '"or"', clauseish && 'clause keys'].filter(Boolean).join(' and ')}; split it into separate objects`, { pointer, range }));
+        return undefined;
+      }
+      return this.group(v, pointer, hasAnd ? 'and' : 'or', depth + 1);
+    }
+    if (!clauseish) {
+      // Perhaps "AND"/"Or": suggest the group keys; otherwise report a clause with missing members.
+      const groupish = Object.keys(v).find((k) => k.toLowerCase() === 'and' || k.toLowerCase() === 'or');
+      if (groupish !== undefined) {
+        this.unknownKeys(v, pointer, ['and', 'or'], `the group at ${pointer}`);
+        return undefined;
+      }
+    }
+    return this.clause(v, pointer);
+  }
+
+  private group(v: Record<string, unknown>, pointer: string, kind: 'and' | 'or', depth: number): FilterGroup | undefined {
+    this.operators++;
+    const range = this.vr(pointer);
+    if (depth > FILTER_LIMITS.maxDepth) {
+      if (!this.depthReported) {
+        this.depthReported = true;
+        this.out.push(diag('filter-depth-limit', `"and"/"or" nesting at ${pointer} is ${depth} levels deep; the limit is ${FILTER_LIMITS.maxDepth}`, { pointer, range, data: { limit: FILTER_LIMITS.maxDepth, measured: depth } }));
+      }
+      return undefined;
+    }
+    const p = childPointer(pointer, kind);
+    const arr = v[kind];
+    if (!Array.isArray(arr)) {
+      this.out.push(diag('filter-group-not-array', `"${kind}" at ${pointer} must be an array of clauses or groups, found ${describe(arr)}`, { pointer: p, range: this.vr(p) }));
+      return undefined;
+    }
+    if (arr.length === 0) {
+      this.out.push(diag('filter-empty-group', `"${kind}" at ${pointer} is empty; give it at least one clause`, { pointer: p, range: this.vr(p) }));
+      return undefined;
+    }
+    const children: FilterNode[] = [];
+    let ok = true;
+    arr.forEach((c, i) => {
+      const n = this.node(c, childPointer(p, i), depth);
+      if (n) children.push(n);
+      else ok = false;
+    });
+    if (!ok) return undefined;
+    const g: FilterGroup = { kind, children, pointer };
+    if (range) g.range = range;
+    return g;
+  }
+
+  private clause(v: Record<string, unknown>, pointer: string): FilterClause | undefined {
+    this.operators++;
+    const range = this.vr(pointer);
+    this.unknownKeys(v, pointer, CLAUSE_KEYS, `the clause at ${pointer}`);
+    const missing = CLAUSE_KEYS.filter((k) => !hasOwn(v, k));
+    if (missing.length > 0) {
+      this.out.push(diag('filter-missing-member', `The clause at ${pointer} has no ${missing.map((m) => `"${m}"`).join(', ')}; a clause is {"key": <field>, "operator": <operator>, "value": <value>}`, { pointer, range, data: { missing } }));
+    }
+    let ok = missing.length === 0;
+    // key
+    let field: DatasetField | undefined;
+    const keyPtr = childPointer(pointer, 'key');
+    const key = v['key'];
+    if (hasOwn(v, 'key')) {
+      if (typeof key !== 'string') {
+        this.out.push(diag('filter-member-type', `"key" at ${pointer} must be a string naming a log field, found ${describe(key)}`, { pointer: keyPtr, range: this.vr(keyPtr) }));
+        ok = false;
+      } else if (this.dataset) {
+        field = this.dataset.byName.get(key);
+        if (!field) {
+          const s = suggest(key, this.dataset.byName.keys());
+          this.out.push(diag('filter-unknown-field', `${JSON.stringify(key)} is not a field of ${this.dataset.name}${s ? `; did you mean "${s}"?` : ''}`, {
+            pointer: keyPtr, range: this.vr(keyPtr), data: { key, dataset: this.dataset.name, suggestion: s },
+            fix: s ? replaceFix(`replace with "${s}"`, this.vr(keyPtr), s) : undefined,
+          }));
+          ok = false;
+        } else {
+          this.fieldNotes(field, keyPtr);
+        }
+      }
+    }
+    // operator
+    let op: FilterOperator | undefined;
+    const opPtr = childPointer(pointer, 'operator');
+    const rawOp = v['operator'];
+    if (hasOwn(v, 'operator')) {
+      if (typeof rawOp !== 'string') {
+        this.out.push(diag('filter-member-type', `"operator" at ${pointer} must be a string (one of ${OPERATORS.map((o) => o.name).join(', ')}), found ${describe(rawOp)}`, { pointer: opPtr, range: this.vr(opPtr) }));
+        ok = false;
+      } else {
+        const r = resolveOperator(rawOp);
+        if (r.exact) op = r.operator;
+        else if (r.operator) {
+          op = r.operator;
+          ok = false;
+          this.out.push(diag('filter-misspelt-operator', `${JSON.stringify(rawOp)} is not a Logpush operator; the operator for "${OPERATOR_BY_NAME.get(r.operator)!.meaning.toLowerCase()}" is "${r.operator}"`, {
+            pointer: opPtr, range: this.vr(opPtr), data: { operator: rawOp, meant: r.operator },
+            fix: replaceFix(`replace with "${r.operator}"`, this.vr(opPtr), r.operator),
+          }));
+        } else {
+          ok = false;
+          this.out.push(diag('filter-unknown-operator', `${describe(rawOp)} is not a Logpush operator; use one of ${OPERATORS.map((o) => o.name).join(', ')}`, { pointer: opPtr, range: this.vr(opPtr), data: { operator: rawOp } }));
+        }
+      }
+    }
+    if (!field || !op || !hasOwn(v, 'value')) return undefined;
+    // operator × field type
+    if (field.type === 'object' || field.type === 'float') {
+      this.out.push(diag(field.type === 'object' ? 'filter-object-field' : 'filter-float-field', `${field.name} is a${field.type === 'object' ? 'n object' : ' float'} field; no Logpush operator supports ${field.type} fields`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, type: field.type } }));
+      return undefined;
+    }
+    if (!operatorSupports(op, field.type)) {
+      const usable = OPERATORS.filter((o) => operatorSupports(o.name, field!.type)).map((o) => o.name);
+      this.out.push(diag('filter-operator-type', `"${op}" does not apply to ${field.name}, a${field.type === 'int' || field.type === 'int_or_string' ? 'n' : ''} ${FIELD_TYPE_LABEL[field.type]} field; operators for it: ${usable.join(', ')}`, {
+        pointer: opPtr, range: this.vr(opPtr), data: { operator: op, key: field.name, type: field.type, usable },
+      }));
+      return undefined;
+    }
+    const operand = this.value(v['value'], childPointer(pointer, 'value'), field, op);
+    if (operand === undefined || !ok) return undefined;
+    const c: FilterClause = { kind: 'clause', key: field.name, operator: op, value: v['value'] as FilterScalar | FilterScalar[], fieldType: field.type, operand, pointer };
+    if (range) c.range = range;
+    return c;
+  }
+
+  private fieldNotes(field: DatasetField, keyPtr: string): void {
+    const ds = this.dataset!;
+    if (field.type === 'array_int' || UNFILTERABLE_FIELDS.get(ds.name)?.has(field.name)) {
+      this.out.push(diag('filter-unfilterable-field', `The public docs list ${field.name} (${FIELD_TYPE_LABEL[field.type]}) of ${ds.name} as not filterable; the service may reject this clause`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name } }));
+    }
+    if (field.deprecated) {
+      this.out.push(diag('filter-deprecated-field', `${field.name} is deprecated in ${ds.name}`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name } }));
+    }
+  }
+
+  /** Check a value against the field type and operator; returns the normalized operand. */
+  private value(v: unknown, ptr: string, field: DatasetField, op: FilterOperator): FilterScalar | FilterScalar[] | undefined {
+    const info = OPERATOR_BY_NAME.get(op)!;
+    const range = this.vr(ptr);
+    // The scalar type values must have: the element type on array fields, the field's own otherwise.
+    const elem: FieldType = ARRAY_ELEMENT[field.type] ?? field.type;
+    if (info.arrayValue) {
+      if (!Array.isArray(v)) {
+        const wrapped = this.scalar(v, elem, undefined, true);
+        this.out.push(diag('filter-value-not-array', `"${op}" takes an array of values; ${field.name} got ${describe(v)}`, {
+          pointer: ptr, range, fix: wrapped !== undefined ? replaceFix('wrap the value in an array', range, [v]) : undefined,
+        }));
+        return undefined;
+      }
+      if (v.length === 0) {
+        this.out.push(diag('filter-empty-array', op === 'in' ? `"in []" on ${field.name} never matches` : `"!in []" on ${field.name} matches every line that has the field`, { pointer: ptr, range }));
+      }
+      const out: FilterScalar[] = [];
+      let ok = true;
+      v.forEach((e, i) => {
+        const n = this.scalar(e, elem, childPointer(ptr, i), false, field, true);
+        if (n === undefined) ok = false;
+        else out.push(n);
+      });
+      return ok ? out : undefined;
+    }
+    return this.scalar(v, elem, ptr, false, field);
+  }
+
+  /** Check one scalar against a scalar type; report unless `quiet`. */
+  private scalar(v: unknown, type: FieldType, ptr: string | undefined, quiet: boolean, field?: DatasetField, element = false): FilterScalar | undefined {
+    let r: FilterScalar | undefined;
+    let want = '';
+    let fix: unknown;
+    switch (type) {
+      case 'int':
+        r = asInt(v);
+        want = 'an integer (or a string of digits)';
+        if (r === undefined && typeof v === 'number' && Number.isFinite(v)) fix = Math.trunc(v);
+        break;
+      case 'string':
+        if (typeof v === 'string') r = v;
+        want = 'a string';
+        if (typeof v === 'number' || typeof v === 'boolean') fix = String(v);
+        break;
+      case 'bool':
+        if (typeof v === 'boolean') r = v;
+        want = 'true or false';
+        if (v === 'true' || v === 'false') fix = v === 'true';
+        break;
+      case 'int_or_string':
+        r = asInt(v) ?? (typeof v === 'string' ? v : undefined);
+        want = 'an integer or a string';
+        break;
+      default:
+        break;
+    }
+    if (r === undefined && !quiet && ptr !== undefined) {
+      const range = this.vr(ptr);
+      const name = field ? field.name : 'the field';
+      this.out.push(diag(element ? 'filter-array-element-type' : 'filter-value-type', `${element ? 'Element' : 'Value'} ${describe(v)} at ${ptr} does not fit ${name} (${field ? FIELD_TYPE_LABEL[field.type] : type}): expected ${want}`, {
+        pointer: ptr, range, data: { expected: type, got: v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v },
+        fix: fix !== undefined ? replaceFix(`replace with ${JSON.stringify(fix)}`, range, fix) : undefined,
+      }));
+    }
+    return r;
+  }
+}
+
+/** Options of {@link checkLogFilter}. */
+export interface CheckFilterOptions {
+  /** The job's dataset (`http_requests`, …). */
+  dataset: string;
+}
+
+/**
+ * Parse and check a filter string. Returns every diagnostic (pointer into the filter document, range into
+ * `text`) and, when there is no error, the checked filter.
+ */
+export function checkLogFilter(text: string, options: CheckFilterOptions): CheckedFilter {
+  const out: Diagnostic[] = [];
+  if (typeof text !== 'string') {
+    out.push(diag('filter-invalid-json', `The filter must be a string holding a JSON document, not ${describe(text)}`, { pointer: '' }));
+    return { diagnostics: out };
+  }
+  const datasetName = options?.dataset;
+  const dataset = typeof datasetName === 'string' ? getDataset(datasetName) : undefined;
+  if (!dataset) {
+    const s = typeof datasetName === 'string' ? suggest(datasetName, DATASET_NAMES) : undefined;
+    out.push(diag('filter-unknown-dataset', `Unknown dataset ${describe(datasetName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, { data: { dataset: datasetName, suggestion: s } }));
+  }
+  const bytes = utf8Length(text);
+  if (bytes > FILTER_LIMITS.maxBytes) {
+    out.push(diag('filter-size-limit', `The filter is ${bytes} bytes; the limit is ${FILTER_LIMITS.maxBytes} bytes (UTF-8)`, { pointer: '', range: { start: 0, end: text.length }, data: { limit: FILTER_LIMITS.maxBytes, measured: bytes } }));
+  }
+  const { doc, errors } = parseJsonText(text, FILTER_LIMITS.maxJsonDepth);
+  if (!doc) {
+    for (const e of errors) {
+      if (e.tooDeep) {
+        out.push(diag('filter-depth-limit', `The filter nests ${e.depth} levels of JSON; "and"/"or" nesting is capped at ${FILTER_LIMITS.maxDepth} levels`, { range: e.range, data: { limit: FILTER_LIMITS.maxDepth, measured: e.depth } }));
+      } else {
+        out.push(diag('filter-invalid-json', `The filter is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
+      }
+    }
+    return { diagnostics: out };
+  }
+  const checker = new Checker(doc, dataset);
+  const where = checker.root();
+  out.push(...checker.out);
+  if (checker.operators > FILTER_LIMITS.maxOperators) {
+    out.push(diag('filter-operator-limit', `The filter has ${checker.operators} operators (clauses plus and/or); the limit is ${FILTER_LIMITS.maxOperators}`, { pointer: '', range: doc.valueRange(''), data: { limit: FILTER_LIMITS.maxOperators, measured: checker.operators } }));
+  }
+  if (!where || !dataset || out.some((d) => d.severity === 'error')) return { diagnostics: out };
+  return { diagnostics: out, filter: { dataset: dataset.name, where, operatorCount: checker.operators, bytes } };
+}
+
