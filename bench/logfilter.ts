@@ -7,12 +7,16 @@
  */
 import { LogicEngine } from 'json-logic-engine';
 import { parse as celParse } from '@marcbachmann/cel-js';
-import sift from 'sift';
+import * as siftModule from 'sift';
 import { performance } from "node:perf_hooks";
 import { measure, printTable, ratio, fmt } from "./harness.js";
 import { compileLogFilter, evaluateLogFilter, type LogFilter } from '../src/logpush/index.js';
 
 type Line = Record<string, unknown>;
+
+/** sift is CommonJS: its default export arrives as the module or as its `default`, by loader. */
+const siftAny = siftModule as unknown as { default?: unknown };
+const sift = ((typeof siftAny.default === 'function' ? siftAny.default : (siftAny.default as { default?: unknown } | undefined)?.default ?? siftAny) as (q: unknown) => Matcher);
 type Matcher = (r: Line) => boolean;
 
 const RECORDS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['LOGFILTER_RECORDS'] ?? 200_000);
@@ -195,8 +199,8 @@ function rulekitCompiled(mode: 'auto' | 'closures') {
 
 function jsonLogicEngine(): LogicEngine {
   const e = new LogicEngine();
-  e.addMethod('startsWith', ([a, b]: unknown[]) => typeof a === 'string' && a.startsWith(b as string), { deterministic: true, sync: true });
-  e.addMethod('endsWith', ([a, b]: unknown[]) => typeof a === 'string' && a.endsWith(b as string), { deterministic: true, sync: true });
+  e.addMethod('startsWith', ([a, b]: unknown[]) => typeof a === 'string' && a.startsWith(b as string), { deterministic: true });
+  e.addMethod('endsWith', ([a, b]: unknown[]) => typeof a === 'string' && a.endsWith(b as string), { deterministic: true });
   return e;
 }
 
@@ -214,7 +218,7 @@ const ENGINES: Engine[] = [
   },
   { name: 'json-logic-engine (build)', version: '5', compile: (c) => { const e = jsonLogicEngine(); return e.build(c.jsonLogic) as Matcher; } },
   { name: '@marcbachmann/cel-js (parse)', version: '8', compile: (c) => { const f = celParse(c.cel); return (r) => f({ r }) === true; } },
-  { name: 'sift', version: '17', compile: (c) => sift(c.sift as Parameters<typeof sift>[0]) as unknown as Matcher },
+  { name: 'sift', version: '17', compile: (c) => sift(c.sift) },
 ];
 
 interface Timing { median: number; min: number; max: number }
