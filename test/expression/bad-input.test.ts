@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { compileExpression, parseExpression } from '../../src/expression/index.js';
+
+describe('bad input: diagnostics, never a throw or a stack overflow', () => {
+  const cases: [string, string][] = [
+    ['empty', ''],
+    ['spaces', '   \t  '],
+    ['1 MB of a', 'a'.repeat(1 << 20)],
+    ['1 MB rule', 'tcp.dstport == 80 and '.repeat(50_000) + 'sip'],
+    ['10k-deep parentheses', '('.repeat(10_000) + 'sip' + ')'.repeat(10_000)],
+    ['10k nots', 'not '.repeat(10_000) + 'sip'],
+    ['10k unclosed parens', '('.repeat(10_000)],
+    ['NUL bytes', 'tcp.dstport == 80\u0000 and sip'],
+    ['lone surrogates', 'cf.colo.name == "\ud800" or \udc00'],
+    ['emoji field', 'tcp.dstport😀 == 80'],
+    ['non-breaking space', 'tcp.dstport\u00a0== 80'],
+    ['only operators', '== != && || ^^ ! ~ & { } ( ) .. ,'],
+    ['huge number', 'tcp.dstport == 999999999999999999999999999'],
+    ['huge hex', 'tcp.dstport == 0xffffffffffffffffffff'],
+    ['raw string with 300 hashes', `cf.colo.name == r${'#'.repeat(300)}"x"${'#'.repeat(300)}`],
+    ['4097 chars', 'sip or ' + 'x'.repeat(4090)],
+  ];
+  it.each(cases)('%s', (_name, text) => {
+    const r = compileExpression(text);
+    expect(r.diagnostics.length).toBeGreaterThan(0);
+    expect(r.diagnostics.length).toBeLessThanOrEqual(100);
+    expect(r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(r.matcher).toBeUndefined();
+    for (const d of r.diagnostics) {
+      expect(typeof d.code).toBe('string');
+      expect(d.range!.start).toBeGreaterThanOrEqual(0);
+      expect(d.range!.end).toBeLessThanOrEqual(text.length);
+      expect(d.range!.start).toBeLessThanOrEqual(d.range!.end);
+    }
+    // the AST and diagnostics are plain JSON data
+    const p = parseExpression(text);
+    expect(JSON.parse(JSON.stringify(p))).toEqual(p);
+  });
+
+  it('nesting at the limit is accepted; one more level is not', () => {
+    const ok = '('.repeat(128) + 'sip' + ')'.repeat(128);
+    expect(compileExpression(ok).matcher).toBeDefined();
+    const deep = '('.repeat(129) + 'sip' + ')'.repeat(129);
+    expect(compileExpression(deep).diagnostics[0]!.code).toBe('nesting-too-deep');
+  });
+
+  it('length limit names the limit and the figure', () => {
+    const d = compileExpression('sip or ' + 'sip or '.repeat(600) + 'sip').diagnostics.find((x) => x.code === 'expression-too-long')!;
+    expect(d.message).toContain('4096');
+    expect(d.message).toContain(String(7 + 7 * 600 + 3));
+    expect(compileExpression('sip', { limits: { maxLength: 2 } }).diagnostics[0]!.code).toBe('expression-too-long');
+  });
+
+  it('a NUL inside a string literal is data, matched exactly', () => {
+    const r = compileExpression('cf.colo.name == "a\u0000b"');
+    expect(r.matcher!({ 'cf.colo.name': 'a\u0000b' })).toBe(true);
+    expect(r.matcher!({ 'cf.colo.name': 'ab' })).toBe(false);
+  });
+
+  it('non-string input', () => {
+    expect(compileExpression(undefined as never).diagnostics[0]!.code).toBe('empty-expression');
+    expect(compileExpression({} as never).diagnostics[0]!.code).toBe('empty-expression');
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { compileExpression, parseExpression, checkExpression, interpret, print, shape, generate, ListCatalog } from '../../src/expression/index.js';
+import { expression, hostileString, packet, LISTS, stringLiteral } from './arbitraries.js';
+
+const RUNS_NEVER_THROW = process.env.CI ? 100_000 : 10_000;
+const lists = ListCatalog.from(LISTS);
+
+describe('laws of the expression pipeline', () => {
+  it('parse, check and compile never throw on any string', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 40 }), expression.map((e) => e.slice(0, Math.max(1, e.length - 3)))), (s) => {
+        const r = compileExpression(s, { lists });
+        expect(Array.isArray(r.diagnostics)).toBe(true);
+        // errors and matchers exclude each other
+        expect(r.matcher === undefined).toBe(r.diagnostics.some((d) => d.severity === 'error'));
+      }),
+      { numRuns: RUNS_NEVER_THROW },
+    );
+  });
+
+  it('generated expressions are valid', () => {
+    fc.assert(
+      fc.property(expression, (s) => {
+        const r = compileExpression(s, { lists });
+        expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('print then parse gives back an equal AST', () => {
+    fc.assert(
+      fc.property(expression, (s) => {
+        const first = parseExpression(s);
+        expect(first.ast).toBeDefined();
+        const printed = print(first.ast!);
+        const second = parseExpression(printed);
+        expect(second.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(shape(second.ast)).toEqual(shape(first.ast));
+        // printing is canonical: a second print is the same text
+        expect(print(second.ast!)).toBe(printed);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the compiled matcher equals the interpreter (generated code and closures)', () => {
+    fc.assert(
+      fc.property(expression, fc.array(packet, { minLength: 1, maxLength: 8 }), (s, packets) => {
+        const r = compileExpression(s, { lists });
+        const closures = compileExpression(s, { lists, codegen: false });
+        expect(r.matcher).toBeDefined();
+        for (const p of packets) {
+          const want = interpret(r.checked!, p);
+          expect(r.matcher!(p)).toBe(want);
+          expect(closures.matcher!(p)).toBe(want);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hostile strings in literals never change generated code behaviour', () => {
+    fc.assert(
+      fc.property(hostileString, hostileString, (value, other) => {
+        const expr = `cf.colo.name == ${stringLiteral(value)} or cf.colo.name contains ${stringLiteral(other)}`;
+        const r = compileExpression(expr);
+        expect(r.matcher).toBeDefined();
+        // the literal round-trips to the exact value and matches exactly that value
+        expect(r.matcher!({ 'cf.colo.name': value })).toBe(true);
+        expect(r.matcher!({ 'cf.colo.name': value + '\u0001' + 'x' })).toBe(('\u0001x' + value + '\u0001x').includes(other) || (value + '\u0001x').includes(other));
+        expect(r.matcher!({})).toBe(false);
+        // the generated source holds the user text only inside JSON string literals
+        const src = generate(r.checked!).source;
+        const stripped = src.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+        expect(stripped).not.toMatch(/[`$]|\*\/|\u2028|\u2029/);
+        expect(() => new Function('k', 'h', 'E', src)).not.toThrow();
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('custom scheme field names with odd characters are escaped', () => {
+    const r = compileExpression('a.b_c == "x"', { scheme: { 'a.b_c': 'String' } });
+    expect(r.matcher!({ 'a.b_c': 'x' })).toBe(true);
+    const bad = checkExpression('x == 1', { scheme: { 'x"]+process.exit()+p["': 'Int' } as never });
+    expect(bad.diagnostics.some((d) => d.code === 'invalid-scheme')).toBe(true);
+  });
+});
