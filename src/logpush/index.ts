@@ -12,3 +12,17 @@ export { evaluateLogFilter, evaluateClause } from './filter-eval.js';
 export { compileMatcher, generateMatcherSource, type CompileMode, type LogLineMatcher } from './filter-compile.js';
 export { printLogFilter, logFilterToJSON, logFilterToExpression, type PrintFilterOptions } from './filter-print.js';
 export { compileLogFilter, type CompileLogFilterOptions, type CompiledLogFilter } from './filter.js';
+export { DESTINATION_SCHEMES, DESTINATION_BY_SCHEME, DATE_PLACEHOLDER, parseDestination, type DestinationScheme, type ParsedDestination } from './destinations.js';
+export { LOGPULL_OPTIONS, TIMESTAMP_FORMATS, parseLogpullOptions, readLogpullSettings, checkLogpullOptions, type TimestampFormat, type LogpullOption, type LogpullSettings } from './logpull-options.js';
+export { validateLogpushJob, JOB_MEMBERS, JOB_OTHER_MEMBERS, type LogpushJobContext } from './job.js';
+export {
+  validateCustomFieldRule, validateCustomFieldRules, customFieldNames, CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_ACTION,
+  type CustomFieldArray, type CustomFieldRuleOptions,
+} from './custom-fields.js';
+export {
+  buildLogLine, fillCustomObject, parseCookieHeaders,
+  type LogRequest, type LogLineJob, type BuiltLogLine, type Truncation, type NameValue, type BuildLogLineOptions,
+} from './log-line.js';
+export { toUnixNanos, formatTimestamp } from './timestamps.js';
+export { utf8Length, utf8Prefix } from './utf8.js';
+export { jsString, jsLiteral } from './js-literal.js';

@@ -1,0 +1,189 @@
+/**
+ * Validate a Logpush job body (service.md "Log push job", logpush.md): every problem is a diagnostic with a
+ * JSON pointer into the body; when the body is given as JSON text, structural diagnostics carry ranges
+ * into it, and diagnostics about a string member's content carry ranges inside that string
+ * (`rangeIn: 'value'`).
+ * @module
+ */
+import type { Diagnostic, Range } from '../diagnostics/types.js';
+import { DATASET_NAMES, getDataset, type Dataset } from './datasets/index.js';
+import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
+import { checkLogFilter } from './filter-check.js';
+import { checkLogpullOptions } from './logpull-options.js';
+import { parseJsonText, type JsonDoc } from './json-doc.js';
+import { describe, diag, hasOwn, isObject } from './diag.js';
+import { suggest } from './suggest.js';
+
+/** Context of {@link validateLogpushJob}. */
+export interface LogpushJobContext {
+  /** `create` (default): required members and the s3 ownership challenge are checked; `update`: not. */
+  operation?: 'create' | 'update';
+  /** Dataset of the existing job, used when an update body has no `dataset`. */
+  dataset?: string;
+}
+
+/** Members of the body the spec describes. */
+export const JOB_MEMBERS = ['name', 'destination_conf', 'dataset', 'logpull_options', 'ownership_challenge', 'filter'] as const;
+
+/** Further members of the public API's job body, accepted without checks. */
+export const JOB_OTHER_MEMBERS = [
+  'enabled', 'frequency', 'kind', 'max_upload_bytes', 'max_upload_interval_seconds', 'max_upload_records',
+  'output_options', 'id', 'error_message', 'last_complete', 'last_error',
+] as const;
+
+/** Job names: letters, digits, `-` and `.`, at most 512 characters (public API schema). */
+const NAME_PATTERN = /^[a-zA-Z0-9.-]*$/;
+const NAME_MAX = 512;
+
+class JobValidator {
+  readonly out: Diagnostic[] = [];
+  constructor(private readonly doc: JsonDoc | undefined) {}
+
+  /** Where a whole member is: the pointer, plus a document range when the body was text. */
+  at(pointer: string, part: 'value' | 'key' | 'member' = 'value'): { pointer: string; range?: Range } {
+    const range = !this.doc ? undefined : part === 'key' ? this.doc.keyRange(pointer) : part === 'member' ? this.doc.memberRange(pointer) : this.doc.valueRange(pointer);
+    return range ? { pointer, range } : { pointer };
+  }
+
+  validate(body: unknown, ctx: LogpushJobContext): void {
+    if (!isObject(body)) {
+      this.out.push(diag('job-not-object', `A job body is a JSON object, not ${describe(body)}`, this.at('')));
+      return;
+    }
+    const create = (ctx.operation ?? 'create') === 'create';
+    const known = [...JOB_MEMBERS, ...JOB_OTHER_MEMBERS] as string[];
+    for (const k of Object.keys(body)) {
+      if (known.includes(k)) continue;
+      const s = suggest(k, known);
+      this.out.push(diag('job-unknown-member', `The job body has no member ${JSON.stringify(k)}${s ? `; did you mean "${s}"?` : ''}`, { ...this.at(`/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'key'), data: { member: k, suggestion: s } }));
+    }
+    for (const k of JOB_MEMBERS) {
+      if (hasOwn(body, k) && body[k] !== null && typeof body[k] !== 'string' && !(k === 'filter' && body[k] === null)) {
+        this.out.push(diag('job-member-type', `"${k}" must be a string, not ${describe(body[k])}`, this.at(`/${k}`)));
+      }
+    }
+    const str = (k: string): string | undefined => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
+    if (create) {
+      for (const k of ['destination_conf', 'dataset'] as const) {
+        if (!hasOwn(body, k)) this.out.push(diag('job-missing-member', `The job body needs "${k}" to create a job`, { ...this.at(''), data: { member: k } }));
+      }
+    }
+    const name = str('name');
+    if (name !== undefined && (!NAME_PATTERN.test(name) || name.length > NAME_MAX)) {
+      const bad = /[^a-zA-Z0-9.-]/.exec(name);
+      this.out.push(diag('job-invalid-name', name.length > NAME_MAX
+        ? `The job name is ${name.length} characters; the limit is ${NAME_MAX}`
+        : `The job name has ${JSON.stringify(bad?.[0])} at index ${bad?.index}; names hold letters, digits, "-" and "." only`, {
+        pointer: '/name', range: bad ? { start: bad.index, end: bad.index + bad[0].length } : { start: NAME_MAX, end: name.length }, rangeIn: 'value',
+      }));
+    }
+    // dataset
+    let dataset: Dataset | undefined;
+    const dsName = str('dataset') ?? (hasOwn(body, 'dataset') ? undefined : ctx.dataset);
+    if (dsName !== undefined) {
+      dataset = getDataset(dsName);
+      if (!dataset) {
+        const s = suggest(dsName, DATASET_NAMES);
+        this.out.push(diag('job-unknown-dataset', `Unknown dataset ${JSON.stringify(dsName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
+          ...this.at('/dataset'), data: { dataset: dsName, suggestion: s },
+          fix: s && this.doc?.valueRange('/dataset') ? { title: `replace with "${s}"`, edits: [{ range: this.doc.valueRange('/dataset')!, newText: JSON.stringify(s) }] } : undefined,
+        }));
+      }
+    }
+    // destination
+    const dest = str('destination_conf');
+    let isS3 = false;
+    if (dest !== undefined) isS3 = this.destination(dest);
+    if (create && isS3 && (!hasOwn(body, 'ownership_challenge') || body['ownership_challenge'] === '')) {
+      this.out.push(diag('ownership-challenge-missing', 'Creating a job with an s3:// destination needs "ownership_challenge": the token the service wrote to the bucket', this.at('')));
+    }
+    const lo = str('logpull_options');
+    if (lo !== undefined) this.out.push(...checkLogpullOptions(lo, dataset));
+    const filter = str('filter');
+    if (filter !== undefined && filter.trim() !== '') {
+      const checked = checkLogFilter(filter, { dataset: dataset?.name ?? '' });
+      for (const d of checked.diagnostics) {
+        if (d.code === 'filter-unknown-dataset') continue;
+        const r: Diagnostic = { ...d, pointer: '/filter', data: { ...(d.data ?? {}), filterPointer: d.pointer ?? '' } };
+        if (d.range) r.rangeIn = 'value';
+        else delete r.rangeIn;
+        this.out.push(r);
+      }
+    }
+  }
+
+  /** Check destination_conf; returns true for an s3 destination. */
+  private destination(s: string): boolean {
+    const at = (range: Range) => ({ pointer: '/destination_conf', range, rangeIn: 'value' as const });
+    const p = parseDestination(s);
+    if (!p) {
+      this.out.push(diag('destination-invalid', `destination_conf ${JSON.stringify(s.slice(0, 60))} is not <scheme>://<target>; e.g. ${DESTINATION_SCHEMES[0]!.form}`, at({ start: 0, end: s.length })));
+      return false;
+    }
+    const scheme = DESTINATION_BY_SCHEME.get(p.scheme.toLowerCase());
+    if (!scheme) {
+      const sug = suggest(p.scheme, DESTINATION_SCHEMES.map((d) => d.scheme));
+      this.out.push(diag('destination-unknown-scheme', `Unknown destination scheme "${p.scheme}"; known: ${DESTINATION_SCHEMES.map((d) => d.scheme).join(', ')}${sug ? `. Did you mean "${sug}"?` : ''}`, {
+        ...at(p.schemeRange), fix: sug ? { title: `replace with "${sug}"`, edits: [{ range: p.schemeRange, newText: sug }] } : undefined,
+      }));
+      return false;
+    }
+    if (p.target.length === 0) {
+      this.out.push(diag('destination-missing-target', `The ${scheme.scheme} destination names no ${scheme.target}; the form is ${scheme.form}`, at(p.targetRange)));
+    }
+    const names = new Map(p.params.map((x) => [x.name, x]));
+    for (const req of scheme.required) {
+      if (!names.has(req)) {
+        this.out.push(diag('destination-missing-param', `A ${scheme.scheme}:// destination needs the "${req}" parameter; the form is ${scheme.form}`, { ...at({ start: p.pathRange.end, end: s.length }), data: { scheme: scheme.scheme, param: req } }));
+      }
+    }
+    for (const x of p.params) {
+      if (x.value === '' && scheme.required.includes(x.name)) {
+        this.out.push(diag('destination-invalid-param', `The "${x.name}" parameter of the destination is empty`, at(x.range)));
+      }
+    }
+    const region = names.get('region');
+    if (scheme.scheme === 's3' && region && region.value !== '' && !S3_REGION.test(region.value)) {
+      this.out.push(diag('destination-invalid-param', `region=${region.value} does not look like an AWS region (e.g. us-west-2)`, at(region.range)));
+    }
+    // Date placeholders: only {DATE} is replaced.
+    const re = /\{[^{}/?&]*\}/g;
+    for (let m = re.exec(s); m; m = re.exec(s)) {
+      if (m[0] === DATE_PLACEHOLDER) continue;
+      if (/date|yyyy|yy|mm|dd|day|time/i.test(m[0])) {
+        this.out.push(diag('destination-date-placeholder', `${m[0]} is not replaced by the service; the date placeholder is ${DATE_PLACEHOLDER}`, {
+          ...at({ start: m.index, end: m.index + m[0].length }),
+          fix: { title: `replace with ${DATE_PLACEHOLDER}`, edits: [{ range: { start: m.index, end: m.index + m[0].length }, newText: DATE_PLACEHOLDER }] },
+        }));
+      }
+    }
+    return scheme.scheme === 's3';
+  }
+}
+
+/**
+ * Validate a Logpush job body (an object, or its JSON text) as the spec describes: name,
+ * destination_conf (scheme, required parameters, `{DATE}`), dataset, logpull_options, ownership_challenge
+ * (s3 on create) and filter (its diagnostics re-based to pointer `/filter`, range inside the filter
+ * string, `rangeIn: 'value'`, the filter-internal pointer in `data.filterPointer`). Never throws.
+ */
+export function validateLogpushJob(body: unknown, context: LogpushJobContext = {}): Diagnostic[] {
+  let doc: JsonDoc | undefined;
+  let value = body;
+  if (typeof body === 'string') {
+    const parsed = parseJsonText(body, 256);
+    if (!parsed.doc) {
+      return parsed.errors.map((e) => diag('job-invalid-json', `The job body is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
+    }
+    doc = parsed.doc;
+    value = doc.value;
+  }
+  const v = new JobValidator(doc);
+  try {
+    v.validate(value, context ?? {});
+  } catch (e) {
+    // Exotic inputs (getters, proxies) must not escape as exceptions.
+    v.out.push(diag('job-not-object', `The job body could not be read: ${String(e)}`, { pointer: '' }));
+  }
+  return v.out;
+}
