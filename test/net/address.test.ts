@@ -1,0 +1,210 @@
+import { isIP } from 'node:net';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  cidrToRange,
+  compareIpAddress,
+  formatIpAddress,
+  formatIpRange,
+  ipAddressFromBytes,
+  isIpv4Mapped,
+  parseIpAddress,
+  parseIpCidr,
+  parseIpItem,
+  type IpAddress,
+} from '../../src/net/index.js';
+import { anyString, HOSTILE, v4Bytes, v4Number, v4Text, v6Bytes, v6Text, v6Texts, v6Words } from './arbitraries.js';
+
+const bytesOf = (a: IpAddress | undefined) => (a ? [a.family, ...a.bytes] : undefined);
+
+describe('parseIpAddress / formatIpAddress', () => {
+  it.each([
+    ['1.2.3.4', 4, '1.2.3.4'],
+    ['0.0.0.0', 4, '0.0.0.0'],
+    ['255.255.255.255', 4, '255.255.255.255'],
+    ['::', 6, '::'],
+    ['::1', 6, '::1'],
+    ['2001:DB8::1', 6, '2001:db8::1'],
+    ['2001:db8:0:0:1:0:0:1', 6, '2001:db8::1:0:0:1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', 6, '2001:db8::1'],
+    ['1:2:3:4:5:6:7::', 6, '1:2:3:4:5:6:7:0'],
+    ['::2:3:4:5:6:7:8', 6, '0:2:3:4:5:6:7:8'],
+    ['::ffff:1.2.3.4', 6, '::ffff:1.2.3.4'],
+    ['::FFFF:102:304', 6, '::ffff:1.2.3.4'],
+    ['0:0:0:0:0:ffff:1.2.3.4', 6, '::ffff:1.2.3.4'],
+    ['::1.2.3.4', 6, '::102:304'],
+    ['64:ff9b::192.0.2.33', 6, '64:ff9b::c000:221'],
+  ] as const)('%s is IPv%i, printed %s', (text, family, printed) => {
+    const a = parseIpAddress(text);
+    expect(a?.family).toBe(family);
+    expect(formatIpAddress(a!)).toBe(printed);
+  });
+
+  it('keeps ::ffff:1.2.3.4 an IPv6 address with the mapped bytes', () => {
+    const a = parseIpAddress('::ffff:1.2.3.4')!;
+    expect(a.family).toBe(6);
+    expect([...a.bytes]).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 1, 2, 3, 4]);
+    expect(isIpv4Mapped(a)).toBe(true);
+    expect(compareIpAddress(a, parseIpAddress('1.2.3.4')!)).toBeGreaterThan(0);
+  });
+
+  it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))(
+    'refuses hostile %s without throwing',
+    (_, s) => {
+      expect(parseIpAddress(s)).toBeUndefined();
+      const item = parseIpItem(s);
+      expect(item.ok).toBe(false);
+      if (!item.ok) expect(item.reason.length).toBeLessThan(300);
+    },
+  );
+
+  it('round-trips IPv4 bytes → text → bytes', () => {
+    fc.assert(
+      fc.property(v4Number, (x) => {
+        const a = ipAddressFromBytes(v4Bytes(x));
+        expect(formatIpAddress(a)).toBe(v4Text(x));
+        expect(bytesOf(parseIpAddress(formatIpAddress(a)))).toEqual([4, ...v4Bytes(x)]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('round-trips IPv6 bytes → text → bytes, and every spelling parses to the same bytes', () => {
+    fc.assert(
+      fc.property(v6Words, (w) => {
+        const a = ipAddressFromBytes(v6Bytes(w));
+        const printed = formatIpAddress(a);
+        expect(bytesOf(parseIpAddress(printed))).toEqual([6, ...v6Bytes(w)]);
+        for (const t of v6Texts(w)) expect(bytesOf(parseIpAddress(t)), t).toEqual([6, ...v6Bytes(w)]);
+        // Canonical text is a fixed point.
+        expect(formatIpAddress(parseIpAddress(printed)!)).toBe(printed);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('prints RFC 5952 text (as the WHATWG URL host serializer does, apart from the ::ffff: quad)', () => {
+    fc.assert(
+      fc.property(v6Words, (w) => {
+        const a = ipAddressFromBytes(v6Bytes(w));
+        const url = new URL(`http://[${formatIpAddress(a)}]/`).hostname.slice(1, -1);
+        if (isIpv4Mapped(a)) expect(formatIpAddress(a)).toBe(`::ffff:${v4Text(w[3]!)}`);
+        else expect(formatIpAddress(a)).toBe(url);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('accepts exactly what node:net isIP accepts, zone ids aside', () => {
+    fc.assert(
+      fc.property(anyString, (s) => {
+        const ours = parseIpAddress(s);
+        const node = s.includes('%') ? 0 : isIP(s);
+        expect(ours?.family ?? 0, JSON.stringify(s)).toBe(node);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('orders IPv4 before IPv6 and by numeric value within a family', () => {
+    fc.assert(
+      fc.property(v4Number, v4Number, v6Text, (x, y, v6) => {
+        const a = parseIpAddress(v4Text(x))!;
+        const b = parseIpAddress(v4Text(y))!;
+        expect(Math.sign(compareIpAddress(a, b))).toBe(Math.sign(x - y));
+        expect(compareIpAddress(a, parseIpAddress(v6.t)!)).toBeLessThan(0);
+      }),
+    );
+  });
+});
+
+describe('parseIpCidr / cidrToRange', () => {
+  it.each([
+    ['10.0.0.0/8', '10.0.0.0', '10.255.255.255', false],
+    ['10.1.2.3/8', '10.0.0.0', '10.255.255.255', true],
+    ['0.0.0.0/0', '0.0.0.0', '255.255.255.255', false],
+    ['1.2.3.4/32', '1.2.3.4', '1.2.3.4', false],
+    ['2001:db8::/32', '2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['::/0', '::', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', false],
+    ['::1/128', '::1', '::1', false],
+    ['2001:db8::1/127', '2001:db8::', '2001:db8::1', true],
+    ['::ffff:1.2.3.4/120', '::ffff:1.2.3.0', '::ffff:1.2.3.255', true],
+  ] as const)('%s covers %s..%s (host bits set: %s)', (text, first, last, hostBits) => {
+    const c = parseIpCidr(text)!;
+    expect(c.hostBitsSet).toBe(hostBits);
+    const r = cidrToRange(c);
+    expect(formatIpAddress(r.first)).toBe(first);
+    expect(formatIpAddress(r.last)).toBe(last);
+  });
+
+  it.each(['10.0.0.0/33', '::/129', '10.0.0.0/', '10.0.0.0/08', '10.0.0.0/-1', '10.0.0.0/8/8', '/8', '10.0.0/8', '10.0.0.0/ 8'])(
+    'refuses %s',
+    (text) => expect(parseIpCidr(text)).toBeUndefined(),
+  );
+
+  it('agrees with ipaddr.js on which addresses a CIDR holds', async () => {
+    const ipaddr = (await import('ipaddr.js')).default;
+    fc.assert(
+      fc.property(v4Number, v4Number, fc.integer({ min: 0, max: 32 }), (net, q, len) => {
+        const r = cidrToRange(parseIpCidr(`${v4Text(net)}/${len}`)!);
+        const a = parseIpAddress(v4Text(q))!;
+        const inside = compareIpAddress(r.first, a) <= 0 && compareIpAddress(a, r.last) <= 0;
+        expect(inside).toBe(ipaddr.IPv4.parse(v4Text(q)).match(ipaddr.IPv4.parse(v4Text(net)), len));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('parseIpItem', () => {
+  it.each([
+    ['192.0.2.1', 'address', '192.0.2.1'],
+    ['10.0.0.0/8', 'cidr', '10.0.0.0/8'],
+    ['192.0.2.1..192.0.2.9', 'range', '192.0.2.1..192.0.2.9'],
+    ['192.0.2.1-192.0.2.9', 'range', '192.0.2.1..192.0.2.9'],
+    ['10.0.0.0..10.255.255.255', 'range', '10.0.0.0/8'],
+    ['2001:db8::1..2001:db8::ff', 'range', '2001:db8::1..2001:db8::ff'],
+    ['2001:db8::-2001:db8::ff', 'range', '2001:db8::/120'],
+    ['2001:db8::1-2001:db8::ff', 'range', '2001:db8::1..2001:db8::ff'],
+    ['2001:db8::/32', 'cidr', '2001:db8::/32'],
+    ['::ffff:1.2.3.4', 'address', '::ffff:1.2.3.4'],
+  ] as const)('%s is a %s covering %s', (text, kind, printed) => {
+    const item = parseIpItem(text);
+    expect(item.ok && item.kind).toBe(kind);
+    if (item.ok) expect(formatIpRange(item.range)).toBe(printed);
+  });
+
+  it.each([
+    ['10.0.0.9..10.0.0.1', 'the range 10.0.0.9..10.0.0.1 has its low end above its high end'],
+    ['10.0.0.1..::1', 'mixed address families'],
+    ['10.0.0.0/33', 'prefix length 33 is above 32'],
+    ['::/129', 'prefix length 129 is above 128'],
+    ['01.2.3.4', 'leading zero'],
+    ['1.2.3.256', 'above 255'],
+    ['1.2.3', 'dotted quad'],
+    [' 1.2.3.4', 'whitespace'],
+    ['fe80::1%eth0', 'zone id'],
+    ['10.0.0.1..', 'high end'],
+    ['', 'empty'],
+  ])('%s is refused: %s', (text, reason) => {
+    const item = parseIpItem(text);
+    expect(item.ok).toBe(false);
+    if (!item.ok) expect(item.reason).toContain(reason);
+  });
+
+  it('flags host bits in a CIDR item', () => {
+    const item = parseIpItem('192.0.2.7/24');
+    expect(item.ok && item.hostBitsSet).toBe(true);
+  });
+
+  it('never throws and always explains a refusal', () => {
+    fc.assert(
+      fc.property(anyString, (s) => {
+        const item = parseIpItem(s);
+        if (!item.ok) expect(item.reason).toMatch(/\w/);
+        else expect(compareIpAddress(item.range.first, item.range.last)).toBeLessThanOrEqual(0);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});

@@ -1,0 +1,256 @@
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
+import { describe, expect, it } from 'vitest';
+import { parseIpv4Number, parseIpv6Words, v6Words as scratchWords } from '../../src/net/fast-parse.js';
+import {
+  IpSet,
+  compareIpAddress,
+  formatIpRange,
+  ipSetFromText,
+  parseIpAddress,
+  type IpRange,
+} from '../../src/net/index.js';
+import { anyString, HOSTILE, v4Number, v4Text, v6Bytes, v6Texts, v6Words } from './arbitraries.js';
+
+// ---------------------------------------------------------------------------------------------------------
+// Oracle: items parsed with ipaddr.js into [family, low, high] as BigInt; membership by a linear scan.
+
+type OracleRange = { family: 4 | 6; lo: bigint; hi: bigint };
+
+function bigOf(bytes: number[]): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}
+
+function oracleRange(item: string): OracleRange {
+  if (item.includes('/')) {
+    const isV6 = item.includes(':');
+    const cls = isV6 ? ipaddr.IPv6 : ipaddr.IPv4;
+    return {
+      family: isV6 ? 6 : 4,
+      lo: bigOf(cls.networkAddressFromCIDR(item).toByteArray()),
+      hi: bigOf(cls.broadcastAddressFromCIDR(item).toByteArray()),
+    };
+  }
+  const [a, b] = item.includes('..') ? item.split('..') : item.includes('-') ? item.split('-') : [item, item];
+  const x = ipaddr.parse(a!);
+  const y = ipaddr.parse(b!);
+  return { family: x.kind() === 'ipv6' ? 6 : 4, lo: bigOf(x.toByteArray()), hi: bigOf(y.toByteArray()) };
+}
+
+function naiveHas(ranges: OracleRange[], family: 4 | 6, v: bigint): boolean {
+  return ranges.some((r) => r.family === family && r.lo <= v && v <= r.hi);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Generators of set items (as text, printed by ipaddr.js so the oracle reads them independently of us).
+
+const V4_MAX = 0xffffffff;
+const V6_MAX = (1n << 128n) - 1n;
+
+const v6TextOf = (w: number[]) => ipaddr.fromByteArray(v6Bytes(w)).toString();
+const wordsOf = (v: bigint) => [96n, 64n, 32n, 0n].map((s) => Number((v >> s) & 0xffffffffn));
+
+const v4Item = fc.oneof(
+  fc.tuple(v4Number, fc.integer({ min: 0, max: 32 })).map(([n, l]) => `${v4Text(n)}/${l}`),
+  fc.tuple(v4Number, fc.integer({ min: 16, max: 32 })).map(([n, l]) => `${v4Text(n)}/${l}`),
+  fc.tuple(v4Number, v4Number, fc.constantFrom('..', '-')).map(([a, b, sep]) => `${v4Text(Math.min(a, b))}${sep}${v4Text(Math.max(a, b))}`),
+  fc.tuple(v4Number, fc.integer({ min: 0, max: 300 })).map(([a, d]) => `${v4Text(a)}..${v4Text(Math.min(V4_MAX, a + d))}`),
+  v4Number.map(v4Text),
+  fc.constantFrom('0.0.0.0/0', '255.255.255.255/32', '0.0.0.0/32', '128.0.0.0/1'),
+);
+
+const v6Item = fc.oneof(
+  fc.tuple(v6Words, fc.integer({ min: 0, max: 128 })).map(([w, l]) => `${v6TextOf(w)}/${l}`),
+  fc.tuple(v6Words, fc.integer({ min: 96, max: 128 })).map(([w, l]) => `${v6TextOf(w)}/${l}`),
+  fc.tuple(v6Words, v6Words).map(([a, b]) => {
+    const [x, y] = [a, b].sort((p, q) => (bigOf(v6Bytes(p)) < bigOf(v6Bytes(q)) ? -1 : 1));
+    return `${v6TextOf(x!)}..${v6TextOf(y!)}`;
+  }),
+  fc.tuple(v6Words, fc.integer({ min: 0, max: 300 })).map(([w, d]) => {
+    const lo = bigOf(v6Bytes(w));
+    const hi = lo + BigInt(d) > V6_MAX ? V6_MAX : lo + BigInt(d);
+    return `${v6TextOf(w)}-${v6TextOf(wordsOf(hi))}`;
+  }),
+  v6Words.map(v6TextOf),
+  fc.constantFrom('::/0', '::/128', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128', '::ffff:0:0/96', '8000::/1'),
+);
+
+const items = fc.array(fc.oneof(v4Item, v6Item), { maxLength: 40 });
+
+/** Query addresses: random ones plus the edges (and their neighbours) of every item's range. */
+function queriesFor(ranges: OracleRange[], random4: number[], random6: number[][]): { family: 4 | 6; v: bigint }[] {
+  const qs: { family: 4 | 6; v: bigint }[] = [];
+  for (const x of random4) qs.push({ family: 4, v: BigInt(x) });
+  for (const w of random6) qs.push({ family: 6, v: bigOf(v6Bytes(w)) });
+  for (const r of ranges) {
+    const max = r.family === 4 ? BigInt(V4_MAX) : V6_MAX;
+    for (const v of [r.lo - 1n, r.lo, r.hi, r.hi + 1n]) if (v >= 0n && v <= max) qs.push({ family: r.family, v });
+  }
+  return qs;
+}
+
+/** Every spelling of a query address (several for IPv6, one of them with a dotted-quad tail). */
+function textsOf(q: { family: 4 | 6; v: bigint }): string[] {
+  return q.family === 4 ? [v4Text(Number(q.v))] : v6Texts(wordsOf(q.v));
+}
+
+describe('IpSet against a linear scan over ranges parsed by ipaddr.js', () => {
+  it('has(text) and hasAddress agree with the scan on random sets, edges and every spelling', () => {
+    fc.assert(
+      fc.property(items, fc.array(v4Number, { maxLength: 20 }), fc.array(v6Words, { maxLength: 20 }), (its, r4, r6) => {
+        const { set, errors } = IpSet.fromItems(its);
+        expect(errors).toEqual([]);
+        const ranges = its.map(oracleRange);
+        for (const q of queriesFor(ranges, r4, r6)) {
+          const expected = naiveHas(ranges, q.family, q.v);
+          for (const t of textsOf(q)) {
+            expect(set.has(t), `${t} in {${its.join(' ')}}`).toBe(expected);
+            expect(set.hasAddress(parseIpAddress(t)!)).toBe(expected);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('merges into sorted, disjoint, non-adjacent ranges covering the same addresses', () => {
+    fc.assert(
+      fc.property(items, (its) => {
+        const { set } = IpSet.fromItems(its);
+        const merged = set.ranges();
+        expect(merged.length).toBe(set.rangeCount4 + set.rangeCount6);
+        for (let i = 1; i < merged.length; i++) {
+          const a = merged[i - 1]!;
+          const b = merged[i]!;
+          if (a.last.family !== b.first.family) continue;
+          const gap = bigOf([...b.first.bytes]) - bigOf([...a.last.bytes]);
+          expect(gap > 1n, `${formatIpRange(a)} then ${formatIpRange(b)}`).toBe(true);
+        }
+        // Rebuilding from the merged ranges changes nothing.
+        const again = IpSet.fromRanges(merged).ranges();
+        expect(again.map(formatIpRange)).toEqual(merged.map(formatIpRange));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees with the scan on a large IPv4 list (bucket table at full size) and a large IPv6 list', () => {
+    fc.assert(
+      fc.property(
+        fc.array(v4Item, { minLength: 3000, maxLength: 3000 }),
+        fc.array(v6Item, { minLength: 1500, maxLength: 1500 }),
+        fc.array(v4Number, { minLength: 500, maxLength: 500 }),
+        fc.array(v6Words, { minLength: 200, maxLength: 200 }),
+        (i4, i6, r4, r6) => {
+          const its = [...i4, ...i6];
+          const { set } = IpSet.fromItems(its);
+          const ranges = its.map(oracleRange);
+          const qs = queriesFor(ranges.slice(0, 400), r4, r6);
+          const n4 = ranges.filter((r) => r.family === 4).map((r) => [Number(r.lo), Number(r.hi)] as const);
+          for (const q of qs) {
+            const expected =
+              q.family === 4 ? n4.some(([lo, hi]) => lo <= Number(q.v) && Number(q.v) <= hi) : naiveHas(ranges, 6, q.v);
+            expect(set.has(textsOf(q)[0]!)).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 3 },
+    );
+  });
+});
+
+describe('IpSet.has on any string', () => {
+  const sets = [
+    ipSetFromText('10.0.0.0/8 192.0.2.1..192.0.2.9 2001:db8::/32 ::ffff:0:0/96').set,
+    ipSetFromText('0.0.0.0/0 ::/0').set,
+    ipSetFromText('').set,
+  ];
+
+  it('agrees with hasAddress(parseIpAddress(text)) on arbitrary strings', () => {
+    fc.assert(
+      fc.property(anyString, fc.constantFrom(0, 1, 2), (s, k) => {
+        const set = sets[k]!;
+        const a = parseIpAddress(s);
+        expect(set.has(s), JSON.stringify(s)).toBe(a !== undefined && set.hasAddress(a));
+      }),
+      { numRuns: 30000 },
+    );
+  });
+
+  it('the hand-written scanners accept exactly what parseIpAddress accepts, with the same value', () => {
+    fc.assert(
+      fc.property(anyString, (s) => {
+        const a = parseIpAddress(s);
+        const v4 = parseIpv4Number(s, 0, s.length);
+        const v6 = v4 < 0 && parseIpv6Words(s);
+        expect(a?.family ?? 0, JSON.stringify(s)).toBe(v4 >= 0 ? 4 : v6 ? 6 : 0);
+        if (a?.family === 4) expect(v4).toBe(bigOfNumber(a.bytes));
+        if (a?.family === 6) expect([...scratchWords]).toEqual(wordsOf(bigOf([...a.bytes])));
+      }),
+      { numRuns: 50000 },
+    );
+  });
+
+  it.each(HOSTILE.map((s) => [s.length > 40 ? `${s.slice(0, 20)}… (${s.length} chars)` : JSON.stringify(s), s]))(
+    'is false for hostile %s, even in the set of everything',
+    (_, s) => {
+      expect(sets[1]!.has(s)).toBe(false);
+    },
+  );
+
+  it('is false for non-strings passed from untyped callers', () => {
+    expect(sets[1]!.has(undefined as unknown as string)).toBe(false);
+    expect(sets[1]!.has(16909060 as unknown as string)).toBe(false);
+  });
+});
+
+function bigOfNumber(bytes: Uint8Array): number {
+  return ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+}
+
+describe('IpSet families stay apart', () => {
+  it('::ffff:1.2.3.4 is not in a set holding 1.2.3.4, and 1.2.3.4 not in one holding ::ffff:1.2.3.4', () => {
+    const v4 = ipSetFromText('1.2.3.4 10.0.0.0/8').set;
+    expect(v4.has('1.2.3.4')).toBe(true);
+    expect(v4.has('::ffff:1.2.3.4')).toBe(false);
+    expect(v4.has('::ffff:102:304')).toBe(false);
+    expect(v4.has('::ffff:10.1.1.1')).toBe(false);
+    const v6 = ipSetFromText('::ffff:1.2.3.4 ::ffff:10.0.0.0/104').set;
+    expect(v6.has('::ffff:1.2.3.4')).toBe(true);
+    expect(v6.has('::ffff:102:304')).toBe(true);
+    expect(v6.has('1.2.3.4')).toBe(false);
+    expect(v6.has('10.1.1.1')).toBe(false);
+    expect(v6.has('::ffff:10.1.1.1')).toBe(true);
+  });
+
+  it('counts merged ranges per family', () => {
+    const { set, errors } = ipSetFromText('10.0.0.0/8 11.0.0.0/8 12.0.0.1 2001:db8::/32 2001:db9::/32 ::1 bad 10.0.0.9..10.0.0.1');
+    expect(set.rangeCount4).toBe(2);
+    expect(set.rangeCount6).toBe(2);
+    expect(errors.map((e) => [e.index, e.item])).toEqual([
+      [6, 'bad'],
+      [7, '10.0.0.9..10.0.0.1'],
+    ]);
+    expect(errors[1]!.reason).toBe('the range 10.0.0.9..10.0.0.1 has its low end above its high end');
+  });
+
+  it('fromRanges refuses a range that breaks the IpRange contract', () => {
+    const a = parseIpAddress('10.0.0.9')!;
+    const b = parseIpAddress('10.0.0.1')!;
+    const c = parseIpAddress('::1')!;
+    expect(() => IpSet.fromRanges([{ first: a, last: b }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: b, last: c } as IpRange])).toThrow(RangeError);
+    expect(compareIpAddress(b, a)).toBeLessThan(0);
+    expect(IpSet.fromRanges([{ first: b, last: a }]).has('10.0.0.5')).toBe(true);
+  });
+
+  it('an empty set holds nothing', () => {
+    const empty = IpSet.fromRanges([]);
+    expect(empty.rangeCount4 + empty.rangeCount6).toBe(0);
+    expect(empty.has('0.0.0.0')).toBe(false);
+    expect(empty.has('::')).toBe(false);
+    expect(empty.has('255.255.255.255')).toBe(false);
+  });
+});
