@@ -107,6 +107,12 @@ export class CaptureParser {
     this.ended = true;
   }
 
+  /** Stop reading now (the source failed): later `read()` calls return `undefined`; the summary says incomplete. */
+  abort(): void {
+    this.stoppedEarly = true;
+    this.stop();
+  }
+
   /** The next complete record, or `undefined` when more input is needed (or, after `end()`, when done). */
   read(): CaptureRecord | undefined {
     for (;;) {

@@ -35,6 +35,7 @@ export async function* readCapture(
           offset,
           `At byte ${offset}: the source produced a ${describe(chunk)} instead of bytes (Uint8Array or ArrayBuffer); reading stopped.`,
         );
+        parser.abort();
         break;
       }
       offset += bytes.length;
@@ -42,7 +43,8 @@ export async function* readCapture(
       for (let r = parser.read(); r; r = parser.read()) yield r;
     }
   } catch (err) {
-    parser.report('capture-bad-chunk', offset, `At byte ${offset}: reading the source failed: ${errorText(err)}.`);
+    parser.report('capture-bad-chunk', offset, `At byte ${offset}: reading the source failed: ${errorText(err)}; reading stopped.`);
+    parser.abort();
   }
   parser.end();
   for (let r = parser.read(); r; r = parser.read()) yield r;
@@ -84,7 +86,10 @@ function asBytes(chunk: unknown): Uint8Array | undefined {
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return 'string';
-  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  if (typeof v === 'object') {
+    const name: unknown = Object.getPrototypeOf(v)?.constructor?.name;
+    return typeof name === 'string' ? name : 'object';
+  }
   return typeof v;
 }
 

@@ -1,0 +1,281 @@
+/** The streaming reader: formats, chunking, timestamps, and diagnostics on damaged input. */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CAPTURE_CODES, CaptureParser, decodePacket, readCapture, readCaptureAll, type CaptureRecord } from '../../src/capture/index.js';
+import { interfaceTimestamp, withTimestampUnits } from '../../src/capture/pcapng.js';
+import { fixtureBytes, readFixture } from './helpers.js';
+
+const essentials = (rs: CaptureRecord[]) => rs.map((r) => [r.index, r.offset, r.linkType, r.interfaceId, r.timestampNs, r.capturedLength, r.originalLength, Array.from(r.data)]);
+
+/** Split bytes at the given cut points. */
+function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let prev = 0;
+  for (const p of points) {
+    out.push(bytes.subarray(prev, p));
+    prev = p;
+  }
+  out.push(bytes.subarray(prev));
+  return out;
+}
+
+function le32(n: number): number[] {
+  return [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255];
+}
+function le16(n: number): number[] {
+  return [n & 255, (n >>> 8) & 255];
+}
+function block(type: number, body: number[]): number[] {
+  const len = 12 + body.length;
+  return [...le32(type), ...le32(len), ...body, ...le32(len)];
+}
+const SHB = block(0x0a0d0d0a, [...le32(0x1a2b3c4d), ...le16(1), ...le16(0), ...le32(0xffffffff), ...le32(0xffffffff)]);
+function idb(linkType: number, options: number[] = []): number[] {
+  return block(1, [...le16(linkType), 0, 0, ...le32(0), ...options]);
+}
+function epb(iface: number, high: number, low: number, data: number[]): number[] {
+  const pad = (4 - (data.length % 4)) % 4;
+  return block(6, [...le32(iface), ...le32(high), ...le32(low), ...le32(data.length), ...le32(data.length), ...data, ...new Array(pad).fill(0)]);
+}
+const IPV4_UDP = [0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2, 0, 53, 0, 54, 0, 8, 0, 0];
+
+describe('formats', () => {
+  it('little-endian, big-endian and nanosecond pcaps and the pcapng hold the same packets', async () => {
+    const le = (await readFixture('mixed-le-usec.pcap')).records;
+    const be = (await readFixture('mixed-be-usec.pcap')).records;
+    const ns = (await readFixture('mixed-nsec.pcap')).records;
+    const ng = (await readFixture('two-interfaces.pcapng')).records;
+    expect(le.length).toBe(31);
+    for (const other of [be, ns, ng.slice(0, 31)]) expect(other.map((r) => Array.from(r.data))).toEqual(le.map((r) => Array.from(r.data)));
+    expect(be.map((r) => r.timestampNs)).toEqual(le.map((r) => r.timestampNs));
+    // scapy stamped packet i at 1700000000.123456789 + i * 0.001000001 s; the nanosecond files keep it exactly.
+    expect(ns.map((r) => r.timestampNs)).toEqual(ns.map((_, i) => 1700000000123456789n + BigInt(i) * 1000001n));
+    expect(ng.slice(0, 31).map((r) => r.timestampNs)).toEqual(ns.map((r) => r.timestampNs));
+    // Microsecond files are the same instants to the microsecond.
+    le.forEach((r, i) => expect(Number((r.timestampNs as bigint) - (ns[i]!.timestampNs as bigint))).toBeLessThan(1000));
+    // The second interface of the pcapng (raw IP, microsecond resolution).
+    expect(ng.slice(31).map((r) => [r.interfaceId, r.linkType, r.timestampNs])).toEqual([
+      [1, 101, 1700000100500000000n],
+      [1, 101, 1700000100501000000n],
+      [1, 101, 1700000100502000000n],
+    ]);
+  });
+
+  it('spb.pcapng: the EPB and the simple packet blocks, SPBs without timestamps', async () => {
+    const { records } = await readFixture('spb.pcapng');
+    const vlan = (await readFixture('vlan.pcap')).records;
+    expect(records.map((r) => Array.from(r.data))).toEqual(vlan.map((r) => Array.from(r.data)));
+    expect(records[0]!.timestampNs).toBe(vlan[0]!.timestampNs);
+    expect(records.slice(1).every((r) => r.timestampNs === 0n)).toBe(true);
+  });
+
+  it('timestamps: number mode approximates the bigint nanoseconds', async () => {
+    const exact = (await readFixture('two-interfaces.pcapng')).records;
+    const { records } = await readCaptureAll([fixtureBytes('two-interfaces.pcapng')], { timestamps: 'number' });
+    records.forEach((r, i) => {
+      expect(typeof r.timestampNs).toBe('number');
+      expect(Math.abs((r.timestampNs as number) - Number(exact[i]!.timestampNs))).toBeLessThan(512);
+    });
+  });
+
+  it('if_tsresol powers of ten and of two, and if_tsoffset', () => {
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 6, 0n), 0, 1_500_000, false)).toBe(1_500_000_000n);
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 9, 0n), 1, 5, false)).toBe(4294967301n);
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 12, 0n), 0, 123_456, false)).toBe(123n);
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 0x80 | 10, 0n), 0, 1024 * 3, false)).toBe(3_000_000_000n);
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 6, 100n), 0, 1, false)).toBe(100_000_001_000n);
+    expect(interfaceTimestamp(withTimestampUnits(1, 0, 0x80 | 10, 0n), 0, 1024 * 3, true)).toBe(3e9);
+  });
+
+  it('a pcapng built here: if_tsresol option, two sections of interfaces, unknown and custom blocks skipped', async () => {
+    const tsresol9 = [...le16(9), ...le16(1), 9, 0, 0, 0, ...le16(0), ...le16(0)];
+    const bytes = Uint8Array.from([
+      ...SHB,
+      ...idb(101, tsresol9),
+      ...block(0x00000bad, [1, 2, 3, 4, 0, 0, 0, 0]),
+      ...block(0x12345678, []),
+      ...epb(0, 0, 77, IPV4_UDP),
+      ...SHB,
+      ...idb(228),
+      ...epb(0, 0, 5, IPV4_UDP),
+    ]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(summary.diagnostics).toEqual([]);
+    expect(records.map((r) => [r.linkType, r.timestampNs])).toEqual([
+      [101, 77n],
+      [228, 5_000n],
+    ]);
+    expect(decodePacket(records[0]!).packet['udp.dstport']).toBe(54);
+  });
+
+  it('a packet block for an undeclared interface is reported and skipped', async () => {
+    const bytes = Uint8Array.from([...SHB, ...idb(101), ...epb(3, 0, 1, IPV4_UDP), ...epb(0, 0, 2, IPV4_UDP)]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(records.length).toBe(1);
+    expect(summary.diagnostics.map((d) => [d.code, d.data.offset])).toEqual([['capture-unknown-interface', SHB.length + 20]]);
+  });
+
+  it('a big-endian pcapng section is read', async () => {
+    const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+    const be16 = (n: number) => [(n >>> 8) & 255, n & 255];
+    const bblock = (type: number, body: number[]) => [...be32(type), ...be32(12 + body.length), ...body, ...be32(12 + body.length)];
+    const bytes = Uint8Array.from([
+      ...bblock(0x0a0d0d0a, [...be32(0x1a2b3c4d), ...be16(1), ...be16(0), ...be32(0xffffffff), ...be32(0xffffffff)]),
+      ...bblock(1, [...be16(101), 0, 0, ...be32(0)]),
+      ...bblock(6, [...be32(0), ...be32(0), ...be32(9), ...be32(28), ...be32(28), ...IPV4_UDP]),
+    ]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(summary.diagnostics).toEqual([]);
+    expect(records.map((r) => [r.linkType, r.timestampNs, r.capturedLength])).toEqual([[101, 9000n, 28]]);
+  });
+});
+
+describe('streaming', () => {
+  it('any split of the input into chunks gives the same records', async () => {
+    for (const name of ['two-interfaces.pcapng', 'mixed-be-usec.pcap', 'spb.pcapng']) {
+      const bytes = fixtureBytes(name);
+      const whole = essentials((await readCaptureAll(bytes)).records);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.nat(), { maxLength: 40 }), async (cuts) => {
+          const { records, summary } = await readCaptureAll(split(bytes, cuts));
+          expect(summary.diagnostics).toEqual([]);
+          expect(essentials(records)).toEqual(whole);
+        }),
+        { numRuns: 40 },
+      );
+    }
+  });
+
+  it('one-byte chunks through the push/read API', () => {
+    const bytes = fixtureBytes('mixed-nsec.pcap');
+    const p = new CaptureParser();
+    let n = 0;
+    for (const b of bytes) {
+      p.push(Uint8Array.of(b));
+      while (p.read()) n++;
+    }
+    p.end();
+    while (p.read()) n++;
+    expect(n).toBe(31);
+    expect(p.summary()).toMatchObject({ records: 31, bytes: bytes.length, diagnostics: [], complete: true, format: 'pcap' });
+  });
+
+  it('copyData gives records that do not share the input buffer', async () => {
+    const bytes = fixtureBytes('raw-ip.pcap');
+    const { records } = await readCaptureAll([bytes], { copyData: true });
+    expect(records.every((r) => r.data.buffer !== bytes.buffer)).toBe(true);
+    const views = (await readCaptureAll([bytes])).records;
+    expect(views.every((r) => r.data.buffer === bytes.buffer)).toBe(true);
+  });
+
+  it('the generator returns the summary', async () => {
+    const it = readCapture([fixtureBytes('raw-ipv6.pcap')]);
+    let n = await it.next();
+    expect(n.done).toBe(false);
+    n = await it.next();
+    expect(n.done).toBe(true);
+    expect(n.value).toMatchObject({ records: 1, format: 'pcap', complete: true });
+  });
+});
+
+describe('bad input', () => {
+  const codesOf = async (source: Parameters<typeof readCaptureAll>[0]) => (await readCaptureAll(source)).summary.diagnostics.map((d) => [d.code, d.data.offset]);
+
+  it('empty, too short, unknown and gzip-compressed input', async () => {
+    expect(await codesOf(new Uint8Array(0))).toEqual([['capture-empty', 0]]);
+    expect(await codesOf(Uint8Array.of(0xd4, 0xc3))).toEqual([['capture-truncated-header', 0]]);
+    expect(await codesOf(Uint8Array.of(0xd4, 0xc3, 0xb2, 0xa1, 2, 0))).toEqual([['capture-truncated-header', 0]]);
+    expect(await codesOf(new TextEncoder().encode('hello world'))).toEqual([['capture-unknown-format', 0]]);
+    const gz = await readCaptureAll(Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0));
+    expect(gz.summary.diagnostics[0]!.message).toContain('gzip');
+    expect(gz.summary.complete).toBe(false);
+  });
+
+  it('a source that yields non-bytes or fails is reported, not thrown', async () => {
+    expect(await codesOf(['not bytes' as unknown as Uint8Array])).toEqual([['capture-bad-chunk', 0]]);
+    async function* failing() {
+      yield fixtureBytes('raw-ip.pcap').subarray(0, 50);
+      throw new Error('disk on fire');
+    }
+    const r = await readCaptureAll(failing());
+    expect(r.summary.diagnostics.map((d) => d.code)).toContain('capture-bad-chunk');
+    expect(r.summary.diagnostics[0]!.message).toContain('disk on fire');
+    expect(r.summary.diagnostics[0]!.data.offset).toBe(50);
+  });
+
+  it('the diagnostic limit keeps the first ones and counts the rest', async () => {
+    // 30 records for an undeclared interface, limit 5.
+    const body = [...SHB, ...idb(101)];
+    for (let i = 0; i < 30; i++) body.push(...epb(7, 0, i, IPV4_UDP));
+    const { summary } = await readCaptureAll(Uint8Array.from(body), { maxDiagnostics: 5 });
+    expect(summary.diagnostics.length).toBe(6);
+    expect(summary.diagnostics.at(-1)!.code).toBe('capture-too-many-diagnostics');
+    expect(summary.droppedDiagnostics).toBe(25);
+  });
+
+  it('garbage after a corrupt record that never resynchronises stops with a diagnostic', async () => {
+    const good = fixtureBytes('raw-ipv4.pcap');
+    const bytes = new Uint8Array(good.length + 64);
+    bytes.set(good);
+    bytes.fill(0xee, good.length);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(records.length).toBe(1);
+    expect(summary.diagnostics.map((d) => [d.code, d.data.offset])).toEqual([
+      ['capture-corrupt-record', good.length],
+      ['capture-resync-failed', good.length],
+    ]);
+  });
+
+  const checkDiagnostics = (bytes: Uint8Array, records: CaptureRecord[], diags: { code: string; data: { offset: number } }[]) => {
+    for (const d of diags) {
+      expect(Object.hasOwn(CAPTURE_CODES, d.code)).toBe(true);
+      expect(Number.isInteger(d.data.offset)).toBe(true);
+      expect(d.data.offset).toBeGreaterThanOrEqual(0);
+      expect(d.data.offset).toBeLessThanOrEqual(bytes.length);
+    }
+    for (const r of records) {
+      expect(r.offset + r.capturedLength).toBeLessThanOrEqual(bytes.length);
+      expect(r.data.length).toBe(r.capturedLength);
+      expect(() => decodePacket(r)).not.toThrow();
+    }
+  };
+
+  it('random bytes, with or without a valid magic, never throw', async () => {
+    const magics = [[], [0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0x3c, 0x4d], SHB.slice(0, 12)];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...magics), fc.uint8Array({ maxLength: 2000 }), fc.array(fc.nat(), { maxLength: 5 }), async (magic, tail, cuts) => {
+        const bytes = Uint8Array.from([...magic, ...tail]);
+        const { records, summary } = await readCaptureAll(split(bytes, cuts));
+        checkDiagnostics(bytes, records, summary.diagnostics);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('truncations and bit flips of real fixtures never throw and report offsets inside the file', async () => {
+    for (const name of ['mixed-le-usec.pcap', 'two-interfaces.pcapng']) {
+      const original = fixtureBytes(name);
+      const clean = (await readCaptureAll(original)).records.length;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: original.length }),
+          fc.array(fc.tuple(fc.nat({ max: original.length - 1 }), fc.integer({ min: 0, max: 7 })), { maxLength: 8 }),
+          async (keep, flips) => {
+            const bytes = original.slice(0, keep);
+            for (const [at, bit] of flips) if (at < bytes.length) bytes[at]! ^= 1 << bit;
+            const { records, summary } = await readCaptureAll([bytes]);
+            checkDiagnostics(bytes, records, summary.diagnostics);
+            expect(records.length).toBeLessThanOrEqual(clean + 8);
+            // A cut that is not on a record boundary is always reported.
+            if (flips.length === 0 && keep < original.length && keep > 0) {
+              const ends = new Set([...(await readCaptureAll(original)).records.map((r) => r.offset)]);
+              if (!ends.has(keep) && keep > 28) expect(summary.diagnostics.length).toBeGreaterThan(0);
+            }
+          },
+        ),
+        { numRuns: 150 },
+      );
+    }
+  });
+});
