@@ -45,7 +45,7 @@ export function v4Text(x: number): string {
 export function v6Texts(w: number[]): string[] {
   const a = ipaddr.fromByteArray(v6Bytes(w)) as ipaddr.IPv6;
   const canonical = a.toRFC5952String();
-  const texts = [canonical, a.toNormalizedString(), a.toFixedLengthString(), canonical.toUpperCase()];
+  const texts = [canonical, a.toNormalizedString(), a.parts.map((p) => p.toString(16).padStart(4, '0')).join(':'), canonical.toUpperCase()];
   // Dotted-quad tail: first six groups in hex, last two as a quad.
   const six = a.parts.slice(0, 6).map((p) => p.toString(16)).join(':');
   texts.push(`${six}:${v4Text(w[3]!)}`);
