@@ -22,11 +22,13 @@ export function consume(v: unknown): void {
  * Time `fn` (which performs `opsPerCall` operations per call) in `samples` samples of about `sampleMs` ms
  * each, after a warm-up. Returns ns per operation.
  */
-export function measure(fn: () => unknown, opts: { opsPerCall?: number; samples?: number; sampleMs?: number } = {}): Sample {
+export function measure(fn: () => unknown, opts: { opsPerCall?: number; samples?: number; sampleMs?: number; warmupMs?: number } = {}): Sample {
   const ops = opts.opsPerCall ?? 1;
   const samples = opts.samples ?? 7;
   const sampleMs = opts.sampleMs ?? 60;
-  // Warm-up and calibrate how many calls fill one sample.
+  // Warm-up (at least `warmupMs`, so the JIT has settled) and calibrate how many calls fill one sample.
+  const warmupEnd = performance.now() + (opts.warmupMs ?? 250);
+  while (performance.now() < warmupEnd) for (let i = 0; i < 100; i++) consume(fn());
   let calls = 1;
   for (;;) {
     const t0 = performance.now();

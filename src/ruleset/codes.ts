@@ -3,4 +3,28 @@ import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
 
 /** Codes of the ruleset module, each with its default severity and meaning. */
 export const RULESET_CODES = {
+  'ruleset-invalid-json': { severity: 'error', doc: 'The ruleset body given as text is not valid JSON.' },
+  'ruleset-not-object': { severity: 'error', doc: 'The ruleset body, or one of its rules, is not a JSON object.' },
+  'ruleset-missing-member': { severity: 'error', doc: 'A required member is missing (`name`, `kind`, `phase` on create; `rules` on update; `action`, `expression` of a rule).' },
+  'ruleset-member-type': { severity: 'error', doc: 'A member has the wrong JSON type (e.g. `enabled` is not a boolean).' },
+  'ruleset-unknown-member': { severity: 'error', doc: 'A member the ruleset or rule does not have; the closest member is suggested.' },
+  'ruleset-read-only-member': { severity: 'info', doc: 'A member the service assigns (`id`, `version`, `last_updated`); it is ignored in a request.' },
+  'ruleset-unknown-phase': { severity: 'error', doc: 'A `phase` other than network_transit and http_log_custom_fields.' },
+  'ruleset-unknown-kind': { severity: 'error', doc: 'A `kind` other than root and zone.' },
+  'ruleset-phase-kind': { severity: 'error', doc: 'A kind/phase pair the service does not have (network_transit goes with root, http_log_custom_fields with zone).' },
+  'ruleset-scope': { severity: 'error', doc: 'An account-level ruleset with a zone phase, or the reverse.' },
+  'ruleset-too-many-rules': { severity: 'error', doc: 'More rules than the limit (200 by default).' },
+  'ruleset-duplicate-ref': { severity: 'error', doc: 'Two rules with the same `ref`.' },
+  'ruleset-duplicate-member': { severity: 'error', doc: 'The same JSON key twice in one object; only the last would count.' },
+  'rule-unknown-action': { severity: 'error', doc: 'An `action` other than skip, block and log_custom_field; the closest is suggested.' },
+  'rule-action-phase': { severity: 'error', doc: 'An action that does not belong to the ruleset’s phase (log_custom_field outside http_log_custom_fields, skip/block outside network_transit).' },
+  'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },
+  'rule-skip-target': { severity: 'warning', doc: 'A skip `ruleset` other than `current`: only `current` (skip the rest of this ruleset) is described; the simulator treats others as not terminating.' },
+  'rule-expression': { severity: 'error', doc: 'The rule’s expression has errors; the expression diagnostic follows with its own code.' },
+  'rule-unreachable': { severity: 'warning', doc: 'An enabled rule that can never decide: an earlier terminating rule matches every packet it would.' },
+  'simulation-invalid-packet': { severity: 'error', doc: 'A packet of the simulation input that is not a JSON object (NDJSON line number given).' },
+  'simulation-no-geoip': { severity: 'warning', doc: 'The ruleset reads country or ASN fields but no geo/ASN table was given: those fields are missing for every packet.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
+
+/** A code of the ruleset module. */
+export type RulesetCode = keyof typeof RULESET_CODES;

@@ -1,0 +1,80 @@
+/**
+ * The ruleset model of service.md: rulesets, rules, actions and their parameters, as plain data.
+ * @module
+ */
+
+/** Rule actions. */
+export type RuleAction = 'skip' | 'block' | 'log_custom_field';
+/** Ruleset phases. */
+export type RulesetPhase = 'network_transit' | 'http_log_custom_fields';
+/** Ruleset kinds. */
+export type RulesetKind = 'root' | 'zone';
+
+/** A rule as sent to or returned by the service. */
+export interface Rule {
+  id?: string;
+  version?: string;
+  action: RuleAction;
+  action_parameters?: Record<string, unknown>;
+  expression: string;
+  description?: string;
+  last_updated?: string;
+  ref?: string;
+  enabled?: boolean;
+}
+
+/** A ruleset as sent to or returned by the service. */
+export interface Ruleset {
+  id?: string;
+  name?: string;
+  description?: string;
+  kind?: RulesetKind;
+  phase?: RulesetPhase;
+  version?: string;
+  rules: Rule[];
+  last_updated?: string;
+}
+
+/** The actions table: which phase each action belongs to and whether it ends evaluation. */
+export const ACTIONS: Readonly<Record<RuleAction, { phase: RulesetPhase; doc: string }>> = {
+  skip: { phase: 'network_transit', doc: 'Skip: with `ruleset: "current"` the remaining rules of this ruleset are skipped and the packet is allowed.' },
+  block: { phase: 'network_transit', doc: 'Block: the packet is dropped and evaluation ends.' },
+  log_custom_field: { phase: 'http_log_custom_fields', doc: 'Adds request/response headers and cookies to the zone’s HTTP log lines.' },
+};
+
+/** The phases table: the kind each phase goes with and its scope. */
+export const PHASES: Readonly<Record<RulesetPhase, { kind: RulesetKind; scope: 'account' | 'zone' }>> = {
+  network_transit: { kind: 'root', scope: 'account' },
+  http_log_custom_fields: { kind: 'zone', scope: 'zone' },
+};
+
+/** Members of a rule in a request, with their JSON types. */
+export const RULE_MEMBERS: Readonly<Record<string, 'string' | 'object' | 'boolean'>> = {
+  action: 'string',
+  action_parameters: 'object',
+  expression: 'string',
+  description: 'string',
+  enabled: 'boolean',
+  ref: 'string',
+  id: 'string',
+  version: 'string',
+  last_updated: 'string',
+};
+
+/** Members of a ruleset body, with their JSON types. */
+export const RULESET_MEMBERS: Readonly<Record<string, 'string' | 'array'>> = {
+  name: 'string',
+  description: 'string',
+  kind: 'string',
+  phase: 'string',
+  rules: 'array',
+  id: 'string',
+  version: 'string',
+  last_updated: 'string',
+};
+
+/** Members the service assigns; sent back in a request they are ignored. */
+export const READ_ONLY_MEMBERS: ReadonlySet<string> = new Set(['id', 'version', 'last_updated']);
+
+/** Default limits (expressions.md). */
+export const RULESET_LIMITS = Object.freeze({ maxRules: 200 });

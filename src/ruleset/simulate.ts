@@ -1,0 +1,191 @@
+/**
+ * Simulation: every enabled rule compiled once, then packets run through the ruleset in order. Per packet:
+ * the verdict (`allow`/`block`), the rule that decided it (index, id, ref, description) or none, and every
+ * rule that matched on the way. `skip` with `ruleset: "current"` ends evaluation (allowed); `block` ends it
+ * (dropped); disabled rules are passed over; a packet no terminating rule matches is allowed.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/types.js';
+import { hasErrors } from '../diagnostics/types.js';
+import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Matcher, type Packet } from '../expression/index.js';
+import type { Rule, RuleAction, Ruleset } from './model.js';
+import { rulesetDiagnostic } from './validate.js';
+
+/** A rule as the simulation reports it. */
+export interface RuleRef {
+  index: number;
+  id?: string;
+  ref?: string;
+  description?: string;
+  action: RuleAction;
+}
+
+/** The outcome for one packet. */
+export interface PacketVerdict {
+  verdict: 'allow' | 'block';
+  /** The terminating rule, or undefined when none matched (allowed by default). */
+  decidedBy?: RuleRef;
+  /** Indexes of every rule that matched, in evaluation order (the deciding rule last). */
+  matched: number[];
+}
+
+/** A compiled rule. */
+interface CompiledRule {
+  ref: RuleRef;
+  matcher: Matcher;
+  terminating: boolean;
+}
+
+/** Options of {@link compileRuleset}. */
+export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
+  lists?: ExpressionOptions['lists'];
+  /** How many example packets to keep per rule in the summary (default 3). */
+  examplesPerRule?: number;
+}
+
+/** Per-rule figures of a summary. */
+export interface RuleSummary extends RuleRef {
+  enabled: boolean;
+  expression: string;
+  /** Packets the rule matched. */
+  matched: number;
+  /** Packets the rule decided. */
+  decided: number;
+  /** Indexes (and the packets) of the first packets it decided, or matched if it never decided. */
+  examples: { index: number; packet: Packet }[];
+}
+
+/** Totals of a simulation. */
+export interface SimulationSummary {
+  packets: number;
+  verdicts: { allow: number; block: number };
+  /** Packets allowed because no terminating rule matched. */
+  defaultAllowed: number;
+  rules: RuleSummary[];
+}
+
+/** A ruleset compiled for simulation. Feed it packets one by one (streaming) and read the summary. */
+export class CompiledRuleset {
+  /** Diagnostics of compiling the rules (expression diagnostics re-based to `/rules/N/expression`). */
+  readonly diagnostics: Diagnostic[];
+  /** The fields the enabled rules read: a capture decoder can skip the rest. */
+  readonly fields: ReadonlySet<string>;
+  private readonly rules: CompiledRule[];
+  /** Whether the rule at each index terminates (for the examples of the summary). */
+  private readonly terminatingAt: boolean[] = [];
+  private readonly summaryRules: RuleSummary[];
+  private readonly examplesPerRule: number;
+  private packets = 0;
+  private allow = 0;
+  private block = 0;
+  private defaultAllowed = 0;
+
+  constructor(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}) {
+    this.diagnostics = [];
+    this.rules = [];
+    this.summaryRules = [];
+    this.examplesPerRule = options.examplesPerRule ?? 3;
+    const fields = new Set<string>();
+    const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+    const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
+    rules.forEach((rule, index) => {
+      const ref: RuleRef = { index, action: rule.action };
+      if (rule.id !== undefined) ref.id = rule.id;
+      if (rule.ref !== undefined) ref.ref = rule.ref;
+      if (rule.description !== undefined) ref.description = rule.description;
+      const enabled = rule.enabled !== false;
+      this.summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
+      if (!enabled || (rule.action !== 'skip' && rule.action !== 'block')) return;
+      const compiled = compileExpression(rule.expression, { ...options, lists });
+      for (const d of compiled.diagnostics) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
+      if (!compiled.matcher) return;
+      for (const f of referencedFields(compiled.ast!)) fields.add(f);
+      const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
+      this.rules.push({ ref, matcher: compiled.matcher, terminating });
+      this.terminatingAt[index] = terminating;
+    });
+    // derived fields read their sources
+    if (fields.has('ip.geoip.country')) ['ip.src.country', 'ip.dst.country'].forEach((f) => fields.add(f));
+    if (fields.has('ip.geoip.asnum')) fields.add('ip.src.asnum');
+    this.fields = fields;
+  }
+
+  /** True when a rule could not be compiled (see `diagnostics`). */
+  get hasErrors(): boolean {
+    return hasErrors(this.diagnostics);
+  }
+
+  /** Decide one packet without recording it in the summary. */
+  decide(packet: Packet): PacketVerdict {
+    const matched: number[] = [];
+    for (const r of this.rules) {
+      if (!r.matcher(packet)) continue;
+      matched.push(r.ref.index);
+      if (r.terminating) return { verdict: r.ref.action === 'block' ? 'block' : 'allow', decidedBy: r.ref, matched };
+    }
+    return { verdict: 'allow', matched };
+  }
+
+  /** Decide one packet and record it in the summary. */
+  run(packet: Packet, index = this.packets): PacketVerdict {
+    const v = this.decide(packet);
+    this.packets++;
+    if (v.verdict === 'allow') this.allow++;
+    else this.block++;
+    if (!v.decidedBy) this.defaultAllowed++;
+    for (const i of v.matched) {
+      const s = this.summaryRules[i]!;
+      s.matched++;
+      const decided = v.decidedBy?.index === i;
+      if (decided) s.decided++;
+      if (s.examples.length < this.examplesPerRule && (decided || !this.terminatingAt[i])) s.examples.push({ index, packet });
+    }
+    return v;
+  }
+
+  /** The summary so far. */
+  summary(): SimulationSummary {
+    return {
+      packets: this.packets,
+      verdicts: { allow: this.allow, block: this.block },
+      defaultAllowed: this.defaultAllowed,
+      rules: this.summaryRules.map((r) => ({ ...r, examples: [...r.examples] })),
+    };
+  }
+}
+
+/** Compile a ruleset for simulation. */
+export function compileRuleset(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}): CompiledRuleset {
+  return new CompiledRuleset(ruleset, options);
+}
+
+/** What {@link simulate} returns. */
+export interface SimulationResult {
+  diagnostics: Diagnostic[];
+  results: (PacketVerdict & { index: number })[];
+  summary: SimulationSummary;
+}
+
+/**
+ * Run packets through a ruleset. Rules whose expressions have errors are left out and reported.
+ *
+ * ```ts
+ * const { results } = simulate(ruleset, [{ 'tcp.dstport': 22, 'ip.src': '192.0.2.1' }]);
+ * results[0].verdict; // 'block'
+ * ```
+ */
+export function simulate(ruleset: Ruleset | { rules: readonly Rule[] }, packets: Iterable<Packet>, options: SimulationOptions = {}): SimulationResult {
+  const compiled = compileRuleset(ruleset, options);
+  const results: SimulationResult['results'] = [];
+  let index = 0;
+  for (const p of packets) {
+    if (p === null || typeof p !== 'object' || Array.isArray(p)) {
+      compiled.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `packet ${index} is not an object`, `/packets/${index}`));
+      index++;
+      continue;
+    }
+    results.push({ index, ...compiled.run(p, index) });
+    index++;
+  }
+  return { diagnostics: compiled.diagnostics, results, summary: compiled.summary() };
+}

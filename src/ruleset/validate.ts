@@ -1,0 +1,250 @@
+/**
+ * Validation of ruleset request bodies (create at account or zone level, PUT of rules): every problem is
+ * a diagnostic with a JSON pointer into the body (and a range when the body was given as JSON text).
+ * Expressions go through the expression checker; their diagnostics are re-based to
+ * `/rules/N/expression` with the range inside the expression string (`rangeIn: 'value'`).
+ * @module
+ */
+import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
+import { RULESET_CODES, type RulesetCode } from './codes.js';
+import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
+import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
+import { childPointer, parseJsonText, type JsonDoc } from '../logpush/json-doc.js';
+import { suggest } from '../logpush/suggest.js';
+import { validateCustomFieldRule } from '../logpush/custom-fields.js';
+
+/** What the validator should assume about the request. */
+export interface RulesetContext {
+  /** `create` (POST, default) or `update` (PUT of rules). */
+  operation?: 'create' | 'update';
+  /** Account or zone endpoint; inferred from `kind`/`phase` when absent. */
+  scope?: 'account' | 'zone';
+  /** Phase of the stored ruleset, for an update body that carries only `rules`. */
+  phase?: RulesetPhase;
+  /** Expression options (scheme, lists, service token, limits). */
+  expression?: ExpressionOptions;
+  /** Most rules in a ruleset (default 200). */
+  maxRules?: number;
+}
+
+/** Build a ruleset diagnostic. */
+export function rulesetDiagnostic(code: RulesetCode, message: string, pointer: string, extra: { range?: Range; fix?: Fix; data?: Record<string, unknown> } = {}): Diagnostic {
+  const d: Diagnostic = { code, severity: RULESET_CODES[code].severity, message, pointer };
+  if (extra.range) d.range = extra.range;
+  if (extra.fix) d.fix = extra.fix;
+  if (extra.data) d.data = extra.data;
+  return d;
+}
+
+const PHASE_NAMES = Object.keys(PHASES) as RulesetPhase[];
+const ACTION_NAMES = Object.keys(ACTIONS) as RuleAction[];
+
+/**
+ * Validate a ruleset request body (an object, or JSON text for ranges). Never throws.
+ *
+ * ```ts
+ * validateRuleset({ name: 'fw', kind: 'root', phase: 'network_transit',
+ *   rules: [{ action: 'block', expression: 'tcp.dstport == 23' }] }); // []
+ * ```
+ */
+export function validateRuleset(body: unknown, context: RulesetContext = {}): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  let doc: JsonDoc | undefined;
+  let value = body;
+  if (typeof body === 'string') {
+    const parsed = parseJsonText(body, 64);
+    if (!parsed.doc) {
+      return parsed.errors.map((e) => rulesetDiagnostic('ruleset-invalid-json', `the ruleset body is not valid JSON: ${e.message}`, '', { range: e.range }));
+    }
+    doc = parsed.doc;
+    value = doc.value;
+    for (const dup of doc.duplicates) out.push(rulesetDiagnostic('ruleset-duplicate-member', `"${dup.key}" appears twice in this object; only the last one counts`, dup.pointer, { range: dup.range }));
+  }
+  try {
+    new Validator(context, out, doc).ruleset(value);
+  } catch (e) {
+    // Defensive: a validator bug must not crash a server; report it as a diagnostic.
+    out.push(rulesetDiagnostic('ruleset-not-object', `the ruleset could not be validated: ${(e as Error).message}`, ''));
+  }
+  return out;
+}
+
+class Validator {
+  private readonly lists: ListCatalog | undefined;
+
+  constructor(
+    private readonly context: RulesetContext,
+    private readonly out: Diagnostic[],
+    private readonly doc: JsonDoc | undefined,
+  ) {
+    const l = context.expression?.lists;
+    this.lists = l === undefined ? undefined : l instanceof ListCatalog ? l : ListCatalog.from(l, { serviceToken: context.expression?.serviceToken });
+  }
+
+  private add(code: RulesetCode, message: string, pointer: string, extra: { fix?: Fix; data?: Record<string, unknown>; key?: boolean } = {}): void {
+    const range = this.doc ? (extra.key ? this.doc.keyRange(pointer) : this.doc.valueRange(pointer)) : undefined;
+    this.out.push(rulesetDiagnostic(code, message, pointer, { ...extra, range }));
+  }
+
+  ruleset(body: unknown): void {
+    if (!isObject(body)) {
+      this.add('ruleset-not-object', `the ruleset body must be a JSON object, not ${describe(body)}`, '');
+      return;
+    }
+    const operation = this.context.operation ?? 'create';
+    this.members(body, '', RULESET_MEMBERS, 'ruleset');
+    const kind = body['kind'];
+    const phase = body['phase'];
+    if (operation === 'create') {
+      for (const m of ['name', 'kind', 'phase']) {
+        if (!(m in body)) this.add('ruleset-missing-member', `a new ruleset needs "${m}"`, '', { data: { member: m } });
+      }
+    } else if (!('rules' in body)) {
+      this.add('ruleset-missing-member', 'an update (PUT) replaces all rules and needs "rules"', '', { data: { member: 'rules' } });
+    }
+    let knownPhase: RulesetPhase | undefined = this.context.phase;
+    if (typeof phase === 'string') {
+      if (Object.hasOwn(PHASES, phase)) knownPhase = phase as RulesetPhase;
+      else {
+        const guess = suggest(phase, PHASE_NAMES);
+        this.add('ruleset-unknown-phase', `unknown phase "${phase}"; phases are ${PHASE_NAMES.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, '/phase');
+      }
+    }
+    if (typeof kind === 'string') {
+      if (kind !== 'root' && kind !== 'zone') {
+        const guess = suggest(kind, ['root', 'zone']);
+        this.add('ruleset-unknown-kind', `unknown kind "${kind}"; kinds are root and zone${guess ? ` (did you mean ${guess}?)` : ''}`, '/kind');
+      } else if (knownPhase && PHASES[knownPhase].kind !== kind) {
+        this.add('ruleset-phase-kind', `phase ${knownPhase} goes with kind "${PHASES[knownPhase].kind}", not "${kind}"`, '/kind', {
+          fix: { title: `set kind to "${PHASES[knownPhase].kind}"`, edits: [] },
+        });
+      }
+    }
+    if (knownPhase && this.context.scope && PHASES[knownPhase].scope !== this.context.scope) {
+      this.add('ruleset-scope', `phase ${knownPhase} is a${PHASES[knownPhase].scope === 'account' ? 'n account' : ' zone'}-level phase; it cannot be created at the ${this.context.scope} level`, '/phase');
+    }
+    const rules = body['rules'];
+    if (rules === undefined) return;
+    if (!Array.isArray(rules)) return; // member type reported above
+    const max = this.context.maxRules ?? RULESET_LIMITS.maxRules;
+    if (rules.length > max) {
+      this.add('ruleset-too-many-rules', `the ruleset has ${rules.length} rules; the limit is ${max}`, '/rules', { data: { limit: max, count: rules.length } });
+    }
+    const refs = new Map<string, number>();
+    for (let i = 0; i < rules.length; i++) {
+      this.rule(rules[i], `/rules/${i}`, knownPhase);
+      const ref = isObject(rules[i]) ? (rules[i] as Record<string, unknown>)['ref'] : undefined;
+      if (typeof ref === 'string') {
+        const first = refs.get(ref);
+        if (first !== undefined) this.add('ruleset-duplicate-ref', `rule ${i} has the same ref "${ref}" as rule ${first}`, `/rules/${i}/ref`);
+        else refs.set(ref, i);
+      }
+    }
+  }
+
+  private members(obj: Record<string, unknown>, pointer: string, table: Readonly<Record<string, string>>, what: string): void {
+    for (const key of Object.keys(obj)) {
+      const p = childPointer(pointer, key);
+      const type = Object.hasOwn(table, key) ? table[key] : undefined;
+      if (type === undefined) {
+        const guess = suggest(key, Object.keys(table));
+        this.add('ruleset-unknown-member', `a ${what} has no member "${key}"${guess ? `; did you mean "${guess}"?` : ''}`, p, { key: true, data: guess ? { suggestion: guess } : undefined });
+        continue;
+      }
+      const v = obj[key];
+      const actual = Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+      if (actual !== type) {
+        this.add('ruleset-member-type', `"${key}" of a ${what} must be ${type === 'array' ? 'an array' : type === 'object' ? 'an object' : `a ${type}`}, not ${describe(v)}`, p);
+        continue;
+      }
+      if (READ_ONLY_MEMBERS.has(key)) this.add('ruleset-read-only-member', `"${key}" is assigned by the service; it is ignored in a request`, p, { key: true });
+    }
+  }
+
+  private rule(rule: unknown, pointer: string, phase: RulesetPhase | undefined): void {
+    if (!isObject(rule)) {
+      this.add('ruleset-not-object', `a rule must be a JSON object, not ${describe(rule)}`, pointer);
+      return;
+    }
+    this.members(rule, pointer, RULE_MEMBERS, 'rule');
+    const action = rule['action'];
+    if (action === undefined) this.add('ruleset-missing-member', 'a rule needs an "action" (skip, block or log_custom_field)', pointer, { data: { member: 'action' } });
+    if (rule['expression'] === undefined) this.add('ruleset-missing-member', 'a rule needs an "expression"', pointer, { data: { member: 'expression' } });
+    if (typeof action !== 'string') return;
+    if (!Object.hasOwn(ACTIONS, action)) {
+      const guess = suggest(action, ACTION_NAMES);
+      this.add('rule-unknown-action', `unknown action "${action}"; actions are ${ACTION_NAMES.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
+      return;
+    }
+    const a = action as RuleAction;
+    if (phase && ACTIONS[a].phase !== phase) {
+      this.add('rule-action-phase', `action ${a} belongs to the ${ACTIONS[a].phase} phase, not ${phase}`, `${pointer}/action`);
+      return;
+    }
+    if (a === 'log_custom_field') {
+      for (const d of validateCustomFieldRule(rule, { pointer })) {
+        const range = d.range ?? (this.doc && d.pointer !== undefined ? this.doc.valueRange(d.pointer) : undefined);
+        this.out.push(range ? { ...d, range } : d);
+      }
+      return;
+    }
+    this.actionParameters(a, rule['action_parameters'], `${pointer}/action_parameters`);
+    const expression = rule['expression'];
+    if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`);
+  }
+
+  private actionParameters(action: RuleAction, params: unknown, pointer: string): void {
+    if (action === 'block') {
+      if (params !== undefined && !(isObject(params) && Object.keys(params).length === 0)) {
+        this.add('rule-action-parameters', 'block takes no action_parameters', pointer);
+      }
+      return;
+    }
+    // skip
+    if (params === undefined) {
+      this.add('rule-action-parameters', 'skip needs action_parameters {"ruleset": "current"}', pointer.replace(/\/action_parameters$/, ''), {
+        fix: { title: 'add "action_parameters": {"ruleset": "current"}', edits: [] },
+      });
+      return;
+    }
+    if (!isObject(params)) return; // type reported by members()
+    for (const key of Object.keys(params)) {
+      if (key !== 'ruleset') {
+        const guess = suggest(key, ['ruleset']);
+        this.add('rule-action-parameters', `skip's action_parameters have no "${key}"${guess ? `; did you mean "ruleset"?` : ''}`, childPointer(pointer, key), { key: true });
+      }
+    }
+    const target = params['ruleset'];
+    if (target === undefined) this.add('rule-action-parameters', 'skip needs "ruleset" in action_parameters ("current" skips the rest of this ruleset)', pointer);
+    else if (typeof target !== 'string') this.add('rule-action-parameters', `"ruleset" must be a string, not ${describe(target)}`, `${pointer}/ruleset`);
+    else if (target !== 'current') {
+      this.add('rule-skip-target', `skip "ruleset": "${target}" — only "current" (skip the remaining rules of this ruleset) is described`, `${pointer}/ruleset`);
+    }
+  }
+
+  private expression(text: string, pointer: string): void {
+    const opts: ExpressionOptions = { ...this.context.expression, lists: this.lists };
+    const r = checkExpression(text, opts);
+    if (r.diagnostics.length === 0) return;
+    const docRange = this.doc?.valueRange(pointer);
+    // The expression's offsets map into the JSON text only when the JSON string has no escapes.
+    const exact = docRange && this.doc && docRange.end - docRange.start === text.length + 2;
+    for (const d of r.diagnostics) {
+      const rebased: Diagnostic = { ...d, pointer, rangeIn: 'value' };
+      if (exact && d.range) rebased.data = { ...d.data, documentRange: { start: docRange.start + 1 + d.range.start, end: docRange.start + 1 + d.range.end } };
+      this.out.push(rebased);
+    }
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length} characters` : `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v} ${String(v)}`;
+}
