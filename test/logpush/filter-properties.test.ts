@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  checkLogFilter, compileLogFilter, evaluateLogFilter, generateMatcherSource, logFilterToJSON, printLogFilter,
+  logFilterToExpression, jsString, validateLogpushJob, validateCustomFieldRule, buildLogLine, type FieldType,
+} from '../../src/logpush/index.js';
+
+const HTTP = { dataset: 'http_requests' };
+
+/** Strings meant to break out of generated code or markup. */
+const HOSTILE = [
+  '"', '\\', '\\"', '${x}', '`', '*/', '/*', '\u2028', '\u2029', '</script>', '<!--', "'); globalThis.pwned = 1; ('",
+  '"); globalThis.pwned = 1; ("', '\\u0022', '\n', '\r\n', '\u0000', '\ud800', '\udfff', '😀', 'é', '}', '})', ']', 'constructor', '__proto__',
+];
+
+const FIELDS: Record<Exclude<FieldType, 'float' | 'object'>, string[]> = {
+  string: ['ClientCountry', 'ClientRequestPath'],
+  int: ['EdgeResponseStatus', 'BotScore'],
+  bool: ['WorkerSubrequest'],
+  int_or_string: ['EdgeStartTimestamp'],
+  array_string: ['SecurityActions'],
+  array_int: ['BotDetectionIDs'],
+};
+const OPS: Record<keyof typeof FIELDS, string[]> = {
+  string: ['eq', '!eq', 'startsWith', 'endsWith', '!startsWith', '!endsWith', 'contains', '!contains', 'in', '!in'],
+  int: ['eq', '!eq', 'lt', 'leq', 'gt', 'geq', 'in', '!in'],
+  bool: ['eq', '!eq'],
+  int_or_string: ['eq', '!eq', 'lt', 'geq', 'startsWith', 'in', '!in'],
+  array_string: ['contains', '!contains', 'in', '!in'],
+  array_int: ['contains', '!contains', 'in', '!in'],
+};
+const strVal = fc.oneof(fc.constantFrom('', 'a', 'ab', 'b', '/api', 'us', ...HOSTILE), fc.string({ maxLength: 4 }));
+const intVal = fc.constantFrom(-1, 0, 1, 5, 500, 1700000000);
+const intLike = fc.oneof(intVal, intVal.map(String));
+
+function clauseArb(): fc.Arbitrary<unknown> {
+  return fc.constantFrom(...(Object.keys(FIELDS) as (keyof typeof FIELDS)[])).chain((type) =>
+    fc.tuple(fc.constantFrom(...FIELDS[type]), fc.constantFrom(...OPS[type])).chain(([key, operator]) => {
+      const ordering = ['lt', 'leq', 'gt', 'geq'].includes(operator);
+      const stringy = ['startsWith', 'endsWith', '!startsWith', '!endsWith', 'contains', '!contains'].includes(operator);
+      const elem: fc.Arbitrary<unknown> =
+        type === 'string' || type === 'array_string' ? strVal
+          : type === 'int' || type === 'array_int' ? intLike
+            : type === 'bool' ? fc.boolean()
+              : ordering ? intLike : stringy ? strVal : fc.oneof(intLike, strVal);
+      const value = operator === 'in' || operator === '!in' ? fc.array(elem, { maxLength: 12 }) : elem;
+      return value.map((v) => ({ key, operator, value: v }));
+    }),
+  );
+}
+const nodeArb: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    clauseArb(),
+    fc.record({ and: fc.array(tie('node'), { minLength: 1, maxLength: 4 }) }),
+    fc.record({ or: fc.array(tie('node'), { minLength: 1, maxLength: 4 }) }),
+  ),
+})).node;
+
+const anyFieldValue = fc.oneof(
+  fc.constant(undefined), fc.constant(null), strVal, intVal, fc.boolean(),
+  fc.array(fc.oneof(strVal, intVal), { maxLength: 4 }), fc.constant({}), intVal.map(String),
+);
+const lineArb = fc.record(
+  Object.fromEntries(Object.values(FIELDS).flat().map((f) => [f, anyFieldValue])),
+  { requiredKeys: [] },
+) as fc.Arbitrary<Record<string, unknown>>;
+
+describe('never throws', () => {
+  it('on any string, lone surrogates included', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+      const r = compileLogFilter(s, HTTP);
+      expect(Array.isArray(r.diagnostics)).toBe(true);
+    }), { numRuns: 500 });
+  });
+  it('on any JSON value serialized, with __proto__ and constructor keys', () => {
+    const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'where', 'and', 'or', 'key', 'operator', 'value'), fc.string({ maxLength: 5 }));
+    const value = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(key, tie('v'), { maxKeys: 4 })),
+    })).v;
+    fc.assert(fc.property(value, (v) => {
+      const text = JSON.stringify(v) ?? 'null';
+      expect(() => compileLogFilter(text, HTTP)).not.toThrow();
+      expect(() => compileLogFilter(JSON.stringify({ where: v }), HTTP)).not.toThrow();
+      expect(() => validateLogpushJob(v)).not.toThrow();
+      expect(() => validateLogpushJob({ dataset: 'http_requests', filter: text, logpull_options: typeof v === 'string' ? v : 'fields=x' })).not.toThrow();
+      expect(() => validateCustomFieldRule(v)).not.toThrow();
+      expect(() => buildLogLine(v as never, v, v as never)).not.toThrow();
+    }), { numRuns: 400 });
+  });
+  it('on non-string inputs, 1 MB strings and 10k-deep nesting', () => {
+    for (const v of [undefined, null, 42, {}, [], Symbol('x'), () => 1]) {
+      expect(compileLogFilter(v as never, HTTP).diagnostics[0]!.code).toBe('filter-invalid-json');
+      expect(() => compileLogFilter('{}', v as never)).not.toThrow();
+    }
+    const big = JSON.stringify({ where: { key: 'ClientRequestPath', operator: 'eq', value: 'x'.repeat(1 << 20) } });
+    const r = compileLogFilter(big, HTTP);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['filter-size-limit']);
+    for (const deep of ['['.repeat(10000), '{"a":'.repeat(10000), `{"where":${'{"or":['.repeat(10000)}`]) {
+      expect(() => checkLogFilter(deep, HTTP)).not.toThrow();
+      expect(() => validateLogpushJob(deep)).not.toThrow();
+    }
+    let o: unknown = 1;
+    for (let i = 0; i < 10000; i++) o = { and: [o] };
+    expect(() => validateLogpushJob({ dataset: 'http_requests', destination_conf: o, logpull_options: o })).not.toThrow();
+  });
+});
+
+describe('compiled matcher ≡ interpreter', () => {
+  it('on generated filters and lines (codegen and closures)', () => {
+    let accepted = 0;
+    fc.assert(fc.property(nodeArb, fc.array(lineArb, { minLength: 1, maxLength: 8 }), (where, lines) => {
+      const text = JSON.stringify({ where });
+      const a = compileLogFilter(text, { ...HTTP, mode: 'codegen' });
+      const b = compileLogFilter(text, { ...HTTP, mode: 'closures' });
+      if (!a.filter) return; // over a limit: nothing to compare
+      accepted++;
+      for (const line of lines) {
+        const want = evaluateLogFilter(a.filter, line);
+        expect(a.matcher!(line)).toBe(want);
+        expect(b.matcher!(line)).toBe(want);
+      }
+    }), { numRuns: 600 });
+    // Most generated filters are within the limits, so the property is not vacuous.
+    expect(accepted).toBeGreaterThan(300);
+  });
+});
+
+describe('printer', () => {
+  it('printed filters re-parse to the same filter', () => {
+    fc.assert(fc.property(nodeArb, (where) => {
+      const r = compileLogFilter(JSON.stringify({ where }), HTTP);
+      if (!r.filter) return;
+      const printed = printLogFilter(r.filter);
+      const again = compileLogFilter(printed, HTTP);
+      expect(again.filter).toBeDefined();
+      expect(logFilterToJSON(again.filter!)).toEqual(logFilterToJSON(r.filter));
+      expect(printLogFilter(again.filter!)).toBe(printed);
+      expect(typeof logFilterToExpression(r.filter)).toBe('string');
+    }), { numRuns: 300 });
+  });
+  it('writes a readable expression', () => {
+    const f = compileLogFilter('{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"or":[{"key":"ClientCountry","operator":"in","value":["us","ca"]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/api"}]}]}}', HTTP).filter!;
+    expect(logFilterToExpression(f)).toBe('EdgeResponseStatus >= 500 and (ClientCountry in ["us", "ca"] or ClientRequestPath does not start with "/api")');
+    expect(printLogFilter(f)).toBe('{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"or":[{"key":"ClientCountry","operator":"in","value":["us","ca"]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/api"}]}]}}');
+    expect(JSON.parse(printLogFilter(f, { normalize: false })).where.and[0].value).toBe('500');
+  });
+});
+
+describe('hostile strings in values stay data', () => {
+  it('jsString round-trips and leaves no raw line terminators or markup', () => {
+    fc.assert(fc.property(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary' })), (s) => {
+      const lit = jsString(s);
+      expect(lit).not.toMatch(/[\u2028\u2029<>\n\r]/);
+      // eslint-disable-next-line no-new-func
+      expect(new Function(`return ${lit};`)()).toBe(s);
+    }), { numRuns: 500 });
+  });
+  it('every operator matches hostile values literally and runs no injected code', () => {
+    const g = globalThis as { pwned?: number };
+    fc.assert(fc.property(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 20 })), fc.constantFrom('eq', '!eq', 'startsWith', 'endsWith', 'contains', 'in', '!in'), (s, op) => {
+      const value = op === 'in' || op === '!in' ? [s, `${s}x`, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] : s;
+      const text = JSON.stringify({ where: { key: 'ClientRequestPath', operator: op, value } });
+      const r = compileLogFilter(text, { ...HTTP, mode: 'codegen' });
+      expect(r.matcher).toBeDefined();
+      const { source } = generateMatcherSource(r.filter!);
+      expect(source).not.toMatch(/[\u2028\u2029<>]/);
+      const positive = !op.startsWith('!');
+      expect(r.matcher!({ ClientRequestPath: s })).toBe(positive);
+      expect(r.matcher!({ ClientRequestPath: `${s}` })).toBe(evaluateLogFilter(r.filter!, { ClientRequestPath: s }));
+      expect(g.pwned).toBeUndefined();
+    }), { numRuns: 400 });
+  });
+  it('keys are embedded escaped too', () => {
+    // Field names come from the catalog, but the generator escapes them anyway.
+    const f = compileLogFilter('{"where":{"key":"ClientIP","operator":"eq","value":"1"}}', HTTP).filter!;
+    const clause = { ...(f.where as object), key: '"]); globalThis.pwned = 2; (["' } as typeof f.where;
+    const { source } = generateMatcherSource({ ...f, where: clause });
+    expect(source).toContain(jsString('"]); globalThis.pwned = 2; (["'));
+    expect((globalThis as { pwned?: number }).pwned).toBeUndefined();
+  });
+});
+
+describe('evaluation semantics (logpush.md)', () => {
+  const m = (w: unknown) => {
+    const r = compileLogFilter(JSON.stringify({ where: w }), HTTP);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    return (line: Record<string, unknown>) => {
+      const v = evaluateLogFilter(r.filter!, line);
+      expect(r.matcher!(line)).toBe(v);
+      return v;
+    };
+  };
+  it('a missing or null field makes every clause false, negated ones included', () => {
+    for (const op of ['eq', '!eq', 'startsWith', '!startsWith', 'contains', '!contains']) {
+      const t = m({ key: 'ClientRequestPath', operator: op, value: 'x' });
+      expect(t({})).toBe(false);
+      expect(t({ ClientRequestPath: null })).toBe(false);
+    }
+    expect(m({ key: 'ClientRequestPath', operator: '!in', value: ['x'] })({})).toBe(false);
+  });
+  it('on a present value !op is exactly not op', () => {
+    expect(m({ key: 'ClientRequestPath', operator: '!eq', value: 'x' })({ ClientRequestPath: 'y' })).toBe(true);
+    expect(m({ key: 'ClientRequestPath', operator: '!startsWith', value: '/a' })({ ClientRequestPath: '/b' })).toBe(true);
+    expect(m({ key: 'ClientRequestPath', operator: '!startsWith', value: '/a' })({ ClientRequestPath: 5 })).toBe(true);
+  });
+  it('contains is substring on strings and element equality on arrays; in on arrays is "some element in"', () => {
+    expect(m({ key: 'ClientRequestPath', operator: 'contains', value: 'ta' })({ ClientRequestPath: '/static' })).toBe(true);
+    expect(m({ key: 'SecurityActions', operator: 'contains', value: 'bl' })({ SecurityActions: ['block'] })).toBe(false);
+    expect(m({ key: 'SecurityActions', operator: 'contains', value: 'block' })({ SecurityActions: ['log', 'block'] })).toBe(true);
+    expect(m({ key: 'SecurityActions', operator: 'in', value: ['block', 'challenge'] })({ SecurityActions: ['log', 'challenge'] })).toBe(true);
+    expect(m({ key: 'SecurityActions', operator: '!in', value: ['block'] })({ SecurityActions: ['log'] })).toBe(true);
+    expect(m({ key: 'BotDetectionIDs', operator: 'contains', value: '7' })({ BotDetectionIDs: [7] })).toBe(true);
+  });
+  it('comparisons are case-sensitive and typed', () => {
+    expect(m({ key: 'ClientCountry', operator: 'eq', value: 'us' })({ ClientCountry: 'US' })).toBe(false);
+    expect(m({ key: 'EdgeResponseStatus', operator: 'eq', value: '500' })({ EdgeResponseStatus: 500 })).toBe(true);
+    expect(m({ key: 'EdgeResponseStatus', operator: 'geq', value: 500 })({ EdgeResponseStatus: '503' })).toBe(false);
+    expect(m({ key: 'EdgeStartTimestamp', operator: 'eq', value: 5 })({ EdgeStartTimestamp: '5' })).toBe(true);
+    expect(m({ key: 'WorkerSubrequest', operator: '!eq', value: true })({ WorkerSubrequest: false })).toBe(true);
+  });
+  it('the interpreter matches nothing on a non-object line', () => {
+    const f = compileLogFilter('{"where":{"key":"ClientIP","operator":"!eq","value":"x"}}', HTTP);
+    for (const line of [null, undefined, 5, 'x']) {
+      expect(evaluateLogFilter(f.filter!, line)).toBe(false);
+      expect(f.matcher!(line as never)).toBe(false);
+    }
+  });
+});
