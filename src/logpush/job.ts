@@ -57,15 +57,17 @@ class JobValidator {
       const s = suggest(k, known);
       this.out.push(diag('job-unknown-member', `The job body has no member ${JSON.stringify(k)}${s ? `; did you mean "${s}"?` : ''}`, { ...this.at(`/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'key'), data: { member: k, suggestion: s } }));
     }
+    // A member set to undefined (possible for objects, not for JSON text) counts as absent.
+    const present = (k: string) => hasOwn(body, k) && body[k] !== undefined;
     for (const k of JOB_MEMBERS) {
-      if (hasOwn(body, k) && body[k] !== null && typeof body[k] !== 'string' && !(k === 'filter' && body[k] === null)) {
+      if (present(k) && typeof body[k] !== 'string' && !(k === 'filter' && body[k] === null)) {
         this.out.push(diag('job-member-type', `"${k}" must be a string, not ${describe(body[k])}`, this.at(`/${k}`)));
       }
     }
     const str = (k: string): string | undefined => (typeof body[k] === 'string' ? (body[k] as string) : undefined);
     if (create) {
       for (const k of ['destination_conf', 'dataset'] as const) {
-        if (!hasOwn(body, k)) this.out.push(diag('job-missing-member', `The job body needs "${k}" to create a job`, { ...this.at(''), data: { member: k } }));
+        if (!present(k)) this.out.push(diag('job-missing-member', `The job body needs "${k}" to create a job`, { ...this.at(''), data: { member: k } }));
       }
     }
     const name = str('name');
@@ -79,7 +81,7 @@ class JobValidator {
     }
     // dataset
     let dataset: Dataset | undefined;
-    const dsName = str('dataset') ?? (hasOwn(body, 'dataset') ? undefined : ctx.dataset);
+    const dsName = str('dataset') ?? (present('dataset') ? undefined : ctx.dataset);
     if (dsName !== undefined) {
       dataset = getDataset(dsName);
       if (!dataset) {
@@ -94,7 +96,7 @@ class JobValidator {
     const dest = str('destination_conf');
     let isS3 = false;
     if (dest !== undefined) isS3 = this.destination(dest);
-    if (create && isS3 && (!hasOwn(body, 'ownership_challenge') || body['ownership_challenge'] === '')) {
+    if (create && isS3 && (!present('ownership_challenge') || body['ownership_challenge'] === '')) {
       this.out.push(diag('ownership-challenge-missing', 'Creating a job with an s3:// destination needs "ownership_challenge": the token the service wrote to the bucket', this.at('')));
     }
     const lo = str('logpull_options');
@@ -173,7 +175,7 @@ export function validateLogpushJob(body: unknown, context: LogpushJobContext = {
   if (typeof body === 'string') {
     const parsed = parseJsonText(body, 256);
     if (!parsed.doc) {
-      return parsed.errors.map((e) => diag('job-invalid-json', `The job body is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
+      return parsed.errors.slice(0, 1).map((e) => diag('job-invalid-json', `The job body is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
     }
     doc = parsed.doc;
     value = doc.value;

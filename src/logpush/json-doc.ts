@@ -107,7 +107,8 @@ export function parseJsonText(text: string, maxDepth: number): { doc?: JsonDoc; 
     return { errors: [{ message: `unparseable JSON (${String(e)})`, range: { start: 0, end: text.length } }] };
   }
   if (parseErrors.length > 0 || !root) {
-    const errors = parseErrors.slice(0, 20).map((e) => {
+    // Only the first error: the later ones are usually cascades of it.
+    const errors = parseErrors.slice(0, 1).map((e) => {
       const name = printParseErrorCode(e.error);
       return { message: PARSE_MESSAGES[name] ?? name, range: { start: e.offset, end: e.offset + Math.max(1, e.length) } };
     });

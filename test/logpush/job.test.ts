@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { validateLogpushJob, type Diagnostic } from '../../src/logpush/index.js';
+
+const GOOD = {
+  name: 'static-assets',
+  destination_conf: 's3://my-bucket/logs/{DATE}?region=us-west-2',
+  dataset: 'http_requests',
+  logpull_options: 'fields=ClientIP,EdgeStartTimestamp,RayID,RequestHeaders&timestamps=rfc3339&sample=0.1&CVE-2021-44228=true',
+  ownership_challenge: '<OWNERSHIP_CHALLENGE>',
+  filter: '{"where":{"and":[{"key":"ClientRequestPath","operator":"contains","value":"/static"},{"key":"ClientRequestHost","operator":"eq","value":"example.com"}]}}',
+};
+const codes = (body: unknown, ctx?: Parameters<typeof validateLogpushJob>[1]) => validateLogpushJob(body, ctx).map((d) => d.code);
+const find = (ds: Diagnostic[], code: string) => ds.find((d) => d.code === code)!;
+
+describe('validateLogpushJob', () => {
+  it('accepts the spec-shaped body, as an object and as text', () => {
+    expect(validateLogpushJob(GOOD)).toEqual([]);
+    expect(validateLogpushJob(JSON.stringify(GOOD, null, 2))).toEqual([]);
+  });
+  it('accepts the other destination schemes with their parameters', () => {
+    for (const d of [
+      'r2://logs/{DATE}?account-id=abc&access-key-id=k&secret-access-key=s',
+      'gs://bucket/path/{DATE}',
+      'azure://container/path?sv=2020-08-04&sig=abc',
+      'https://logs.example.com/ingest?header_Authorization=Basic%20abc',
+      'splunk://splunk.example.com:8088/services/collector/raw?channel=123&header_Authorization=Splunk%20t',
+      'datadog://http-intake.logs.datadoghq.com/v1/input?header_DD-API-KEY=k',
+      'sumo://endpoint1.collection.sumologic.com/receiver/v1/http/token',
+    ]) expect(codes({ ...GOOD, destination_conf: d, ownership_challenge: undefined })).toEqual([]);
+  });
+  it('requires destination_conf and dataset on create, not on update', () => {
+    expect(codes({ name: 'x' })).toEqual(['job-missing-member', 'job-missing-member']);
+    expect(codes({ name: 'x' }, { operation: 'update' })).toEqual([]);
+  });
+  it('requires ownership_challenge for s3 on create only', () => {
+    const { ownership_challenge: _, ...body } = GOOD;
+    expect(codes(body)).toEqual(['ownership-challenge-missing']);
+    expect(codes(body, { operation: 'update' })).toEqual([]);
+    expect(codes({ ...body, destination_conf: 'gs://b/p' })).toEqual([]);
+  });
+  it('destination: scheme, required params, region, {DATE}', () => {
+    expect(codes({ ...GOOD, destination_conf: 'bucket/logs' })).toEqual(['destination-invalid']);
+    const d = validateLogpushJob({ ...GOOD, destination_conf: 's4://b?region=us-west-2' });
+    expect(d[0]!.code).toBe('destination-unknown-scheme');
+    expect(d[0]!.fix!.edits[0]!.newText).toBe('s3');
+    expect([d[0]!.pointer, d[0]!.rangeIn, d[0]!.range]).toEqual(['/destination_conf', 'value', { start: 0, end: 2 }]);
+    const r2 = validateLogpushJob({ ...GOOD, destination_conf: 'r2://logs?account-id=abc' });
+    expect(r2.map((x) => x.data?.['param'])).toEqual(['access-key-id', 'secret-access-key']);
+    expect(codes({ ...GOOD, destination_conf: 's3://bucket/logs' })).toEqual(['destination-missing-param']);
+    expect(codes({ ...GOOD, destination_conf: 's3://?region=us-west-2' })).toEqual(['destination-missing-target']);
+    // The docs' own example has a stray "/" after the region.
+    expect(codes({ ...GOOD, destination_conf: 's3://<BUCKET_PATH>?region=us-west-2/' })).toEqual(['destination-invalid-param']);
+    const date = validateLogpushJob({ ...GOOD, destination_conf: 's3://b/logs/{date}?region=us-west-2' });
+    expect(date.map((x) => x.code)).toEqual(['destination-date-placeholder']);
+    expect(GOOD.destination_conf.slice(0, 0) + 's3://b/logs/{date}?region=us-west-2'.slice(date[0]!.range!.start, date[0]!.range!.end)).toBe('{date}');
+  });
+  it('dataset and name', () => {
+    const d = validateLogpushJob({ ...GOOD, dataset: 'http_request' });
+    expect(d.map((x) => x.code)).toContain('job-unknown-dataset');
+    expect(find(d, 'job-unknown-dataset').message).toContain('"http_requests"');
+    expect(codes({ ...GOOD, name: 'my job!' })).toEqual(['job-invalid-name']);
+    expect(codes({ ...GOOD, name: 'a'.repeat(513) })).toEqual(['job-invalid-name']);
+    expect(codes({ ...GOOD, name: 5 })).toEqual(['job-member-type']);
+  });
+  it('logpull_options: fields, timestamps, sample, CVE flag, unknown and duplicate options', () => {
+    const opts = (o: string) => validateLogpushJob({ ...GOOD, logpull_options: o });
+    const uf = opts('fields=ClientIP,EdgeResponseStatu,RayID');
+    expect(uf.map((x) => x.code)).toEqual(['logpull-unknown-field']);
+    expect(uf[0]!.fix!.edits[0]).toEqual({ range: { start: 16, end: 33 }, newText: 'EdgeResponseStatus' });
+    expect([uf[0]!.pointer, uf[0]!.rangeIn]).toEqual(['/logpull_options', 'value']);
+    expect(opts('fields=ClientIP,ClientIP').map((x) => x.code)).toEqual(['logpull-duplicate-field']);
+    expect(opts('fields=').map((x) => x.code)).toEqual(['logpull-empty-fields']);
+    expect(opts('fields=ClientIP,,RayID').map((x) => x.code)).toEqual(['logpull-empty-fields']);
+    expect(opts('timestamps=rfc3339ms').map((x) => x.code)).toEqual(['logpull-invalid-timestamps']);
+    for (const s of ['0', '1.5', 'abc', '-0.1', '']) expect(opts(`sample=${s}`).map((x) => x.code)).toEqual(['logpull-invalid-sample']);
+    expect(opts('sample=1').map((x) => x.code)).toEqual([]);
+    expect(opts('sample=.5').map((x) => x.code)).toEqual([]);
+    expect(opts('CVE-2021-44228=yes').map((x) => x.code)).toEqual(['logpull-invalid-cve']);
+    expect(opts('CVE-2021-44228=True')[0]!.fix!.edits[0]!.newText).toBe('true');
+    const unk = opts('fields=ClientIP&timestamp=rfc3339');
+    expect(unk.map((x) => x.code)).toEqual(['logpull-unknown-option']);
+    expect(unk[0]!.message).toContain('"timestamp"');
+    expect(unk[0]!.message).toContain('did you mean "timestamps"');
+    expect(opts('timestamps=unix&timestamps=rfc3339').map((x) => x.code)).toEqual(['logpull-duplicate-option']);
+    expect(opts('fields').map((x) => x.code)).toEqual(['logpull-invalid-option']);
+    const dns = validateLogpushJob({ ...GOOD, dataset: 'dns_logs', logpull_options: 'fields=QueryName,Cookies', filter: undefined });
+    expect(dns.map((x) => x.code)).toEqual(['logpull-custom-fields-dataset']);
+  });
+  it('re-bases filter diagnostics to /filter with a range inside the filter string', () => {
+    const filter = '{"where":{"and":[{"key":"ClientCountry","operator":"eq","value":"us"},{"key":"EdgeResponseStatus","operator":"gte","value":500}]}}';
+    const d = validateLogpushJob({ ...GOOD, filter });
+    expect(d).toHaveLength(1);
+    expect(d[0]!.code).toBe('filter-misspelt-operator');
+    expect(d[0]!.pointer).toBe('/filter');
+    expect(d[0]!.rangeIn).toBe('value');
+    expect(filter.slice(d[0]!.range!.start, d[0]!.range!.end)).toBe('"gte"');
+    expect(d[0]!.data!['filterPointer']).toBe('/where/and/1/operator');
+    // Field names are checked against the job's dataset.
+    expect(codes({ ...GOOD, dataset: 'dns_logs', logpull_options: undefined })).toContain('filter-unknown-field');
+    expect(codes({ ...GOOD, filter: '' })).toEqual([]);
+  });
+  it('gives document ranges when the body is text, and diagnoses malformed text', () => {
+    const text = JSON.stringify({ ...GOOD, datset: 'x' }, null, 1);
+    const d = validateLogpushJob(text);
+    const u = find(d, 'job-unknown-member');
+    expect(text.slice(u.range!.start, u.range!.end)).toBe('"datset"');
+    expect(u.data!['suggestion']).toBe('dataset');
+    const t = validateLogpushJob(JSON.stringify({ ...GOOD, dataset: 7 }));
+    const m = find(t, 'job-member-type');
+    expect(m.pointer).toBe('/dataset');
+    expect(JSON.stringify({ ...GOOD, dataset: 7 }).slice(m.range!.start, m.range!.end)).toBe('7');
+    expect(codes('{"name": "x",}')).toEqual(['job-invalid-json']);
+    expect(codes('[1]')).toEqual(['job-not-object']);
+    expect(codes(null)).toEqual(['job-not-object']);
+  });
+  it('accepts the other members of the public API without noise and names unknown ones', () => {
+    expect(codes({ ...GOOD, enabled: true, frequency: 'high', output_options: {}, max_upload_bytes: 5e6 })).toEqual([]);
+    expect(codes({ ...GOOD, __proto__x: 1, constructor: 1 })).toEqual(['job-unknown-member', 'job-unknown-member']);
+  });
+});
