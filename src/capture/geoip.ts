@@ -3,6 +3,7 @@
  * longest-prefix table that CSV tables load into: CIDRs are flattened into disjoint address ranges, each
  * carrying the most specific entry that covers it, and looked up by binary search. IPv4 ranges are
  * unsigned 32-bit numbers; IPv6 ranges four 32-bit words each, compared word by word (no allocation).
+ * IPv4-mapped IPv6 addresses fall back to the IPv4 blocks.
  * @module
  */
 import { parseIpAddress } from '../net/address.js';
@@ -165,7 +166,11 @@ export class GeoIpTable implements GeoIpLookup {
         a = m + 1;
       } else b = m - 1;
     }
-    return found >= 0 && compare4(t.hi, found * 4, k) >= 0 ? t.values[found] : undefined;
+    if (found >= 0 && compare4(t.hi, found * 4, k) >= 0) return t.values[found];
+    // An IPv4-mapped address (::ffff:a.b.c.d) that no IPv6 block covers is looked up as IPv4, as MaxMind
+    // databases alias ::ffff:0:0/96 to their IPv4 tree.
+    if (k[0] === 0 && k[1] === 0 && k[2] === 0xffff) return this.lookupV4(k[3]!);
+    return undefined;
   }
 
   lookup(address: string): GeoIpInfo | undefined {
