@@ -36,6 +36,16 @@ export function asInt(v: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * An integer of a timestamp (`int or string`) field: unix nanoseconds pass 2^53, so any integral number
+ * or string of up to 19 digits is accepted (compared as a double).
+ */
+export function asTimestampInt(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) ? v : undefined;
+  if (typeof v === 'string' && /^-?(0|[1-9][0-9]{0,18})$/.test(v)) return Number(v);
+  return undefined;
+}
+
 /** The replacement fix of a JSON value in the filter text. */
 function replaceFix(title: string, range: Range | undefined, value: unknown): Fix | undefined {
   return range ? { title, edits: [{ range, newText: JSON.stringify(value) }] } : undefined;
@@ -294,7 +304,7 @@ class Checker {
         if (v === 'true' || v === 'false') fix = v === 'true';
         break;
       case 'int_or_string':
-        r = asInt(v) ?? (typeof v === 'string' ? v : undefined);
+        r = asTimestampInt(v) ?? (typeof v === 'string' ? v : undefined);
         want = 'an integer or a string';
         break;
       default:
