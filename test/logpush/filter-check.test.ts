@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from 'jsonc-parser';
-import { compileLogFilter, checkLogFilter, type Diagnostic } from '../../src/logpush/index.js';
+import { compileLogFilter, checkLogFilter } from '../../src/logpush/index.js';
+import type { Diagnostic } from '../../src/diagnostics/types.js';
 
 const HTTP = { dataset: 'http_requests' };
 const codes = (f: string, ds = HTTP) => compileLogFilter(f, ds).diagnostics.map((d) => d.code);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateLogpushJob, type Diagnostic } from '../../src/logpush/index.js';
+import { validateLogpushJob } from '../../src/logpush/index.js';
+import type { Diagnostic } from '../../src/diagnostics/types.js';
 
 const GOOD = {
   name: 'static-assets',

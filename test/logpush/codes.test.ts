@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOGPUSH_CODES } from '../../src/logpush/index.js';
+import { DATASETS } from '../../src/logpush/datasets/index.js';
+
+const SRC = join(__dirname, '../../src/logpush');
+
+describe('the Logpush code table', () => {
+  const source = readdirSync(SRC).filter((f) => f.endsWith('.ts') && f !== 'codes.ts').map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
+  const emitted = new Set([...source.matchAll(/\b(?:diag\(|\? )'([a-z0-9-]+)'/g)].map((m) => m[1]!));
+  it('has a kebab-case id, a severity and a one-line doc per row', () => {
+    for (const [code, info] of Object.entries(LOGPUSH_CODES)) {
+      expect(code).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(['error', 'warning', 'info', 'hint']).toContain(info.severity);
+      expect(info.doc).not.toContain('\n');
+      expect(info.doc.length).toBeGreaterThan(10);
+    }
+  });
+  it('every code the sources emit is a row, and every row is emitted somewhere', () => {
+    for (const c of emitted) expect(Object.keys(LOGPUSH_CODES)).toContain(c);
+    for (const c of Object.keys(LOGPUSH_CODES)) expect(source).toContain(`'${c}'`);
+  });
+});
+
+describe('dataset catalogs', () => {
+  it('embed the four reference datasets with their documented counts', () => {
+    expect([...DATASETS.keys()].sort()).toEqual(['dns_logs', 'firewall_events', 'http_requests', 'spectrum_events']);
+    expect(DATASETS.get('http_requests')!.fields).toHaveLength(103);
+    expect(DATASETS.get('http_requests')!.byName.get('EdgeResponseStatus')!.type).toBe('int');
+    expect(DATASETS.get('http_requests')!.byName.get('EdgeStartTimestamp')!.type).toBe('int_or_string');
+    expect(DATASETS.get('http_requests')!.byName.get('CacheResponseStatus')!.deprecated).toBe(true);
+    expect(DATASETS.get('firewall_events')!.byName.get('Metadata')!.type).toBe('object');
+    expect(DATASETS.get('http_requests')!.byName.get('__proto__')).toBeUndefined();
+  });
+});
