@@ -124,6 +124,7 @@ export type AnyNode = ExprNode | LhsNode | LiteralNode | RangeNode | SetNode | L
 
 /** Visit every node of a tree, parents before children. */
 export function walk(node: AnyNode, visit: (n: AnyNode) => void): void {
+  if (node === undefined || node === null) return; // holes left by error recovery
   visit(node);
   switch (node.kind) {
     case 'logical':

@@ -50,6 +50,7 @@ class Checker {
   ) {}
 
   expr(node: A.ExprNode): void {
+    if (!node) return; // a hole left by error recovery (the parser reported it)
     switch (node.kind) {
       case 'logical':
         for (const o of node.operands) this.expr(o);
@@ -101,13 +102,24 @@ class Checker {
         return;
       }
       case 'String': {
-        const value = readString(node.rhs, lhs.field, out);
-        if (value === undefined) return;
         if (node.op === 'matches' || node.op === 'wildcard' || node.op === 'strict_wildcard') {
-          const re = this.regex(node, value);
-          if (re) this.predicates.set(node.id, { kind: 'regex', lhs, re, source: value });
+          if (node.rhs.form !== 'string' && node.rhs.form !== 'raw') {
+            const quoted = JSON.stringify(node.rhs.text);
+            this.out.push(
+              expressionDiagnostic('literal-type-mismatch', `${COMPARE_OPERATORS[node.op].print} takes a pattern in quotes: ${quoted}`, node.rhs.range, {
+                fix: { title: `write ${quoted}`, edits: [{ range: node.rhs.range, newText: quoted }] },
+              }),
+            );
+            return;
+          }
+          // After matches, a quoted string keeps its backslashes for the regex engine (\d, \.) — wirefilter's regex lexing.
+          const source = node.op === 'matches' && node.rhs.form === 'string' ? regexBody(node.rhs.text) : (node.rhs.value ?? '');
+          const re = this.regex(node, source);
+          if (re) this.predicates.set(node.id, { kind: 'regex', lhs, re, source });
           return;
         }
+        const value = readString(node.rhs, lhs.field, out);
+        if (value === undefined) return;
         this.predicates.set(node.id, { kind: 'string', lhs, op: node.op as StringOp, value });
         return;
       }
@@ -149,8 +161,12 @@ class Checker {
   private regex(node: A.CompareNode, value: string): RE2JS | undefined {
     try {
       if (node.op === 'matches') return RE2JS.compile(value);
-      const pattern = value.split('*').map((part) => RE2JS.quote(part)).join('.*');
-      return RE2JS.compile(`^(?:${pattern})$`, RE2JS.DOTALL | (node.op === 'wildcard' ? RE2JS.CASE_INSENSITIVE : 0));
+      const pattern = wildcardToRegex(value);
+      if (typeof pattern !== 'string') {
+        this.out.push(expressionDiagnostic('invalid-wildcard', `invalid wildcard pattern: ${pattern.problem}`, node.rhs.range));
+        return undefined;
+      }
+      return RE2JS.compile(pattern, RE2JS.DOTALL | (node.op === 'wildcard' ? RE2JS.CASE_INSENSITIVE : 0));
     } catch (e) {
       this.out.push(expressionDiagnostic('invalid-regex', `invalid regular expression: ${(e as Error).message}`, node.rhs.range));
       return undefined;
@@ -253,7 +269,7 @@ class Checker {
     const name = node.name;
     if (name.length === 0) return undefined; // the lexer reported it
     const managedNames = MANAGED_LISTS.map((m) => `${token}.${m}`);
-    if (name.includes('.')) {
+    if (name.includes('.') && !this.options.lists?.get(name)) {
       if (!managedNames.includes(name)) {
         const guess = suggest(name, managedNames);
         this.out.push(
@@ -291,6 +307,7 @@ class Checker {
   }
 
   private lhs(node: A.LhsNode): LhsPlan | undefined {
+    if (!node) return undefined;
     if (node.kind === 'field') {
       const field = this.field(node.name, node.range);
       return field ? { kind: 'field', field } : undefined;
@@ -309,6 +326,7 @@ class Checker {
   }
 
   private field(name: string, range: Range): FieldDef | undefined {
+    if (name === '') return undefined; // recovery placeholder; the parser reported the error
     const f = this.options.scheme.get(name);
     if (f) {
       if (f.deprecated && !this.deprecatedSeen.has(name)) {
@@ -330,6 +348,41 @@ class Checker {
     );
     return undefined;
   }
+}
+
+/** The pattern of a quoted string after `matches`: the text between the quotes, only \" unescaped. */
+function regexBody(text: string): string {
+  const closed = text.length >= 2 && text.endsWith('"') && !text.endsWith('\\"');
+  return text.slice(1, closed ? -1 : undefined).replace(/\\"/g, '"');
+}
+
+/**
+ * A wildcard pattern as an anchored RE2 pattern: `*` is any run of characters, `\*` a literal star,
+ * `\\` a literal backslash; `**` and any other backslash are errors.
+ */
+export function wildcardToRegex(value: string): string | { problem: string } {
+  let out = '^(?:';
+  let literal = '';
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (c === '\\') {
+      const n = value[i + 1];
+      if (n === '*' || n === '\\') {
+        literal += n;
+        i++;
+        continue;
+      }
+      return { problem: n === undefined ? 'it ends with a lone backslash' : `\\${n} is not an escape; only \\* and \\\\ are` };
+    }
+    if (c === '*') {
+      if (value[i + 1] === '*') return { problem: '** is not allowed; one * already matches any run of characters' };
+      out += RE2JS.quote(literal) + '.*';
+      literal = '';
+      continue;
+    }
+    literal += c;
+  }
+  return out + RE2JS.quote(literal) + ')$';
 }
 
 function lhsType(lhs: LhsPlan): FieldType {

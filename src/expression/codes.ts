@@ -17,7 +17,8 @@ export const EXPRESSION_CODES = {
   'invalid-integer': { severity: 'error', doc: 'An integer literal that does not parse (e.g. 08 as octal) or is out of the 64-bit range.' },
   'octal-literal': { severity: 'warning', doc: 'An integer with a leading 0 is octal (0123 is 83); probably a decimal port or number was meant.' },
   'invalid-ip': { severity: 'error', doc: 'An IP address, CIDR or IP range literal that does not parse.' },
-  'invalid-byte-string': { severity: 'error', doc: 'A byte string (aa:bb:cc) with mixed separators or a bad byte.' },
+  'invalid-byte-string': { severity: 'error', doc: 'A byte string (aa:bb:cc, separators :, - or .) with a byte that is not two hex digits.' },
+  'invalid-raw-string': { severity: 'error', doc: 'A raw string r#"…"# with more than 255 #.' },
   'uppercase-keyword': { severity: 'error', doc: 'Keywords and word operators are lower case only (AND → and).' },
   'invalid-list-name': { severity: 'error', doc: 'A $list name with characters outside [a-z0-9_.] or a leading/trailing dot.' },
   // --- syntax ---
@@ -46,6 +47,7 @@ export const EXPRESSION_CODES = {
   'cidr-host-bits': { severity: 'warning', doc: 'A CIDR with host bits set (10.0.0.1/8); it is read as its network (10.0.0.0/8).' },
   'invalid-country-code': { severity: 'error', doc: 'Not an ISO 3166-1 alpha-2 code.' },
   'lowercase-country-code': { severity: 'warning', doc: 'A known country code in lower case; values are upper case ("br" → "BR"), so it never matches.' },
+  'invalid-wildcard': { severity: 'error', doc: 'A wildcard pattern with ** or a backslash before anything but * or \\ (the only wildcard escapes).' },
   'invalid-regex': { severity: 'error', doc: 'A `matches` pattern the linear-time regex engine rejects.' },
   'function-arguments': { severity: 'error', doc: 'Wrong arguments to a function (bit_slice(field, start, end): raw header field, ≤ 32 bits, offsets ≤ 2040).' },
   'duplicate-set-item': { severity: 'hint', doc: 'A set item that is already in the set (or inside one of its ranges/CIDRs).' },

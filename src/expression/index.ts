@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../diagnostics/types.js';
 import { hasErrors, sortDiagnostics } from '../diagnostics/types.js';
-import type { ExprNode } from './ast.js';
+import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
 import { parseTokens } from './parser.js';
 import { check, type CheckedExpression } from './checker.js';
@@ -97,7 +97,24 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
   const parsed = parseTokens(lexed.tokens, text.length);
   diagnostics.push(...parsed.diagnostics);
+  dropRegexEscapeErrors(parsed.ast, diagnostics);
   return { ast: parsed.ast, diagnostics: finish(diagnostics) };
+}
+
+/**
+ * After `matches`, a quoted string keeps backslash escapes for the regex engine (`"\\d+"`), so the
+ * lexer's invalid-escape errors inside such strings are withdrawn.
+ */
+function dropRegexEscapeErrors(ast: ExprNode, diagnostics: Diagnostic[]): void {
+  const spans: { start: number; end: number }[] = [];
+  walk(ast, (n) => {
+    if (n.kind === 'compare' && n.op === 'matches' && n.rhs.form === 'string') spans.push(n.rhs.range);
+  });
+  if (!spans.length) return;
+  for (let i = diagnostics.length - 1; i >= 0; i--) {
+    const d = diagnostics[i]!;
+    if (d.code === 'invalid-escape' && spans.some((s) => d.range!.start >= s.start && d.range!.end <= s.end)) diagnostics.splice(i, 1);
+  }
 }
 
 /** Resolve the scheme option. */

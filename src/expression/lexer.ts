@@ -139,8 +139,8 @@ export function lex(text: string, maxDepth = 128): LexResult {
       i = j;
       continue;
     }
-    // words: identifiers, keywords, numbers, addresses, CIDRs, byte strings
-    if (isWordStart(c)) {
+    // words: identifiers, keywords, numbers (a leading - for negative ones), addresses, CIDRs, byte strings
+    if (isWordStart(c) || (c === 45 && isDigit(text.charCodeAt(i + 1)))) {
       let j = i + 1;
       while (j < end) {
         const d = text.charCodeAt(j);
@@ -212,7 +212,7 @@ export function listNameProblem(name: string): string | undefined {
 }
 
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*$/;
-const INT_RE = /^(?:0x[0-9a-fA-F]+|[0-9]+)$/;
+const INT_RE = /^-?(?:0x[0-9a-fA-F]+|[0-9]+)$/;
 
 function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[]): void {
   const image = text.slice(start, end);
@@ -317,7 +317,7 @@ function lexRawString(text: string, start: number, end: number, push: (t: IToken
   }
   if (text.charCodeAt(i) !== 34) return 0; // r### not followed by a quote: not a raw string
   if (hashes > 255) {
-    diagnostics.push(expressionDiagnostic('unterminated-string', `a raw string takes at most 255 '#' (found ${hashes})`, { start, end: i + 1 }));
+    diagnostics.push(expressionDiagnostic('invalid-raw-string', `a raw string takes at most 255 '#' (found ${hashes})`, { start, end: i + 1 }));
   }
   const bodyStart = i + 1;
   const closing = '"' + '#'.repeat(hashes);

@@ -15,6 +15,10 @@ export type IntText = { ok: true; value: number; octal: boolean } | { ok: false;
 
 /** Read decimal, `0x` hex or leading-zero octal text. */
 export function readIntText(text: string): IntText {
+  if (text.startsWith('-')) {
+    const r = readIntText(text.slice(1));
+    return r.ok ? { ...r, value: -r.value } : r;
+  }
   let value: number;
   let octal = false;
   if (/^0x[0-9a-fA-F]+$/.test(text)) value = parseInt(text.slice(2), 16);
@@ -30,6 +34,14 @@ export function readIntText(text: string): IntText {
 
 /** Read an Int literal for a field (range checks, octal warning). */
 export function readInt(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): number | undefined {
+  if (lit.form === 'word' && (lit.text === 'true' || lit.text === 'false')) {
+    out.push(expressionDiagnostic('boolean-literal', `there is no ${lit.text} literal; ${field ? field.name : 'this value'} is an Int`, lit.range));
+    return undefined;
+  }
+  if (lit.form === 'word' && /^-?[0-9][0-9a-zA-Z]*$/.test(lit.text)) {
+    out.push(expressionDiagnostic('invalid-integer', `${lit.text} is not an integer (decimal, 0x hex or 0-prefixed octal)`, lit.range));
+    return undefined;
+  }
   if (lit.form !== 'int') {
     const looksInt = lit.form !== 'word' && /^(?:0x[0-9a-fA-F]+|[0-9]+)$/.test(lit.value ?? '');
     out.push(
@@ -62,7 +74,7 @@ export function readInt(lit: LiteralNode, field: FieldDef | undefined, out: Diag
   return r.value;
 }
 
-const BYTES_RE = /^[0-9a-fA-F]{2}(?:([:.-])[0-9a-fA-F]{2})(?:\1[0-9a-fA-F]{2})*$/;
+const BYTES_RE = /^[0-9a-fA-F]{2}(?:[:.-][0-9a-fA-F]{2})+$/;
 
 /** Read a String literal: a quoted or raw string, or a byte string `aa:bb:cc` (bytes as char codes). */
 export function readString(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): string | undefined {
@@ -74,8 +86,8 @@ export function readString(lit: LiteralNode, field: FieldDef | undefined, out: D
       .map((h) => String.fromCharCode(parseInt(h, 16)))
       .join('');
   } else {
-    if (lit.form === 'word' && /^[0-9a-fA-F:.-]+$/.test(lit.text) && /[:.-]/.test(lit.text)) {
-      out.push(expressionDiagnostic('invalid-byte-string', `${lit.text} is not a byte string: use two hex digits per byte and one kind of separator (aa:bb:cc)`, lit.range));
+    if (lit.form === 'word' && /^[0-9a-fA-F]{2}[:.-]/.test(lit.text) && !/^\d+\.\d+\.\d+\.\d+$/.test(lit.text)) {
+      out.push(expressionDiagnostic('invalid-byte-string', `${lit.text} is not a byte string: each byte is two hex digits, separated by :, - or . (aa:bb:cc)`, lit.range));
       return undefined;
     }
     const quoted = JSON.stringify(lit.text);
@@ -115,6 +127,10 @@ export function readIp(lit: LiteralNode, field: FieldDef | undefined, out: Diagn
       expressionDiagnostic('literal-type-mismatch', `${field ? field.name : 'this value'} is an Ip; write the address without quotes`, lit.range,
         parsable ? { fix: { title: `write ${lit.value}`, edits: [{ range: lit.range, newText: lit.value! }] } } : {}),
     );
+    return undefined;
+  }
+  if (lit.form === 'int') {
+    out.push(expressionDiagnostic('literal-type-mismatch', `${field ? field.name : 'this value'} is an Ip; ${lit.text} is an integer, not an address`, lit.range));
     return undefined;
   }
   const addr = parseIpAddress(lit.text);

@@ -215,8 +215,9 @@ class ExpressionParser extends EmbeddedActionsParser {
                   ALT: () => {
                     const v = this.SUBRULE4(this.value);
                     return this.ACTION(() => {
+                      const ipLike = v.form === 'word' && /[./:]/.test(v.text);
                       this.buildDiagnostics.push(
-                        expressionDiagnostic('syntax-error', `'in' takes a set in braces or a $list: use in {${v.text}}`, v.range, {
+                        expressionDiagnostic(ipLike ? 'cidr-outside-set' : 'syntax-error', `'in' takes a set in braces or a $list: use in {${v.text}}`, v.range, {
                           fix: { title: `write {${v.text}}`, edits: [{ range: v.range, newText: `{${v.text}}` }] },
                         }),
                       );
@@ -276,7 +277,7 @@ class ExpressionParser extends EmbeddedActionsParser {
       });
     });
     return this.ACTION(() => call ?? ({ kind: 'field', id: this.id(), range: this.tokRange(name), name: name.image } as A.FieldNode));
-  });
+  }, { recoveryValueFunc: (): A.FieldNode => ({ kind: 'field', id: this.id(), range: this.errorNode().range, name: '' }) });
 
   private value: () => A.LiteralNode = this.RULE(
     'value',
@@ -338,7 +339,7 @@ class ExpressionParser extends EmbeddedActionsParser {
       const end = Number.isNaN(close.startOffset) ? (items[items.length - 1]?.range.end ?? open.endOffset! + 1) : close.endOffset! + 1;
       return { kind: 'set', id: this.id(), range: { start: open.startOffset, end }, items };
     });
-  });
+  }, { recoveryValueFunc: (): A.SetNode => ({ kind: 'set', id: this.id(), range: this.errorNode().range, items: [] }) });
 }
 
 let instance: ExpressionParser | undefined;

@@ -50,9 +50,20 @@ export function valueType(p: Predicate): 'number' | 'string' | 'boolean' {
  * the header is shorter than `end` bits or is not bytes.
  */
 export function bitSlice(bytes: unknown, start: number, end: number): number | undefined {
-  if (!(bytes instanceof Uint8Array) || end > bytes.length * 8) return undefined;
+  if (bytes instanceof Uint8Array) {
+    if (end > bytes.length * 8) return undefined;
+    let v = 0;
+    for (let bit = start; bit < end; bit++) v = v * 2 + ((bytes[bit >> 3]! >> (7 - (bit & 7))) & 1);
+    return v;
+  }
+  // A String value holds one byte per character (code units above 0xff make it not bytes).
+  if (typeof bytes !== 'string' || end > bytes.length * 8) return undefined;
   let v = 0;
-  for (let bit = start; bit < end; bit++) v = v * 2 + ((bytes[bit >> 3]! >> (7 - (bit & 7))) & 1);
+  for (let bit = start; bit < end; bit++) {
+    const c = bytes.charCodeAt(bit >> 3);
+    if (c > 0xff) return undefined;
+    v = v * 2 + ((c >> (7 - (bit & 7))) & 1);
+  }
   return v;
 }
 

@@ -110,7 +110,7 @@ export class Scheme {
     for (const name of Object.keys(literal)) {
       const type = literal[name] as unknown;
       if (typeof type !== 'string' || !TYPES.has(type)) problems.push(`field ${JSON.stringify(name)} has unknown type ${JSON.stringify(type)}`);
-      else if (!/^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$/.test(name)) problems.push(`field name ${JSON.stringify(name)} is not a lower-case dotted name`);
+      else if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/.test(name)) problems.push(`field name ${JSON.stringify(name)} is not a dotted name of letters, digits and _`);
       else fields.push({ name, type: type as FieldType, doc: '' });
     }
     return { scheme: new Scheme(fields), problems };

@@ -38,7 +38,7 @@ const intPredicate = fc.oneof(
 );
 const stringPredicate = fc.oneof(
   fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.constantFrom('==', '!=', 'contains', '<', '>=', 'matches', 'wildcard', 'strict wildcard'), fc.oneof(fc.constantFrom(...PROTOS, 'tc*', 'u.p', 'TCP'), hostileString)).map(
-    ([f, o, v]) => `${f} ${o} ${stringLiteral(o === 'matches' ? v.replace(/[\\^$.|?*+()[\]{}]/g, '') : v)}`,
+    ([f, o, v]) => `${f} ${o} ${stringLiteral(o === 'matches' ? v.replace(/[\\^$.|?*+()[\]{}]/g, '') : o.includes('wildcard') ? v.replace(/\\/g, '\\\\').replace(/\*+/g, '*') : v)}`,
   ),
   fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.array(fc.oneof(fc.constantFrom(...PROTOS), hostileString), { maxLength: 14 })).map(([f, vs]) => `${f} in {${vs.map(stringLiteral).join(' ')}}`),
   fc.tuple(fc.constantFrom(...COUNTRY_FIELDS), fc.constantFrom('==', '!='), fc.constantFrom(...COUNTRIES)).map(([f, o, v]) => `${f} ${o} "${v}"`),
