@@ -67,11 +67,15 @@ const IPV4 = 4;
 // helpers need no context object.
 let problems: CaptureDiagnostic[] | undefined;
 let reporting = true;
-let where = '';
 let recordOffset = 0;
+let recordIndex: number | undefined;
+// The mask of the last field set seen (the simulator passes the same set for every packet).
+let lastFields: ReadonlySet<string> | undefined;
+let lastMask = ALL_FIELDS;
 
 function problem(code: CaptureCode, message: string, extra?: Record<string, unknown>): void {
   if (!reporting) return;
+  const where = recordIndex !== undefined ? `Packet ${recordIndex + 1} at byte ${recordOffset}` : `Packet at byte ${recordOffset}`;
   (problems ??= []).push(captureDiagnostic(code, recordOffset, `${where}: ${message}`, extra));
 }
 
@@ -91,12 +95,20 @@ function truncated(layer: string, have: number, need: number): void {
  * fields read before the problem are kept.
  */
 export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OPTIONS): DecodeResult {
-  const want = options.fields ? fieldMask(options.fields) : ALL_FIELDS;
+  const fields = options.fields;
+  let want = ALL_FIELDS;
+  if (fields) {
+    if (fields !== lastFields) {
+      lastMask = fieldMask(fields);
+      lastFields = fields;
+    }
+    want = lastMask;
+  }
   const packet: Packet = {};
   problems = undefined;
   reporting = options.problems !== false;
   recordOffset = record.offset ?? 0;
-  if (reporting) where = record.index !== undefined ? `Packet ${record.index + 1} at byte ${recordOffset}` : `Packet at byte ${recordOffset}`;
+  recordIndex = record.index;
   const d = record.data;
   if (want & F.COLO && options.colo) {
     if (options.colo.name !== undefined) packet['cf.colo.name'] = options.colo.name;

@@ -8,7 +8,7 @@ export { CAPTURE_CODES, type CaptureCode } from './codes.js';
 export { captureDiagnostic, type CaptureDiagnostic } from './diagnostic.js';
 export type { CaptureFormat, CaptureRecord, CaptureSummary, ReadCaptureOptions } from './types.js';
 export { CaptureParser } from './parser.js';
-export { readCapture, readCaptureAll, type CaptureSource } from './read.js';
+export { readCapture, readCaptureAll, readCaptureBatches, type CaptureSource } from './read.js';
 export { decodePacket, type DecodeInput, type DecodeOptions, type DecodeResult } from './decode.js';
 export { DECODED_FIELDS, FIELD_GROUPS, fieldMask, type Packet } from './fields.js';
 export { IP_PROTOCOL_NAMES, ipProtocolNumber } from './ip-protocols.js';

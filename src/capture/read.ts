@@ -24,6 +24,23 @@ export async function* readCapture(
   source: CaptureSource,
   options: ReadCaptureOptions = {},
 ): AsyncGenerator<CaptureRecord, CaptureSummary, undefined> {
+  const batches = readCaptureBatches(source, options);
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) return next.value;
+    for (const r of next.value) yield r;
+  }
+}
+
+/**
+ * Like {@link readCapture}, but yields the records of each input chunk as one array: one `await` per
+ * chunk instead of per record, which matters at millions of packets per second. Same diagnostics and
+ * summary.
+ */
+export async function* readCaptureBatches(
+  source: CaptureSource,
+  options: ReadCaptureOptions = {},
+): AsyncGenerator<CaptureRecord[], CaptureSummary, undefined> {
   const parser = new CaptureParser(options);
   let offset = 0;
   try {
@@ -40,15 +57,23 @@ export async function* readCapture(
       }
       offset += bytes.length;
       parser.push(bytes);
-      for (let r = parser.read(); r; r = parser.read()) yield r;
+      const batch = drain(parser);
+      if (batch.length > 0) yield batch;
     }
   } catch (err) {
     parser.report('capture-bad-chunk', offset, `At byte ${offset}: reading the source failed: ${errorText(err)}; reading stopped.`);
     parser.abort();
   }
   parser.end();
-  for (let r = parser.read(); r; r = parser.read()) yield r;
+  const last = drain(parser);
+  if (last.length > 0) yield last;
   return parser.summary();
+}
+
+function drain(parser: CaptureParser): CaptureRecord[] {
+  const out: CaptureRecord[] = [];
+  for (let r = parser.read(); r; r = parser.read()) out.push(r);
+  return out;
 }
 
 /**
@@ -60,11 +85,11 @@ export async function readCaptureAll(
   options: ReadCaptureOptions = {},
 ): Promise<{ records: CaptureRecord[]; summary: CaptureSummary }> {
   const records: CaptureRecord[] = [];
-  const it = readCapture(source, options);
+  const it = readCaptureBatches(source, options);
   for (;;) {
     const n = await it.next();
     if (n.done) return { records, summary: n.value };
-    records.push(n.value);
+    for (const r of n.value) records.push(r);
   }
 }
 

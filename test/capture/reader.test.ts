@@ -1,7 +1,7 @@
 /** The streaming reader: formats, chunking, timestamps, and diagnostics on damaged input. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CAPTURE_CODES, CaptureParser, decodePacket, readCapture, readCaptureAll, type CaptureRecord } from '../../src/capture/index.js';
+import { CAPTURE_CODES, CaptureParser, decodePacket, readCapture, readCaptureAll, readCaptureBatches, type CaptureRecord } from '../../src/capture/index.js';
 import { interfaceTimestamp, withTimestampUnits } from '../../src/capture/pcapng.js';
 import { fixtureBytes, readFixture } from './helpers.js';
 
@@ -167,6 +167,29 @@ describe('streaming', () => {
     expect(records.every((r) => r.data.buffer !== bytes.buffer)).toBe(true);
     const views = (await readCaptureAll([bytes])).records;
     expect(views.every((r) => r.data.buffer === bytes.buffer)).toBe(true);
+  });
+
+  it('readCapture, readCaptureBatches and readCaptureAll give the same records and summary', async () => {
+    const chunks = () => split(fixtureBytes('corrupt-block.pcapng'), [100, 1000, 3000, 5000]);
+    const all = await readCaptureAll(chunks());
+    const single: CaptureRecord[] = [];
+    const gen = readCapture(chunks());
+    let n = await gen.next();
+    for (; !n.done; n = await gen.next()) single.push(n.value);
+    const batched: CaptureRecord[] = [];
+    const bgen = readCaptureBatches(chunks());
+    let b = await bgen.next();
+    let batches = 0;
+    for (; !b.done; b = await bgen.next()) {
+      batches++;
+      batched.push(...b.value);
+    }
+    expect(essentials(single)).toEqual(essentials(all.records));
+    expect(essentials(batched)).toEqual(essentials(all.records));
+    expect(n.value).toEqual(all.summary);
+    expect(b.value).toEqual(all.summary);
+    expect(batches).toBeLessThanOrEqual(5);
+    expect(all.summary.diagnostics.length).toBe(2);
   });
 
   it('the generator returns the summary', async () => {
