@@ -34,3 +34,22 @@ describe('dataset catalogs', () => {
     expect(DATASETS.get('http_requests')!.byName.get('__proto__')).toBeUndefined();
   });
 });
+
+describe('docs/logpush.md', () => {
+  const doc = readFileSync(join(__dirname, '../../docs/logpush.md'), 'utf8');
+  it('shows the operator table exactly as the data table holds it', async () => {
+    const { OPERATORS } = await import('../../src/logpush/index.js');
+    const cols = ['string', 'int', 'bool', 'array', 'object', 'float'];
+    for (const o of OPERATORS) {
+      const row = `| \`${o.name}\` | ${o.meaning} | ${cols.map((c) => ((o.kinds as readonly string[]).includes(c) ? 'yes' : '—')).join(' | ')} |`;
+      expect(doc).toContain(row);
+    }
+  });
+  it('mentions every diagnostic code (by name or by its family prefix)', () => {
+    for (const c of Object.keys(LOGPUSH_CODES)) {
+      const parts = c.split('-');
+      const families = [`${parts[0]}-*`, `${parts[0]}-${parts[1]}-*`];
+      expect(doc.includes(`\`${c}\``) || families.some((f) => doc.includes(`\`${f}\``))).toBe(true);
+    }
+  });
+});
