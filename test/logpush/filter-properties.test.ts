@@ -227,3 +227,30 @@ describe('evaluation semantics (logpush.md)', () => {
     }
   });
 });
+
+describe('Content-Security-Policy fallback', () => {
+  it('compiles to closures when new Function is forbidden, with the same answers', () => {
+    const text = '{"where":{"or":[{"key":"ClientCountry","operator":"in","value":["a","b","c","d","e","f","g","h","i","j"]},{"key":"EdgeResponseStatus","operator":"geq","value":500}]}}';
+    const g = globalThis as { Function: FunctionConstructor };
+    const real = g.Function;
+    let r: ReturnType<typeof compileLogFilter>;
+    let codegen: ReturnType<typeof compileLogFilter>;
+    g.Function = function blocked() {
+      throw new EvalError('Refused to evaluate a string as JavaScript (CSP)');
+    } as unknown as FunctionConstructor;
+    try {
+      r = compileLogFilter(text, HTTP);
+      codegen = compileLogFilter(text, { ...HTTP, mode: 'codegen' });
+    } finally {
+      g.Function = real;
+    }
+    expect(r.matcher).toBeTypeOf('function');
+    expect(codegen.matcher).toBeTypeOf('function');
+    // Generated matchers are named; the closure tree's root is not: the blocked path really fell back.
+    expect(compileLogFilter(text, HTTP).matcher!.name).toBe('logFilterMatcher');
+    expect(r.matcher!.name).not.toBe('logFilterMatcher');
+    expect(r.matcher!({ ClientCountry: 'c' })).toBe(true);
+    expect(r.matcher!({ ClientCountry: 'z', EdgeResponseStatus: 502 })).toBe(true);
+    expect(r.matcher!({ ClientCountry: 'z', EdgeResponseStatus: 200 })).toBe(false);
+  });
+});
