@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * The `rulekit` command line. Exit codes: 0 fine, 1 the input has errors, 2 a usage problem.
+ * @module
+ */
+import { Command, Option } from 'commander';
+import { runDemo } from './demo.js';
+import { checkCommand, validateCommand } from './commands.js';
+import { UsageError } from './io.js';
+
+const write = (s: string) => process.stdout.write(s);
+
+/** Build the program (exported for tests). */
+export function program(): Command {
+  const p = new Command('rulekit')
+    .description('Network rule expressions and Logpush filters: check, validate, simulate, export.')
+    .version('0.1.0')
+    .showHelpAfterError();
+  const format = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+
+  p.command('demo')
+    .description('check a sample ruleset and run sample packets through it (what npm start runs)')
+    .action(() => {
+      process.exitCode = runDemo(write);
+    });
+
+  p.command('check')
+    .description('lint network rule expressions (arguments, or one per line of --file)')
+    .argument('[expression...]', 'expressions to check')
+    .option('-f, --file <path>', 'a file with one expression per line (# comments), - for stdin')
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .addOption(format())
+    .action(async (expressions: string[], opts) => {
+      if (!expressions.length && !opts.file) throw new UsageError('give an expression or --file');
+      process.exitCode = await checkCommand(expressions, opts, write);
+    });
+
+  p.command('validate')
+    .description('validate a ruleset request body (JSON file, - for stdin)')
+    .argument('<ruleset>', 'ruleset JSON file')
+    .option('--update', 'the body is a PUT that replaces rules (needs only "rules")')
+    .option('--phase <phase>', 'phase of the stored ruleset, for --update bodies')
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .addOption(format())
+    .action(async (path: string, opts) => {
+      process.exitCode = await validateCommand(path, opts, write);
+    });
+  return p;
+}
+
+/** Run the CLI with process arguments. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof UsageError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
+      process.stderr.write(`rulekit: ${(e as Error).message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw e;
+  }
+}
+
+await main();
