@@ -6,6 +6,9 @@
  */
 
 const DEC: readonly string[] = Array.from({ length: 256 }, (_, i) => String(i));
+/** Byte as hex without leading zeros, and as exactly two hex digits. */
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16));
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Dotted quad of the 4 bytes at `o`. */
 export function ipv4Text(d: Uint8Array, o: number): string {
@@ -42,7 +45,8 @@ export function ipv6Text(d: Uint8Array, o: number): string {
       g += bestLen - 1;
       continue;
     }
-    s += ((d[o + 2 * g]! << 8) | d[o + 2 * g + 1]!).toString(16);
+    const hi = d[o + 2 * g]!;
+    s += hi === 0 ? HEX[d[o + 2 * g + 1]!]! : HEX[hi]! + HEX2[d[o + 2 * g + 1]!]!;
     if (g < 7) s += ':';
   }
   return s;
