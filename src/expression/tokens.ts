@@ -64,7 +64,7 @@ export const Identifier = createToken({ name: 'Identifier', pattern: /[a-z_][a-z
 /** Decimal, hex (`0x1f`) or octal (`017`) integer. */
 export const IntLiteral = createToken({ name: 'IntLiteral', pattern: Lexer.NA, categories: [Value], label: 'integer' });
 /** IP address, CIDR, byte string, or another bare value word (classified by the checker). */
-export const WordLiteral = createToken({ name: 'WordLiteral', pattern: Lexer.NA, categories: [Value], label: 'value' });
+export const WordLiteral = createToken({ name: 'WordLiteral', pattern: Lexer.NA, categories: [Value], label: 'word' });
 /** `"..."` with escapes. */
 export const StringLiteral = createToken({ name: 'StringLiteral', pattern: Lexer.NA, label: 'string' });
 /** `r"..."` / `r#"..."#`. */

@@ -1,0 +1,38 @@
+/**
+ * The core runs in a browser: bundle src/index.ts for the browser platform with esbuild, fail on any Node
+ * built-in it pulls in, then run the bundle in a bare V8 context (no process, Buffer, require) and use it.
+ */
+import { describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { builtinModules } from 'node:module';
+import vm from 'node:vm';
+
+const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+describe('browser bundle of the core', () => {
+  it('pulls in no Node built-in and works without Node globals', async () => {
+    const result = await build({
+      entryPoints: ['src/index.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'rulekit',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const imported = Object.values(result.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => NODE_BUILTINS.has(p))).toEqual([]);
+    expect(Object.keys(result.metafile!.inputs).filter((p) => p.startsWith('src/cli/') || p.startsWith('src/server/') || p.startsWith('src/lsp/'))).toEqual([]);
+
+    const code = result.outputFiles[0]!.text;
+    const context = vm.createContext({ TextDecoder, TextEncoder, console });
+    vm.runInContext(`${code}; globalThis.rulekit = rulekit;`, context);
+    const api = (context as { rulekit: typeof import('../../src/index.js') }).rulekit;
+    const r = api.compileExpression('tcp.dstport in {80 443} and not ip.src in $svc.anonymizer', { lists: { 'svc.anonymizer': ['198.51.100.0/24'] } });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.matcher!({ 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
+    expect(api.compileExpression('tcp.dst_port == 1').diagnostics[0]!.message).toContain('did you mean tcp.dstport?');
+  });
+});
