@@ -3,10 +3,11 @@ import { CaptureParser } from './parser.js';
 import type { CaptureRecord, CaptureSummary, ReadCaptureOptions } from './types.js';
 
 /**
- * Where capture bytes come from: an async or sync iterable of chunks (a Node `fs.ReadStream`, a web
- * `ReadableStream` in runtimes where it is async-iterable, an array of chunks), or one whole buffer.
+ * Where capture bytes come from: an async or sync iterable of chunks (a Node `fs.ReadStream`, an array of
+ * chunks), a web `ReadableStream` (e.g. `file.stream()` in a browser), or one whole buffer.
  */
 export type CaptureSource =
+  | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array | ArrayBuffer>
   | Iterable<Uint8Array | ArrayBuffer>
   | Uint8Array
@@ -93,8 +94,29 @@ export async function readCaptureAll(
   }
 }
 
+/** A web `ReadableStream` (where it is not async-iterable, as in some browsers). */
+interface StreamWithReader {
+  getReader(): { read(): Promise<{ done?: boolean; value?: unknown }>; releaseLock?(): void };
+}
+
+async function* fromReader(stream: StreamWithReader): AsyncGenerator<unknown> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock?.();
+  }
+}
+
 function chunksOf(source: CaptureSource): AsyncIterable<unknown> | Iterable<unknown> {
   if (source instanceof Uint8Array || source instanceof ArrayBuffer) return [source];
+  if (source && typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function' && typeof (source as unknown as StreamWithReader).getReader === 'function') {
+    return fromReader(source as unknown as StreamWithReader);
+  }
   if (source && (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function' || typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function')) {
     return source as AsyncIterable<unknown>;
   }

@@ -192,6 +192,43 @@ describe('streaming', () => {
     expect(all.summary.diagnostics.length).toBe(2);
   });
 
+  it('a web ReadableStream is a source', async () => {
+    const bytes = fixtureBytes('sll2.pcap');
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes.subarray(0, 30));
+        c.enqueue(bytes.subarray(30));
+        c.close();
+      },
+    });
+    const { records, summary } = await readCaptureAll(stream);
+    expect(records.length).toBe(2);
+    expect(summary.diagnostics).toEqual([]);
+  });
+
+  it('modified (24-byte record header) and big-endian nanosecond pcaps built here', async () => {
+    const mod = [...le32(0xa1b2cd34), ...le16(2), ...le16(4), ...le32(0), ...le32(0), ...le32(65535), ...le32(101)];
+    mod.push(...le32(10), ...le32(20), ...le32(28), ...le32(28), ...new Array(8).fill(0), ...IPV4_UDP);
+    const a = await readCaptureAll(Uint8Array.from(mod));
+    expect(a.summary.diagnostics).toEqual([]);
+    expect(a.records.map((r) => [r.timestampNs, r.capturedLength, decodePacket(r).packet['udp.srcport']])).toEqual([[10_000_020_000n, 28, 53]]);
+    const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+    const ns = [...be32(0xa1b23c4d), 0, 2, 0, 4, ...be32(0), ...be32(0), ...be32(65535), ...be32(101), ...be32(3), ...be32(999_999_999), ...be32(28), ...be32(60), ...IPV4_UDP];
+    const b = await readCaptureAll(Uint8Array.from(ns));
+    expect(b.records.map((r) => [r.timestampNs, r.capturedLength, r.originalLength])).toEqual([[3_999_999_999n, 28, 60]]);
+  });
+
+  it('onDiagnostic sees each diagnostic as it is found; input after end() is ignored', async () => {
+    const seen: string[] = [];
+    await readCaptureAll(fixtureBytes('corrupt-block.pcapng'), { onDiagnostic: (d) => seen.push(d.code) });
+    expect(seen).toEqual(['capture-corrupt-record', 'capture-resynchronised']);
+    const p = new CaptureParser();
+    p.end();
+    p.push(fixtureBytes('raw-ip.pcap'));
+    expect(p.read()).toBeUndefined();
+    expect(p.summary().diagnostics.map((d) => d.code)).toEqual(['capture-empty']);
+  });
+
   it('the generator returns the summary', async () => {
     const it = readCapture([fixtureBytes('raw-ipv6.pcap')]);
     let n = await it.next();
