@@ -20,8 +20,8 @@ export type LogLineMatcher = (line: Record<string, unknown>) => boolean;
 /** Which back end builds the matcher. */
 export type CompileMode = 'auto' | 'codegen' | 'closures';
 
-/** Above this many values an `in` uses a Set instead of a chain of `===`. */
-const INLINE_SET_MAX = 8;
+/** Above this many values an `in` uses a Set instead of a chain of `===` (measured: a chain of 10 strings beats Set.has on parsed lines). */
+const INLINE_SET_MAX = 16;
 
 /** Values an `in` operand matches on a line: an int of an `int or string` field also as its string. */
 function setValues(c: FilterClause): FilterScalar[] {
