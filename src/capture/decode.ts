@@ -61,6 +61,15 @@ export interface DecodeResult {
 }
 
 const NO_OPTIONS: DecodeOptions = {};
+
+/**
+ * Packets are made with `new PlainPacket()` rather than `{}`: objects from a constructor get V8's in-object
+ * slack tracking, so the ~25 fields a full decode adds land in the object itself instead of a backing
+ * store that is regrown as they are added (about twice as fast). The prototype is `Object.prototype`,
+ * so the result is still a plain object.
+ */
+function PlainPacket(): void {}
+PlainPacket.prototype = Object.prototype;
 const IPV4 = 4;
 
 // Per-call state of the (synchronous, non-reentrant) decoder, kept in module variables so that the
@@ -104,7 +113,7 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
     }
     want = lastMask;
   }
-  const packet: Packet = {};
+  const packet = new (PlainPacket as unknown as new () => Packet)();
   problems = undefined;
   reporting = options.problems !== false;
   recordOffset = record.offset ?? 0;

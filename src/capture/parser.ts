@@ -249,7 +249,9 @@ export class CaptureParser {
   }
 
   private record(linkType: number, interfaceId: number, ts: bigint | number, start: number, caplen: number, origlen: number, at: number): CaptureRecord {
-    const data = this.copyData ? this.buf.slice(start, start + caplen) : this.buf.subarray(start, start + caplen);
+    const b = this.buf;
+    // A plain Uint8Array view (cheaper than subarray, and never a Node Buffer even when the chunk is one).
+    const data = this.copyData ? b.slice(start, start + caplen) : new Uint8Array(b.buffer, b.byteOffset + start, caplen);
     return {
       index: this.produced++,
       offset: at,
