@@ -44,6 +44,10 @@ export const CAPTURE_CODES = {
     severity: 'warning',
     doc: 'The diagnostic limit was reached; further diagnostics of this capture were counted but not kept.',
   },
+  'capture-bad-record': {
+    severity: 'error',
+    doc: 'The decoder was given a record without byte data (a Uint8Array `data`); nothing was decoded.',
+  },
   'capture-unsupported-link-type': {
     severity: 'info',
     doc: 'The record has a link type the decoder does not read; no IP fields were decoded.',

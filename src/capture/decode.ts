@@ -116,9 +116,17 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
   const packet = new (PlainPacket as unknown as new () => Packet)();
   problems = undefined;
   reporting = options.problems !== false;
-  recordOffset = record.offset ?? 0;
-  recordIndex = record.index;
-  const d = record.data;
+  recordOffset = typeof record?.offset === 'number' ? record.offset : 0;
+  recordIndex = typeof record?.index === 'number' ? record.index : undefined;
+  const d = record?.data;
+  if (!(d instanceof Uint8Array)) {
+    recordOffset = 0;
+    recordIndex = undefined;
+    problem('capture-bad-record', 'the record has no `data` bytes (a Uint8Array); nothing was decoded.');
+    const found = problems;
+    problems = undefined;
+    return found ? { packet, problems: found } : { packet };
+  }
   if (want & F.COLO && options.colo) {
     if (options.colo.name !== undefined) packet['cf.colo.name'] = options.colo.name;
     if (options.colo.region !== undefined) packet['cf.colo.region'] = options.colo.region;

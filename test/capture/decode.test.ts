@@ -101,6 +101,14 @@ describe('link layers', () => {
     expect(await src('raw-ipv6.pcap')).toEqual(['2001:db8:bb::1']);
   });
 
+  it('a record without bytes is a problem, not an exception', () => {
+    for (const bad of [undefined, null, {}, { linkType: 1, data: 'abc' }, { linkType: 1, data: [1, 2, 3] }]) {
+      const r = decodePacket(bad as never);
+      expect(r.packet).toEqual({});
+      expect(r.problems!.map((p) => p.code)).toEqual(['capture-bad-record']);
+    }
+  });
+
   it('an unsupported link type is a problem, not an error', () => {
     const r = decodePacket({ linkType: 105, data: new Uint8Array(30), offset: 99 });
     expect(r.packet).toEqual({});
