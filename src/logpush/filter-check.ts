@@ -145,6 +145,7 @@ class Checker {
       }
       return undefined;
     }
+    this.unknownKeys(v, pointer, [kind], `the "${kind}" group at ${pointer}`);
     const p = childPointer(pointer, kind);
     const arr = v[kind];
     if (!Array.isArray(arr)) {

@@ -147,6 +147,28 @@ function positiveTest(op: FilterOperator, c: FilterClause): Test {
   }
 }
 
+/** A positive clause as one closure that reads the field itself (no second call per clause). */
+function positiveClause(c: FilterClause): LogLineMatcher | undefined {
+  const k = c.key;
+  const o = c.operand;
+  if (c.fieldType === 'int_or_string' || isArrayType(c.fieldType)) return undefined;
+  switch (c.operator) {
+    case 'eq': return (r) => r[k] === o;
+    case 'lt': { const n = o as number; return (r) => { const v = r[k]; return typeof v === 'number' && v < n; }; }
+    case 'leq': { const n = o as number; return (r) => { const v = r[k]; return typeof v === 'number' && v <= n; }; }
+    case 'gt': { const n = o as number; return (r) => { const v = r[k]; return typeof v === 'number' && v > n; }; }
+    case 'geq': { const n = o as number; return (r) => { const v = r[k]; return typeof v === 'number' && v >= n; }; }
+    case 'startsWith': { const x = o as string; return (r) => { const v = r[k]; return typeof v === 'string' && v.startsWith(x); }; }
+    case 'endsWith': { const x = o as string; return (r) => { const v = r[k]; return typeof v === 'string' && v.endsWith(x); }; }
+    case 'contains': { const x = o as string; return (r) => { const v = r[k]; return typeof v === 'string' && v.includes(x); }; }
+    case 'in': {
+      const set = new Set<unknown>(setValues(c));
+      return (r) => set.has(r[k]);
+    }
+    default: return undefined;
+  }
+}
+
 function clauseClosure(c: FilterClause): LogLineMatcher {
   const key = c.key;
   const info = OPERATOR_BY_NAME.get(c.operator)!;
@@ -157,10 +179,8 @@ function clauseClosure(c: FilterClause): LogLineMatcher {
       return v != null && !t(v);
     };
   }
-  if (c.operator === 'eq' && !(c.fieldType === 'int_or_string' && typeof c.operand === 'number')) {
-    const o = c.operand;
-    return (r) => r[key] === o;
-  }
+  const direct = positiveClause(c);
+  if (direct) return direct;
   const t = positiveTest(c.operator, c);
   return (r) => t(r[key]);
 }

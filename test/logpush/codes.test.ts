@@ -27,6 +27,9 @@ describe('dataset catalogs', () => {
   it('embed the four reference datasets with their documented counts', () => {
     expect([...DATASETS.keys()].sort()).toEqual(['dns_logs', 'firewall_events', 'http_requests', 'spectrum_events']);
     expect(DATASETS.get('http_requests')!.fields).toHaveLength(103);
+    expect(DATASETS.get('firewall_events')!.fields).toHaveLength(39);
+    expect(DATASETS.get('dns_logs')!.fields).toHaveLength(9);
+    expect(DATASETS.get('spectrum_events')!.fields).toHaveLength(31);
     expect(DATASETS.get('http_requests')!.byName.get('EdgeResponseStatus')!.type).toBe('int');
     expect(DATASETS.get('http_requests')!.byName.get('EdgeStartTimestamp')!.type).toBe('int_or_string');
     expect(DATASETS.get('http_requests')!.byName.get('CacheResponseStatus')!.deprecated).toBe(true);

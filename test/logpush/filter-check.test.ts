@@ -80,6 +80,7 @@ describe('JSON and structure', () => {
     ['{"where":{"key":"ClientCountry","operator":"eq"}}', 'filter-missing-member'],
     ['{"where":{"key":5,"operator":"eq","value":"x"}}', 'filter-member-type'],
     ['{"where":{"key":"ClientCountry","operator":"eq","value":"x","extra":1}}', 'filter-unknown-key'],
+    ['{"where":{"and":[{"key":"ClientCountry","operator":"eq","value":"x"}],"not":1}}', 'filter-unknown-key'],
     ['{"where":{"key":"ClientCountry","key":"ClientIP","operator":"eq","value":"x"}}', 'filter-duplicate-key'],
   ])('%s → %s', (f, code) => {
     expect(codes(f)).toContain(code);
