@@ -158,25 +158,27 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
   return found ? { packet, problems: found } : { packet };
 }
 
+// Both IP versions assign fields in one order (addresses, protocol, lengths, TTL, options, raw bytes,
+// geo, then transport), so IPv4 and IPv6 packets of the same transport share object shapes and the
+// property stores stay monomorphic.
+
 function decodeIpv4(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const n = d.length;
   const have = n - o;
   const ihl = (d[o]! & 0x0f) * 4;
-  if (want & F.HDR_LEN) packet['ip.hdr_len'] = ihl;
-  if (want & F.LEN && have >= 4) packet['ip.len'] = (d[o + 2]! << 8) | d[o + 3]!;
-  if (want & F.TTL && have >= 9) packet['ip.ttl'] = d[o + 8]!;
   const proto = have >= 10 ? d[o + 9]! : -1;
+  if (want & F.SRC && have >= 16) packet['ip.src'] = ipv4Text(d, o + 12);
+  if (want & F.DST && have >= 20) packet['ip.dst'] = ipv4Text(d, o + 16);
   if (want & F.PROTO && proto >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[proto]!;
-  if (have >= 16) {
-    if (want & F.SRC) packet['ip.src'] = ipv4Text(d, o + 12);
-    if (geo && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 12)), want, true);
-  }
-  if (have >= 20) {
-    if (want & F.DST) packet['ip.dst'] = ipv4Text(d, o + 16);
-    if (geo && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 16)), want, false);
-  }
-  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (want & F.LEN && have >= 4) packet['ip.len'] = (d[o + 2]! << 8) | d[o + 3]!;
+  if (want & F.HDR_LEN) packet['ip.hdr_len'] = ihl;
+  if (want & F.TTL && have >= 9) packet['ip.ttl'] = d[o + 8]!;
   if (want & F.OPT && ihl > 20 && have > 20) packet['ip.opt.type'] = d[o + 20]!;
+  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (geo) {
+    if (have >= 16 && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 12)), want, true);
+    if (have >= 20 && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 16)), want, false);
+  }
   if (have < 20) {
     truncated('IPv4', have, 20);
     return;
@@ -211,57 +213,58 @@ const MAX_EXT_HEADERS = 16;
 function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const n = d.length;
   const have = n - o;
-  if (want & F.LEN && have >= 6) packet['ip.len'] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
-  if (want & F.TTL && have >= 8) packet['ip.ttl'] = d[o + 7]!;
-  if (have >= 24) {
-    if (want & F.SRC) packet['ip.src'] = ipv6Text(d, o + 8);
-    if (geo && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV6(d, o + 8), want, true);
-  }
+  // Walk the extension headers first (when the fixed header is complete) to know the upper-layer protocol.
+  let nh = have >= 7 ? d[o + 6]! : -1;
+  let p = o + 40;
+  let end = n;
+  let laterFragment = false;
+  let cut = false;
   if (have >= 40) {
-    if (want & F.DST) packet['ip.dst'] = ipv6Text(d, o + 24);
-    if (geo && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV6(d, o + 24), want, false);
+    const plen = (d[o + 4]! << 8) | d[o + 5]!;
+    end = plen > 0 && o + 40 + plen < n ? o + 40 + plen : n;
+    for (let k = 0; k < MAX_EXT_HEADERS; k++) {
+      if (GENERIC_EXT[nh] || nh === 51) {
+        if (p + 2 > end) {
+          cut = true;
+          break;
+        }
+        const len = nh === 51 ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
+        if (p + len > end) {
+          cut = true;
+          break;
+        }
+        nh = d[p]!;
+        p += len;
+      } else if (nh === 44) {
+        if (p + 8 > end) {
+          cut = true;
+          break;
+        }
+        if (((d[p + 2]! << 8) | d[p + 3]!) >> 3 !== 0) laterFragment = true;
+        nh = d[p]!;
+        p += 8;
+      } else break;
+    }
   }
+  if (want & F.SRC && have >= 24) packet['ip.src'] = ipv6Text(d, o + 8);
+  if (want & F.DST && have >= 40) packet['ip.dst'] = ipv6Text(d, o + 24);
+  if (want & F.PROTO && nh >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;
+  if (want & F.LEN && have >= 6) packet['ip.len'] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
+  if (want & F.HDR_LEN && have >= 40 && !cut) packet['ip.hdr_len'] = p - o;
+  if (want & F.TTL && have >= 8) packet['ip.ttl'] = d[o + 7]!;
   if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (geo) {
+    if (have >= 24 && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV6(d, o + 8), want, true);
+    if (have >= 40 && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV6(d, o + 24), want, false);
+  }
   if (have < 40) {
-    if (want & F.PROTO && have >= 7) packet['ip.proto'] = IP_PROTOCOL_NAMES[d[o + 6]!]!;
     truncated('IPv6', have, 40);
     return;
   }
-  const plen = (d[o + 4]! << 8) | d[o + 5]!;
-  const end = plen > 0 && o + 40 + plen < n ? o + 40 + plen : n;
-  let nh = d[o + 6]!;
-  let p = o + 40;
-  let laterFragment = false;
-  let cut = false;
-  for (let k = 0; k < MAX_EXT_HEADERS; k++) {
-    if (GENERIC_EXT[nh] || nh === 51) {
-      if (p + 2 > end) {
-        cut = true;
-        break;
-      }
-      const len = nh === 51 ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
-      if (p + len > end) {
-        cut = true;
-        break;
-      }
-      nh = d[p]!;
-      p += len;
-    } else if (nh === 44) {
-      if (p + 8 > end) {
-        cut = true;
-        break;
-      }
-      if (((d[p + 2]! << 8) | d[p + 3]!) >> 3 !== 0) laterFragment = true;
-      nh = d[p]!;
-      p += 8;
-    } else break;
-  }
-  if (want & F.PROTO) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;
   if (cut) {
     truncated(`IPv6 extension (${IP_PROTOCOL_NAMES[nh]})`, end - p, 8);
     return;
   }
-  if (want & F.HDR_LEN) packet['ip.hdr_len'] = p - o;
   if (laterFragment) {
     problem('capture-ip-fragment', 'non-first IPv6 fragment: it carries no transport header, so transport fields are missing.');
     if (want & F.SIP) packet.sip = false;
