@@ -20,7 +20,7 @@ export {
   type CustomFieldArray, type CustomFieldRuleOptions,
 } from './custom-fields.js';
 export {
-  buildLogLine, fillCustomObject, parseCookieHeaders,
+  buildLogLine, fillCustomObject, parseCookieHeaders, redactLog4Shell,
   type LogRequest, type LogLineJob, type BuiltLogLine, type Truncation, type NameValue, type BuildLogLineOptions,
 } from './log-line.js';
 export { toUnixNanos, formatTimestamp } from './timestamps.js';

@@ -154,6 +154,27 @@ function lineText(line: Record<string, unknown>): string {
   return json.replace(/"\\u0000bigint(\d+)\\u0000"/g, (_m, i: string) => exact[Number(i)]!);
 }
 
+/**
+ * `CVE-2021-44228=true`: every `${` in the line's strings becomes `x{`, so a Log4j lookup pattern cannot
+ * reach a downstream Log4j consumer (keys of the custom field objects included).
+ */
+export function redactLog4Shell(o: Record<string, unknown>): void {
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (typeof v === 'string') o[k] = v.split('${').join('x{');
+    else if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const inner = v as Record<string, unknown>;
+      for (const ik of Object.keys(inner)) {
+        const iv = inner[ik];
+        const nk = ik.split('${').join('x{');
+        const nv = typeof iv === 'string' ? iv.split('${').join('x{') : iv;
+        if (nk !== ik) delete inner[ik];
+        Object.defineProperty(inner, nk, { value: nv, enumerable: true, writable: true, configurable: true });
+      }
+    } else if (Array.isArray(v)) o[k] = v.map((e) => (typeof e === 'string' ? e.split('${').join('x{') : e));
+  }
+}
+
 /** Options of {@link buildLogLine}. */
 export interface BuildLogLineOptions {
   /** Byte budget per custom field object (default 8192). */
@@ -261,6 +282,10 @@ function build(input: LogRequest, rule: unknown, job: LogLineJob, options: Build
     }
     Object.defineProperty(line, name, { value: v, enumerable: true, writable: true, configurable: true });
     Object.defineProperty(exact, name, { value: x, enumerable: true, writable: true, configurable: true });
+  }
+  if (settings.cve202144228) {
+    redactLog4Shell(line);
+    redactLog4Shell(exact);
   }
   result.line = line;
   result.text = lineText(exact);

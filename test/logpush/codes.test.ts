@@ -56,3 +56,21 @@ describe('docs/logpush.md', () => {
     }
   });
 });
+
+describe('browser safety', () => {
+  it('src/logpush imports no node: module and uses no Node globals', () => {
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(d, e.name));
+        else if (e.name.endsWith('.ts')) files.push(join(d, e.name));
+      }
+    };
+    walk(SRC);
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(text, f).not.toMatch(/from ['"]node:|require\(|\bBuffer\b|\bprocess\.|__dirname/);
+    }
+  });
+});

