@@ -91,6 +91,9 @@ export class CaptureParser {
   /** Add the next chunk of the file. Chunks after `end()` or after reading stopped are ignored. */
   push(chunk: Uint8Array): void {
     if (this.ended || chunk.length === 0) return;
+    // A Node Buffer (or other subclass) becomes a plain Uint8Array view, so records are always plain
+    // Uint8Arrays and the decoder's element reads stay monomorphic.
+    if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.totalBytes += chunk.length;
     if (this.mode === 'done') return;
     if (this.pos >= this.buf.length && this.pendingBytes === 0) {
@@ -249,9 +252,7 @@ export class CaptureParser {
   }
 
   private record(linkType: number, interfaceId: number, ts: bigint | number, start: number, caplen: number, origlen: number, at: number): CaptureRecord {
-    const b = this.buf;
-    // A plain Uint8Array view (cheaper than subarray, and never a Node Buffer even when the chunk is one).
-    const data = this.copyData ? b.slice(start, start + caplen) : new Uint8Array(b.buffer, b.byteOffset + start, caplen);
+    const data = this.copyData ? this.buf.slice(start, start + caplen) : this.buf.subarray(start, start + caplen);
     return {
       index: this.produced++,
       offset: at,

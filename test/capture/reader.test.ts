@@ -167,6 +167,9 @@ describe('streaming', () => {
     expect(records.every((r) => r.data.buffer !== bytes.buffer)).toBe(true);
     const views = (await readCaptureAll([bytes])).records;
     expect(views.every((r) => r.data.buffer === bytes.buffer)).toBe(true);
+    // Node Buffers in, plain Uint8Arrays out.
+    const fromBuffer = (await readFixture('raw-ip.pcap')).records;
+    expect(fromBuffer.every((r) => r.data.constructor === Uint8Array)).toBe(true);
   });
 
   it('readCapture, readCaptureBatches and readCaptureAll give the same records and summary', async () => {
