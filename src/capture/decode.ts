@@ -143,8 +143,7 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
         layer: link.name,
         captured: d.length,
       });
-    }
-    else if (o < 0) problem('capture-not-ip', `the ${link.name} frame does not carry IPv4 or IPv6; no IP fields were decoded.`);
+    } else if (o < 0) problem('capture-not-ip', `the ${link.name} frame does not carry IPv4 or IPv6; no IP fields were decoded.`);
     else if (o >= d.length) truncated('IP', 0, 20);
     else {
       const version = d[o]! >> 4;
