@@ -9,7 +9,7 @@ import type { Diagnostic, Range } from '../diagnostics/types.js';
 import { DATASET_NAMES, getDataset, type Dataset } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
-import { checkLogpullOptions } from './logpull-options.js';
+import { checkLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
 import { parseJsonText, type JsonDoc } from './json-doc.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
 import { suggest } from './suggest.js';
@@ -101,6 +101,7 @@ class JobValidator {
     }
     const lo = str('logpull_options');
     if (lo !== undefined) this.out.push(...checkLogpullOptions(lo, dataset));
+    if (present('output_options')) this.outputOptions(body['output_options'], dataset);
     const filter = str('filter');
     if (filter !== undefined && filter.trim() !== '') {
       const checked = checkLogFilter(filter, { dataset: dataset?.name ?? '' });
@@ -111,6 +112,46 @@ class JobValidator {
         else delete r.rangeIn;
         this.out.push(r);
       }
+    }
+  }
+
+  /** The newer `output_options` object: field_names, timestamp_format, sample_rate, CVE-2021-44228. */
+  private outputOptions(o: unknown, dataset: Dataset | undefined): void {
+    if (!isObject(o)) {
+      this.out.push(diag('job-member-type', `"output_options" must be an object, not ${describe(o)}`, this.at('/output_options')));
+      return;
+    }
+    const names = o['field_names'];
+    if (names !== undefined) {
+      if (!Array.isArray(names)) {
+        this.out.push(diag('job-member-type', `"output_options.field_names" must be an array of field names, not ${describe(names)}`, this.at('/output_options/field_names')));
+      } else {
+        const seen = new Set<string>();
+        names.forEach((n, i) => {
+          const p = `/output_options/field_names/${i}`;
+          if (typeof n !== 'string') {
+            this.out.push(diag('job-member-type', `field_names[${i}] must be a string, not ${describe(n)}`, this.at(p)));
+          } else if (seen.has(n)) {
+            this.out.push(diag('logpull-duplicate-field', `${n} is listed twice in field_names`, this.at(p)));
+          } else if (dataset && !dataset.byName.has(n)) {
+            const sug = suggest(n, dataset.byName.keys());
+            this.out.push(diag('logpull-unknown-field', `${JSON.stringify(n)} is not a field of ${dataset.name}${sug ? `; did you mean "${sug}"?` : ''}`, { ...this.at(p), data: { field: n, dataset: dataset.name, suggestion: sug } }));
+          }
+          if (typeof n === 'string') seen.add(n);
+        });
+      }
+    }
+    const ts = o['timestamp_format'];
+    if (ts !== undefined && !(TIMESTAMP_FORMATS as readonly unknown[]).includes(ts)) {
+      this.out.push(diag('logpull-invalid-timestamps', `timestamp_format ${describe(ts)} is not a format; use ${TIMESTAMP_FORMATS.join(', ')}`, this.at('/output_options/timestamp_format')));
+    }
+    const rate = o['sample_rate'];
+    if (rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1)) {
+      this.out.push(diag('logpull-invalid-sample', `sample_rate ${describe(rate)} is not a number in (0, 1]`, this.at('/output_options/sample_rate')));
+    }
+    const cve = o['CVE-2021-44228'];
+    if (cve !== undefined && typeof cve !== 'boolean') {
+      this.out.push(diag('logpull-invalid-cve', `"CVE-2021-44228" in output_options is true or false, not ${describe(cve)}`, this.at('/output_options/CVE-2021-44228')));
     }
   }
 

@@ -114,6 +114,27 @@ describe('validateLogpushJob', () => {
     expect(codes('[1]')).toEqual(['job-not-object']);
     expect(codes(null)).toEqual(['job-not-object']);
   });
+  it('checks the published API example body, output_options included', () => {
+    // Source: cloudflare/cloudflare-docs src/content/docs/logs/logpush/logpush-job/filters.mdx
+    // @0c50ffa05a96c48067721cbe0c1d637885537479 (the APIRequest example); its destination has a stray "/".
+    const body = {
+      name: 'static-assets',
+      output_options: { field_names: ['ClientIP', 'EdgeStartTimestamp', 'RayID'], sample_rate: 0.1, timestamp_format: 'rfc3339', 'CVE-2021-44228': true },
+      dataset: 'http_requests',
+      filter: JSON.stringify({ where: { and: [{ key: 'ClientRequestPath', operator: 'contains', value: '/static' }, { key: 'ClientRequestHost', operator: 'eq', value: 'example.com' }] } }),
+      destination_conf: 's3://<BUCKET_PATH>?region=us-west-2/',
+    };
+    expect(validateLogpushJob(body, { operation: 'update' }).map((d) => d.code)).toEqual(['destination-invalid-param']);
+    const bad = validateLogpushJob({ ...body, output_options: { field_names: ['ClientIP', 'ClientIp', 7], sample_rate: 2, timestamp_format: 'iso', 'CVE-2021-44228': 'yes' } }, { operation: 'update' });
+    expect(bad.map((d) => [d.code, d.pointer])).toEqual([
+      ['destination-invalid-param', '/destination_conf'],
+      ['logpull-unknown-field', '/output_options/field_names/1'],
+      ['job-member-type', '/output_options/field_names/2'],
+      ['logpull-invalid-timestamps', '/output_options/timestamp_format'],
+      ['logpull-invalid-sample', '/output_options/sample_rate'],
+      ['logpull-invalid-cve', '/output_options/CVE-2021-44228'],
+    ]);
+  });
   it('accepts the other members of the public API without noise and names unknown ones', () => {
     expect(codes({ ...GOOD, enabled: true, frequency: 'high', output_options: {}, max_upload_bytes: 5e6 })).toEqual([]);
     expect(codes({ ...GOOD, __proto__x: 1, constructor: 1 })).toEqual(['job-unknown-member', 'job-unknown-member']);
