@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/types.js';
 import { getDataset } from './datasets/index.js';
 import { CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, customFieldNames, validateCustomFieldRule, type CustomFieldArray } from './custom-fields.js';
 import { compileLogFilter } from './filter.js';
-import { readLogpullSettings, type TimestampFormat } from './logpull-options.js';
+import { readLogpullSettings, TIMESTAMP_FORMATS, type TimestampFormat } from './logpull-options.js';
 import { formatTimestamp, toUnixNanos } from './timestamps.js';
 import { utf8Length, utf8Prefix } from './utf8.js';
 import { describe, diag, isObject } from './diag.js';
@@ -39,6 +39,8 @@ export interface LogRequest {
 export interface LogLineJob {
   dataset?: string;
   logpull_options?: string;
+  /** The newer form of the options: `field_names`, `timestamp_format`, `CVE-2021-44228` (used when `logpull_options` is absent). */
+  output_options?: { field_names?: string[]; timestamp_format?: string; 'CVE-2021-44228'?: boolean };
   filter?: string | null;
 }
 
@@ -213,6 +215,12 @@ function build(input: LogRequest, rule: unknown, job: LogLineJob, options: Build
     return result;
   }
   const settings = readLogpullSettings(typeof job.logpull_options === 'string' ? job.logpull_options : undefined);
+  const oo = job.output_options;
+  if (typeof job.logpull_options !== 'string' && isObject(oo)) {
+    if (Array.isArray(oo['field_names'])) settings.fields = oo['field_names'].filter((f): f is string => typeof f === 'string');
+    if ((TIMESTAMP_FORMATS as readonly unknown[]).includes(oo['timestamp_format'])) settings.timestamps = oo['timestamp_format'] as TimestampFormat;
+    if (oo['CVE-2021-44228'] === true) settings.cve202144228 = true;
+  }
   const wanted = new Set(settings.fields ?? []);
   const record: Record<string, unknown> = {};
   if (isObject(request.fields)) {

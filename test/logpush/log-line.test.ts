@@ -110,6 +110,10 @@ describe('buildLogLine', () => {
     const off = buildLogLine(req, rule({ request_fields: [{ name: 'user-agent' }] }), { ...job, logpull_options: 'fields=RayID' });
     expect(off.line).toEqual({ RayID: 'a${b' });
   });
+  it('reads output_options when there is no logpull_options', () => {
+    const r = buildLogLine(request(), rule({ cookie_fields: [{ name: 'Theme' }] }), { dataset: 'http_requests', output_options: { field_names: ['Cookies', 'EdgeStartTimestamp'], timestamp_format: 'unix' } });
+    expect(r.line).toEqual({ Cookies: { Theme: 'dark' }, EdgeStartTimestamp: 1700000000 });
+  });
   it('utf8Prefix never splits a character', () => {
     expect(utf8Prefix('aé', 2)).toBe('a');
     expect(utf8Prefix('a😀', 4)).toBe('a');
