@@ -126,7 +126,7 @@ function check(rule: unknown, base: string, out: Diagnostic[]): void {
         return;
       }
       const extra = Object.keys(e).filter((x) => x !== 'name');
-      if (extra.length > 0) out.push(diag('custom-field-entry', `${k}[${i}] has ${extra.map((x) => JSON.stringify(x)).join(', ')} besides "name"`, { pointer: childPointer(ePtr, extra[0]!) }));
+      if (extra.length > 0) out.push(diag('custom-field-entry', `${k}[${i}] has ${extra.map((x) => describe(x)).join(', ')} besides "name"`, { pointer: childPointer(ePtr, extra[0]!) }));
       const name = e['name'];
       const nPtr = childPointer(ePtr, 'name');
       const whole = { start: 0, end: name.length };

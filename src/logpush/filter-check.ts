@@ -83,7 +83,7 @@ class Checker {
       const p = childPointer(pointer, k);
       const s = suggest(k, allowed);
       const kr = this.doc.keyRange(p);
-      this.out.push(diag('filter-unknown-key', `Unknown key ${JSON.stringify(k)} in ${where}; allowed: ${allowed.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
+      this.out.push(diag('filter-unknown-key', `Unknown key ${describe(k)} in ${where}; allowed: ${allowed.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
         pointer: p, range: kr ?? this.vr(p), data: { key: k, allowed: [...allowed], suggestion: s },
         fix: s ? replaceFix(`rename to "${s}"`, kr, s) : undefined,
       }));
@@ -94,7 +94,7 @@ class Checker {
   root(): FilterNode | undefined {
     const v = this.doc.value;
     for (const d of this.doc.duplicates) {
-      this.out.push(diag('filter-duplicate-key', `Key ${JSON.stringify(d.key)} appears twice in the same object; remove one`, { pointer: d.pointer, range: d.range }));
+      this.out.push(diag('filter-duplicate-key', `Key ${describe(d.key)} appears twice in the same object; remove one`, { pointer: d.pointer, range: d.range }));
     }
     if (!isObject(v)) {
       this.out.push(diag('filter-not-object', `The filter must be a JSON object {"where": …}, not ${describe(v)}`, { pointer: '', range: this.vr('') }));
@@ -190,7 +190,7 @@ class Checker {
         field = this.dataset.byName.get(key);
         if (!field) {
           const s = suggest(key, this.dataset.byName.keys());
-          this.out.push(diag('filter-unknown-field', `${JSON.stringify(key)} is not a field of ${this.dataset.name}${s ? `; did you mean "${s}"?` : ''}`, {
+          this.out.push(diag('filter-unknown-field', `${describe(key)} is not a field of ${this.dataset.name}${s ? `; did you mean "${s}"?` : ''}`, {
             pointer: keyPtr, range: this.vr(keyPtr), data: { key, dataset: this.dataset.name, suggestion: s },
             fix: s ? replaceFix(`replace with "${s}"`, this.vr(keyPtr), s) : undefined,
           }));
@@ -214,7 +214,7 @@ class Checker {
         else if (r.operator) {
           op = r.operator;
           ok = false;
-          this.out.push(diag('filter-misspelt-operator', `${JSON.stringify(rawOp)} is not a Logpush operator; the operator for "${OPERATOR_BY_NAME.get(r.operator)!.meaning.toLowerCase()}" is "${r.operator}"`, {
+          this.out.push(diag('filter-misspelt-operator', `${describe(rawOp)} is not a Logpush operator; the operator for "${OPERATOR_BY_NAME.get(r.operator)!.meaning.toLowerCase()}" is "${r.operator}"`, {
             pointer: opPtr, range: this.vr(opPtr), data: { operator: rawOp, meant: r.operator },
             fix: replaceFix(`replace with "${r.operator}"`, this.vr(opPtr), r.operator),
           }));

@@ -55,7 +55,7 @@ class JobValidator {
     for (const k of Object.keys(body)) {
       if (known.includes(k)) continue;
       const s = suggest(k, known);
-      this.out.push(diag('job-unknown-member', `The job body has no member ${JSON.stringify(k)}${s ? `; did you mean "${s}"?` : ''}`, { ...this.at(`/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'key'), data: { member: k, suggestion: s } }));
+      this.out.push(diag('job-unknown-member', `The job body has no member ${describe(k)}${s ? `; did you mean "${s}"?` : ''}`, { ...this.at(`/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'key'), data: { member: k, suggestion: s } }));
     }
     // A member set to undefined (possible for objects, not for JSON text) counts as absent.
     const present = (k: string) => hasOwn(body, k) && body[k] !== undefined;
@@ -86,7 +86,7 @@ class JobValidator {
       dataset = getDataset(dsName);
       if (!dataset) {
         const s = suggest(dsName, DATASET_NAMES);
-        this.out.push(diag('job-unknown-dataset', `Unknown dataset ${JSON.stringify(dsName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
+        this.out.push(diag('job-unknown-dataset', `Unknown dataset ${describe(dsName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
           ...this.at('/dataset'), data: { dataset: dsName, suggestion: s },
           fix: s && this.doc?.valueRange('/dataset') ? { title: `replace with "${s}"`, edits: [{ range: this.doc.valueRange('/dataset')!, newText: JSON.stringify(s) }] } : undefined,
         }));

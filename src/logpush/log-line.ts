@@ -211,7 +211,7 @@ function build(input: LogRequest, rule: unknown, job: LogLineJob, options: Build
   const datasetName = typeof job.dataset === 'string' ? job.dataset : 'http_requests';
   const dataset = getDataset(datasetName);
   if (!dataset) {
-    result.diagnostics.push(diag('log-line-invalid-input', `Unknown dataset ${JSON.stringify(datasetName)}`, { pointer: '/dataset' }));
+    result.diagnostics.push(diag('log-line-invalid-input', `Unknown dataset ${describe(datasetName)}`, { pointer: '/dataset' }));
     return result;
   }
   const settings = readLogpullSettings(typeof job.logpull_options === 'string' ? job.logpull_options : undefined);

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Range } from '../diagnostics/types.js';
 import { CUSTOM_FIELD_OBJECTS, type Dataset } from './datasets/index.js';
-import { diag } from './diag.js';
+import { describe, diag } from './diag.js';
 import { suggest } from './suggest.js';
 
 /** Timestamp formats of `timestamps=`. */
@@ -85,12 +85,12 @@ export function checkLogpullOptions(s: string, dataset: Dataset | undefined, poi
   const seen = new Set<string>();
   for (const o of parseLogpullOptions(s)) {
     if (!o.wellFormed) {
-      out.push(diag('logpull-invalid-option', `${JSON.stringify(o.name)} in logpull_options is not option=value; options are ${Object.keys(LOGPULL_OPTIONS).join(', ')}`, at(o.range)));
+      out.push(diag('logpull-invalid-option', `${describe(o.name)} in logpull_options is not option=value; options are ${Object.keys(LOGPULL_OPTIONS).join(', ')}`, at(o.range)));
       continue;
     }
     if (!Object.prototype.hasOwnProperty.call(LOGPULL_OPTIONS, o.name)) {
       const sug = suggest(o.name, Object.keys(LOGPULL_OPTIONS));
-      out.push(diag('logpull-unknown-option', `Unknown logpull option ${JSON.stringify(o.name)}${sug ? `; did you mean "${sug}"?` : ''} (known: ${Object.keys(LOGPULL_OPTIONS).join(', ')})`, {
+      out.push(diag('logpull-unknown-option', `Unknown logpull option ${describe(o.name)}${sug ? `; did you mean "${sug}"?` : ''} (known: ${Object.keys(LOGPULL_OPTIONS).join(', ')})`, {
         ...at(o.nameRange), data: { option: o.name, suggestion: sug },
         fix: sug ? { title: `replace with "${sug}"`, edits: [{ range: o.nameRange, newText: sug }] } : undefined,
       }));
@@ -158,7 +158,7 @@ function checkFields(o: LogpullOption, dataset: Dataset | undefined, pointer: st
       continue;
     }
     const sug = suggest(name, dataset.byName.keys());
-    out.push(diag('logpull-unknown-field', `${JSON.stringify(name)} is not a field of ${dataset.name}${sug ? `; did you mean "${sug}"?` : ''}`, {
+    out.push(diag('logpull-unknown-field', `${describe(name)} is not a field of ${dataset.name}${sug ? `; did you mean "${sug}"?` : ''}`, {
       ...at(range), data: { field: name, dataset: dataset.name, suggestion: sug },
       fix: sug ? { title: `replace with "${sug}"`, edits: [{ range, newText: sug }] } : undefined,
     }));
