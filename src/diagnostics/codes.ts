@@ -8,6 +8,7 @@ import { EXPRESSION_CODES } from '../expression/codes.js';
 import { LOGPUSH_CODES } from '../logpush/codes.js';
 import { RULESET_CODES } from '../ruleset/codes.js';
 import { CAPTURE_CODES } from '../capture/codes.js';
+import { EXPORT_CODES } from '../export/codes.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -15,4 +16,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...LOGPUSH_CODES,
   ...RULESET_CODES,
   ...CAPTURE_CODES,
+  ...EXPORT_CODES,
 });
