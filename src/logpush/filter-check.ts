@@ -353,9 +353,9 @@ export function checkLogFilter(text: string, options: CheckFilterOptions): Check
   if (!doc) {
     for (const e of errors) {
       if (e.tooDeep) {
-        out.push(diag('filter-depth-limit', `The filter nests ${e.depth} levels of JSON; "and"/"or" nesting is capped at ${FILTER_LIMITS.maxDepth} levels`, { range: e.range, data: { limit: FILTER_LIMITS.maxDepth, measured: e.depth } }));
+        out.push(diag('filter-depth-limit', `The filter nests ${e.depth} levels of JSON; "and"/"or" nesting is capped at ${FILTER_LIMITS.maxDepth} levels`, { pointer: '', range: e.range, data: { limit: FILTER_LIMITS.maxDepth, measured: e.depth } }));
       } else {
-        out.push(diag('filter-invalid-json', `The filter is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
+        out.push(diag('filter-invalid-json', `The filter is not valid JSON: ${e.message} at offset ${e.range.start}`, { pointer: '', range: e.range }));
       }
     }
     return { diagnostics: out };

@@ -96,7 +96,7 @@ export function parseJsonText(text: string, maxDepth: number): { doc?: JsonDoc; 
   const deep = scanDepth(text, maxDepth);
   if (deep) {
     return {
-      errors: [{ message: `nesting depth ${deep.depth} exceeds the parser's limit of ${maxDepth}`, range: { start: deep.offset, end: deep.offset + 1 }, tooDeep: true, depth: deep.depth }],
+      errors: [{ message: `nesting depth ${deep.depth} exceeds the parser's limit of ${maxDepth}`, range: { start: deep.offset, end: Math.min(text.length, deep.offset + 1) }, tooDeep: true, depth: deep.depth }],
     };
   }
   const parseErrors: ParseError[] = [];
@@ -110,9 +110,11 @@ export function parseJsonText(text: string, maxDepth: number): { doc?: JsonDoc; 
     // Only the first error: the later ones are usually cascades of it.
     const errors = parseErrors.slice(0, 1).map((e) => {
       const name = printParseErrorCode(e.error);
-      return { message: PARSE_MESSAGES[name] ?? name, range: { start: e.offset, end: e.offset + Math.max(1, e.length) } };
+      // Clamp: an error at the end of the text gets an empty range there.
+      const start = Math.min(e.offset, text.length);
+      return { message: PARSE_MESSAGES[name] ?? name, range: { start, end: Math.min(text.length, start + Math.max(1, e.length)) } };
     });
-    if (errors.length === 0) errors.push({ message: 'a value was expected', range: { start: 0, end: Math.max(1, text.length) } });
+    if (errors.length === 0) errors.push({ message: 'a value was expected', range: { start: 0, end: text.length } });
     return { errors };
   }
   const values = new Map<string, Range>();

@@ -106,6 +106,22 @@ describe('never throws', () => {
   });
 });
 
+describe('every filter diagnostic has a pointer and a range inside the filter', () => {
+  it('on generated filters, broken ones included', () => {
+    const mutate = fc.constantFrom((t: string) => t, (t: string) => t.slice(0, -3), (t: string) => t.replace('"operator":"', '"operator":"n'), (t: string) => t.replace('"key":"', '"key":"X'), (t: string) => t.replace(/\d/, 'x'), (t: string) => `${t} x`);
+    fc.assert(fc.property(nodeArb, mutate, (where, m) => {
+      const text = m(JSON.stringify({ where }));
+      for (const d of compileLogFilter(text, HTTP).diagnostics) {
+        expect(typeof d.pointer, d.code).toBe('string');
+        expect(d.range, d.code).toBeDefined();
+        expect(d.range!.start).toBeGreaterThanOrEqual(0);
+        expect(d.range!.end).toBeLessThanOrEqual(text.length);
+        expect(d.range!.end).toBeGreaterThanOrEqual(d.range!.start);
+      }
+    }), { numRuns: 400 });
+  });
+});
+
 describe('compiled matcher ≡ interpreter', () => {
   it('on generated filters and lines (codegen and closures)', () => {
     let accepted = 0;
