@@ -2,6 +2,10 @@
  * Address text for the decoder's hot path: IPv4 dotted quads and RFC 5952 IPv6 text straight from packet
  * bytes, without intermediate arrays. The output matches `formatIpAddress` of src/net (IPv4-mapped
  * addresses print as `::ffff:a.b.c.d`).
+ *
+ * Traffic repeats addresses, and building the text is most of the decoder's cost, so the decoder goes
+ * through small direct-mapped caches ({@link cachedIpv4Text}, {@link cachedIpv6Text}): a hit costs a
+ * hash and a compare, and allocates nothing.
  * @module
  */
 
@@ -50,4 +54,43 @@ export function ipv6Text(d: Uint8Array, o: number): string {
     if (g < 7) s += ':';
   }
   return s;
+}
+
+const V4_SLOTS = 8192;
+const v4Keys = new Int32Array(V4_SLOTS);
+const v4Texts: (string | undefined)[] = new Array<string | undefined>(V4_SLOTS).fill(undefined);
+
+/** {@link ipv4Text} through a direct-mapped cache keyed by the address. */
+export function cachedIpv4Text(d: Uint8Array, o: number): string {
+  const key = (d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!;
+  const slot = Math.imul(key, 0x9e3779b1) >>> 19;
+  const hit = v4Texts[slot];
+  if (hit !== undefined && v4Keys[slot] === key) return hit;
+  const text = ipv4Text(d, o);
+  v4Keys[slot] = key;
+  v4Texts[slot] = text;
+  return text;
+}
+
+const V6_SLOTS = 4096;
+const v6Keys = new Int32Array(V6_SLOTS * 4);
+const v6Texts: (string | undefined)[] = new Array<string | undefined>(V6_SLOTS).fill(undefined);
+
+/** {@link ipv6Text} through a direct-mapped cache keyed by the address. */
+export function cachedIpv6Text(d: Uint8Array, o: number): string {
+  const a = (d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!;
+  const b = (d[o + 4]! << 24) | (d[o + 5]! << 16) | (d[o + 6]! << 8) | d[o + 7]!;
+  const c = (d[o + 8]! << 24) | (d[o + 9]! << 16) | (d[o + 10]! << 8) | d[o + 11]!;
+  const e = (d[o + 12]! << 24) | (d[o + 13]! << 16) | (d[o + 14]! << 8) | d[o + 15]!;
+  const slot = Math.imul(a ^ Math.imul(b, 0x85ebca6b) ^ Math.imul(c, 0xc2b2ae35) ^ Math.imul(e, 0x9e3779b1), 0x27d4eb2f) >>> 20;
+  const k = slot * 4;
+  const hit = v6Texts[slot];
+  if (hit !== undefined && v6Keys[k] === a && v6Keys[k + 1] === b && v6Keys[k + 2] === c && v6Keys[k + 3] === e) return hit;
+  const text = ipv6Text(d, o);
+  v6Keys[k] = a;
+  v6Keys[k + 1] = b;
+  v6Keys[k + 2] = c;
+  v6Keys[k + 3] = e;
+  v6Texts[slot] = text;
+  return text;
 }

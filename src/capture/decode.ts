@@ -29,7 +29,7 @@ import type { CaptureCode } from './codes.js';
 import { ALL_FIELDS, F, fieldMask, type Packet } from './fields.js';
 import type { GeoIpLookup } from './geoip.js';
 import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
-import { ipv4Text, ipv6Text } from './address-text.js';
+import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
 import { LINK_LAYERS, LINK_TRUNCATED } from './link-types.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */
@@ -166,8 +166,8 @@ function decodeIpv4(d: Uint8Array, o: number, packet: Packet, want: number, geo:
   const have = n - o;
   const ihl = (d[o]! & 0x0f) * 4;
   const proto = have >= 10 ? d[o + 9]! : -1;
-  if (want & F.SRC && have >= 16) packet['ip.src'] = ipv4Text(d, o + 12);
-  if (want & F.DST && have >= 20) packet['ip.dst'] = ipv4Text(d, o + 16);
+  if (want & F.SRC && have >= 16) packet['ip.src'] = cachedIpv4Text(d, o + 12);
+  if (want & F.DST && have >= 20) packet['ip.dst'] = cachedIpv4Text(d, o + 16);
   if (want & F.PROTO && proto >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[proto]!;
   if (want & F.LEN && have >= 4) packet['ip.len'] = (d[o + 2]! << 8) | d[o + 3]!;
   if (want & F.HDR_LEN) packet['ip.hdr_len'] = ihl;
@@ -245,8 +245,8 @@ function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo:
       } else break;
     }
   }
-  if (want & F.SRC && have >= 24) packet['ip.src'] = ipv6Text(d, o + 8);
-  if (want & F.DST && have >= 40) packet['ip.dst'] = ipv6Text(d, o + 24);
+  if (want & F.SRC && have >= 24) packet['ip.src'] = cachedIpv6Text(d, o + 8);
+  if (want & F.DST && have >= 40) packet['ip.dst'] = cachedIpv6Text(d, o + 24);
   if (want & F.PROTO && nh >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;
   if (want & F.LEN && have >= 6) packet['ip.len'] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
   if (want & F.HDR_LEN && have >= 40 && !cut) packet['ip.hdr_len'] = p - o;

@@ -1,7 +1,8 @@
 /** decodePacket: field conventions, partial decoding, field selection, problems. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DECODED_FIELDS, decodePacket, geoIpFromCsv, ipv6Text, LINK_LAYERS, type CaptureRecord } from '../../src/capture/index.js';
+import { DECODED_FIELDS, decodePacket, geoIpFromCsv, ipv4Text, ipv6Text, LINK_LAYERS, type CaptureRecord } from '../../src/capture/index.js';
+import { cachedIpv4Text, cachedIpv6Text } from '../../src/capture/address-text.js';
 import { formatIpAddress } from '../../src/net/address.js';
 import { readFixture } from './helpers.js';
 
@@ -190,6 +191,30 @@ describe('options', () => {
 });
 
 describe('address text', () => {
+  it('the caches return the text of the address asked for, across slot collisions', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ minLength: 16, maxLength: 16 }), { minLength: 1, maxLength: 50 }), fc.array(fc.nat(), { maxLength: 200 }), (addrs, order) => {
+        // Few distinct low bits so that many addresses share cache slots.
+        for (const i of [...order, ...addrs.keys()]) {
+          const a = addrs[i % addrs.length]!;
+          expect(cachedIpv4Text(a, 0)).toBe(ipv4Text(a, 0));
+          expect(cachedIpv6Text(a, 0)).toBe(ipv6Text(a, 0));
+          expect(cachedIpv4Text(a, 12)).toBe(ipv4Text(a, 12));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Many distinct addresses through an 8192-slot cache: collisions must never return another's text.
+    const b = new Uint8Array(4);
+    for (let i = 0; i < 100_000; i++) {
+      b[0] = i & 255;
+      b[1] = (i >> 8) & 255;
+      b[2] = (i >> 16) & 255;
+      b[3] = (i * 7) & 255;
+      expect(cachedIpv4Text(b, 0)).toBe(`${b[0]}.${b[1]}.${b[2]}.${b[3]}`);
+    }
+  });
+
   it('ipv6Text agrees with src/net formatting on random addresses', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 16, maxLength: 16 }), fc.integer({ min: 0, max: 255 }), (bytes, mask) => {
