@@ -216,7 +216,7 @@ export function validateLogpushJob(body: unknown, context: LogpushJobContext = {
   if (typeof body === 'string') {
     const parsed = parseJsonText(body, 256);
     if (!parsed.doc) {
-      return parsed.errors.slice(0, 1).map((e) => diag('job-invalid-json', `The job body is not valid JSON: ${e.message} at offset ${e.range.start}`, { range: e.range }));
+      return parsed.errors.slice(0, 1).map((e) => diag('job-invalid-json', `The job body is not valid JSON: ${e.message} at offset ${e.range.start}`, { pointer: '', range: e.range }));
     }
     doc = parsed.doc;
     value = doc.value;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { validateLogpushJob } from '../../src/logpush/index.js';
 import type { Diagnostic } from '../../src/diagnostics/types.js';
 
@@ -138,5 +139,30 @@ describe('validateLogpushJob', () => {
   it('accepts the other members of the public API without noise and names unknown ones', () => {
     expect(codes({ ...GOOD, enabled: true, frequency: 'high', output_options: {}, max_upload_bytes: 5e6 })).toEqual([]);
     expect(codes({ ...GOOD, __proto__x: 1, constructor: 1 })).toEqual(['job-unknown-member', 'job-unknown-member']);
+  });
+});
+
+describe('job diagnostics are anchored', () => {
+  it('pointers resolve and ranges stay inside the document or the member string', () => {
+    const piece = fc.constantFrom('s3://', 'r2://', 'gs://', 'x://', 'bucket', '/{DATE}', '/{date}', '?region=us-west-2', '?region=', '&account-id=a', 'fields=', 'ClientIP', ',', 'RayID', '&timestamps=unix', '&sample=2', '&foo=1', '{"where":', '{"key":"ClientIP","operator":"neq","value":"a"}', '}', '');
+    const str = fc.array(piece, { maxLength: 6 }).map((a) => a.join(''));
+    const body = fc.record({
+      name: fc.oneof(str, fc.constant('ok-name')),
+      destination_conf: str, dataset: fc.constantFrom('http_requests', 'dns_logs', 'nope'),
+      logpull_options: str, filter: str, ownership_challenge: fc.constantFrom('', 't'),
+    }, { requiredKeys: [] });
+    fc.assert(fc.property(body, fc.boolean(), (b, asText) => {
+      const text = JSON.stringify(b, null, 1);
+      for (const d of validateLogpushJob(asText ? text : b)) {
+        expect(typeof d.pointer, d.code).toBe('string');
+        if (!d.range) continue;
+        const member = d.pointer!.split('/')[1];
+        const target = d.rangeIn === 'value' ? String((b as Record<string, unknown>)[member!] ?? '') : text;
+        if (d.rangeIn !== 'value') expect(asText, d.code).toBe(true);
+        expect(d.range.start).toBeGreaterThanOrEqual(0);
+        expect(d.range.end).toBeLessThanOrEqual(target.length);
+        expect(d.range.end).toBeGreaterThanOrEqual(d.range.start);
+      }
+    }), { numRuns: 400 });
   });
 });
