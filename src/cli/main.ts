@@ -7,6 +7,8 @@ import { Command, Option } from 'commander';
 import { runDemo } from './demo.js';
 import { checkCommand, validateCommand } from './commands.js';
 import { UsageError } from './io.js';
+import { simulateCommand } from './simulate.js';
+import { exportCommand } from './export.js';
 
 const write = (s: string) => process.stdout.write(s);
 
@@ -47,11 +49,40 @@ export function program(): Command {
     .action(async (path: string, opts) => {
       process.exitCode = await validateCommand(path, opts, write);
     });
+  p.command('simulate')
+    .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset and summarise per rule')
+    .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]})')
+    .argument('<input>', 'capture (.pcap/.pcapng) or NDJSON of packet objects; - for stdin')
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
+    .option('--geoip <path>', 'country/ASN table: CSV of cidr,country,asn or a MaxMind .mmdb')
+    .option('--colo <name>', 'data center name for cf.colo.name')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .option('--examples <n>', 'example packets per rule in the summary', '3')
+    .option('--no-progress', 'no progress bar')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'ndjson']).default('text'))
+    .action(async (ruleset: string, input: string, opts) => {
+      process.exitCode = await simulateCommand(ruleset, input, opts, write);
+    });
+
+  p.command('export')
+    .description('translate an expression to another tool\'s filter language')
+    .argument('<expression>', 'network rule expression')
+    .option('--wireshark', 'as a Wireshark display filter (tshark -Y)')
+    .option('--lists <path>', 'JSON file of lists, to export $lists as sets')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .action(async (expression: string, opts) => {
+      process.exitCode = await exportCommand(expression, opts, write);
+    });
   return p;
 }
 
 /** Run the CLI with process arguments. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // `rulekit simulate … | head`: a closed pipe ends the program quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   try {
     await program().parseAsync(argv);
   } catch (e) {
