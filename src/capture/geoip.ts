@@ -132,6 +132,7 @@ export class GeoIpTable implements GeoIpLookup {
     return this.v4.values.length + this.v6.values.length;
   }
 
+  /** Most specific entry covering an IPv4 address given as an unsigned 32-bit number. */
   lookupV4(address: number): GeoIpInfo | undefined {
     const t = this.v4;
     const lo = t.lo;
@@ -149,6 +150,7 @@ export class GeoIpTable implements GeoIpLookup {
     return found >= 0 && address <= t.hi[found]! ? t.values[found] : undefined;
   }
 
+  /** Most specific entry covering the IPv6 address in the 16 bytes at `offset`. */
   lookupV6(bytes: Uint8Array, offset: number): GeoIpInfo | undefined {
     const k = this.key;
     for (let i = 0; i < 4; i++) {
@@ -173,6 +175,7 @@ export class GeoIpTable implements GeoIpLookup {
     return undefined;
   }
 
+  /** Most specific entry covering an address given as text; undefined for non-addresses. */
   lookup(address: string): GeoIpInfo | undefined {
     const bytes = addressBytes(address);
     if (!bytes) return undefined;
