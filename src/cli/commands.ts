@@ -21,12 +21,16 @@ export async function loadLists(path: string | undefined): Promise<Record<string
 /** `rulekit check`: lint expressions given as arguments or one per line of a file. Returns the exit code. */
 export async function checkCommand(expressions: string[], options: LintOptions & { file?: string }, write: (s: string) => void): Promise<number> {
   const lists = await loadLists(options.lists);
-  const inputs: { name: string; text: string }[] = expressions.map((text, i) => ({ name: `arg${i + 1}`, text }));
+  // Each input knows the text its diagnostics are rendered against and where in it the expression starts.
+  const inputs: { name: string; text: string; source: string; offset: number }[] = expressions.map((text, i) => ({ name: `arg${i + 1}`, text, source: text, offset: 0 }));
   if (options.file) {
-    const text = await readText(options.file);
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() && !line.trimStart().startsWith('#')) inputs.push({ name: `${options.file}:${i + 1}`, text: line });
-    });
+    const source = await readText(options.file);
+    let offset = 0;
+    for (const line of source.split('\n')) {
+      const expr = line.replace(/\r$/, '');
+      if (expr.trim() && !expr.trimStart().startsWith('#')) inputs.push({ name: options.file, text: expr, source, offset });
+      offset += line.length + 1;
+    }
   }
   let errors = 0;
   const report: { input: string; name: string; diagnostics: Diagnostic[] }[] = [];
@@ -37,9 +41,11 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   }
   if (options.format === 'json') write(JSON.stringify(report, null, 2) + '\n');
   else {
-    for (const r of report) {
-      if (r.diagnostics.length) write(renderDiagnostics(r.input, r.diagnostics, { file: r.name }) + '\n');
-    }
+    report.forEach((r, i) => {
+      const { source, offset } = inputs[i]!;
+      const shifted = r.diagnostics.map((d) => (d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d));
+      if (shifted.length) write(renderDiagnostics(source, shifted, { file: r.name }) + '\n');
+    });
     write(`${inputs.length} expression(s), ${errors} error(s)\n`);
   }
   return errors > 0 ? 1 : 0;

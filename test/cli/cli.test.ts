@@ -1,0 +1,86 @@
+/** The `rulekit` command line, run as a user runs it (the built dist/cli/main.js; npm test builds first). */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
+const dir = mkdtempSync(join(tmpdir(), 'rulekit-cli-'));
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const ruleset = {
+  name: 'cli test',
+  kind: 'root',
+  phase: 'network_transit',
+  rules: [
+    { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {443}', description: 'https' },
+    { action: 'block', expression: 'tcp.flags.syn and not tcp.flags.ack', description: 'bare syn' },
+    { action: 'block', expression: 'udp.dstport in {1..65535}', description: 'all udp' },
+  ],
+};
+const rulesetPath = join(dir, 'ruleset.json');
+writeFileSync(rulesetPath, JSON.stringify(ruleset, null, 2));
+
+describe('rulekit CLI', () => {
+  it('demo: verdicts and diagnostics', () => {
+    const r = run(['demo']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('block    #0 drop anonymizers and botnet C&C');
+    expect(r.out).toContain('did you mean tcp.dstport?');
+  });
+
+  it('check: exit 1 with rendered diagnostics, 0 when clean, JSON format', () => {
+    const bad = run(['check', 'tcp.dstport in {80, 443}']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('arg1:1:19: error[comma-in-set]');
+    expect(run(['check', 'tcp.dstport in {80 443}']).code).toBe(0);
+    const json = JSON.parse(run(['check', '--format', 'json', 'tcp.dst_port == 1']).out);
+    expect(json[0].diagnostics[0].code).toBe('unknown-field');
+    const file = join(dir, 'exprs.txt');
+    writeFileSync(file, '# comment\ntcp.dstport == 22\nip.src == 10.0.0.0/8\n');
+    const f = run(['check', '-f', file]);
+    expect(f.code).toBe(1);
+    expect(f.out).toContain('exprs.txt:3:11: error[cidr-outside-set]');
+    expect(run(['check']).code).toBe(2);
+  });
+
+  it('validate: positions in the JSON file', () => {
+    expect(run(['validate', rulesetPath]).code).toBe(0);
+    const badPath = join(dir, 'bad.json');
+    writeFileSync(badPath, JSON.stringify({ ...ruleset, rules: [{ action: 'block', expression: 'ip.src == 10.0.0.0/8' }] }, null, 2));
+    const r = run(['validate', badPath]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/bad\.json#\/rules\/0\/expression:\d+:\d+: error\[cidr-outside-set\]/);
+    expect(run(['validate', join(dir, 'missing.json')]).code).toBe(2);
+  });
+
+  it('simulate: capture summary, NDJSON from stdin, JSON output', () => {
+    const r = run(['simulate', rulesetPath, join(FIXTURES, 'mixed-le-usec.pcap')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/0 +skip +https +13 +13/);
+    expect(r.out).toContain('packets 31:');
+    const nd = run(['simulate', rulesetPath, '-', '--format', 'ndjson'], '{"tcp.dstport":443}\n{"udp.dstport":53}\n');
+    const lines = nd.out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ index: 0, verdict: 'allow', decidedBy: { index: 0 } });
+    expect(lines[1]).toMatchObject({ index: 1, verdict: 'block', decidedBy: { index: 2 } });
+    expect(lines[2].summary.packets).toBe(2);
+    const json = JSON.parse(run(['simulate', rulesetPath, join(FIXTURES, 'two-interfaces.pcapng'), '--format', 'json']).out);
+    expect(json.summary.packets).toBeGreaterThan(0);
+    const badRuleset = join(dir, 'badrules.json');
+    writeFileSync(badRuleset, JSON.stringify({ ...ruleset, rules: [{ action: 'block', expression: 'tcp.dst_port == 1' }] }));
+    expect(run(['simulate', badRuleset, join(FIXTURES, 'mixed-le-usec.pcap')]).code).toBe(1);
+  });
+
+  it('export --wireshark', () => {
+    expect(run(['export', '--wireshark', 'tcp.dstport in {22 443}']).out.trim()).toBe('tcp.dstport in {22, 443}');
+    const r = run(['export', '--wireshark', 'ip.src.country == "BR"']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no-wireshark-equivalent');
+  });
+});
