@@ -24,6 +24,9 @@ export interface CheckedFilter {
 }
 
 const CLAUSE_KEYS = ['key', 'operator', 'value'] as const;
+
+/** The type a filter scalar is checked against: a field type, or the integer view of a timestamp field. */
+type ScalarType = FieldType | 'timestamp_int';
 const INT_STRING = /^-?(0|[1-9][0-9]{0,15})$/;
 
 /** An int value as the service accepts it: a safe integer, or a string of one. */
@@ -259,7 +262,13 @@ class Checker {
     const info = OPERATOR_BY_NAME.get(op)!;
     const range = this.vr(ptr);
     // The scalar type values must have: the element type on array fields, the field's own otherwise.
-    const elem: FieldType = ARRAY_ELEMENT[field.type] ?? field.type;
+    // The scalar type values must have: the element type on array fields; on a timestamp (`int or string`)
+    // field, what the operator's kind needs (ordering → integer, startsWith & co. → string); else the field's.
+    let elem: ScalarType = ARRAY_ELEMENT[field.type] ?? (field.type as ScalarType);
+    if (field.type === 'int_or_string') {
+      if (info.kinds.length === 1 && info.kinds[0] === 'int') elem = 'timestamp_int';
+      else if (!info.kinds.includes('int')) elem = 'string';
+    }
     if (info.arrayValue) {
       if (!Array.isArray(v)) {
         const wrapped = this.scalar(v, elem, undefined, true);
@@ -284,7 +293,7 @@ class Checker {
   }
 
   /** Check one scalar against a scalar type; report unless `quiet`. */
-  private scalar(v: unknown, type: FieldType, ptr: string | undefined, quiet: boolean, field?: DatasetField, element = false): FilterScalar | undefined {
+  private scalar(v: unknown, type: ScalarType, ptr: string | undefined, quiet: boolean, field?: DatasetField, element = false): FilterScalar | undefined {
     let r: FilterScalar | undefined;
     let want = '';
     let fix: unknown;
@@ -307,6 +316,10 @@ class Checker {
       case 'int_or_string':
         r = asTimestampInt(v) ?? (typeof v === 'string' ? v : undefined);
         want = 'an integer or a string';
+        break;
+      case 'timestamp_int':
+        r = asTimestampInt(v);
+        want = 'an integer (or a string of digits) for this operator';
         break;
       default:
         break;

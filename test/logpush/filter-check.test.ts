@@ -160,6 +160,14 @@ describe('names, operators, values', () => {
     expect(codes(where(clause('ClientCountry', 'in', [])))).toEqual(['filter-empty-array']);
     expect(one(where(clause('ClientCountry', 'eq', ['us']))).code).toBe('filter-value-type');
   });
+  it('timestamp (int or string) fields: integers for ordering, strings for startsWith & co.', () => {
+    expect(codes(where(clause('EdgeStartTimestamp', 'geq', '1700000000000000000')))).toEqual([]);
+    expect(one(where(clause('EdgeStartTimestamp', 'lt', '2024-01-01T00:00:00Z'))).code).toBe('filter-value-type');
+    expect(codes(where(clause('EdgeStartTimestamp', 'startsWith', '2024-')))).toEqual([]);
+    expect(one(where(clause('EdgeStartTimestamp', 'startsWith', 2024))).code).toBe('filter-value-type');
+    expect(codes(where(clause('EdgeStartTimestamp', 'eq', '2024-01-01T00:00:00Z')))).toEqual([]);
+    expect(codes(where(clause('EdgeStartTimestamp', 'in', [1, '2024-01-01T00:00:00Z'])))).toEqual([]);
+  });
   it('float and object fields', () => {
     expect(one(where(clause('EdgeResponseCompressionRatio', 'eq', 1))).code).toBe('filter-float-field');
     expect(one(where(clause('Cookies', 'contains', 'x'))).code).toBe('filter-object-field');
