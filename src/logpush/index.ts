@@ -26,3 +26,4 @@ export {
 export { toUnixNanos, formatTimestamp } from './timestamps.js';
 export { utf8Length, utf8Prefix } from './utf8.js';
 export { jsString, jsLiteral } from './js-literal.js';
+export { explainLogFilter, renderFilterExplanation, logFilterFields, type FilterExplanation } from './filter-explain.js';
