@@ -10,6 +10,7 @@ import { grammarProductions } from './parser.js';
 type Gast = ISerializedGast & { name?: string; label?: string; definition?: Gast[]; separator?: Gast; pattern?: string };
 
 function terminal(t: Gast): string {
+  if (t.name === 'AnyValue') return '( integer | word | field name | string | raw string )';
   return t.label && t.label !== t.name ? t.label.replace(/^'(.*)'$/, '"$1"') : (t.name ?? '?');
 }
 

@@ -80,7 +80,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
   }
   const diagnostics: Diagnostic[] = [];
-  if (text.trim().length === 0) {
+  if (isBlank(text)) {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', 'the expression is empty', { start: 0, end: text.length })] };
   }
   if (text.length > limits.maxLength) {
@@ -101,11 +101,20 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   return { ast: parsed.ast, diagnostics: finish(diagnostics) };
 }
 
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
+}
+
 /**
  * After `matches`, a quoted string keeps backslash escapes for the regex engine (`"\\d+"`), so the
  * lexer's invalid-escape errors inside such strings are withdrawn.
  */
 function dropRegexEscapeErrors(ast: ExprNode, diagnostics: Diagnostic[]): void {
+  if (!diagnostics.some((d) => d.code === 'invalid-escape')) return;
   const spans: { start: number; end: number }[] = [];
   walk(ast, (n) => {
     if (n.kind === 'compare' && n.op === 'matches' && n.rhs.form === 'string') spans.push(n.rhs.range);
@@ -174,6 +183,7 @@ export function evaluateExpression(checked: CheckedExpression, packet: Packet): 
 }
 
 function finish(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length === 0) return diagnostics;
   const sorted = sortDiagnostics(dedupe(diagnostics));
   return sorted.length > MAX_DIAGNOSTICS ? sorted.slice(0, MAX_DIAGNOSTICS) : sorted;
 }

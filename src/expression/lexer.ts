@@ -55,6 +55,8 @@ const SYMBOLS: Record<string, TokenType> = {
   '==': T.Eq, '!=': T.Ne, '<=': T.Le, '>=': T.Ge, '<': T.Lt, '>': T.Gt,
   '&&': T.AmpAmp, '||': T.PipePipe, '^^': T.CaretCaret, '!': T.Bang, '&': T.Amp, '~': T.Tilde, '..': T.DotDot,
 };
+/** Second characters of the two-character symbols (a cheap pre-check before slicing). */
+const TWO_CHAR_SECOND = new Set(['=', '&', '|', '^', '.'].map((c) => c.charCodeAt(0)));
 /** Symbols people type that are not operators here, with the intended one. */
 const NEAR_SYMBOLS: Record<string, string> = { '=': '==', '|': '||', '^': '^^', '"': '"' };
 
@@ -153,16 +155,18 @@ export function lex(text: string, maxDepth = 128): LexResult {
       i = j;
       continue;
     }
-    // symbols
-    const two = text.slice(i, i + 2);
-    if (two.length === 2 && SYMBOLS[two] !== undefined) {
-      push(token(SYMBOLS[two]!, two, i, i + 2));
+    // symbols: two characters first (== before =)
+    const next = text.charCodeAt(i + 1);
+    const two = i + 1 < end && TWO_CHAR_SECOND.has(next) ? SYMBOLS[text.slice(i, i + 2)] : undefined;
+    if (two !== undefined) {
+      push(token(two, text.slice(i, i + 2), i, i + 2));
       i += 2;
       continue;
     }
     const one = text[i]!;
-    if (SYMBOLS[one] !== undefined) {
-      push(token(SYMBOLS[one]!, one, i, i + 1));
+    const oneType = SYMBOLS[one];
+    if (oneType !== undefined) {
+      push(token(oneType, one, i, i + 1));
       i += 1;
       continue;
     }
@@ -211,8 +215,36 @@ export function listNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*$/;
-const INT_RE = /^-?(?:0x[0-9a-fA-F]+|[0-9]+)$/;
+
+/** Shape of a word, found in one pass over its characters (no regular expressions on the hot path). */
+function wordShape(text: string, start: number, end: number): { upper: boolean; int: boolean; ident: boolean } {
+  let upper = false;
+  let ident = !isDigit(text.charCodeAt(start)) && text.charCodeAt(start) !== 45;
+  let prevDot = true; // a segment may not be empty
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (isUpper(c)) upper = true;
+    if (c === 46) {
+      if (prevDot) ident = false;
+      prevDot = true;
+    } else {
+      if (!(isLower(c) || isUpper(c) || isDigit(c) || c === 95)) ident = false;
+      prevDot = false;
+    }
+  }
+  if (prevDot) ident = false;
+  // integers: -?(0x[0-9a-fA-F]+|[0-9]+)
+  let i = start;
+  if (text.charCodeAt(i) === 45) i++;
+  let int = i < end;
+  if (int && text.charCodeAt(i) === 48 && text.charCodeAt(i + 1) === 120) {
+    int = i + 2 < end;
+    for (let k = i + 2; k < end && int; k++) int = isHex(text.charCodeAt(k));
+  } else {
+    for (let k = i; k < end && int; k++) int = isDigit(text.charCodeAt(k));
+  }
+  return { upper, int, ident };
+}
 
 function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[]): void {
   const image = text.slice(start, end);
@@ -221,8 +253,9 @@ function lexWord(text: string, start: number, end: number, push: (t: IToken) => 
     push(token(kw, image, start, end));
     return;
   }
-  const lower = image.toLowerCase();
-  const kwLower = T.KEYWORDS.get(lower);
+  const shape = wordShape(text, start, end);
+  const lower = shape.upper ? image.toLowerCase() : image;
+  const kwLower = shape.upper ? T.KEYWORDS.get(lower) : undefined;
   if (kwLower && lower !== 'strict') {
     diagnostics.push(
       expressionDiagnostic('uppercase-keyword', `keywords are lower case: use '${lower}' instead of '${image}'`, { start, end }, {
@@ -232,11 +265,11 @@ function lexWord(text: string, start: number, end: number, push: (t: IToken) => 
     push(token(kwLower, image, start, end));
     return;
   }
-  if (INT_RE.test(image)) {
+  if (shape.int) {
     push(token(T.IntLiteral, image, start, end));
     return;
   }
-  if (IDENT_RE.test(image) && !isDigit(image.charCodeAt(0))) {
+  if (shape.ident) {
     push(token(T.Identifier, image, start, end));
     return;
   }

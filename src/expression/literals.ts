@@ -21,6 +21,8 @@ export function readIntText(text: string): IntText {
   }
   let value: number;
   let octal = false;
+  const c0 = text.charCodeAt(0);
+  if (c0 >= 49 && c0 <= 57 && text.length < 16 && isDecimal(text)) return { ok: true, value: Number(text), octal: false }; // fast path
   if (/^0x[0-9a-fA-F]+$/.test(text)) value = parseInt(text.slice(2), 16);
   else if (/^0[0-9]+$/.test(text)) {
     if (/[89]/.test(text)) return { ok: false, reason: `${text} starts with 0, so it is octal, and 8 and 9 are not octal digits` };
@@ -30,6 +32,14 @@ export function readIntText(text: string): IntText {
   else return { ok: false, reason: `${text} is not an integer` };
   if (!Number.isSafeInteger(value)) return { ok: false, reason: `${text} is too large (at most ${Number.MAX_SAFE_INTEGER})` };
   return { ok: true, value, octal };
+}
+
+function isDecimal(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** Read an Int literal for a field (range checks, octal warning). */

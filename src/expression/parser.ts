@@ -31,6 +31,7 @@ function label(tt: TokenType): string {
     case T.XorOp: return "'xor'";
     case T.NotOp: return "'not'";
     case T.Value: return 'a value';
+    case T.AnyValue: return 'a value (a number, "string", address...)';
     case EOF: return 'the end of the expression';
     default: return tt.LABEL ?? tt.name;
   }
@@ -282,13 +283,7 @@ class ExpressionParser extends EmbeddedActionsParser {
   private value: () => A.LiteralNode = this.RULE(
     'value',
     (): A.LiteralNode => {
-      const tok = this.OR([
-        { ALT: () => this.CONSUME(T.IntLiteral) },
-        { ALT: () => this.CONSUME(T.WordLiteral) },
-        { ALT: () => this.CONSUME(T.Identifier) },
-        { ALT: () => this.CONSUME(T.StringLiteral) },
-        { ALT: () => this.CONSUME(T.RawStringLiteral) },
-      ]);
+      const tok = this.CONSUME(T.AnyValue);
       return this.ACTION(() => {
         const tt = tok.tokenType;
         const form: A.LiteralNode['form'] =

@@ -19,6 +19,8 @@ export const XorOp = createToken({ name: 'XorOp', pattern: Lexer.NA });
 export const NotOp = createToken({ name: 'NotOp', pattern: Lexer.NA });
 /** A literal value on the right-hand side (number, address, CIDR, byte string, bare word). */
 export const Value = createToken({ name: 'Value', pattern: Lexer.NA });
+/** Anything that can stand as a value: a Value, a string, or a bare name (one token test instead of an OR). */
+export const AnyValue = createToken({ name: 'AnyValue', pattern: Lexer.NA, label: 'value (number, "string", address, CIDR, byte string)' });
 
 const t = (name: string, pattern: string, categories: TokenType[] = [], label?: string): TokenType =>
   createToken({ name, pattern, categories, label: label ?? `'${pattern}'` });
@@ -60,21 +62,21 @@ export const Comma = t('Comma', ',');
 export const DotDot = t('DotDot', '..');
 
 /** A field or function name: `[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*`. */
-export const Identifier = createToken({ name: 'Identifier', pattern: /[a-z_][a-z0-9_.]*/, label: 'field name' });
+export const Identifier = createToken({ name: 'Identifier', pattern: Lexer.NA, categories: [AnyValue], label: 'field name' });
 /** Decimal, hex (`0x1f`) or octal (`017`) integer. */
-export const IntLiteral = createToken({ name: 'IntLiteral', pattern: Lexer.NA, categories: [Value], label: 'integer' });
+export const IntLiteral = createToken({ name: 'IntLiteral', pattern: Lexer.NA, categories: [Value, AnyValue], label: 'integer' });
 /** IP address, CIDR, byte string, or another bare value word (classified by the checker). */
-export const WordLiteral = createToken({ name: 'WordLiteral', pattern: Lexer.NA, categories: [Value], label: 'word' });
+export const WordLiteral = createToken({ name: 'WordLiteral', pattern: Lexer.NA, categories: [Value, AnyValue], label: 'word' });
 /** `"..."` with escapes. */
-export const StringLiteral = createToken({ name: 'StringLiteral', pattern: Lexer.NA, label: 'string' });
+export const StringLiteral = createToken({ name: 'StringLiteral', pattern: Lexer.NA, categories: [AnyValue], label: 'string' });
 /** `r"..."` / `r#"..."#`. */
-export const RawStringLiteral = createToken({ name: 'RawStringLiteral', pattern: Lexer.NA, label: 'raw string' });
+export const RawStringLiteral = createToken({ name: 'RawStringLiteral', pattern: Lexer.NA, categories: [AnyValue], label: 'raw string' });
 /** `$name` list reference. */
 export const ListRef = createToken({ name: 'ListRef', pattern: Lexer.NA, label: '$list' });
 
 /** Every token type, categories first (the order Chevrotain wants for its vocabulary). */
 export const allTokens: TokenType[] = [
-  CompareOp, AndOp, OrOp, XorOp, NotOp, Value,
+  CompareOp, AndOp, OrOp, XorOp, NotOp, Value, AnyValue,
   And, AmpAmp, Or, PipePipe, Xor, CaretCaret, Not, Bang, In,
   Eq, Ne, Le, Lt, Ge, Gt, EqWord, NeWord, LtWord, LeWord, GtWord, GeWord, Amp, BitwiseAnd,
   Contains, Matches, Tilde, Wildcard, Strict,

@@ -1,0 +1,124 @@
+/**
+ * Network rule expressions:
+ * 1. parse + check of a ~125-character rule (1000 variants of one 4-digit literal), µs each, against
+ *    `@marcbachmann/cel-js` parse + check of the same logic and the hand-written recursive-descent parser
+ *    in bench/rd-parser.ts (the practical limit). Targets: ≤ 3× the hand-written parser, faster than cel-js.
+ * 2. the compiled matcher, ns/packet on 10k synthetic packets, against a hand-written closure of the same
+ *    expression and the interpreter. Targets: ≤ 1.2× the closure, ≥ 5× faster than the interpreter.
+ * Every engine's match count must equal the closure's, or the bench throws.
+ */
+import { parse as celParse } from '@marcbachmann/cel-js';
+import { measure, printTable, fmt, ratio } from './harness.js';
+import { rdParse } from './rd-parser.js';
+import { checkExpression, compileExpression, interpret, ListCatalog, IpSet, type Packet } from '../dist/index.js';
+
+const VARIANTS = 1000;
+const rule = (n: number) => `tcp.dstport in {22 80 443 8000..${8000 + n}} and not ip.src in $blocklist and (ip.geoip.country == "BR" or ip.proto == "udp")`;
+const celRule = (n: number) => `(port in [22, 80, 443] || (port >= 8000 && port <= ${8000 + n})) && !(src in blocklist) && (country == "BR" || proto == "udp")`;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const BLOCKLIST = Array.from({ length: 1000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.0/24`);
+
+/** Synthetic packets: TCP/UDP/ICMP, v4 (a fifth of them in the blocklist), some countries. */
+function packets(count: number): Packet[] {
+  const rnd = mulberry32(7);
+  const out: Packet[] = [];
+  const countries = ['BR', 'US', 'DE', 'FR', 'BR', 'JP'];
+  const ports = [22, 80, 443, 8080, 8500, 9000, 53, 25];
+  for (let i = 0; i < count; i++) {
+    const proto = rnd() < 0.6 ? 'tcp' : rnd() < 0.8 ? 'udp' : 'icmp';
+    const p: Record<string, unknown> = {
+      'ip.proto': proto,
+      'ip.src': rnd() < 0.2 ? `10.${Math.floor(rnd() * 4)}.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}` : `192.0.${Math.floor(rnd() * 256)}.${Math.floor(rnd() * 256)}`,
+      'ip.dst': '198.51.100.1',
+      'ip.src.country': countries[Math.floor(rnd() * countries.length)],
+      'ip.dst.country': 'US',
+    };
+    if (proto === 'tcp') p['tcp.dstport'] = ports[Math.floor(rnd() * ports.length)];
+    if (proto === 'udp') p['udp.dstport'] = 53;
+    out.push(p);
+  }
+  return out;
+}
+
+/** The hand-written closure of rule(999): what a careful engineer would type. */
+function handWritten(blocklist: IpSet): (p: Packet) => boolean {
+  return (p) => {
+    const port = p['tcp.dstport'];
+    if (!(typeof port === 'number' && (port === 22 || port === 80 || port === 443 || (port >= 8000 && port <= 8999)))) return false;
+    const src = p['ip.src'];
+    if (typeof src === 'string' && blocklist.has(src)) return false;
+    const c = p['ip.geoip.country'];
+    const br = c !== undefined ? c === 'BR' : p['ip.src.country'] === 'BR' || p['ip.dst.country'] === 'BR';
+    return br || p['ip.proto'] === 'udp';
+  };
+}
+
+export async function run(): Promise<void> {
+  const lists = ListCatalog.from({ blocklist: BLOCKLIST });
+  // --- parse + check ---
+  const ours = Array.from({ length: VARIANTS }, (_, i) => rule(i));
+  const cels = Array.from({ length: VARIANTS }, (_, i) => celRule(i));
+  for (const e of ours.slice(0, 3)) if (checkExpression(e, { lists }).diagnostics.some((d) => d.severity === 'error')) throw new Error('bench rule does not check');
+  if (!celParse(cels[0]!).check().valid) throw new Error('cel rule does not check');
+  let j = 0;
+  const rd = measure(() => rdParse(ours[j++ % VARIANTS]!));
+  const parseOnly = measure(() => checkExpression(ours[j++ % VARIANTS]!, { lists }).ast);
+  const cel = measure(() => celParse(cels[j++ % VARIANTS]!).check().valid);
+  const compile = measure(() => compileExpression(ours[j++ % VARIANTS]!, { lists }).matcher);
+  printTable(
+    `Parse + check of a ${ours[999]!.length}-character rule (µs each, median of 7; ${VARIANTS} variants)`,
+    ['engine', 'µs', 'ratio to hand-written RD', 'ratio to cel-js parse+check'],
+    [
+      ['hand-written recursive descent → AST (bench/rd-parser.ts, no checking)', rd.median / 1000, '1.00×', ratio(rd.median, cel.median)],
+      ['rulekit parse + check (checkExpression)', parseOnly.median / 1000, ratio(parseOnly.median, rd.median), ratio(parseOnly.median, cel.median)],
+      ['rulekit parse + check + compile (compileExpression)', compile.median / 1000, ratio(compile.median, rd.median), ratio(compile.median, cel.median)],
+      ['@marcbachmann/cel-js parse() + check()', cel.median / 1000, ratio(cel.median, rd.median), '1.00×'],
+    ],
+    ['targets: rulekit parse + check ≤ 3× the hand-written parser and below cel-js parse + check'],
+  );
+
+  // --- matcher ---
+  const pk = packets(10_000);
+  const compiled = compileExpression(rule(999), { lists });
+  const closures = compileExpression(rule(999), { lists, codegen: false });
+  const closure = handWritten(IpSet.fromItems(BLOCKLIST).set);
+  const count = (f: (p: Packet) => boolean) => {
+    let n = 0;
+    for (let i = 0; i < pk.length; i++) if (f(pk[i]!)) n++;
+    return n;
+  };
+  const want = count(closure);
+  const engines: [string, (p: Packet) => boolean][] = [
+    ['hand-written closure', closure],
+    ['rulekit compiled matcher (generated code)', compiled.matcher!],
+    ['rulekit closure matcher (CSP fallback)', closures.matcher!],
+    ['rulekit interpreter', (p) => interpret(compiled.checked!, p)],
+  ];
+  const rows: (string | number)[][] = [];
+  const base = measure(() => count(closure), { opsPerCall: pk.length });
+  for (const [name, f] of engines) {
+    const got = count(f);
+    if (got !== want) throw new Error(`${name} matched ${got} packets, the closure ${want}`);
+    const s = name === 'hand-written closure' ? base : measure(() => count(f), { opsPerCall: pk.length });
+    rows.push([name, s.median, `${fmt(s.min)}–${fmt(s.max)}`, ratio(s.median, base.median), got]);
+  }
+  const interp = rows[3]![1] as number;
+  const comp = rows[1]![1] as number;
+  printTable(
+    `Compiled matcher on ${pk.length} packets (ns/packet, median of 7)`,
+    ['engine', 'ns/packet', 'min–max', 'ratio to closure', 'matches'],
+    rows,
+    [`interpreter / compiled = ${(interp / comp).toFixed(1)}× (target ≥ 5×); compiled / closure target ≤ 1.2×`],
+  );
+}

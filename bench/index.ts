@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: every benchmark, each figure beside its baseline or peer from the same run, as a ratio.
+ * No test asserts a time. Pass names to run some: `npm run bench -- expression ipset`.
+ */
+const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  expression: () => import('./expression.js'),
+  ipset: () => import('./ipset.js'),
+  logfilter: () => import('./logfilter.js'),
+  capture: () => import('./capture.js'),
+  simulate: () => import('./simulate.js'),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = wanted.length ? wanted : Object.keys(SUITES);
+console.log(`# rulekit benchmarks (node ${process.version}, ${new Date().toISOString()})`);
+for (const name of names) {
+  const load = SUITES[name];
+  if (!load) {
+    console.error(`unknown bench ${name}; known: ${Object.keys(SUITES).join(', ')}`);
+    process.exitCode = 2;
+    continue;
+  }
+  console.log(`\n## ${name}`);
+  await (await load()).run();
+}
