@@ -3,7 +3,10 @@
  * fields and the log line builder. Browser-safe.
  * @module
  */
-export * from './datasets/index.js';
+export {
+  DATASETS, DATASET_NAMES, getDataset, UNFILTERABLE_FIELDS, CUSTOM_FIELD_OBJECTS,
+  type Dataset, type DatasetField, type FieldRow, type FieldType as LogFieldType,
+} from './datasets/index.js';
 export * from './operators.js';
 export { LOGPUSH_CODES, type LogpushCode } from './codes.js';
 export type { FilterClause, FilterGroup, FilterNode, FilterScalar, LogFilter } from './filter-ast.js';
@@ -25,5 +28,4 @@ export {
 } from './log-line.js';
 export { toUnixNanos, formatTimestamp } from './timestamps.js';
 export { utf8Length, utf8Prefix } from './utf8.js';
-export { jsString, jsLiteral } from './js-literal.js';
 export { explainLogFilter, renderFilterExplanation, logFilterFields, type FilterExplanation } from './filter-explain.js';

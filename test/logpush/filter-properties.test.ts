@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   checkLogFilter, compileLogFilter, evaluateLogFilter, generateMatcherSource, logFilterToJSON, printLogFilter,
-  logFilterToExpression, jsString, validateLogpushJob, validateCustomFieldRule, buildLogLine, type FieldType,
+  logFilterToExpression, validateLogpushJob, validateCustomFieldRule, buildLogLine, type LogFieldType as FieldType,
 } from '../../src/logpush/index.js';
+import { jsString } from '../../src/logpush/js-literal.js';
 
 const HTTP = { dataset: 'http_requests' };
 

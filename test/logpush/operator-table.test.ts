@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileLogFilter, OPERATORS, type FieldType } from '../../src/logpush/index.js';
+import { compileLogFilter, OPERATORS, type LogFieldType as FieldType } from '../../src/logpush/index.js';
 
 /** One http_requests field of each catalogued type. */
 const FIELD_OF: Record<FieldType, string> = {
