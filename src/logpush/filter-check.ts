@@ -66,6 +66,21 @@ export function resolveOperator(op: string): { operator?: FilterOperator; exact:
   return { exact: false };
 }
 
+/** Group depth and operator count of an unchecked JSON value (bounded: the text's nesting was capped). */
+function shape(v: unknown): { depth: number; operators: number } {
+  if (!isObject(v)) return { depth: 0, operators: 0 };
+  const kids = hasOwn(v, 'and') ? v['and'] : hasOwn(v, 'or') ? v['or'] : undefined;
+  if (!Array.isArray(kids)) return { depth: kids === undefined ? 0 : 1, operators: 1 };
+  let depth = 0;
+  let operators = 1;
+  for (const k of kids) {
+    const s = shape(k);
+    depth = Math.max(depth, s.depth);
+    operators += s.operators;
+  }
+  return { depth: depth + 1, operators };
+}
+
 class Checker {
   readonly out: Diagnostic[] = [];
   operators = 0;
@@ -142,9 +157,13 @@ class Checker {
     this.operators++;
     const range = this.vr(pointer);
     if (depth > FILTER_LIMITS.maxDepth) {
+      // Not checked further, but measured: the deepest nesting and the operators below count.
+      const below = shape(v);
+      this.operators += below.operators - 1;
       if (!this.depthReported) {
         this.depthReported = true;
-        this.out.push(diag('filter-depth-limit', `"and"/"or" nesting at ${pointer} is ${depth} levels deep; the limit is ${FILTER_LIMITS.maxDepth}`, { pointer, range, data: { limit: FILTER_LIMITS.maxDepth, measured: depth } }));
+        const measured = depth - 1 + below.depth;
+        this.out.push(diag('filter-depth-limit', `"and"/"or" nesting reaches ${measured} levels (from ${pointer}); the limit is ${FILTER_LIMITS.maxDepth}`, { pointer, range, data: { limit: FILTER_LIMITS.maxDepth, measured } }));
       }
       return undefined;
     }

@@ -214,6 +214,9 @@ describe('limits', () => {
     expect(codes(where(nest(16)))).toEqual([]);
     const d = one(where(nest(17)));
     expect([d.code, d.data]).toEqual(['filter-depth-limit', { limit: 16, measured: 17 }]);
+    const d20 = compileLogFilter(where(nest(20)), HTTP).diagnostics;
+    expect(d20.find((x) => x.code === 'filter-depth-limit')!.data).toEqual({ limit: 16, measured: 20 });
+    expect(d20.find((x) => x.code === 'filter-depth-limit')!.message).toContain('20 levels');
     const deep = `{"where":${'{"and":['.repeat(10000)}${JSON.stringify(c)}${']}'.repeat(10000)}}`;
     const r = compileLogFilter(deep, HTTP);
     expect(r.diagnostics.map((x) => x.code)).toContain('filter-depth-limit');
