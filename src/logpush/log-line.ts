@@ -143,17 +143,17 @@ export function fillCustomObject(
   return { value, truncation };
 }
 
-/** NDJSON text of a line, writing bigint values as exact JSON integers. */
+/**
+ * NDJSON text of a line, writing top-level bigint values (unix nanoseconds) as exact JSON integers;
+ * a bigint deeper inside a value is written as a number.
+ */
 function lineText(line: Record<string, unknown>): string {
-  const exact: string[] = [];
-  const json = JSON.stringify(line, (_k, v: unknown) => {
-    if (typeof v === 'bigint') {
-      exact.push(v.toString());
-      return `\u0000bigint${exact.length - 1}\u0000`;
-    }
-    return v;
+  const nested = (_k: string, v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
+  const parts = Object.keys(line).map((k) => {
+    const v = line[k];
+    return `${JSON.stringify(k)}:${typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, nested) ?? 'null')}`;
   });
-  return json.replace(/"\\u0000bigint(\d+)\\u0000"/g, (_m, i: string) => exact[Number(i)]!);
+  return `{${parts.join(',')}}`;
 }
 
 /**

@@ -55,6 +55,9 @@ describe('buildLogLine', () => {
     const ts = (t: string) => buildLogLine(request(), undefined, { ...JOB, logpull_options: `fields=EdgeStartTimestamp&timestamps=${t}` });
     const nano = ts('unixnano');
     expect(nano.text).toBe('{"EdgeStartTimestamp":1700000000123456789}');
+    // A value that looks like a placeholder stays a string.
+    const odd = buildLogLine(request({ fields: { RayID: '\u0000bigint0\u0000', EdgeStartTimestamp: TS } }), undefined, { ...JOB, logpull_options: 'fields=RayID,EdgeStartTimestamp&timestamps=unixnano' });
+    expect(JSON.parse(odd.text!.replace(/:(\d{17,})/, ':"$1"'))).toEqual({ RayID: '\u0000bigint0\u0000', EdgeStartTimestamp: '1700000000123456789' });
     expect(ts('unix').line).toEqual({ EdgeStartTimestamp: 1700000000 });
     expect(ts('rfc3339').line).toEqual({ EdgeStartTimestamp: '2023-11-14T22:13:20Z' });
     const iso = buildLogLine(request({ fields: { EdgeStartTimestamp: '2023-11-14T22:13:20.5Z' } }), undefined, { ...JOB, logpull_options: 'fields=EdgeStartTimestamp&timestamps=unixnano' });
