@@ -26,18 +26,8 @@ export interface StringPayload {
 }
 
 function token(tokenType: TokenType, image: string, start: number, endExclusive: number, payload?: unknown): IToken {
-  return {
-    image,
-    startOffset: start,
-    endOffset: endExclusive - 1,
-    startLine: NaN,
-    startColumn: NaN,
-    endLine: NaN,
-    endColumn: NaN,
-    tokenType,
-    tokenTypeIdx: tokenType.tokenTypeIdx!,
-    payload,
-  };
+  // Offsets only (Chevrotain's positionTracking "onlyOffset" shape): lines/columns come from SourceText.
+  return { image, startOffset: start, endOffset: endExclusive - 1, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx!, payload };
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -246,9 +236,19 @@ function wordShape(text: string, start: number, end: number): { upper: boolean; 
   return { upper, int, ident };
 }
 
+function hasDotOrDigit(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 || isDigit(c)) return true;
+  }
+  return false;
+}
+
 function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[]): void {
   const image = text.slice(start, end);
-  const kw = T.KEYWORDS.get(image);
+  // Keywords are short runs of lower-case letters and _: look them up only for such words.
+  const c0 = text.charCodeAt(start);
+  const kw = end - start <= 11 && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
   if (kw) {
     push(token(kw, image, start, end));
     return;
