@@ -36,6 +36,7 @@ export const LOGPUSH_CODES = {
   'job-not-object': { severity: 'error', doc: 'The job body is not a JSON object.' },
   'job-missing-member': { severity: 'error', doc: 'A required member of the job body is missing (`destination_conf`, `dataset`; `ownership_challenge` for `s3://` on create).' },
   'job-member-type': { severity: 'error', doc: 'A member of the job body has the wrong JSON type (all the spec’s members are strings).' },
+  'job-duplicate-member': { severity: 'warning', doc: 'The same key twice in one object of a job body given as text; only the last one counts.' },
   'job-unknown-member': { severity: 'warning', doc: 'A member the job body does not have; the closest member is suggested.' },
   'job-invalid-name': { severity: 'error', doc: 'A job `name` with characters outside letters, digits, `-` and `.`, or longer than 512 characters.' },
   'job-unknown-dataset': { severity: 'error', doc: 'A `dataset` that is not a catalogued dataset; the closest one is suggested.' },

@@ -46,6 +46,9 @@ class JobValidator {
   }
 
   validate(body: unknown, ctx: LogpushJobContext): void {
+    for (const d of this.doc?.duplicates ?? []) {
+      this.out.push(diag('job-duplicate-member', `${describe(d.key)} appears twice in the same object; only the last one counts`, { pointer: d.pointer, range: d.range }));
+    }
     if (!isObject(body)) {
       this.out.push(diag('job-not-object', `A job body is a JSON object, not ${describe(body)}`, this.at('')));
       return;

@@ -112,6 +112,10 @@ describe('validateLogpushJob', () => {
     expect(m.pointer).toBe('/dataset');
     expect(JSON.stringify({ ...GOOD, dataset: 7 }).slice(m.range!.start, m.range!.end)).toBe('7');
     expect(codes('{"name": "x",}')).toEqual(['job-invalid-json']);
+    const dup = '{"dataset":"http_requests","destination_conf":"gs://b","dataset":"dns_logs"}';
+    const dd = validateLogpushJob(dup);
+    expect(dd.map((x) => [x.code, x.pointer])).toEqual([['job-duplicate-member', '/dataset']]);
+    expect(dup.slice(dd[0]!.range!.start, dd[0]!.range!.end)).toBe('"dataset"');
     expect(codes('[1]')).toEqual(['job-not-object']);
     expect(codes(null)).toEqual(['job-not-object']);
   });
