@@ -12,7 +12,7 @@
 /** Four uint32 words of the last IPv6 address `parseIpv6Words` accepted, most significant first. */
 export const v6Words = new Uint32Array(4);
 
-const groups = new Uint16Array(8);
+const groups = new Int32Array(8);
 
 /**
  * Read a strict dotted quad from `s[from..to)`. Returns the address as a number 0..2^32-1, or -1 when the
@@ -46,38 +46,39 @@ export function parseIpv4Number(s: string, from: number, to: number): number {
   return acc * 256 + octet;
 }
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  const l = c | 0x20; // fold A-F to a-f
-  if (l >= 97 && l <= 102) return l - 87;
-  return -1;
-}
-
 /**
- * Read IPv6 text (the whole of `s`) into `v6Words`. Returns false, leaving `v6Words` unspecified, when
- * `s` is not an IPv6 address under the strict rules.
+ * Read IPv6 text from `s[from..to)` into `v6Words`. Returns false, leaving `v6Words` unspecified, when the
+ * text is not an IPv6 address under the strict rules.
  */
-export function parseIpv6Words(s: string): boolean {
-  const n = s.length;
-  if (n < 2 || n > 45) return false;
-  let i = 0;
+export function parseIpv6Words(s: string, from: number, to: number): boolean {
+  const n = to;
+  if (to - from < 2 || to - from > 45) return false;
+  let i = from;
   let g = 0; // groups read
   let gap = -1; // group index where `::` stands
-  if (s.charCodeAt(0) === 58) {
-    if (s.charCodeAt(1) !== 58) return false;
+  if (s.charCodeAt(i) === 58) {
+    if (s.charCodeAt(i + 1) !== 58) return false;
     gap = 0;
-    i = 2;
+    i += 2;
   }
   while (i < n) {
     const start = i;
     let v = 0;
-    let h: number;
-    while (i < n && i - start < 5 && (h = hexValue(s.charCodeAt(i))) >= 0) {
-      v = v * 16 + h;
+    // Hex digits of one group (at most 4).
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      let h: number;
+      if (c >= 48 && c <= 57) h = c - 48;
+      else {
+        const l = c | 0x20; // fold A-F to a-f
+        if (l >= 97 && l <= 102) h = l - 87;
+        else break;
+      }
+      if (i - start === 4) return false; // a fifth digit: neither a group nor a quad octet
+      v = (v << 4) | h;
       i++;
     }
-    const len = i - start;
-    if (len === 0) return false;
+    if (i === start) return false;
     if (i < n && s.charCodeAt(i) === 46) {
       // Dotted-quad tail: it must run to the end and takes two groups.
       if (g > 6) return false;
@@ -85,10 +86,9 @@ export function parseIpv6Words(s: string): boolean {
       if (q < 0) return false;
       groups[g++] = Math.floor(q / 65536);
       groups[g++] = q & 0xffff;
-      i = n;
       break;
     }
-    if (len > 4 || g === 8) return false;
+    if (g === 8) return false;
     groups[g++] = v;
     if (i === n) break;
     if (s.charCodeAt(i) !== 58) return false;
@@ -101,17 +101,15 @@ export function parseIpv6Words(s: string): boolean {
     }
   }
   if (gap < 0 ? g !== 8 : g > 7) return false;
-  // Expand `::` while packing pairs of groups into words.
-  const zeros = 8 - g;
-  for (let w = 0; w < 4; w++) {
-    let word = 0;
-    for (let k = w * 2; k < w * 2 + 2; k++) {
-      let v = 0;
-      if (gap < 0 || k < gap) v = groups[k]!;
-      else if (k >= gap + zeros) v = groups[k - zeros]!;
-      word = word * 65536 + v;
-    }
-    v6Words[w] = word;
+  if (gap >= 0) {
+    // Expand `::`: move the groups after it to the end and zero the gap.
+    const zeros = 8 - g;
+    for (let k = g - 1; k >= gap; k--) groups[k + zeros] = groups[k]!;
+    for (let k = gap; k < gap + zeros; k++) groups[k] = 0;
   }
+  v6Words[0] = (groups[0]! << 16) | groups[1]!;
+  v6Words[1] = (groups[2]! << 16) | groups[3]!;
+  v6Words[2] = (groups[4]! << 16) | groups[5]!;
+  v6Words[3] = (groups[6]! << 16) | groups[7]!;
   return true;
 }

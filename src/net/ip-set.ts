@@ -89,6 +89,57 @@ class RangeCollector {
       this.v6.push(...w, ...x);
     }
   }
+
+  /**
+   * Bulk-build shortcut for the two forms that fill big lists, `address` and `address/len`: read them with
+   * the hand-written scanners straight into numbers (no `IpAddress` objects). Returns false for any other
+   * text, which then goes through `parseIpItem` (which also words the error). The scanners accept exactly
+   * what `parseIpAddress` does, so both paths give the same ranges.
+   */
+  addSimpleItem(item: string): boolean {
+    const n = item.length;
+    if (n > 49) return false;
+    const slash = item.indexOf('/');
+    const end = slash < 0 ? n : slash;
+    let prefix = -1;
+    if (slash >= 0) {
+      // 1..3 decimal digits, no leading zero.
+      const digits = n - slash - 1;
+      if (digits < 1 || digits > 3) return false;
+      prefix = 0;
+      for (let i = slash + 1; i < n; i++) {
+        const c = item.charCodeAt(i);
+        if (c < 48 || c > 57 || (i > slash + 1 && prefix === 0)) return false;
+        prefix = prefix * 10 + (c - 48);
+      }
+    }
+    const x = parseIpv4Number(item, 0, end);
+    if (x >= 0) {
+      if (prefix < 0) {
+        this.v4.push(x, x);
+        return true;
+      }
+      if (prefix > 32) return false;
+      const host = prefix === 32 ? 0 : 2 ** (32 - prefix) - 1;
+      const lo = x - (x % (host + 1));
+      this.v4.push(lo, lo + host);
+      return true;
+    }
+    if (!parseIpv6Words(item, 0, end)) return false;
+    if (prefix > 128) return false;
+    const bits = prefix < 0 ? 128 : prefix;
+    for (let w = 0; w < 4; w++) {
+      const keep = Math.max(0, Math.min(32, bits - 32 * w));
+      const mask = keep === 0 ? 0 : (0xffffffff << (32 - keep)) >>> 0;
+      this.v6.push((v6Words[w]! & mask) >>> 0);
+    }
+    for (let w = 0; w < 4; w++) {
+      const keep = Math.max(0, Math.min(32, bits - 32 * w));
+      const mask = keep === 0 ? 0 : (0xffffffff << (32 - keep)) >>> 0;
+      this.v6.push((v6Words[w]! | ~mask) >>> 0);
+    }
+    return true;
+  }
 }
 
 function compareWords(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): number {
@@ -247,6 +298,10 @@ export class IpSet {
     const errors: IpItemError[] = [];
     let index = 0;
     for (const item of items) {
+      if (typeof item === 'string' && c.addSimpleItem(item)) {
+        index++;
+        continue;
+      }
       const parsed = parseIpItem(item);
       if (parsed.ok) c.add(parsed.range);
       else errors.push({ index, item, reason: parsed.reason });
@@ -281,7 +336,7 @@ export class IpSet {
     if (typeof ip !== 'string') return false;
     const x = parseIpv4Number(ip, 0, ip.length);
     if (x >= 0) return this.hasUint32(x);
-    return parseIpv6Words(ip) && this.hasWords(v6Words[0]!, v6Words[1]!, v6Words[2]!, v6Words[3]!);
+    return parseIpv6Words(ip, 0, ip.length) && this.hasWords(v6Words[0]!, v6Words[1]!, v6Words[2]!, v6Words[3]!);
   }
 
   /** Is the address in the set? */

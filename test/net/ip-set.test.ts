@@ -8,6 +8,7 @@ import {
   formatIpRange,
   ipSetFromText,
   parseIpAddress,
+  parseIpItem,
   type IpRange,
 } from '../../src/net/index.js';
 import { anyString, HOSTILE, v4Number, v4Text, v6Bytes, v6Texts, v6Words } from './arbitraries.js';
@@ -184,12 +185,29 @@ describe('IpSet.has on any string', () => {
       fc.property(anyString, (s) => {
         const a = parseIpAddress(s);
         const v4 = parseIpv4Number(s, 0, s.length);
-        const v6 = v4 < 0 && parseIpv6Words(s);
+        const v6 = v4 < 0 && parseIpv6Words(s, 0, s.length);
         expect(a?.family ?? 0, JSON.stringify(s)).toBe(v4 >= 0 ? 4 : v6 ? 6 : 0);
         if (a?.family === 4) expect(v4).toBe(bigOfNumber(a.bytes));
         if (a?.family === 6) expect([...scratchWords]).toEqual(wordsOf(bigOf([...a.bytes])));
       }),
       { numRuns: 50000 },
+    );
+  });
+
+  it('the scanners read a slice of a longer string exactly as they read that slice alone', () => {
+    fc.assert(
+      fc.property(anyString, anyString, anyString, (pre, s, post) => {
+        const whole = pre + s + post;
+        const from = pre.length;
+        const to = from + s.length;
+        const v4 = parseIpv4Number(whole, from, to);
+        expect(v4).toBe(parseIpv4Number(s, 0, s.length));
+        const v6 = parseIpv6Words(whole, from, to);
+        const words = [...scratchWords];
+        expect(v6).toBe(parseIpv6Words(s, 0, s.length));
+        if (v6) expect(words).toEqual([...scratchWords]);
+      }),
+      { numRuns: 20000 },
     );
   });
 
@@ -209,6 +227,33 @@ describe('IpSet.has on any string', () => {
 function bigOfNumber(bytes: Uint8Array): number {
   return ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
 }
+
+describe('IpSet.fromItems bulk shortcut', () => {
+  const nearItem = fc.oneof(
+    anyString,
+    fc.tuple(anyString, fc.constantFrom('/', '/0', '/00', '/8', '/08', '/32', '/33', '/128', '/129', '/1000', '/-1', '/ 8', '//8')).map(([a, b]) => a + b),
+    fc.tuple(v4Number, fc.integer({ min: -1, max: 140 })).map(([n, l]) => `${v4Text(n)}/${l}`),
+    fc.tuple(v6Words, fc.integer({ min: -1, max: 140 })).map(([w, l]) => `${v6Texts(w)[0]}/${l}`),
+  );
+
+  it('builds the same set and the same errors as parsing every item with parseIpItem', () => {
+    fc.assert(
+      fc.property(fc.array(nearItem, { maxLength: 30 }), (its) => {
+        const fast = IpSet.fromItems(its);
+        const ranges: IpRange[] = [];
+        const errors: { index: number; item: string; reason: string }[] = [];
+        its.forEach((item, index) => {
+          const p = parseIpItem(item);
+          if (p.ok) ranges.push(p.range);
+          else errors.push({ index, item, reason: p.reason });
+        });
+        expect(fast.set.ranges().map(formatIpRange)).toEqual(IpSet.fromRanges(ranges).ranges().map(formatIpRange));
+        expect(fast.errors).toEqual(errors);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 describe('IpSet families stay apart', () => {
   it('::ffff:1.2.3.4 is not in a set holding 1.2.3.4, and 1.2.3.4 not in one holding ::ffff:1.2.3.4', () => {
