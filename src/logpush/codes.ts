@@ -56,6 +56,7 @@ export const LOGPUSH_CODES = {
   'logpull-invalid-timestamps': { severity: 'error', doc: '`timestamps=` other than unixnano, unix, rfc3339.' },
   'logpull-invalid-sample': { severity: 'error', doc: '`sample=` that is not a number in (0, 1].' },
   'logpull-invalid-cve': { severity: 'error', doc: '`CVE-2021-44228=` other than true or false.' },
+  'logpull-custom-fields-unconfigured': { severity: 'info', doc: '`RequestHeaders`, `ResponseHeaders` or `Cookies` is in fields but the zone’s custom field rule (given in the context) configures no such field.' },
   'logpull-custom-fields-dataset': { severity: 'warning', doc: '`Cookies`, `RequestHeaders` or `ResponseHeaders` named for a dataset other than http_requests; custom fields only reach http_requests jobs.' },
   // --- custom log fields ---
   'custom-field-rule-not-object': { severity: 'error', doc: 'A custom log field rule or its `action_parameters` is not a JSON object.' },

@@ -9,7 +9,8 @@ import type { Diagnostic, Range } from '../diagnostics/types.js';
 import { DATASET_NAMES, getDataset, type Dataset } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
-import { checkLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
+import { checkLogpullOptions, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
+import { customFieldNames } from './custom-fields.js';
 import { parseJsonText, type JsonDoc } from './json-doc.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
 import { suggest } from './suggest.js';
@@ -20,6 +21,11 @@ export interface LogpushJobContext {
   operation?: 'create' | 'update';
   /** Dataset of the existing job, used when an update body has no `dataset`. */
   dataset?: string;
+  /**
+   * The zone's `log_custom_field` rule(s), when known: naming `RequestHeaders`, `ResponseHeaders` or
+   * `Cookies` in `fields` while the zone configures none of that kind is reported.
+   */
+  customFieldRules?: readonly unknown[];
 }
 
 /** Members of the body the spec describes. */
@@ -104,6 +110,7 @@ class JobValidator {
     }
     const lo = str('logpull_options');
     if (lo !== undefined) this.out.push(...checkLogpullOptions(lo, dataset));
+    if (lo !== undefined && Array.isArray(ctx.customFieldRules) && dataset?.name === 'http_requests') this.customObjects(lo, ctx.customFieldRules);
     if (present('output_options')) this.outputOptions(body['output_options'], dataset);
     const filter = str('filter');
     if (filter !== undefined && filter.trim() !== '') {
@@ -114,6 +121,28 @@ class JobValidator {
         if (d.range) r.rangeIn = 'value';
         else delete r.rangeIn;
         this.out.push(r);
+      }
+    }
+  }
+
+  /** Custom field objects named in fields= that the zone's rules leave empty. */
+  private customObjects(lo: string, rules: readonly unknown[]): void {
+    const fields = parseLogpullOptions(lo).find((o) => o.name === 'fields');
+    if (!fields) return;
+    const configured = { RequestHeaders: 0, ResponseHeaders: 0, Cookies: 0 };
+    for (const r of rules) {
+      const n = customFieldNames(r);
+      configured.RequestHeaders += n.request_fields.length;
+      configured.ResponseHeaders += n.response_fields.length;
+      configured.Cookies += n.cookie_fields.length;
+    }
+    const arrays = { RequestHeaders: 'request_fields', ResponseHeaders: 'response_fields', Cookies: 'cookie_fields' } as const;
+    let off = fields.valueRange.start;
+    for (const name of fields.value.split(',')) {
+      const range = { start: off, end: off + name.length };
+      off += name.length + 1;
+      if (name in configured && configured[name as keyof typeof configured] === 0) {
+        this.out.push(diag('logpull-custom-fields-unconfigured', `${name} is in fields, but the zone's custom field rule has no ${arrays[name as keyof typeof arrays]}: the object will be empty`, { pointer: '/logpull_options', range, rangeIn: 'value' }));
       }
     }
   }

@@ -88,6 +88,14 @@ describe('validateLogpushJob', () => {
     const dns = validateLogpushJob({ ...GOOD, dataset: 'dns_logs', logpull_options: 'fields=QueryName,Cookies', filter: undefined });
     expect(dns.map((x) => x.code)).toEqual(['logpull-custom-fields-dataset']);
   });
+  it('notes custom field objects the zone does not configure (when its rules are given)', () => {
+    const rule = { action: 'log_custom_field', expression: 'true', action_parameters: { cookie_fields: [{ name: 'a' }] } };
+    const lo = 'fields=RayID,RequestHeaders,Cookies';
+    const d = validateLogpushJob({ ...GOOD, logpull_options: lo }, { customFieldRules: [rule] });
+    expect(d.map((x) => [x.code, x.severity])).toEqual([['logpull-custom-fields-unconfigured', 'info']]);
+    expect(lo.slice(d[0]!.range!.start, d[0]!.range!.end)).toBe('RequestHeaders');
+    expect(validateLogpushJob({ ...GOOD, logpull_options: lo })).toEqual([]);
+  });
   it('re-bases filter diagnostics to /filter with a range inside the filter string', () => {
     const filter = '{"where":{"and":[{"key":"ClientCountry","operator":"eq","value":"us"},{"key":"EdgeResponseStatus","operator":"gte","value":500}]}}';
     const d = validateLogpushJob({ ...GOOD, filter });
