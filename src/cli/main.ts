@@ -59,6 +59,7 @@ export function program(): Command {
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .option('--examples <n>', 'example packets per rule in the summary', '3')
     .option('--no-progress', 'no progress bar')
+    .option('--stats', 'print packets/s and peak memory to stderr')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'ndjson']).default('text'))
     .action(async (ruleset: string, input: string, opts) => {
       process.exitCode = await simulateCommand(ruleset, input, opts, write);

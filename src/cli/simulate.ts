@@ -20,6 +20,8 @@ export interface SimulateOptions {
   format?: 'text' | 'json' | 'ndjson';
   examples?: string;
   progress?: boolean;
+  /** Print packets/s and peak memory to stderr at the end. */
+  stats?: boolean;
 }
 
 const PCAP_MAGICS = new Set([0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a]);
@@ -51,6 +53,7 @@ async function loadGeoIp(path: string | undefined, diagnostics: Diagnostic[]): P
 
 /** Run the command. Returns the exit code: 1 only when the input is bad (ruleset errors, unreadable input). */
 export async function simulateCommand(rulesetPath: string, inputPath: string, options: SimulateOptions, out: (s: string) => void): Promise<number> {
+  const started = performance.now();
   const rulesetText = await readText(rulesetPath);
   const body = parseJsonFile(rulesetText, rulesetPath) as Ruleset;
   const lists = await loadLists(options.lists);
@@ -94,7 +97,8 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
       }
       for (const rec of next.value) {
         const { packet } = decodePacket(rec, { fields, geoip, colo, problems: false });
-        emit(index, compiled.run(packet as Packet, index));
+        if (ndjson) emit(index, compiled.run(packet as Packet, index));
+        else compiled.count(packet as Packet, index);
         index++;
       }
       if (bar && rec0(next.value)) bar.update(Math.floor((next.value[next.value.length - 1]!.offset) / 1048576), { packets: index });
@@ -118,7 +122,8 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
         inputDiagnostics.push({ code: 'simulation-invalid-packet', severity: 'error', message: `line ${lineNo}: a packet is a JSON object`, data: { line: lineNo } });
         return;
       }
-      emit(index, compiled.run(p as Packet, index));
+      if (ndjson) emit(index, compiled.run(p as Packet, index));
+      else compiled.count(p as Packet, index);
       index++;
     };
     for await (const chunk of stream) {
@@ -133,6 +138,10 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   bar?.update(Math.ceil(size / 1048576), { packets: index });
   bar?.stop();
 
+  if (options.stats) {
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write(`stats: ${index} packets in ${seconds.toFixed(2)} s = ${Math.round(index / seconds)} packets/s; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
+  }
   const summary = compiled.summary();
   const allDiagnostics = [...problems, ...compiled.diagnostics, ...inputDiagnostics];
   if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: allDiagnostics }, null, 2) + '\n');

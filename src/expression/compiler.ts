@@ -28,8 +28,8 @@ export function jsString(s: string): string {
   return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** Runtime helpers the generated code calls. */
-const HELPERS = Object.freeze({
+/** Runtime helpers the generated code calls (`h` in generated source). */
+export const HELPERS = Object.freeze({
   bitSlice,
   bitwiseAnd,
   inRanges,
@@ -37,7 +37,9 @@ const HELPERS = Object.freeze({
   ipNe: (set: IpSet, t: string) => parseIpAddress(t) !== undefined && !set.has(t),
 });
 
-const EMPTY: Packet = Object.freeze({});
+/** The packet used in place of a non-object (`E` in generated source). */
+export const EMPTY_PACKET: Packet = Object.freeze({});
+const EMPTY = EMPTY_PACKET;
 /** Sets up to this size are inlined as `t === a || t === b ...`. */
 const INLINE_SET_MAX = 12;
 
@@ -65,12 +67,28 @@ export interface GeneratedMatcher {
 export function generate(checked: CheckedExpression): GeneratedMatcher {
   const constants: unknown[] = [];
   const k = (v: unknown) => `k[${constants.push(v) - 1}]`;
-  const body = emit(checked, checked.ast, k);
+  const body = emitExpression(checked, { constant: k, field: (name) => `p[${jsString(name)}]` });
   const source = `"use strict";\nreturn function match(p) {\n  if (p === null || typeof p !== "object") p = E;\n  let t;\n  return ${body};\n};`;
   return { source, constants };
 }
 
-function emit(c: CheckedExpression, node: A.ExprNode, k: (v: unknown) => string): string {
+/** How generated code reaches constants and packet fields. */
+export interface EmitContext {
+  /** Register a constant; returns the source that reads it (`k[3]`). */
+  constant(value: unknown): string;
+  /** Source that reads a packet field (`p["tcp.dstport"]`, or a variable the caller loaded once). */
+  field(name: string): string;
+}
+
+/**
+ * The source of a boolean JS expression equivalent to a checked expression. It uses `t` as scratch,
+ * `h` for {@link HELPERS}, and the context for constants and fields; the caller declares them.
+ */
+export function emitExpression(checked: CheckedExpression, ctx: EmitContext): string {
+  return emit(checked, checked.ast, ctx);
+}
+
+function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
   switch (node.kind) {
     case 'logical': {
       const parts = node.operands.map((o) => emit(c, o, k));
@@ -96,7 +114,8 @@ const TYPEOF: Record<Predicate['kind'], string> = {
 };
 
 /** A condition on `t`, which holds a present value; `typed` says whether it already checks the type. */
-function condition(p: Predicate, k: (v: unknown) => string): { code: string; typed: boolean } {
+function condition(p: Predicate, ctx: EmitContext): { code: string; typed: boolean } {
+  const k = (v: unknown) => ctx.constant(v);
   switch (p.kind) {
     case 'bare':
       return { code: 't === true', typed: true };
@@ -155,20 +174,20 @@ function condition(p: Predicate, k: (v: unknown) => string): { code: string; typ
   return { code: 'false', typed: true };
 }
 
-function emitPredicate(p: Predicate, k: (v: unknown) => string): string {
-  const { code, typed } = condition(p, k);
+function emitPredicate(p: Predicate, ctx: EmitContext): string {
+  const { code, typed } = condition(p, ctx);
   const test = typed ? code : `typeof t === "${TYPEOF[p.kind]}" && ${code}`;
-  return read(p.lhs, test);
+  return read(p.lhs, test, ctx);
 }
 
 /** Read the left-hand side into `t` and apply `test` (anyOf: to each side until one holds). */
-function read(lhs: LhsPlan, test: string): string {
-  const key = `p[${jsString(lhs.field.name)}]`;
+function read(lhs: LhsPlan, test: string, ctx: EmitContext): string {
+  const key = ctx.field(lhs.field.name);
   if (lhs.kind === 'bit_slice') return `(t = h.bitSlice(${key}, ${lhs.start}, ${lhs.end}), t !== undefined && ${test})`;
   const f = lhs.field;
-  if (f.aliasOf !== undefined) return `(t = ${key}, t === undefined && (t = p[${jsString(f.aliasOf)}]), ${test})`;
+  if (f.aliasOf !== undefined) return `(t = ${key}, t === undefined && (t = ${ctx.field(f.aliasOf)}), ${test})`;
   if (f.anyOf && f.anyOf.length) {
-    const sides = f.anyOf.map((n) => `(t = p[${jsString(n)}], ${test})`).join(' || ');
+    const sides = f.anyOf.map((n) => `(t = ${ctx.field(n)}, ${test})`).join(' || ');
     return `((t = ${key}) !== undefined ? (${test}) : (${sides}))`;
   }
   return `(t = ${key}, ${test})`;

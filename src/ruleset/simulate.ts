@@ -10,6 +10,7 @@ import { hasErrors } from '../diagnostics/types.js';
 import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Matcher, type Packet } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
 import { rulesetDiagnostic } from './validate.js';
+import { compileRulesetDecider, type RulesetDecider, type RulesetEntry } from './codegen.js';
 
 /** A rule as the simulation reports it. */
 export interface RuleRef {
@@ -29,12 +30,8 @@ export interface PacketVerdict {
   matched: number[];
 }
 
-/** A compiled rule. */
-interface CompiledRule {
-  ref: RuleRef;
-  matcher: Matcher;
-  terminating: boolean;
-}
+
+const NONE: readonly number[] = Object.freeze([]);
 
 /** Options of {@link compileRuleset}. */
 export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
@@ -70,9 +67,12 @@ export class CompiledRuleset {
   readonly diagnostics: Diagnostic[];
   /** The fields the enabled rules read: a capture decoder can skip the rest. */
   readonly fields: ReadonlySet<string>;
-  private readonly rules: CompiledRule[];
+  /** Refs of the rules by index (undefined for rules left out). */
+  private readonly refs: RuleRef[] = [];
   /** Whether the rule at each index terminates (for the examples of the summary). */
   private readonly terminatingAt: boolean[] = [];
+  private readonly decider: RulesetDecider;
+  private readonly anyNonTerminating: boolean;
   private readonly summaryRules: RuleSummary[];
   private readonly examplesPerRule: number;
   private packets = 0;
@@ -82,7 +82,7 @@ export class CompiledRuleset {
 
   constructor(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}) {
     this.diagnostics = [];
-    this.rules = [];
+    const entries: RulesetEntry[] = [];
     this.summaryRules = [];
     this.examplesPerRule = options.examplesPerRule ?? 3;
     const fields = new Set<string>();
@@ -101,13 +101,16 @@ export class CompiledRuleset {
       if (!compiled.matcher) return;
       for (const f of referencedFields(compiled.ast!)) fields.add(f);
       const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
-      this.rules.push({ ref, matcher: compiled.matcher, terminating });
+      entries.push({ index, checked: compiled.checked!, matcher: compiled.matcher, terminating });
+      this.refs[index] = ref;
       this.terminatingAt[index] = terminating;
     });
     // derived fields read their sources
     if (fields.has('ip.geoip.country')) ['ip.src.country', 'ip.dst.country'].forEach((f) => fields.add(f));
     if (fields.has('ip.geoip.asnum')) fields.add('ip.src.asnum');
     this.fields = fields;
+    this.anyNonTerminating = entries.some((e) => !e.terminating);
+    this.decider = compileRulesetDecider(entries, { codegen: options.codegen });
   }
 
   /** True when a rule could not be compiled (see `diagnostics`). */
@@ -118,29 +121,59 @@ export class CompiledRuleset {
   /** Decide one packet without recording it in the summary. */
   decide(packet: Packet): PacketVerdict {
     const matched: number[] = [];
-    for (const r of this.rules) {
-      if (!r.matcher(packet)) continue;
-      matched.push(r.ref.index);
-      if (r.terminating) return { verdict: r.ref.action === 'block' ? 'block' : 'allow', decidedBy: r.ref, matched };
-    }
-    return { verdict: 'allow', matched };
+    const i = this.decider(packet, this.anyNonTerminating ? matched : undefined);
+    if (i < 0) return { verdict: 'allow', matched };
+    matched.push(i);
+    const ref = this.refs[i]!;
+    return { verdict: ref.action === 'block' ? 'block' : 'allow', decidedBy: ref, matched };
   }
 
   /** Decide one packet and record it in the summary. */
   run(packet: Packet, index = this.packets): PacketVerdict {
     const v = this.decide(packet);
+    this.record(v.decidedBy ? v.decidedBy.index : -1, v.matched, packet, index);
+    return v;
+  }
+
+  /**
+   * Decide one packet and record it in the summary, allocating nothing when no non-terminating rule
+   * matched (the streaming path of `rulekit simulate`). Returns the deciding rule's index or -1.
+   */
+  count(packet: Packet, index = this.packets): number {
+    if (!this.anyNonTerminating) {
+      const i = this.decider(packet);
+      this.record(i, i < 0 ? NONE : undefined, packet, index);
+      return i;
+    }
+    const matched: number[] = [];
+    const i = this.decider(packet, matched);
+    if (i >= 0) matched.push(i);
+    this.record(i, matched, packet, index);
+    return i;
+  }
+
+  /** Count a decision; `matched` undefined means "only the deciding rule". */
+  private record(decided: number, matched: readonly number[] | undefined, packet: Packet, index: number): void {
     this.packets++;
-    if (v.verdict === 'allow') this.allow++;
-    else this.block++;
-    if (!v.decidedBy) this.defaultAllowed++;
-    for (const i of v.matched) {
+    if (decided < 0) {
+      this.allow++;
+      this.defaultAllowed++;
+    } else if (this.refs[decided]!.action === 'block') this.block++;
+    else this.allow++;
+    if (matched === undefined) {
+      const s = this.summaryRules[decided]!;
+      s.matched++;
+      s.decided++;
+      if (s.examples.length < this.examplesPerRule) s.examples.push({ index, packet });
+      return;
+    }
+    for (const i of matched) {
       const s = this.summaryRules[i]!;
       s.matched++;
-      const decided = v.decidedBy?.index === i;
-      if (decided) s.decided++;
-      if (s.examples.length < this.examplesPerRule && (decided || !this.terminatingAt[i])) s.examples.push({ index, packet });
+      const isDecider = decided === i;
+      if (isDecider) s.decided++;
+      if (s.examples.length < this.examplesPerRule && (isDecider || !this.terminatingAt[i])) s.examples.push({ index, packet });
     }
-    return v;
   }
 
   /** The summary so far. */
