@@ -240,6 +240,32 @@ function addressFromWords(words: ArrayLike<number>, at: number, count: 1 | 4): I
   return { family: count === 1 ? 4 : 6, bytes };
 }
 
+// Two-entry memo of the address texts `has` parsed last (see IpSet.has): a ruleset asks about a
+// packet's source and destination addresses in turn, so two entries keep both.
+class ParsedText {
+  text: string | undefined = undefined;
+  v4 = -1;
+  v6 = false;
+  readonly words = new Uint32Array(4);
+  parse(ip: string): this {
+    this.text = ip;
+    this.v4 = parseIpv4Number(ip, 0, ip.length);
+    this.v6 = this.v4 < 0 && parseIpv6Words(ip, 0, ip.length);
+    if (this.v6) this.words.set(v6Words);
+    return this;
+  }
+}
+let memoA = new ParsedText();
+let memoB = new ParsedText();
+function parsed(ip: string): ParsedText {
+  if (ip === memoA.text) return memoA;
+  if (ip === memoB.text) return memoB;
+  const older = memoB;
+  memoB = memoA;
+  memoA = older;
+  return older.parse(ip);
+}
+
 /**
  * An immutable set of IPv4 and IPv6 addresses, built once from ranges, CIDRs and addresses. IPv4 and
  * IPv6 never mix: `::ffff:1.2.3.4` is not in a set that holds `1.2.3.4`.
@@ -334,9 +360,12 @@ export class IpSet {
    */
   has(ip: string): boolean {
     if (typeof ip !== 'string') return false;
-    const x = parseIpv4Number(ip, 0, ip.length);
-    if (x >= 0) return this.hasUint32(x);
-    return parseIpv6Words(ip, 0, ip.length) && this.hasWords(v6Words[0]!, v6Words[1]!, v6Words[2]!, v6Words[3]!);
+    // A compiled ruleset asks many sets about the same packet's addresses: parse each text once (a
+    // two-entry memo, compared by value) and skip a family the set does not hold.
+    const a = parsed(ip);
+    if (a.v4 >= 0) return this.rangeCount4 !== 0 && this.hasUint32(a.v4);
+    const w = a.words;
+    return a.v6 && this.rangeCount6 !== 0 && this.hasWords(w[0]!, w[1]!, w[2]!, w[3]!);
   }
 
   /** Is the address in the set? */
