@@ -14,6 +14,14 @@ export const v6Words = new Uint32Array(4);
 
 const groups = new Int32Array(8);
 
+/** Hex digit values by character code (ASCII only), -1 for anything else. */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) HEX[48 + c] = c;
+for (let c = 0; c < 6; c++) {
+  HEX[97 + c] = 10 + c;
+  HEX[65 + c] = 10 + c;
+}
+
 /**
  * Read a strict dotted quad from `s[from..to)`. Returns the address as a number 0..2^32-1, or -1 when the
  * text is not exactly a dotted quad of decimal octets 0..255 without leading zeros.
@@ -63,23 +71,22 @@ export function parseIpv6Words(s: string, from: number, to: number): boolean {
   }
   while (i < n) {
     const start = i;
+    // One group: 1..4 hex digits; `c` ends as the character after them (':' stands in for the end).
+    let c = s.charCodeAt(i);
+    let h = c < 128 ? HEX[c]! : -1;
+    if (h < 0) return false;
     let v = 0;
-    // Hex digits of one group (at most 4).
-    while (i < n) {
-      const c = s.charCodeAt(i);
-      let h: number;
-      if (c >= 48 && c <= 57) h = c - 48;
-      else {
-        const l = c | 0x20; // fold A-F to a-f
-        if (l >= 97 && l <= 102) h = l - 87;
-        else break;
-      }
-      if (i - start === 4) return false; // a fifth digit: neither a group nor a quad octet
+    const limit = start + 4 < n ? start + 4 : n;
+    do {
       v = (v << 4) | h;
-      i++;
-    }
-    if (i === start) return false;
-    if (i < n && s.charCodeAt(i) === 46) {
+      if (++i === limit) {
+        c = i < n ? s.charCodeAt(i) : 58;
+        break;
+      }
+      c = s.charCodeAt(i);
+      h = c < 128 ? HEX[c]! : -1;
+    } while (h >= 0);
+    if (c === 46) {
       // Dotted-quad tail: it must run to the end and takes two groups.
       if (g > 6) return false;
       const q = parseIpv4Number(s, start, n);
@@ -91,7 +98,7 @@ export function parseIpv6Words(s: string, from: number, to: number): boolean {
     if (g === 8) return false;
     groups[g++] = v;
     if (i === n) break;
-    if (s.charCodeAt(i) !== 58) return false;
+    if (c !== 58) return false; // a fifth hex digit or any other character
     i++;
     if (i === n) return false; // a single trailing colon
     if (s.charCodeAt(i) === 58) {
