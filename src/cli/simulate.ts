@@ -96,7 +96,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
         break;
       }
       for (const rec of next.value) {
-        const { packet } = decodePacket(rec, { fields, geoip, colo, problems: false });
+        const { packet } = decodePacket(rec, { fields, geoip, colo, problems: false, fixedShape: true });
         if (ndjson) emit(index, compiled.run(packet as Packet, index));
         else compiled.count(packet as Packet, index);
         index++;
