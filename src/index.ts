@@ -10,3 +10,30 @@ export * from './diagnostics/index.js';
 export * from './expression/index.js';
 export * from './net/index.js';
 export * from './ruleset/index.js';
+export * from './logpush/index.js';
+export * from './export/index.js';
+export {
+  readCapture,
+  readCaptureAll,
+  readCaptureBatches,
+  CaptureParser,
+  decodePacket,
+  geoIpFromCsv,
+  geoIpFromMmdb,
+  combineGeoIp,
+  GeoIpTable,
+  CAPTURE_CODES,
+  DECODED_FIELDS,
+  LINK_LAYERS,
+  IP_PROTOCOL_NAMES,
+  ipProtocolNumber,
+  type CaptureRecord,
+  type CaptureSummary,
+  type CaptureSource,
+  type ReadCaptureOptions,
+  type DecodeOptions,
+  type DecodeResult,
+  type GeoIpLookup,
+  type GeoIpInfo,
+  type Packet as DecodedPacket,
+} from './capture/index.js';
