@@ -26,7 +26,7 @@
  */
 import { captureDiagnostic, type CaptureDiagnostic } from './diagnostic.js';
 import type { CaptureCode } from './codes.js';
-import { ALL_FIELDS, F, fieldMask, type Packet } from './fields.js';
+import { ALL_FIELDS, DECODED_FIELDS, F, FIELD_GROUPS, fieldMask, type Packet } from './fields.js';
 import type { GeoIpLookup } from './geoip.js';
 import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
 import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
@@ -88,7 +88,10 @@ function shapedConstructor(fields: ReadonlySet<string>): new () => Packet {
   if (fields !== shapeFields || !shapeCtor) {
     shapeFields = fields;
     try {
-      const body = [...fields].map((f) => `this[${JSON.stringify(f).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}] = undefined;`).join('\n');
+      // Every field the wanted groups can produce (a group may fill siblings: tcp.srcport with tcp.dstport).
+      const mask = fieldMask(fields);
+      const all = DECODED_FIELDS.filter((f) => (FIELD_GROUPS[f]! & mask) !== 0);
+      const body = all.map((f) => `this[${JSON.stringify(f).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}] = undefined;`).join('\n');
       const ctor = new Function(body) as unknown as new () => Packet;
       (ctor as unknown as { prototype: object }).prototype = Object.prototype;
       shapeCtor = ctor;
