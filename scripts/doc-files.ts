@@ -1,0 +1,90 @@
+/**
+ * Reference pages generated from the catalogs (the checker, completion and these docs read the same
+ * tables): docs/diagnostics.md (every code) and docs/fields.md (fields, operators, functions).
+ * `npm run docs:gen` writes them; a test keeps them current.
+ */
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS } from '../src/index.js';
+import { EXPRESSION_CODES } from '../src/expression/codes.js';
+import { LOGPUSH_CODES } from '../src/logpush/codes.js';
+import { RULESET_CODES } from '../src/ruleset/codes.js';
+import { CAPTURE_CODES } from '../src/capture/codes.js';
+import { EXPORT_CODES } from '../src/export/codes.js';
+import { numericCode } from '../src/ruleset/envelope.js';
+
+function table(codes: Record<string, { severity: string; doc: string }>): string[] {
+  return [
+    '| code | number | severity | meaning |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(codes).map(([c, i]) => `| \`${c}\` | ${numericCode(c)} | ${i.severity} | ${i.doc.replace(/\|/g, '\\|')} |`),
+  ];
+}
+
+/** docs/diagnostics.md and docs/fields.md. */
+export function docFiles(): Record<string, string> {
+  const diagnostics = [
+    '# Diagnostics',
+    '',
+    'Every entry point returns diagnostics `{code, severity, message, range?, pointer?, rangeIn?, fix?, data?}`:',
+    '`range` is a UTF-16 `[start, end)` span of the text the diagnostic is about; `pointer` an RFC 6901 JSON',
+    "pointer into a JSON body; `rangeIn: 'value'` means the range is inside the string at `pointer` (an",
+    'expression inside a ruleset body). `fix` carries text edits an editor can apply. The number is the',
+    '`code` used in the service error envelope (`errors[].code`); the string code is in `errors[].meta.code`.',
+    '',
+    `Generated from the code tables (${Object.keys(DIAGNOSTIC_CODES).length} codes) by \`npm run docs:gen\`.`,
+    '',
+    '## Network rule expressions',
+    '',
+    ...table(EXPRESSION_CODES),
+    '',
+    '## Rulesets and simulation',
+    '',
+    ...table(RULESET_CODES),
+    '',
+    '## Logpush filters, jobs and custom log fields',
+    '',
+    ...table(LOGPUSH_CODES),
+    '',
+    '## Packet captures',
+    '',
+    ...table(CAPTURE_CODES),
+    '',
+    '## Exports (Wireshark)',
+    '',
+    ...table(EXPORT_CODES),
+    '',
+  ].join('\n');
+  const fields = [
+    '# Fields, operators and functions of network rule expressions',
+    '',
+    'Generated from the scheme, operator and function tables by `npm run docs:gen`.',
+    '',
+    '## Fields (the default network scheme)',
+    '',
+    '| field | type | range | meaning |',
+    '| --- | --- | --- | --- |',
+    ...NETWORK_FIELDS.map((f) => `| \`${f.name}\` | ${f.type} | ${f.range ? `${f.range[0]}..${f.range[1]}` : ''} | ${f.doc}${f.deprecated ? ` Deprecated: ${f.deprecated}.` : ''} |`),
+    '',
+    'A field that does not apply to a packet (a TCP field on a UDP packet) is missing: every comparison on it',
+    'is false, `!=` included, and `not` of such a comparison is true.',
+    '',
+    '## Comparison operators',
+    '',
+    '| operator | spellings | types | meaning |',
+    '| --- | --- | --- | --- |',
+    ...Object.values(COMPARE_OPERATORS).map((o) => `| \`${o.print}\` | ${o.spellings.map((s) => `\`${s}\``).join(' ')} | ${o.types.join(', ')} | ${o.doc} |`),
+    '| `in {…}` | `in` | Int, String, Ip | Set membership: values, `low..high` ranges (Int, Ip), CIDRs (Ip). |',
+    '| `in $list` | `in` | Ip | List membership: `$svc.anonymizer`, `$svc.botnetcc`, `$svc.malware`, account lists. |',
+    '',
+    '## Logical operators (loosest first)',
+    '',
+    '| operator | spellings |',
+    '| --- | --- |',
+    ...Object.values(LOGICAL_OPERATORS).map((o) => `| \`${o.print}\` | ${o.spellings.map((s) => `\`${s}\``).join(' ')} |`),
+    '| `not` | `not` `!` (binds tightest) |',
+    '',
+    '## Functions',
+    '',
+    ...Object.entries(FUNCTIONS).flatMap(([name, f]) => [`### ${name}`, '', `\`${f.signature}\``, '', f.doc, '', `Example: \`${f.example}\``, '']),
+  ].join('\n');
+  return { 'diagnostics.md': diagnostics, 'fields.md': fields };
+}
