@@ -14,7 +14,7 @@ import { readInt, readIp, readString } from './literals.js';
 import type { IntOp, IpOp, LhsPlan, Predicate, StringOp } from './predicates.js';
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
 import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
-import { suggest } from '../logpush/suggest.js';
+import { suggest } from '../diagnostics/suggest.js';
 import { FUNCTIONS } from './functions.js';
 
 /** Options of {@link check}. */

@@ -4,9 +4,9 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/types.js';
-import { childPointer } from './json-doc.js';
+import { childPointer } from '../json/document.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../diagnostics/suggest.js';
 
 /** The three arrays of `action_parameters`, and what each names. */
 export const CUSTOM_FIELD_ARRAYS = {

@@ -12,9 +12,9 @@ import {
   ARRAY_ELEMENT, FIELD_TYPE_LABEL, FILTER_LIMITS, OPERATORS, OPERATOR_BY_NAME,
   OPERATOR_MISSPELLINGS, operatorSupports, type FilterOperator,
 } from './operators.js';
-import { childPointer, parseJsonText, utf8Length, type JsonDoc } from './json-doc.js';
+import { childPointer, parseJsonText, utf8Length, type JsonDoc } from '../json/document.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../diagnostics/suggest.js';
 
 /** Result of {@link checkLogFilter}. */
 export interface CheckedFilter {

@@ -11,9 +11,9 @@ import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION
 import { checkLogFilter } from './filter-check.js';
 import { checkLogpullOptions, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
 import { customFieldNames } from './custom-fields.js';
-import { parseJsonText, type JsonDoc } from './json-doc.js';
+import { parseJsonText, type JsonDoc } from '../json/document.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../diagnostics/suggest.js';
 
 /** Context of {@link validateLogpushJob}. */
 export interface LogpushJobContext {

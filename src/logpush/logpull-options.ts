@@ -6,7 +6,7 @@
 import type { Diagnostic, Range } from '../diagnostics/types.js';
 import { CUSTOM_FIELD_OBJECTS, type Dataset } from './datasets/index.js';
 import { describe, diag } from './diag.js';
-import { suggest } from './suggest.js';
+import { suggest } from '../diagnostics/suggest.js';
 
 /** Timestamp formats of `timestamps=`. */
 export const TIMESTAMP_FORMATS = ['unixnano', 'unix', 'rfc3339'] as const;

@@ -1,5 +1,5 @@
 /** UTF-8 lengths and cuts at character boundaries, on JS strings (no encoder needed). @module */
-export { utf8Length } from './json-doc.js';
+export { utf8Length } from '../json/document.js';
 
 /**
  * The longest prefix of `s` whose UTF-8 encoding fits in `maxBytes`, never splitting a character (a

@@ -193,36 +193,72 @@ function mergeV4(pairs: number[]): { starts: Uint32Array; ends: Uint32Array } {
   return { starts: starts.slice(0, m), ends: ends.slice(0, m) };
 }
 
+const nextAddress = new Uint32Array(4);
+
 /** True when `s` (4 words at `i`) is at most `e + 1` (4 words at `j`), i.e. the ranges touch or overlap. */
 function touches(s: ArrayLike<number>, i: number, e: ArrayLike<number>, j: number): boolean {
   if (compareWords(s, i, e, j) <= 0) return true;
   // e + 1 with carry; if e is the very last address, everything touches.
-  const inc = [e[j]!, e[j + 1]!, e[j + 2]!, e[j + 3]!];
+  for (let k = 0; k < 4; k++) nextAddress[k] = e[j + k]!;
   for (let k = 3; k >= 0; k--) {
-    if (inc[k] === 0xffffffff) inc[k] = 0;
+    if (nextAddress[k] === 0xffffffff) nextAddress[k] = 0;
     else {
-      inc[k]!++;
-      return compareWords(s, i, inc, 0) <= 0;
+      nextAddress[k]!++;
+      return compareWords(s, i, nextAddress, 0) <= 0;
     }
   }
   return true;
 }
 
+/** Below this many IPv6 ranges a comparator sort is cheaper than the radix sort's fixed cost. */
+const V6_RADIX_MIN = 512;
+
+/**
+ * Indices of the ranges in `words` (8 words each, start first) ordered by start: a comparator sort for few
+ * ranges, else an LSD radix sort on the eight 16-bit digits of the start (passes where every range has
+ * the same digit are skipped, which is most of them for lists inside one prefix).
+ */
+function v6Order(words: Uint32Array, n: number): Uint32Array {
+  let order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (n < V6_RADIX_MIN) return order.sort((a, b) => compareWords(words, 8 * a, words, 8 * b));
+  let spare = new Uint32Array(n);
+  const count = new Uint32Array(65537);
+  for (let pass = 0; pass < 8; pass++) {
+    const word = 3 - (pass >> 1);
+    const shift = pass & 1 ? 16 : 0;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[((words[8 * order[i]! + word]! >>> shift) & 0xffff) + 1]!++;
+    if (count[((words[8 * order[0]! + word]! >>> shift) & 0xffff) + 1] === n) continue;
+    for (let d = 0; d < 65536; d++) count[d + 1]! += count[d]!;
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      spare[count[(words[8 * k + word]! >>> shift) & 0xffff]!++] = k;
+    }
+    [order, spare] = [spare, order];
+  }
+  return order;
+}
+
 /** Sort the v6 ranges (8 words each) by start and merge overlapping/adjacent ones. */
-function mergeV6(words: number[]): { starts: Uint32Array; ends: Uint32Array } {
+function mergeV6(collected: number[]): { starts: Uint32Array; ends: Uint32Array } {
+  const words = Uint32Array.from(collected);
   const n = words.length / 8;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => compareWords(words, 8 * a, words, 8 * b));
+  const order = v6Order(words, n);
   const starts = new Uint32Array(4 * n);
   const ends = new Uint32Array(4 * n);
   let m = 0;
-  for (const i of order) {
-    const at = 8 * i;
-    if (m > 0 && touches(words, at, ends, 4 * (m - 1))) {
-      if (compareWords(words, at + 4, ends, 4 * (m - 1)) > 0) ends.set(words.slice(at + 4, at + 8), 4 * (m - 1));
+  for (let o = 0; o < n; o++) {
+    const at = 8 * order[o]!;
+    const last = 4 * (m - 1);
+    if (m > 0 && touches(words, at, ends, last)) {
+      if (compareWords(words, at + 4, ends, last) > 0) for (let k = 0; k < 4; k++) ends[last + k] = words[at + 4 + k]!;
       continue;
     }
-    starts.set(words.slice(at, at + 4), 4 * m);
-    ends.set(words.slice(at + 4, at + 8), 4 * m);
+    for (let k = 0; k < 4; k++) {
+      starts[4 * m + k] = words[at + k]!;
+      ends[4 * m + k] = words[at + 4 + k]!;
+    }
     m++;
   }
   return { starts: starts.slice(0, 4 * m), ends: ends.slice(0, 4 * m) };

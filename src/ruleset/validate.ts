@@ -9,8 +9,8 @@ import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
 import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
-import { childPointer, parseJsonText, type JsonDoc } from '../logpush/json-doc.js';
-import { suggest } from '../logpush/suggest.js';
+import { childPointer, parseJsonText, type JsonDoc } from '../json/document.js';
+import { suggest } from '../diagnostics/suggest.js';
 import { validateCustomFieldRule } from '../logpush/custom-fields.js';
 
 /** What the validator should assume about the request. */

@@ -80,6 +80,35 @@ const v6Item = fc.oneof(
 
 const items = fc.array(fc.oneof(v4Item, v6Item), { maxLength: 40 });
 
+/** Items for big lists: narrow enough that thousands of them do not merge into a handful of ranges. */
+const v4NarrowItem = fc.oneof(
+  fc.tuple(v4Number, fc.integer({ min: 18, max: 32 })).map(([n, l]) => `${v4Text(n)}/${l}`),
+  fc.tuple(v4Number, fc.integer({ min: 0, max: 3000 })).map(([a, d]) => `${v4Text(a)}..${v4Text(Math.min(V4_MAX, a + d))}`),
+  v4Number.map(v4Text),
+);
+const v6NarrowItem = fc.oneof(
+  fc.tuple(v6Words, fc.integer({ min: 100, max: 128 })).map(([w, l]) => `${v6TextOf(w)}/${l}`),
+  fc.tuple(v6Words, fc.integer({ min: 0, max: 3000 })).map(([w, d]) => {
+    const lo = bigOf(v6Bytes(w));
+    const hi = lo + BigInt(d) > V6_MAX ? V6_MAX : lo + BigInt(d);
+    return `${v6TextOf(w)}-${v6TextOf(wordsOf(hi))}`;
+  }),
+  v6Words.map(v6TextOf),
+);
+
+/** Merged ranges are sorted, disjoint and not adjacent within each family. */
+function expectMergedShape(set: IpSet): void {
+  const merged = set.ranges();
+  expect(merged.length).toBe(set.rangeCount4 + set.rangeCount6);
+  for (let i = 1; i < merged.length; i++) {
+    const a = merged[i - 1]!;
+    const b = merged[i]!;
+    if (a.last.family !== b.first.family) continue;
+    const gap = bigOf([...b.first.bytes]) - bigOf([...a.last.bytes]);
+    expect(gap > 1n, `${formatIpRange(a)} then ${formatIpRange(b)}`).toBe(true);
+  }
+}
+
 /** Query addresses: random ones plus the edges (and their neighbours) of every item's range. */
 function queriesFor(ranges: OracleRange[], random4: number[], random6: number[][]): { family: 4 | 6; v: bigint }[] {
   const qs: { family: 4 | 6; v: bigint }[] = [];
@@ -121,14 +150,7 @@ describe('IpSet against a linear scan over ranges parsed by ipaddr.js', () => {
       fc.property(items, (its) => {
         const { set } = IpSet.fromItems(its);
         const merged = set.ranges();
-        expect(merged.length).toBe(set.rangeCount4 + set.rangeCount6);
-        for (let i = 1; i < merged.length; i++) {
-          const a = merged[i - 1]!;
-          const b = merged[i]!;
-          if (a.last.family !== b.first.family) continue;
-          const gap = bigOf([...b.first.bytes]) - bigOf([...a.last.bytes]);
-          expect(gap > 1n, `${formatIpRange(a)} then ${formatIpRange(b)}`).toBe(true);
-        }
+        expectMergedShape(set);
         // Rebuilding from the merged ranges changes nothing.
         const again = IpSet.fromRanges(merged).ranges();
         expect(again.map(formatIpRange)).toEqual(merged.map(formatIpRange));
@@ -140,15 +162,18 @@ describe('IpSet against a linear scan over ranges parsed by ipaddr.js', () => {
   it('agrees with the scan on a large IPv4 list (bucket table at full size) and a large IPv6 list', () => {
     fc.assert(
       fc.property(
-        fc.array(v4Item, { minLength: 3000, maxLength: 3000 }),
-        fc.array(v6Item, { minLength: 1500, maxLength: 1500 }),
+        fc.array(v4NarrowItem, { minLength: 3000, maxLength: 3000 }),
+        fc.array(v6NarrowItem, { minLength: 1500, maxLength: 1500 }),
         fc.array(v4Number, { minLength: 500, maxLength: 500 }),
         fc.array(v6Words, { minLength: 200, maxLength: 200 }),
         (i4, i6, r4, r6) => {
           const its = [...i4, ...i6];
           const { set } = IpSet.fromItems(its);
+          expect(set.rangeCount4).toBeGreaterThan(1000);
+          expect(set.rangeCount6).toBeGreaterThan(600); // the radix-sorted path
+          expectMergedShape(set);
           const ranges = its.map(oracleRange);
-          const qs = queriesFor(ranges.slice(0, 400), r4, r6);
+          const qs = queriesFor([...ranges.slice(0, 300), ...ranges.slice(3000, 3300)], r4, r6);
           const n4 = ranges.filter((r) => r.family === 4).map((r) => [Number(r.lo), Number(r.hi)] as const);
           for (const q of qs) {
             const expected =
