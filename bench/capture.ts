@@ -9,7 +9,7 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { decodePacket, readCapture, readCaptureBatches, type CaptureRecord, type DecodeOptions } from '../src/capture/index.js';
+import { decodePacket, readCapture, readCaptureBatches, type CaptureRecord, type DecodeOptions } from '../dist/capture/index.js';
 import { writeSyntheticPcap } from './capture-gen.js';
 import { consume, fmt, measure, printTable, ratio } from './harness.js';
 

@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { measure, printTable, ratio, retainedMB, fmt, type Sample } from './harness.js';
-import { IpSet } from '../src/net/ip-set.js';
-import { formatIpAddress, ipAddressFromBytes } from '../src/net/address.js';
+import { IpSet } from '../dist/net/ip-set.js';
+import { formatIpAddress, ipAddressFromBytes } from '../dist/net/address.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic data.

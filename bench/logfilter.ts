@@ -10,7 +10,7 @@ import { parse as celParse } from '@marcbachmann/cel-js';
 import * as siftModule from 'sift';
 import { performance } from "node:perf_hooks";
 import { measure, printTable, ratio, fmt } from "./harness.js";
-import { compileLogFilter, evaluateLogFilter, type LogFilter } from '../src/logpush/index.js';
+import { compileLogFilter, evaluateLogFilter, type LogFilter } from '../dist/logpush/index.js';
 
 type Line = Record<string, unknown>;
 
