@@ -198,13 +198,13 @@ class Checker {
     let ok = true;
     const before = this.out.length;
     if (type === 'Int') {
-      const values = new Set<number>();
+      const values: number[] = [];
       const ranges: [number, number][] = [];
       for (const item of items) {
         if (item.kind === 'literal') {
           const v = readInt(item, field, this.out);
           if (v === undefined) ok = false;
-          else values.add(v);
+          else values.push(v);
         } else {
           const lo = readInt(item.low, field, this.out);
           const hi = readInt(item.high, field, this.out);
@@ -219,7 +219,7 @@ class Checker {
           } else ranges.push([lo, hi]);
         }
       }
-      if (ok) this.predicates.set(node.id, { kind: 'int-set', lhs, values: [...values].sort((a, b) => a - b), ranges: mergeIntRanges(ranges) });
+      if (ok) this.predicates.set(node.id, { kind: 'int-set', lhs, values: sortedUnique(values), ranges: mergeIntRanges(ranges) });
     } else if (type === 'String') {
       const values = new Set<string>();
       for (const item of items) {
@@ -395,6 +395,15 @@ function describeLhs(node: A.LhsNode): string {
 
 function article(type: FieldType): string {
   return type === 'Int' || type === 'Ip' ? 'an' : 'a';
+}
+
+/** Sort numbers and drop repeats, in place. */
+function sortedUnique(values: number[]): number[] {
+  values.sort((a, b) => a - b);
+  let w = 0;
+  for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[w - 1]) values[w++] = values[i]!;
+  values.length = w;
+  return values;
 }
 
 /** Sort and merge overlapping or adjacent inclusive integer ranges. */

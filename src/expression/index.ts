@@ -8,6 +8,7 @@ import { hasErrors, sortDiagnostics } from '../diagnostics/types.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
 import { parseTokens } from './parser.js';
+import { fastParse } from './fast-parser.js';
 import { check, type CheckedExpression } from './checker.js';
 import { compile, type Matcher } from './compiler.js';
 import { interpret, type Packet } from './interpreter.js';
@@ -51,6 +52,11 @@ export interface ExpressionOptions {
   limits?: ExpressionLimits;
   /** Generate code for the matcher (default true); false uses closures. */
   codegen?: boolean;
+  /**
+   * `auto` (default): well-formed input takes the hand-written fast path, anything else the Chevrotain
+   * parser (recovery, messages); `chevrotain`: always the Chevrotain parser.
+   */
+  parser?: 'auto' | 'chevrotain';
 }
 
 /** What {@link parseExpression} returns. */
@@ -74,7 +80,7 @@ export interface CompileResult {
 const MAX_DIAGNOSTICS = 100;
 
 /** Parse an expression into an AST with ranges. Never throws. */
-export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits'> = {}): ParseResult {
+export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits' | 'parser'> = {}): ParseResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   if (typeof text !== 'string') {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
@@ -95,6 +101,10 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   const lexed = lex(text, limits.maxDepth);
   diagnostics.push(...lexed.diagnostics);
   if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
+  if (options.parser !== 'chevrotain' && lexed.diagnostics.length === 0) {
+    const fast = fastParse(lexed.tokens);
+    if (fast) return { ast: fast, diagnostics: finish(diagnostics) };
+  }
   const parsed = parseTokens(lexed.tokens, text.length);
   diagnostics.push(...parsed.diagnostics);
   dropRegexEscapeErrors(parsed.ast, diagnostics);
@@ -183,7 +193,7 @@ export function evaluateExpression(checked: CheckedExpression, packet: Packet): 
 }
 
 function finish(diagnostics: Diagnostic[]): Diagnostic[] {
-  if (diagnostics.length === 0) return diagnostics;
+  if (diagnostics.length <= 1) return diagnostics;
   const sorted = sortDiagnostics(dedupe(diagnostics));
   return sorted.length > MAX_DIAGNOSTICS ? sorted.slice(0, MAX_DIAGNOSTICS) : sorted;
 }

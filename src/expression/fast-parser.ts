@@ -1,0 +1,152 @@
+/**
+ * HAND-WRITTEN HOT PATH (bench/expression.ts shows it is needed): a recursive-descent parser of the SAME
+ * grammar as the Chevrotain parser in `parser.ts`, over the same tokens, building the same AST (same
+ * shapes and ranges). It handles only well-formed input: at the first token it does not expect it gives up
+ * and returns undefined, and the Chevrotain parser — the grammar of record, with error recovery, its
+ * messages, the railroad diagrams and content assist — parses the text instead. A property test pins that
+ * both parsers build equal trees wherever this one succeeds.
+ * @module
+ */
+import type { IToken, TokenType } from 'chevrotain';
+import type * as A from './ast.js';
+import * as T from './tokens.js';
+import type { StringPayload } from './lexer.js';
+
+const COMPARE = new Map<TokenType, A.CompareOperator>([
+  [T.Eq, 'eq'], [T.EqWord, 'eq'], [T.Ne, 'ne'], [T.NeWord, 'ne'], [T.Lt, 'lt'], [T.LtWord, 'lt'],
+  [T.Le, 'le'], [T.LeWord, 'le'], [T.Gt, 'gt'], [T.GtWord, 'gt'], [T.Ge, 'ge'], [T.GeWord, 'ge'],
+  [T.Amp, 'bitwise_and'], [T.BitwiseAnd, 'bitwise_and'], [T.Contains, 'contains'], [T.Matches, 'matches'],
+  [T.Tilde, 'matches'], [T.Wildcard, 'wildcard'],
+]);
+const VALUE = new Set<TokenType>([T.IntLiteral, T.WordLiteral, T.Identifier, T.StringLiteral, T.RawStringLiteral]);
+const IDENT_ARG = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+/** Thrown internally to give up; never escapes {@link fastParse}. */
+const GIVE_UP = Symbol('give up');
+
+/** Parse well-formed tokens into an AST, or return undefined (then use the Chevrotain parser). */
+export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
+  let pos = 0;
+  let id = 0;
+  const n = tokens.length;
+  const peek = (): TokenType | undefined => (pos < n ? tokens[pos]!.tokenType : undefined);
+  const fail = (): never => {
+    throw GIVE_UP;
+  };
+  const take = (tt: TokenType): IToken => (pos < n && tokens[pos]!.tokenType === tt ? tokens[pos++]! : fail());
+  const range = (t: IToken): A.NodeBase['range'] => ({ start: t.startOffset, end: t.endOffset! + 1 });
+
+  const value = (): A.LiteralNode => {
+    const t = pos < n ? tokens[pos]! : fail();
+    const tt = t.tokenType;
+    if (!VALUE.has(tt)) fail();
+    pos++;
+    const form: A.LiteralNode['form'] = tt === T.IntLiteral ? 'int' : tt === T.StringLiteral ? 'string' : tt === T.RawStringLiteral ? 'raw' : 'word';
+    const node: A.LiteralNode = { kind: 'literal', id: id++, range: range(t), form, text: t.image };
+    if (form === 'string' || form === 'raw') node.value = (t.payload as StringPayload | undefined)?.value ?? '';
+    return node;
+  };
+
+  const lhs = (): A.LhsNode => {
+    const name = take(T.Identifier);
+    if (peek() !== T.LParen) return { kind: 'field', id: id++, range: range(name), name: name.image };
+    pos++;
+    const args: (A.FieldNode | A.LiteralNode)[] = [];
+    if (peek() !== T.RParen) {
+      for (;;) {
+        const v = value();
+        args.push(v.form === 'word' && IDENT_ARG.test(v.text) ? { kind: 'field', id: v.id, range: v.range, name: v.text } : v);
+        if (peek() !== T.Comma) break;
+        pos++;
+      }
+    }
+    const close = take(T.RParen);
+    const nameRange = range(name);
+    return { kind: 'call', id: id++, range: { start: nameRange.start, end: close.endOffset! + 1 }, name: name.image, nameRange, args };
+  };
+
+  const set = (): A.SetNode => {
+    const open = take(T.LBrace);
+    const items: (A.LiteralNode | A.RangeNode)[] = [];
+    while (peek() !== T.RBrace) {
+      const low = value();
+      if (peek() === T.DotDot) {
+        pos++;
+        const high = value();
+        items.push({ kind: 'range', id: id++, range: { start: low.range.start, end: high.range.end }, low, high });
+      } else items.push(low);
+    }
+    const close = take(T.RBrace);
+    return { kind: 'set', id: id++, range: { start: open.startOffset, end: close.endOffset! + 1 }, items };
+  };
+
+  const predicate = (): A.ExprNode => {
+    const left = lhs();
+    const tt = peek();
+    if (tt === undefined) return { kind: 'bare', id: id++, range: left.range, lhs: left };
+    const op = COMPARE.get(tt);
+    if (op !== undefined) {
+      const opTok = tokens[pos++]!;
+      const rhs = value();
+      if (peek() === T.DotDot) fail(); // range outside a set: Chevrotain reports it
+      return { kind: 'compare', id: id++, range: { start: left.range.start, end: rhs.range.end }, lhs: left, op, opRange: range(opTok), rhs };
+    }
+    if (tt === T.Strict) {
+      const strict = tokens[pos++]!;
+      const wc = take(T.Wildcard);
+      const rhs = value();
+      return { kind: 'compare', id: id++, range: { start: left.range.start, end: rhs.range.end }, lhs: left, op: 'strict_wildcard', opRange: { start: strict.startOffset, end: wc.endOffset! + 1 }, rhs };
+    }
+    if (tt === T.In) {
+      const inTok = tokens[pos++]!;
+      let rhs: A.SetNode | A.ListNode;
+      if (peek() === T.LBrace) rhs = set();
+      else {
+        const t = take(T.ListRef);
+        rhs = { kind: 'list', id: id++, range: range(t), name: t.payload as string };
+      }
+      return { kind: 'in', id: id++, range: { start: left.range.start, end: rhs.range.end }, lhs: left, opRange: range(inTok), rhs };
+    }
+    return { kind: 'bare', id: id++, range: left.range, lhs: left };
+  };
+
+  const unary = (): A.ExprNode => {
+    const tt = peek();
+    if (tt === T.Not || tt === T.Bang) {
+      const t = tokens[pos++]!;
+      const operand = unary();
+      return { kind: 'not', id: id++, range: { start: t.startOffset, end: operand.range.end }, operand };
+    }
+    if (tt === T.LParen) {
+      const open = tokens[pos++]!;
+      const expr = or();
+      const close = take(T.RParen);
+      return { kind: 'group', id: id++, range: { start: open.startOffset, end: close.endOffset! + 1 }, expr };
+    }
+    return predicate();
+  };
+
+  const binary = (next: () => A.ExprNode, a: TokenType, b: TokenType, op: A.LogicalOperator) => (): A.ExprNode => {
+    const first = next();
+    let tt = peek();
+    if (tt !== a && tt !== b) return first;
+    const operands = [first];
+    while (tt === a || tt === b) {
+      pos++;
+      operands.push(next());
+      tt = peek();
+    }
+    return { kind: 'logical', op, id: id++, range: { start: first.range.start, end: operands[operands.length - 1]!.range.end }, operands };
+  };
+  const and = binary(unary, T.And, T.AmpAmp, 'and');
+  const xor = binary(and, T.Xor, T.CaretCaret, 'xor');
+  const or = binary(xor, T.Or, T.PipePipe, 'or');
+
+  try {
+    const ast = or();
+    return pos === n ? ast : undefined;
+  } catch (e) {
+    if (e === GIVE_UP) return undefined;
+    throw e;
+  }
+}
