@@ -159,31 +159,23 @@ describe('IpSet against a linear scan over ranges parsed by ipaddr.js', () => {
     );
   });
 
-  it('agrees with the scan on a large IPv4 list (bucket table at full size) and a large IPv6 list', () => {
-    fc.assert(
-      fc.property(
-        fc.array(v4NarrowItem, { minLength: 3000, maxLength: 3000 }),
-        fc.array(v6NarrowItem, { minLength: 1500, maxLength: 1500 }),
-        fc.array(v4Number, { minLength: 500, maxLength: 500 }),
-        fc.array(v6Words, { minLength: 200, maxLength: 200 }),
-        (i4, i6, r4, r6) => {
-          const its = [...i4, ...i6];
-          const { set } = IpSet.fromItems(its);
-          expect(set.rangeCount4).toBeGreaterThan(1000);
-          expect(set.rangeCount6).toBeGreaterThan(600); // the radix-sorted path
-          expectMergedShape(set);
-          const ranges = its.map(oracleRange);
-          const qs = queriesFor([...ranges.slice(0, 300), ...ranges.slice(3000, 3300)], r4, r6);
-          const n4 = ranges.filter((r) => r.family === 4).map((r) => [Number(r.lo), Number(r.hi)] as const);
-          for (const q of qs) {
-            const expected =
-              q.family === 4 ? n4.some(([lo, hi]) => lo <= Number(q.v) && Number(q.v) <= hi) : naiveHas(ranges, 6, q.v);
-            expect(set.has(textsOf(q)[0]!)).toBe(expected);
-          }
-        },
-      ),
-      { numRuns: 3 },
-    );
+  it.each([1, 2, 3])('agrees with the scan on large IPv4 and IPv6 lists (bucket tables, radix sort), seed %i', (seed) => {
+    // Sampled without fast-check's small-value bias, so thousands of items stay thousands of ranges.
+    const draw = <T>(arb: fc.Arbitrary<T>, n: number, salt: number) => fc.sample(fc.noBias(arb), { numRuns: n, seed: seed * 10 + salt });
+    const its = [...draw(v4NarrowItem, 3000, 1), ...draw(v6NarrowItem, 1500, 2)];
+    const { set } = IpSet.fromItems(its);
+    expect(set.rangeCount4).toBeGreaterThan(500);
+    expect(set.rangeCount6).toBeGreaterThan(300); // built from 1500 ranges, above V6_RADIX_MIN: the radix sort
+    expectMergedShape(set);
+    const ranges = its.map(oracleRange);
+    const qs = queriesFor([...ranges.slice(0, 300), ...ranges.slice(3000, 3300)], draw(v4Number, 500, 3), draw(v6Words, 200, 4));
+    const n4 = ranges.filter((r) => r.family === 4).map((r) => [Number(r.lo), Number(r.hi)] as const);
+    let wrong = 0;
+    for (const q of qs) {
+      const expected = q.family === 4 ? n4.some(([lo, hi]) => lo <= Number(q.v) && Number(q.v) <= hi) : naiveHas(ranges, 6, q.v);
+      if (set.has(textsOf(q)[0]!) !== expected) wrong++;
+    }
+    expect(wrong).toBe(0);
   });
 });
 
