@@ -21,4 +21,4 @@ export {
   parseIpItem,
   formatIpRange,
 } from './address.js';
-export { IpSet, type IpItemError, ipSetFromItems, ipSetFromText } from './ip-set.js';
+export { IpSet, type IpItemError, type IpSetBuild, ipSetFromItems, ipSetFromText } from './ip-set.js';

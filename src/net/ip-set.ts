@@ -14,7 +14,7 @@
  *
  * Browser-safe: no Node built-ins.
  */
-import { FAMILY_BITS, formatIpAddress, parseIpItem, type IpAddress, type IpRange } from './address.js';
+import { FAMILY_BITS, formatIpAddress, parseIpItem, type IpAddress, type IpFamily, type IpRange } from './address.js';
 import { parseIpv4Number, parseIpv6Words, v6Words } from './fast-parse.js';
 
 /** One rejected item of `IpSet.fromItems`. */
@@ -29,6 +29,16 @@ export interface IpItemError {
 
 /** Above this many ranges the fast Float64 key sort no longer fits in 53 bits; use a comparator sort. */
 const KEY_SORT_LIMIT = 1 << 21;
+/** What `IpSet.fromItems` returns. */
+export interface IpSetBuild {
+  /** The set of every accepted item. */
+  set: IpSet;
+  /** The rejected items, in input order. */
+  errors: IpItemError[];
+  /** Index of the first accepted IPv6 item, or -1 (account lists are IPv4-only in the public service). */
+  firstV6Index: number;
+}
+
 const EMPTY_TABLE = new Uint32Array(3);
 
 /** Number of bucket bits for `m` ranges: about one range per bucket, between 1 and 16 bits. */
@@ -96,20 +106,20 @@ class RangeCollector {
    * text, which then goes through `parseIpItem` (which also words the error). The scanners accept exactly
    * what `parseIpAddress` does, so both paths give the same ranges.
    */
-  addSimpleItem(item: string): boolean {
+  addSimpleItem(item: string): 0 | IpFamily {
     const n = item.length;
-    if (n > 49) return false;
+    if (n > 49) return 0;
     const slash = item.indexOf('/');
     const end = slash < 0 ? n : slash;
     let prefix = -1;
     if (slash >= 0) {
       // 1..3 decimal digits, no leading zero.
       const digits = n - slash - 1;
-      if (digits < 1 || digits > 3) return false;
+      if (digits < 1 || digits > 3) return 0;
       prefix = 0;
       for (let i = slash + 1; i < n; i++) {
         const c = item.charCodeAt(i);
-        if (c < 48 || c > 57 || (i > slash + 1 && prefix === 0)) return false;
+        if (c < 48 || c > 57 || (i > slash + 1 && prefix === 0)) return 0;
         prefix = prefix * 10 + (c - 48);
       }
     }
@@ -117,16 +127,16 @@ class RangeCollector {
     if (x >= 0) {
       if (prefix < 0) {
         this.v4.push(x, x);
-        return true;
+        return 4;
       }
-      if (prefix > 32) return false;
+      if (prefix > 32) return 0;
       const host = prefix === 32 ? 0 : 2 ** (32 - prefix) - 1;
       const lo = x - (x % (host + 1));
       this.v4.push(lo, lo + host);
-      return true;
+      return 4;
     }
-    if (!parseIpv6Words(item, 0, end)) return false;
-    if (prefix > 128) return false;
+    if (!parseIpv6Words(item, 0, end)) return 0;
+    if (prefix > 128) return 0;
     const bits = prefix < 0 ? 128 : prefix;
     for (let w = 0; w < 4; w++) {
       const keep = Math.max(0, Math.min(32, bits - 32 * w));
@@ -138,7 +148,7 @@ class RangeCollector {
       const mask = keep === 0 ? 0 : (0xffffffff << (32 - keep)) >>> 0;
       this.v6.push((v6Words[w]! | ~mask) >>> 0);
     }
-    return true;
+    return 6;
   }
 }
 
@@ -355,21 +365,24 @@ export class IpSet {
    * Build a set from item texts (`10.0.0.0/8`, `192.0.2.1..192.0.2.9`, `2001:db8::1`, as `parseIpItem`
    * reads them). Never throws: bad items are left out and listed in `errors` with a reason.
    */
-  static fromItems(items: Iterable<string>): { set: IpSet; errors: IpItemError[] } {
+  static fromItems(items: Iterable<string>): IpSetBuild {
     const c = new RangeCollector();
     const errors: IpItemError[] = [];
+    let firstV6Index = -1;
     let index = 0;
     for (const item of items) {
-      if (typeof item === 'string' && c.addSimpleItem(item)) {
-        index++;
-        continue;
+      let family = typeof item === 'string' ? c.addSimpleItem(item) : 0;
+      if (family === 0) {
+        const parsed = parseIpItem(item);
+        if (parsed.ok) {
+          c.add(parsed.range);
+          family = parsed.range.first.family;
+        } else errors.push({ index, item, reason: parsed.reason });
       }
-      const parsed = parseIpItem(item);
-      if (parsed.ok) c.add(parsed.range);
-      else errors.push({ index, item, reason: parsed.reason });
+      if (family === 6 && firstV6Index < 0) firstV6Index = index;
       index++;
     }
-    return { set: new IpSet(c), errors };
+    return { set: new IpSet(c), errors, firstV6Index };
   }
 
   /** The merged, disjoint ranges in ascending order (IPv4 first). */
@@ -465,12 +478,12 @@ export class IpSet {
 }
 
 /** Build a set from item texts and return it with the rejected items (same as `IpSet.fromItems`). */
-export function ipSetFromItems(items: Iterable<string>): { set: IpSet; errors: IpItemError[] } {
+export function ipSetFromItems(items: Iterable<string>): IpSetBuild {
   return IpSet.fromItems(items);
 }
 
 /** Build a set from whitespace-separated item text, as in a set literal's body (`10.0.0.0/8 2001:db8::/32`). */
-export function ipSetFromText(text: string): { set: IpSet; errors: IpItemError[] } {
+export function ipSetFromText(text: string): IpSetBuild {
   const items = typeof text === 'string' ? text.split(/\s+/).filter((t) => t.length > 0) : [];
   return IpSet.fromItems(items);
 }

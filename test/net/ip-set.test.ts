@@ -266,6 +266,11 @@ describe('IpSet.fromItems bulk shortcut', () => {
         });
         expect(fast.set.ranges().map(formatIpRange)).toEqual(IpSet.fromRanges(ranges).ranges().map(formatIpRange));
         expect(fast.errors).toEqual(errors);
+        const v6At = its.findIndex((item) => {
+          const p = parseIpItem(item);
+          return p.ok && p.range.first.family === 6;
+        });
+        expect(fast.firstV6Index).toBe(v6At);
       }),
       { numRuns: 3000 },
     );
