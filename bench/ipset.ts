@@ -6,8 +6,9 @@
  * Lists: 10k and 100k random IPv4 CIDRs, 10k random IPv6 CIDRs; 1M random queries, about half of them hits.
  * Every engine's hits must equal IpSet's on the same queries, or the bench throws.
  *
- * Run: `node --expose-gc --import tsx -e "import('./bench/ipset.ts').then(m=>m.run())"` (without
- * --expose-gc the retained figures are rough).
+ * Run after `npm run build` (it measures `dist/`, as users run it):
+ * `node --expose-gc --import tsx -e "import('./bench/ipset.ts').then(m=>m.run())"` (without --expose-gc
+ * the retained figures are rough).
  */
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';

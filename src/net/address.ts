@@ -52,7 +52,10 @@ export const FAMILY_BITS: Readonly<Record<IpFamily, number>> = { 4: 32, 6: 128 }
 const STRICT_DOTTED_QUAD = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;
 const IPV6_CHARS = /^[0-9A-Fa-f:.]+$/;
 
-/** Build an address from bytes (copied). `bytes` must hold 4 or 16 values 0..255. */
+/**
+ * Build an address from bytes (copied). `bytes` must hold 4 or 16 values 0..255.
+ * @throws RangeError when there are not 4 or 16 bytes (a programming error, not user input).
+ */
 export function ipAddressFromBytes(bytes: ArrayLike<number>): IpAddress {
   const copy = Uint8Array.from(bytes as ArrayLike<number>);
   if (copy.length !== 4 && copy.length !== 16) throw new RangeError('an IP address has 4 or 16 bytes');

@@ -120,3 +120,12 @@ export function parseIpv6Words(s: string, from: number, to: number): boolean {
   v6Words[3] = (groups[6]! << 16) | groups[7]!;
   return true;
 }
+
+/**
+ * HAND-WRITTEN HOT PATH: is `text` an IP address under the strict rules? Same answer as
+ * `parseIpAddress(text) !== undefined`, without allocating (for per-packet checks such as `ip.src != x`).
+ */
+export function isIpAddressText(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  return parseIpv4Number(text, 0, text.length) >= 0 || parseIpv6Words(text, 0, text.length);
+}

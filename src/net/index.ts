@@ -22,3 +22,4 @@ export {
   formatIpRange,
 } from './address.js';
 export { IpSet, type IpItemError, type IpSetBuild, ipSetFromItems, ipSetFromText } from './ip-set.js';
+export { isIpAddressText } from './fast-parse.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { parseIpv4Number, parseIpv6Words, v6Words as scratchWords } from '../../src/net/fast-parse.js';
+import { isIpAddressText, parseIpv4Number, parseIpv6Words, v6Words as scratchWords } from '../../src/net/fast-parse.js';
 import {
   IpSet,
   compareIpAddress,
@@ -204,6 +204,7 @@ describe('IpSet.has on any string', () => {
         const v4 = parseIpv4Number(s, 0, s.length);
         const v6 = v4 < 0 && parseIpv6Words(s, 0, s.length);
         expect(a?.family ?? 0, JSON.stringify(s)).toBe(v4 >= 0 ? 4 : v6 ? 6 : 0);
+        expect(isIpAddressText(s)).toBe(a !== undefined);
         if (a?.family === 4) expect(v4).toBe(bigOfNumber(a.bytes));
         if (a?.family === 6) expect([...scratchWords]).toEqual(wordsOf(bigOf([...a.bytes])));
       }),
