@@ -197,6 +197,23 @@ describe('IpSet.has on any string', () => {
     );
   });
 
+  it('answers right when a few texts are asked about over and over, across sets (the parse memo)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(anyString, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 40 }),
+        (pool, asks) => {
+          for (const [at, k] of asks) {
+            const s = pool[at % pool.length]!;
+            const a = parseIpAddress(s);
+            expect(sets[k]!.has(s), JSON.stringify(s)).toBe(a !== undefined && sets[k]!.hasAddress(a));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('the hand-written scanners accept exactly what parseIpAddress accepts, with the same value', () => {
     fc.assert(
       fc.property(anyString, (s) => {
