@@ -12,7 +12,7 @@ import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
 import { evaluatePredicate, type Packet } from './interpreter.js';
 import { bitSlice, bitwiseAnd, compareIpText, inRanges, type LhsPlan, type Predicate } from './predicates.js';
-import { parseIpAddress, type IpSet } from '../net/index.js';
+import { isIpAddressText, type IpSet } from '../net/index.js';
 
 /** A compiled matcher: true when the packet matches. */
 export type Matcher = (packet: Packet) => boolean;
@@ -34,7 +34,7 @@ export const HELPERS = Object.freeze({
   bitwiseAnd,
   inRanges,
   ipCmp: compareIpText,
-  ipNe: (set: IpSet, t: string) => parseIpAddress(t) !== undefined && !set.has(t),
+  ipNe: (set: IpSet, t: string) => isIpAddressText(t) && !set.has(t),
 });
 
 /** The packet used in place of a non-object (`E` in generated source). */

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/types.js';
-import { IpSet, parseIpItem } from '../net/index.js';
+import { IpSet } from '../net/index.js';
 import { expressionDiagnostic } from './diagnostics.js';
 
 /** Names of the managed lists after the service token (`$svc.anonymizer`). */
@@ -37,37 +37,30 @@ export class ListCatalog {
     for (const name of Object.keys(lists)) {
       const items = lists[name];
       const diags: Diagnostic[] = [];
-      const ranges = [];
       const managed = name.startsWith(`${token}.`);
       if (!Array.isArray(items)) {
         diags.push(expressionDiagnostic('invalid-list-item', `list $${name} must be an array of IP addresses, CIDRs or ranges`, { start: 0, end: 0 }));
+        sets.set(name, IpSet.fromRanges([]));
       } else {
-        let v6Warned = false;
-        for (let i = 0; i < items.length; i++) {
-          const item = items[i];
-          const parsed = typeof item === 'string' ? parseIpItem(item.trim()) : { ok: false as const, reason: 'it is not a string' };
-          if (!parsed.ok) {
-            if (diags.length < 20) {
-              diags.push(
-                expressionDiagnostic('invalid-list-item', `item ${i} of list $${name} (${JSON.stringify(String(item).slice(0, 60))}) is left out: ${parsed.reason}`, { start: 0, end: 0 }, {
-                  data: { list: name, index: i },
-                }),
-              );
-            }
-            continue;
-          }
-          if (!managed && parsed.range.first.family === 6 && !v6Warned) {
-            v6Warned = true;
-            diags.push(
-              expressionDiagnostic('ipv6-in-account-list', `list $${name} holds IPv6 items (first: item ${i}); account IP lists are IPv4-only in the public service`, { start: 0, end: 0 }, {
-                data: { list: name, index: i },
-              }),
-            );
-          }
-          ranges.push(parsed.range);
+        // IpSet.fromItems reads plain addresses and CIDRs with the hand-written scanner (100k CIDRs in ~50 ms).
+        const built = IpSet.fromItems(items.map((it) => (typeof it === 'string' ? it.trim() : String(it))));
+        for (const e of built.errors.slice(0, 20)) {
+          const reason = typeof items[e.index] === 'string' ? e.reason : 'it is not a string';
+          diags.push(
+            expressionDiagnostic('invalid-list-item', `item ${e.index} of list $${name} (${JSON.stringify(String(e.item).slice(0, 60))}) is left out: ${reason}`, { start: 0, end: 0 }, {
+              data: { list: name, index: e.index },
+            }),
+          );
         }
+        if (!managed && built.firstV6Index >= 0) {
+          diags.push(
+            expressionDiagnostic('ipv6-in-account-list', `list $${name} holds IPv6 items (first: item ${built.firstV6Index}); account IP lists are IPv4-only in the public service`, { start: 0, end: 0 }, {
+              data: { list: name, index: built.firstV6Index },
+            }),
+          );
+        }
+        sets.set(name, built.set);
       }
-      sets.set(name, IpSet.fromRanges(ranges));
       if (diags.length) problems.set(name, diags);
     }
     return new ListCatalog(sets, problems);

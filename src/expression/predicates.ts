@@ -7,7 +7,7 @@
 import type { RE2JS } from 're2js';
 import type { FieldDef } from './scheme.js';
 import type { IpAddress, IpSet } from '../net/index.js';
-import { compareIpAddress, parseIpAddress } from '../net/index.js';
+import { compareIpAddress, isIpAddressText, parseIpAddress } from '../net/index.js';
 
 /** How the left-hand side is read from a packet. */
 export type LhsPlan =
@@ -130,7 +130,7 @@ export function testValue(p: Predicate, v: unknown): boolean {
       return p.re.test(v as string);
     case 'ip': {
       if (p.op === 'eq') return p.set.has(v as string);
-      if (p.op === 'ne') return parseIpAddress(v as string) !== undefined && !p.set.has(v as string);
+      if (p.op === 'ne') return isIpAddressText(v as string) && !p.set.has(v as string);
       const c = compareIpText(v as string, p.value);
       if (Number.isNaN(c)) return false;
       switch (p.op) {
