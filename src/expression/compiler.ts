@@ -13,6 +13,7 @@ import type { CheckedExpression } from './checker.js';
 import { evaluatePredicate, type Packet } from './interpreter.js';
 import { bitSlice, bitwiseAnd, compareIpText, inRanges, type LhsPlan, type Predicate } from './predicates.js';
 import { isIpAddressText, type IpSet } from '../net/index.js';
+import { evaluationOrder, INLINE_SET_MAX } from './cost.js';
 
 /** A compiled matcher: true when the packet matches. */
 export type Matcher = (packet: Packet) => boolean;
@@ -40,8 +41,6 @@ export const HELPERS = Object.freeze({
 /** The packet used in place of a non-object (`E` in generated source). */
 export const EMPTY_PACKET: Packet = Object.freeze({});
 const EMPTY = EMPTY_PACKET;
-/** Sets up to this size are inlined as `t === a || t === b ...`. */
-const INLINE_SET_MAX = 12;
 
 /** Compile a checked expression (which must have no errors) into a matcher. */
 export function compile(checked: CheckedExpression, options: CompileOptions = {}): Matcher {
@@ -91,7 +90,8 @@ export function emitExpression(checked: CheckedExpression, ctx: EmitContext): st
 function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
   switch (node.kind) {
     case 'logical': {
-      const parts = node.operands.map((o) => emit(c, o, k));
+      // and/or operands cheapest first (src/expression/cost.ts): same verdict, less work.
+      const parts = evaluationOrder(c, node).map((o) => emit(c, o, k));
       if (node.op === 'and') return `(${parts.join(' && ')})`;
       if (node.op === 'or') return `(${parts.join(' || ')})`;
       return `((${parts.map((x) => `(${x} ? 1 : 0)`).join(' ^ ')}) === 1)`;
@@ -197,7 +197,7 @@ function read(lhs: LhsPlan, test: string, ctx: EmitContext): string {
 function closures(c: CheckedExpression, node: A.ExprNode): Matcher {
   switch (node.kind) {
     case 'logical': {
-      const parts = node.operands.map((o) => closures(c, o));
+      const parts = evaluationOrder(c, node).map((o) => closures(c, o));
       if (node.op === 'and') return (p) => parts.every((f) => f(p));
       if (node.op === 'or') return (p) => parts.some((f) => f(p));
       return (p) => parts.reduce((acc, f) => acc !== f(p), false);
