@@ -35,12 +35,19 @@ export { lex } from './lexer.js';
 export interface ExpressionLimits {
   /** Longest expression, in characters (default 4096). */
   maxLength?: number;
-  /** Deepest nesting of parentheses and `not` (default 128). */
+  /** Deepest nesting of parentheses and `not` (default 128; at most {@link MAX_SUPPORTED_DEPTH}). */
   maxDepth?: number;
 }
 
 /** Default limits. */
 export const DEFAULT_LIMITS: Required<ExpressionLimits> = Object.freeze({ maxLength: 4096, maxDepth: 128 });
+
+/**
+ * The deepest nesting any `maxDepth` setting allows: the parsers, the checker and the printer recurse
+ * once per level, and beyond this a small stack (a browser worker's) could overflow. A larger setting is
+ * clamped to it, so no setting makes an entry point throw.
+ */
+export const MAX_SUPPORTED_DEPTH = 256;
 
 /** Options shared by the expression entry points. */
 export interface ExpressionOptions {
@@ -83,6 +90,7 @@ const MAX_DIAGNOSTICS = 100;
 /** Parse an expression into an AST with ranges. Never throws. */
 export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits' | 'parser'> = {}): ParseResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  limits.maxDepth = Math.min(Number.isFinite(limits.maxDepth) && limits.maxDepth >= 0 ? limits.maxDepth : DEFAULT_LIMITS.maxDepth, MAX_SUPPORTED_DEPTH);
   if (typeof text !== 'string') {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression, parseExpression } from '../../src/expression/index.js';
+import { compileExpression, parseExpression, print, MAX_SUPPORTED_DEPTH } from '../../src/expression/index.js';
 
 describe('bad input: diagnostics, never a throw or a stack overflow', () => {
   const cases: [string, string][] = [
@@ -55,6 +55,38 @@ describe('bad input: diagnostics, never a throw or a stack overflow', () => {
     const r = compileExpression('cf.colo.name == "a\u0000b"');
     expect(r.matcher!({ 'cf.colo.name': 'a\u0000b' })).toBe(true);
     expect(r.matcher!({ 'cf.colo.name': 'ab' })).toBe(false);
+  });
+
+  it('raised limits: 1 MB inputs are lexed, parsed and checked; deep nesting is clamped, never a stack overflow', () => {
+    const big = { limits: { maxLength: 1 << 21, maxDepth: 1_000_000 } };
+    // a 1 MB rule of 50k comparisons: one n-ary node, compiled and evaluated
+    const rule = compileExpression('tcp.dstport == 80 and '.repeat(50_000) + 'sip', big);
+    expect(rule.diagnostics).toEqual([]);
+    expect(rule.matcher!({ 'tcp.dstport': 80, sip: true })).toBe(true);
+    expect(rule.matcher!({ 'tcp.dstport': 81, sip: true })).toBe(false);
+    // a 1 MB string literal, hostile characters included, kept exactly
+    const value = 'x"\\${}`*/\u2028'.repeat(1 << 16);
+    const literal = compileExpression(`cf.colo.name == ${JSON.stringify(value)}`, big);
+    expect(literal.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(literal.matcher!({ 'cf.colo.name': value })).toBe(true);
+    expect(literal.matcher!({ 'cf.colo.name': value.slice(1) })).toBe(false);
+    // 1 MB of garbage: capped diagnostics with ranges inside the text
+    const junk = compileExpression('(a == '.repeat(1 << 17), big);
+    expect(junk.matcher).toBeUndefined();
+    expect(junk.diagnostics.length).toBeLessThanOrEqual(100);
+    for (const shape of ['(', 'not ', '!(']) {
+      for (const parser of ['auto', 'chevrotain'] as const) {
+        for (const n of [MAX_SUPPORTED_DEPTH, 10_000]) {
+          const reps = shape === '!(' ? n / 2 : n; // each `!(` is two levels
+          const text = shape.repeat(reps) + 'sip' + (shape.includes('(') ? ')'.repeat(reps) : '');
+          const r = compileExpression(text, { ...big, parser });
+          if (n <= MAX_SUPPORTED_DEPTH) {
+            expect(r.diagnostics).toEqual([]);
+            expect(parseExpression(print(r.ast!), big).diagnostics).toEqual([]);
+          } else expect(r.diagnostics.map((d) => d.code)).toEqual(['nesting-too-deep']);
+        }
+      }
+    }
   });
 
   it('non-string input', () => {
