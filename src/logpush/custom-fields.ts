@@ -51,9 +51,26 @@ export function customFieldNames(rule: unknown): Record<CustomFieldArray, string
   return out;
 }
 
-function countFields(rule: unknown): number {
+/** How many custom fields a rule configures over its three arrays. */
+export function countCustomFields(rule: unknown): number {
   const n = customFieldNames(rule);
   return n.request_fields.length + n.response_fields.length + n.cookie_fields.length;
+}
+const countFields = countCustomFields;
+
+/**
+ * The zone-wide limit over several rules (`pointer`: where to report it), or nothing when they stay under
+ * it or when one rule alone is over it (that rule's own diagnostic already says so).
+ */
+export function zoneCustomFieldLimit(rules: readonly unknown[], pointer: string): Diagnostic[] {
+  let total = 0;
+  for (const r of rules) {
+    const n = countFields(r);
+    if (n > CUSTOM_FIELD_LIMITS.maxFields) return [];
+    total += n;
+  }
+  if (total <= CUSTOM_FIELD_LIMITS.maxFields) return [];
+  return [diag('custom-field-limit', `The zone's rules configure ${total} custom fields together; the limit is ${CUSTOM_FIELD_LIMITS.maxFields} per zone`, { pointer, data: { limit: CUSTOM_FIELD_LIMITS.maxFields, measured: total } })];
 }
 
 /**
@@ -159,16 +176,7 @@ export function validateCustomFieldRules(rules: readonly unknown[], options: Cus
   const base = options?.pointer ?? '';
   if (!Array.isArray(rules)) return [diag('custom-field-rule-not-object', `The zone's custom field rules are an array, not ${describe(rules)}`, { pointer: base })];
   const out: Diagnostic[] = [];
-  let total = 0;
-  let singleOver = false;
-  rules.forEach((r, i) => {
-    out.push(...validateCustomFieldRule(r, { pointer: childPointer(base, i) }));
-    const n = countFields(r);
-    if (n > CUSTOM_FIELD_LIMITS.maxFields) singleOver = true;
-    total += n;
-  });
-  if (total > CUSTOM_FIELD_LIMITS.maxFields && !singleOver) {
-    out.push(diag('custom-field-limit', `The zone's rules configure ${total} custom fields together; the limit is ${CUSTOM_FIELD_LIMITS.maxFields} per zone`, { pointer: base, data: { limit: CUSTOM_FIELD_LIMITS.maxFields, measured: total } }));
-  }
+  rules.forEach((r, i) => out.push(...validateCustomFieldRule(r, { pointer: childPointer(base, i) })));
+  out.push(...zoneCustomFieldLimit(rules, base));
   return out;
 }

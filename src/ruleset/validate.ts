@@ -11,7 +11,7 @@ import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULES
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/document.js';
 import { suggest } from '../diagnostics/suggest.js';
-import { validateCustomFieldRule } from '../logpush/custom-fields.js';
+import { validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/custom-fields.js';
 
 /** What the validator should assume about the request. */
 export interface RulesetContext {
@@ -130,6 +130,8 @@ class Validator {
     if (rules.length > max) {
       this.add('ruleset-too-many-rules', `the ruleset has ${rules.length} rules; the limit is ${max}`, '/rules', { data: { limit: max, count: rules.length } });
     }
+    // One zone ruleset per phase: its log_custom_field rules share the zone's 40-field limit.
+    this.out.push(...zoneCustomFieldLimit(rules.filter((r) => isObject(r) && r['action'] === 'log_custom_field'), '/rules'));
     const refs = new Map<string, number>();
     for (let i = 0; i < rules.length; i++) {
       this.rule(rules[i], `/rules/${i}`, knownPhase);

@@ -224,3 +224,18 @@ describe('limits', () => {
     expect(() => checkLogFilter(raw, HTTP)).not.toThrow();
   });
 });
+
+describe('prototype keys are plain data', () => {
+  const codesOf = (f: string) => compileLogFilter(f, { dataset: 'http_requests' }).diagnostics.map((d) => `${d.code}@${d.pointer}`);
+  it('__proto__, constructor and prototype as members or field names are reported, never followed', () => {
+    expect(codesOf('{"__proto__":{"where":1},"where":{"key":"EdgeResponseStatus","operator":"eq","value":1}}')).toEqual(['filter-unknown-key@/__proto__']);
+    expect(codesOf('{"where":{"key":"__proto__","operator":"eq","value":1}}')).toEqual(['filter-unknown-field@/where/key']);
+    expect(codesOf('{"where":{"key":"constructor","operator":"eq","value":1}}')).toEqual(['filter-unknown-field@/where/key']);
+    expect(codesOf('{"where":{"__proto__":[],"and":[{"key":"ClientCountry","operator":"eq","value":"x"}]}}')).toEqual(['filter-unknown-key@/where/__proto__']);
+    expect(codesOf('{"where":{"key":"ClientCountry","operator":"eq","value":"x","__proto__":{"operator":"in"}}}')).toEqual(['filter-unknown-key@/where/__proto__']);
+    expect(codesOf('{"where":{"key":"ClientCountry","operator":"toString","value":"x"}}')[0]).toMatch(/^filter-unknown-operator@\/where\/operator/);
+    // a parsed line with a "__proto__" member holds it as data: the field stays missing
+    const r = compileLogFilter('{"where":{"key":"ClientCountry","operator":"eq","value":"x"}}', { dataset: 'http_requests' });
+    expect(r.matcher!(JSON.parse('{"__proto__":{"ClientCountry":"x"}}'))).toBe(false);
+  });
+});

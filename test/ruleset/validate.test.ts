@@ -32,6 +32,10 @@ describe('validateRuleset', () => {
     expect(codes({})).toEqual(['ruleset-missing-member@', 'ruleset-missing-member@', 'ruleset-missing-member@']);
     expect(codes({ ...good, nmae: 'x' })).toContain('ruleset-unknown-member@/nmae');
     expect(codes({ ...good, kind: 'zone' })).toContain('ruleset-phase-kind@/kind');
+    expect(codes({ name: 'z', kind: 'root', phase: 'http_log_custom_fields' })).toContain('ruleset-phase-kind@/kind');
+    expect(codes({ name: 'z', kind: 'custom', phase: 'network_transit' })).toContain('ruleset-unknown-kind@/kind');
+    expect(codes({ name: 'z', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'account' })).toContain('ruleset-scope@/phase');
+    expect(codes({ name: 'z', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'zone' })).toEqual([]);
     expect(codes({ ...good, phase: 'network_transitt' })).toContain('ruleset-unknown-phase@/phase');
     expect(codes({ ...good, rules: {} })).toContain('ruleset-member-type@/rules');
     expect(codes({ ...good, rules: [{ action: 'block', expression: 'sip', enabled: 'yes' }] })).toContain('ruleset-member-type@/rules/0/enabled');
@@ -51,9 +55,23 @@ describe('validateRuleset', () => {
     expect(r([{ action: 'log_custom_field', expression: 'true' }])).toEqual(['rule-action-phase@/rules/0/action']);
     expect(r([{ action: 'block' }])).toEqual(['ruleset-missing-member@/rules/0']);
     expect(r([{ action: 'block', expression: 'sip', ref: 'a' }, { action: 'block', expression: 'sip', ref: 'a' }])).toEqual(['ruleset-duplicate-ref@/rules/1/ref']);
+    expect(r(Array.from({ length: 200 }, () => ({ action: 'block', expression: 'sip' })))).toEqual([]);
     expect(r(Array.from({ length: 201 }, () => ({ action: 'block', expression: 'sip' })))).toEqual(['ruleset-too-many-rules@/rules']);
+    expect(codes({ ...good, rules: [{ action: 'block', expression: 'sip' }, { action: 'block', expression: 'sip' }] }, { maxRules: 1 })).toEqual(['ruleset-too-many-rules@/rules']);
     expect(r([{ action: 'block', expression: 'sip', id: 'abc' }])).toEqual(['ruleset-read-only-member@/rules/0/id']);
     expect(r([null, 5])).toEqual(['ruleset-not-object@/rules/0', 'ruleset-not-object@/rules/1']);
+  });
+
+  it('the zone-wide 40 custom fields are counted over every log_custom_field rule of the ruleset', () => {
+    const names = (n: number, p: string) => Array.from({ length: n }, (_, i) => ({ name: `${p}${i}` }));
+    const lcf = (fields: Record<string, unknown>) => ({ action: 'log_custom_field', expression: 'true', action_parameters: fields });
+    const ctx = { operation: 'update', phase: 'http_log_custom_fields' } as const;
+    expect(validateRuleset({ rules: [lcf({ request_fields: names(20, 'a') }), lcf({ cookie_fields: names(20, 'C') })] }, ctx)).toEqual([]);
+    const over = validateRuleset({ rules: [lcf({ request_fields: names(25, 'a') }), lcf({ response_fields: names(16, 'b') })] }, ctx);
+    expect(over.map((d) => [d.code, d.pointer, d.data])).toEqual([['custom-field-limit', '/rules', { limit: 40, measured: 41 }]]);
+    // one rule over the limit alone: its own diagnostic, not a second zone-wide one
+    const single = validateRuleset({ rules: [lcf({ request_fields: names(41, 'a') }), lcf({ cookie_fields: names(1, 'C') })] }, ctx);
+    expect(single.map((d) => [d.code, d.pointer])).toEqual([['custom-field-limit', '/rules/0/action_parameters']]);
   });
 
   it('expression diagnostics are re-based to the rule with ranges inside the expression', () => {
