@@ -1,9 +1,9 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
-import { checkExpression, renderDiagnostics, validateRuleset, renderDiagnostic, SourceText, type Diagnostic, type RulesetContext } from '../index.js';
+import { checkExpression, renderDiagnostics, validateRuleset, renderDiagnostic, SourceText, toEnvelope, type Diagnostic, type RulesetContext } from '../index.js';
 import { parseJsonFile, readText } from './io.js';
 
-/** Output format of the lint commands. */
-export type LintFormat = 'text' | 'json';
+/** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */
+export type LintFormat = 'text' | 'json' | 'envelope';
 
 /** Options shared by the lint commands. */
 export interface LintOptions {
@@ -63,7 +63,16 @@ export async function validateCommand(path: string, options: LintOptions & { upd
   const diagnostics = validateRuleset(text, context);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (options.format === 'json') write(JSON.stringify(diagnostics, null, 2) + '\n');
-  else {
+  else if (options.format === 'envelope') {
+    // What the reference server answers for this body: the body as the result, or the errors.
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // invalid JSON is among the diagnostics
+    }
+    write(JSON.stringify(toEnvelope(body, diagnostics), null, 2) + '\n');
+  } else {
     const src = new SourceText(text);
     for (const d of diagnostics) {
       // Expression diagnostics point inside the expression string; show them in the file when they map.

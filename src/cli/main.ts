@@ -45,7 +45,7 @@ export function program(): Command {
     .option('--phase <phase>', 'phase of the stored ruleset, for --update bodies')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
-    .addOption(format())
+    .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))
     .action(async (path: string, opts) => {
       process.exitCode = await validateCommand(path, opts, write);
     });
