@@ -1,6 +1,7 @@
 /**
  * Reference pages generated from the catalogs (the checker, completion and these docs read the same
- * tables): docs/diagnostics.md (every code) and docs/fields.md (fields, operators, functions).
+ * tables): docs/diagnostics.md (every code), docs/fields.md (fields, operators, functions) and
+ * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
 import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS } from '../src/index.js';
@@ -10,6 +11,33 @@ import { RULESET_CODES } from '../src/ruleset/codes.js';
 import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
 import { numericCode } from '../src/ruleset/envelope.js';
+import { DATASETS, UNFILTERABLE_FIELDS, CUSTOM_FIELD_OBJECTS } from '../src/logpush/datasets/index.js';
+import { OPERATORS, FIELD_TYPE_LABEL, operatorSupports, FILTER_LIMITS } from '../src/logpush/operators.js';
+
+/** docs/datasets.md: every Logpush dataset field with its type and the filter operators it takes. */
+function datasetsPage(): string {
+  const lines = [
+    '# Logpush datasets: fields and the filter operators each takes',
+    '',
+    'Generated from the dataset catalogs (`src/logpush/datasets/`) and the operator table',
+    '(`src/logpush/operators.ts`) by `npm run docs:gen`; the filter checker reads the same tables.',
+    `A filter holds at most ${FILTER_LIMITS.maxOperators} operators and ${FILTER_LIMITS.maxBytes} bytes. \`object\` and \`float\` fields take no operator.`,
+    `${CUSTOM_FIELD_OBJECTS.map((n) => `\`${n}\``).join(', ')} in an \`http_requests\` job's \`fields\` add the zone's custom log fields.`,
+    '',
+  ];
+  for (const ds of DATASETS.values()) {
+    const unfilterable = UNFILTERABLE_FIELDS.get(ds.name);
+    lines.push(`## ${ds.name} (${ds.fields.length} fields)`, '', '| field | type | operators | description |', '| --- | --- | --- | --- |');
+    for (const f of ds.fields) {
+      const ops = OPERATORS.filter((o) => operatorSupports(o.name, f.type)).map((o) => `\`${o.name}\``);
+      const note = unfilterable?.has(f.name) ? ' Not filterable (public docs).' : '';
+      const dep = f.deprecated ? ' Deprecated.' : '';
+      lines.push(`| \`${f.name}\` | ${FIELD_TYPE_LABEL[f.type]} | ${ops.join(' ') || '–'} | ${f.description.replace(/\|/g, '\\|')}${dep}${note} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
 
 function table(codes: Record<string, { severity: string; doc: string }>): string[] {
   return [
@@ -19,7 +47,7 @@ function table(codes: Record<string, { severity: string; doc: string }>): string
   ];
 }
 
-/** docs/diagnostics.md and docs/fields.md. */
+/** docs/diagnostics.md, docs/fields.md and docs/datasets.md. */
 export function docFiles(): Record<string, string> {
   const diagnostics = [
     '# Diagnostics',
@@ -86,5 +114,5 @@ export function docFiles(): Record<string, string> {
     '',
     ...Object.entries(FUNCTIONS).flatMap(([name, f]) => [`### ${name}`, '', `\`${f.signature}\``, '', f.doc, '', `Example: \`${f.example}\``, '']),
   ].join('\n');
-  return { 'diagnostics.md': diagnostics, 'fields.md': fields };
+  return { 'diagnostics.md': diagnostics, 'fields.md': fields, 'datasets.md': datasetsPage() };
 }
