@@ -21,7 +21,7 @@ import { toWireshark } from '../dist/export/index.js';
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 
 /** 10k CIDRs: 500 cover sources the generator uses (same seed), the rest random. */
-function blocklist(): string[] {
+export function blocklist(): string[] {
   const rnd = prng(1);
   const pool = Array.from({ length: 4096 }, () => (rnd() * 4294967296) >>> 0);
   const r2 = prng(99);
@@ -35,7 +35,7 @@ function blocklist(): string[] {
 type Template = { expr: string; closure: (p: Packet) => boolean };
 
 /** 50 rules from templates; each template has its hand-written closure. */
-function rules(list: IpSet): { rules: Rule[]; closures: { f: (p: Packet) => boolean; terminating: boolean; block: boolean }[] } {
+export function rules(list: IpSet): { rules: Rule[]; closures: { f: (p: Packet) => boolean; terminating: boolean; block: boolean }[] } {
   const num = (p: Packet, k: string) => p[k] as number | undefined;
   const templates: ((i: number) => Template)[] = [
     (i) => ({ expr: `tcp.dstport in {${1000 + i} ${2000 + i} ${3000 + i}..${3010 + i}}`, closure: (p) => { const v = num(p, 'tcp.dstport'); return v === 1000 + i || v === 2000 + i || (v !== undefined && v >= 3000 + i && v <= 3010 + i); } }),

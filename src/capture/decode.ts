@@ -31,6 +31,7 @@ import type { GeoIpLookup } from './geoip.js';
 import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
 import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
 import { LINK_LAYERS, LINK_TRUNCATED } from './link-types.js';
+import { IpSet } from '../net/ip-set.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */
 export interface DecodeInput {
@@ -58,6 +59,12 @@ export interface DecodeOptions {
    * so a compiled ruleset's field loads stay monomorphic (the simulator's hot path). Needs `fields`.
    */
   fixedShape?: boolean;
+  /**
+   * With `fixedShape`: fill this packet (one an earlier call with the same `fields` returned) instead of
+   * a new one; every field is reset to undefined first. Saves an allocation per packet (the simulator's
+   * bench showed GC at 14%); the caller must copy a packet it wants to keep.
+   */
+  reuse?: Packet;
 }
 
 /** The decoded fields, and the problems found on the way (absent when there were none). */
@@ -143,7 +150,16 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
     }
     want = lastMask;
   }
-  const packet = options.fixedShape && fields ? new (shapedConstructor(fields))() : new (PlainPacket as unknown as new () => Packet)();
+  let packet: Packet;
+  if (options.fixedShape && fields) {
+    const ctor = shapedConstructor(fields);
+    const reuse = options.reuse;
+    // Reset a reused packet by running the generated constructor on it (not possible with the fallback).
+    if (reuse !== undefined && ctor !== (PlainPacket as unknown)) {
+      (ctor as unknown as (this: Packet) => void).call(reuse);
+      packet = reuse;
+    } else packet = new ctor();
+  } else packet = new (PlainPacket as unknown as new () => Packet)();
   problems = undefined;
   reporting = options.problems !== false;
   recordOffset = typeof record?.offset === 'number' ? record.offset : 0;
@@ -176,10 +192,7 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
     } else if (o < 0) problem('capture-not-ip', `the ${link.name} frame does not carry IPv4 or IPv6; no IP fields were decoded.`);
     else if (o >= d.length) truncated('IP', 0, 20);
     else {
-      const version = d[o]! >> 4;
-      if (version === IPV4) decodeIpv4(d, o, packet, want, options.geoip);
-      else if (version === 6) decodeIpv6(d, o, packet, want, options.geoip);
-      else problem('capture-bad-ip-header', `IP version ${version} is neither 4 nor 6; no IP fields were decoded.`, { version });
+      decodeIp(d, o, d.length, packet, want, options.geoip);
     }
   }
   const found = problems;
@@ -187,23 +200,73 @@ export function decodePacket(record: DecodeInput, options: DecodeOptions = NO_OP
   return found ? { packet, problems: found } : { packet };
 }
 
+function decodeIp(d: Uint8Array, o: number, n: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
+  const version = d[o]! >> 4;
+  if (version === IPV4) decodeIpv4(d, o, n, packet, want, geo);
+  else if (version === 6) decodeIpv6(d, o, n, packet, want, geo);
+  else problem('capture-bad-ip-header', `IP version ${version} is neither 4 nor 6; no IP fields were decoded.`, { version });
+}
+
+const frameInput: { linkType: number; data: Uint8Array } = { linkType: 0, data: new Uint8Array(0) };
+
+/**
+ * HAND-WRITTEN HOT PATH (bench/simulate.ts: a Uint8Array view and a result object per record were a good
+ * part of the simulator's GC time): decode the frame `d[start..end)` of link type `linkType` into
+ * `packet`, which an earlier `decodePacket(…, { fields, fixedShape: true })` with the same options
+ * returned. Same fields as {@link decodePacket} with `problems: false` and `reuse: packet`; Ethernet
+ * without VLAN tags and raw IP are read in place, other frames through a view.
+ */
+export function decodeFrameInto(packet: Packet, d: Uint8Array, start: number, end: number, linkType: number, options: DecodeOptions): void {
+  let o = -1;
+  if (linkType === 1) {
+    if (end - start >= 15) {
+      const type = (d[start + 12]! << 8) | d[start + 13]!;
+      if (type === 0x0800 || type === 0x86dd) o = start + 14;
+    }
+  } else if (linkType === 101 && end > start) {
+    const v = d[start]! >> 4;
+    if (v === 4 || v === 6) o = start;
+  }
+  const fields = options.fields;
+  const ctor = fields && options.fixedShape ? shapedConstructor(fields) : undefined;
+  if (o < 0 || ctor === undefined || ctor === (PlainPacket as unknown)) {
+    frameInput.linkType = linkType;
+    frameInput.data = d.subarray(start, end);
+    decodePacket(frameInput, { ...options, problems: false, reuse: packet });
+    return;
+  }
+  let want = lastMask;
+  if (fields !== lastFields) {
+    lastMask = want = fieldMask(fields);
+    lastFields = fields;
+  }
+  (ctor as unknown as (this: Packet) => void).call(packet);
+  problems = undefined;
+  reporting = false;
+  if (want & F.COLO && options.colo) {
+    if (options.colo.name !== undefined) packet['cf.colo.name'] = options.colo.name;
+    if (options.colo.region !== undefined) packet['cf.colo.region'] = options.colo.region;
+  }
+  decodeIp(d, o, end, packet, want, options.geoip);
+}
+
 // Both IP versions assign fields in one order (addresses, protocol, lengths, TTL, options, raw bytes,
 // geo, then transport), so IPv4 and IPv6 packets of the same transport share object shapes and the
 // property stores stay monomorphic.
 
-function decodeIpv4(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
-  const n = d.length;
+function decodeIpv4(d: Uint8Array, o: number, n: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const have = n - o;
   const ihl = (d[o]! & 0x0f) * 4;
   const proto = have >= 10 ? d[o + 9]! : -1;
-  if (want & F.SRC && have >= 16) packet['ip.src'] = cachedIpv4Text(d, o + 12);
-  if (want & F.DST && have >= 20) packet['ip.dst'] = cachedIpv4Text(d, o + 16);
+  // The bench (bench/simulate.ts) showed IP set tests re-parsing this text: hand the parsed form over too.
+  if (want & F.SRC && have >= 16) IpSet.rememberIpv4Text((packet['ip.src'] = cachedIpv4Text(d, o + 12)), u32(d, o + 12));
+  if (want & F.DST && have >= 20) IpSet.rememberIpv4Text((packet['ip.dst'] = cachedIpv4Text(d, o + 16)), u32(d, o + 16));
   if (want & F.PROTO && proto >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[proto]!;
   if (want & F.LEN && have >= 4) packet['ip.len'] = (d[o + 2]! << 8) | d[o + 3]!;
   if (want & F.HDR_LEN) packet['ip.hdr_len'] = ihl;
   if (want & F.TTL && have >= 9) packet['ip.ttl'] = d[o + 8]!;
   if (want & F.OPT && ihl > 20 && have > 20) packet['ip.opt.type'] = d[o + 20]!;
-  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (want & F.RAW_IP) packet.ip = d.subarray(o, n);
   if (geo) {
     if (have >= 16 && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 12)), want, true);
     if (have >= 20 && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV4(u32(d, o + 16)), want, false);
@@ -239,8 +302,7 @@ const GENERIC_EXT = new Uint8Array(256);
 for (const h of [0, 43, 60, 135, 139, 140]) GENERIC_EXT[h] = 1;
 const MAX_EXT_HEADERS = 16;
 
-function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
-  const n = d.length;
+function decodeIpv6(d: Uint8Array, o: number, n: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const have = n - o;
   // Walk the extension headers first (when the fixed header is complete) to know the upper-layer protocol.
   let nh = have >= 7 ? d[o + 6]! : -1;
@@ -275,13 +337,13 @@ function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo:
       } else break;
     }
   }
-  if (want & F.SRC && have >= 24) packet['ip.src'] = cachedIpv6Text(d, o + 8);
-  if (want & F.DST && have >= 40) packet['ip.dst'] = cachedIpv6Text(d, o + 24);
+  if (want & F.SRC && have >= 24) rememberV6((packet['ip.src'] = cachedIpv6Text(d, o + 8)), d, o + 8);
+  if (want & F.DST && have >= 40) rememberV6((packet['ip.dst'] = cachedIpv6Text(d, o + 24)), d, o + 24);
   if (want & F.PROTO && nh >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;
   if (want & F.LEN && have >= 6) packet['ip.len'] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
   if (want & F.HDR_LEN && have >= 40 && !cut) packet['ip.hdr_len'] = p - o;
   if (want & F.TTL && have >= 8) packet['ip.ttl'] = d[o + 7]!;
-  if (want & F.RAW_IP) packet.ip = d.subarray(o);
+  if (want & F.RAW_IP) packet.ip = d.subarray(o, n);
   if (geo) {
     if (have >= 24 && want & (F.SRC_COUNTRY | F.SRC_ASN)) setGeo(packet, geo.lookupV6(d, o + 8), want, true);
     if (have >= 40 && want & (F.DST_COUNTRY | F.DST_ASN)) setGeo(packet, geo.lookupV6(d, o + 24), want, false);
@@ -300,6 +362,11 @@ function decodeIpv6(d: Uint8Array, o: number, packet: Packet, want: number, geo:
     return;
   }
   transport(d, p, end, nh, packet, want, 58);
+}
+
+/** Hand IpSet the words of an address text the decoder built (see decodeIpv4). */
+function rememberV6(text: string, d: Uint8Array, o: number): void {
+  IpSet.rememberIpv6Text(text, u32(d, o), u32(d, o + 4), u32(d, o + 8), u32(d, o + 12));
 }
 
 function u32(d: Uint8Array, o: number): number {

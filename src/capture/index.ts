@@ -9,7 +9,7 @@ export { captureDiagnostic, type CaptureDiagnostic } from './diagnostic.js';
 export type { CaptureFormat, CaptureRecord, CaptureSummary, ReadCaptureOptions } from './types.js';
 export { CaptureParser } from './parser.js';
 export { readCapture, readCaptureAll, readCaptureBatches, type CaptureSource } from './read.js';
-export { decodePacket, type DecodeInput, type DecodeOptions, type DecodeResult } from './decode.js';
+export { decodePacket, decodeFrameInto, type DecodeInput, type DecodeOptions, type DecodeResult } from './decode.js';
 export { DECODED_FIELDS, FIELD_GROUPS, fieldMask, type Packet } from './fields.js';
 export { IP_PROTOCOL_NAMES, ipProtocolNumber } from './ip-protocols.js';
 export { LINK_LAYERS, type LinkLayer } from './link-types.js';

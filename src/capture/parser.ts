@@ -125,6 +125,21 @@ export class CaptureParser {
     }
   }
 
+  /**
+   * Not part of the public API. After the 24-byte header of a pcap file was pushed and read (so `read()`
+   * returned undefined), continue as if the file's records up to byte `offset` had been read: `index`
+   * records so far, the last at `lastSeconds`. The next chunk pushed is the file from `offset` on. The
+   * simulator's worker threads use it to hand the rest of a file (after a corrupt or cut record) back
+   * to one parser, with the offsets and record numbers of a whole-file read.
+   */
+  resumePcapAt(offset: number, index: number, lastSeconds: number | undefined): void {
+    if (this.mode !== 'pcap' || this.pos !== this.buf.length || this.pendingBytes !== 0) throw new Error('resumePcapAt: not right after a pcap header');
+    this.setBuffer(EMPTY);
+    this.base = offset;
+    this.produced = index;
+    this.lastSeconds = lastSeconds;
+  }
+
   /** Counts and diagnostics so far (the final summary after `end()` and a drained `read()`). */
   summary(): CaptureSummary {
     const summary: CaptureSummary = {

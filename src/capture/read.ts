@@ -42,7 +42,14 @@ export async function* readCaptureBatches(
   source: CaptureSource,
   options: ReadCaptureOptions = {},
 ): AsyncGenerator<CaptureRecord[], CaptureSummary, undefined> {
-  const parser = new CaptureParser(options);
+  return yield* readBatchesWith(new CaptureParser(options), source);
+}
+
+/**
+ * {@link readCaptureBatches} with a parser the caller made (the simulator's worker threads hand the rest
+ * of a pcap file to one resumed with {@link CaptureParser.resumePcapAt}). Not part of the public API.
+ */
+export async function* readBatchesWith(parser: CaptureParser, source: CaptureSource): AsyncGenerator<CaptureRecord[], CaptureSummary, undefined> {
   let offset = 0;
   try {
     for await (const chunk of chunksOf(source)) {

@@ -10,7 +10,7 @@ import { hasErrors } from '../diagnostics/types.js';
 import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Matcher, type Packet } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
 import { rulesetDiagnostic } from './validate.js';
-import { compileRulesetDecider, type RulesetDecider, type RulesetEntry } from './codegen.js';
+import { compileRulesetDecider, countPacket, portableConstants, RulesetTally, type PortableRuleset, type RulesetDecider, type RulesetEntry, type TallyRules } from './codegen.js';
 
 /** A rule as the simulation reports it. */
 export interface RuleRef {
@@ -30,8 +30,6 @@ export interface PacketVerdict {
   matched: number[];
 }
 
-
-const NONE: readonly number[] = Object.freeze([]);
 
 /** Options of {@link compileRuleset}. */
 export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
@@ -69,22 +67,18 @@ export class CompiledRuleset {
   readonly fields: ReadonlySet<string>;
   /** Refs of the rules by index (undefined for rules left out). */
   private readonly refs: RuleRef[] = [];
-  /** Whether the rule at each index terminates (for the examples of the summary). */
-  private readonly terminatingAt: boolean[] = [];
   private readonly decider: RulesetDecider;
   private readonly anyNonTerminating: boolean;
-  private readonly summaryRules: RuleSummary[];
-  private readonly examplesPerRule: number;
-  private packets = 0;
-  private allow = 0;
-  private block = 0;
-  private defaultAllowed = 0;
+  private readonly tallyRules: TallyRules;
+  private readonly tally: RulesetTally;
+  private generated: { source: string; constants: unknown[] } | undefined;
 
   constructor(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}) {
     this.diagnostics = [];
     const entries: RulesetEntry[] = [];
-    this.summaryRules = [];
-    this.examplesPerRule = options.examplesPerRule ?? 3;
+    const summaryRules: RuleSummary[] = [];
+    const actions: (RuleAction | undefined)[] = [];
+    const terminatingAt: boolean[] = [];
     const fields = new Set<string>();
     const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
     const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
@@ -94,7 +88,7 @@ export class CompiledRuleset {
       if (rule.ref !== undefined) ref.ref = rule.ref;
       if (rule.description !== undefined) ref.description = rule.description;
       const enabled = rule.enabled !== false;
-      this.summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
+      summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
       if (!enabled || (rule.action !== 'skip' && rule.action !== 'block')) return;
       const compiled = compileExpression(rule.expression, { ...options, lists });
       for (const d of compiled.diagnostics) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
@@ -103,14 +97,17 @@ export class CompiledRuleset {
       const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
       entries.push({ index, checked: compiled.checked!, matcher: compiled.matcher, terminating });
       this.refs[index] = ref;
-      this.terminatingAt[index] = terminating;
+      actions[index] = rule.action;
+      terminatingAt[index] = terminating;
     });
     // derived fields read their sources
     if (fields.has('ip.geoip.country')) ['ip.src.country', 'ip.dst.country'].forEach((f) => fields.add(f));
     if (fields.has('ip.geoip.asnum')) fields.add('ip.src.asnum');
     this.fields = fields;
     this.anyNonTerminating = entries.some((e) => !e.terminating);
-    this.decider = compileRulesetDecider(entries, { codegen: options.codegen });
+    this.decider = compileRulesetDecider(entries, { codegen: options.codegen, generated: (g) => (this.generated = g) });
+    this.tallyRules = { rules: summaryRules, actions, terminatingAt, examplesPerRule: options.examplesPerRule ?? 3 };
+    this.tally = new RulesetTally(this.tallyRules);
   }
 
   /** True when a rule could not be compiled (see `diagnostics`). */
@@ -129,61 +126,45 @@ export class CompiledRuleset {
   }
 
   /** Decide one packet and record it in the summary. */
-  run(packet: Packet, index = this.packets): PacketVerdict {
+  run(packet: Packet, index = this.tally.packets): PacketVerdict {
     const v = this.decide(packet);
-    this.record(v.decidedBy ? v.decidedBy.index : -1, v.matched, packet, index);
+    this.tally.transient = false;
+    this.tally.record(v.decidedBy ? v.decidedBy.index : -1, v.matched, packet, index);
     return v;
   }
 
   /**
    * Decide one packet and record it in the summary, allocating nothing when no non-terminating rule
    * matched (the streaming path of `rulekit simulate`). Returns the deciding rule's index or -1.
+   * `transient`: the caller reuses `packet` for the next one, so a packet kept as an example is copied.
    */
-  count(packet: Packet, index = this.packets): number {
-    if (!this.anyNonTerminating) {
-      const i = this.decider(packet);
-      this.record(i, i < 0 ? NONE : undefined, packet, index);
-      return i;
-    }
-    const matched: number[] = [];
-    const i = this.decider(packet, matched);
-    if (i >= 0) matched.push(i);
-    this.record(i, matched, packet, index);
-    return i;
+  count(packet: Packet, index = this.tally.packets, transient = false): number {
+    this.tally.transient = transient;
+    return countPacket(this.decider, this.anyNonTerminating, this.tally, packet, index);
   }
 
-  /** Count a decision; `matched` undefined means "only the deciding rule". */
-  private record(decided: number, matched: readonly number[] | undefined, packet: Packet, index: number): void {
-    this.packets++;
-    if (decided < 0) {
-      this.allow++;
-      this.defaultAllowed++;
-    } else if (this.refs[decided]!.action === 'block') this.block++;
-    else this.allow++;
-    if (matched === undefined) {
-      const s = this.summaryRules[decided]!;
-      s.matched++;
-      s.decided++;
-      if (s.examples.length < this.examplesPerRule) s.examples.push({ index, packet });
-      return;
-    }
-    for (const i of matched) {
-      const s = this.summaryRules[i]!;
-      s.matched++;
-      const isDecider = decided === i;
-      if (isDecider) s.decided++;
-      if (s.examples.length < this.examplesPerRule && (isDecider || !this.terminatingAt[i])) s.examples.push({ index, packet });
-    }
+  /**
+   * Add the figures of another summary of the same ruleset over other packets (a worker thread's share
+   * of a capture): counts add up; each rule keeps the examples with the lowest indexes.
+   */
+  merge(other: SimulationSummary): void {
+    this.tally.merge(other);
+  }
+
+  /**
+   * The compiled ruleset as plain data for another thread ({@link PortableCounter} runs it there without
+   * the expression parser); undefined where the decider was not generated or a constant cannot cross.
+   */
+  portable(): PortableRuleset | undefined {
+    if (!this.generated) return undefined;
+    const constants = portableConstants(this.generated.constants);
+    if (!constants) return undefined;
+    return { source: this.generated.source, constants, tally: this.tallyRules, anyNonTerminating: this.anyNonTerminating, fields: [...this.fields] };
   }
 
   /** The summary so far. */
   summary(): SimulationSummary {
-    return {
-      packets: this.packets,
-      verdicts: { allow: this.allow, block: this.block },
-      defaultAllowed: this.defaultAllowed,
-      rules: this.summaryRules.map((r) => ({ ...r, examples: [...r.examples] })),
-    };
+    return this.tally.summary();
   }
 }
 

@@ -1,7 +1,8 @@
 /** The `rulekit` command line, run as a user runs it (the built dist/cli/main.js; npm test builds first). */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeSyntheticPcap } from '../../bench/capture-gen.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -82,5 +83,58 @@ describe('rulekit CLI', () => {
     const r = run(['export', '--wireshark', 'ip.src.country == "BR"']);
     expect(r.code).toBe(1);
     expect(r.err).toContain('no-wireshark-equivalent');
+  });
+});
+
+describe('rulekit simulate on worker threads', () => {
+  // The source's simulateCommand; its workers run the built dist/cli/simulate-worker.js.
+  const sim = async (input: string, threads: number, extra: Record<string, unknown> = {}) => {
+    const { simulateCommand } = await import('../../src/cli/simulate.js');
+    let out = '';
+    const code = await simulateCommand(parallelRulesetPath, input, { format: 'json', progress: false, threads, chunkBytes: 1, examples: '4', ...extra }, (s) => (out += s));
+    return { code, out: JSON.parse(out) as unknown };
+  };
+  const parallelRuleset = {
+    rules: [
+      { action: 'skip', action_parameters: { ruleset: 'other' }, expression: 'ip.ttl < 100', description: 'non-terminating' },
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {443 80}', description: 'web' },
+      { action: 'block', expression: 'ip.src in {10.0.0.0/8 2001:db8::/32} and tcp.flags.syn', description: 'syn from inside' },
+      { action: 'block', expression: 'udp.dstport in {1..1023} or ip.proto == "icmp"', description: 'low udp, icmp' },
+      { action: 'block', expression: 'ip.dst in {192.0.2.0/24} or ip.ttl == 1', description: 'dst' },
+    ],
+  };
+  const parallelRulesetPath = join(dir, 'parallel-ruleset.json');
+  writeFileSync(parallelRulesetPath, JSON.stringify(parallelRuleset));
+
+  it('gives the same summary and diagnostics as one thread: fixture captures', async () => {
+    for (const f of ['mixed-le-usec.pcap', 'mixed-be-usec.pcap', 'mixed-nsec.pcap', 'corrupt-record.pcap', 'truncated-end.pcap', 'sll.pcap', 'raw-ip.pcap', 'loopback-null.pcap', 'snaplen.pcap']) {
+      const path = join(FIXTURES, f);
+      if (!existsSync(path)) continue;
+      const one = await sim(path, 0);
+      const two = await sim(path, 2);
+      expect(two).toEqual(one);
+    }
+  });
+
+  it('gives the same summary as one thread: a generated capture in many chunks, a corrupt record, a cut end', async () => {
+    const path = join(dir, 'gen.pcap');
+    writeSyntheticPcap(path, 40_000);
+    const one = await sim(path, 0);
+    expect((one.out as { summary: { packets: number } }).summary.packets).toBe(40_000);
+    expect(await sim(path, 2)).toEqual(one);
+    expect(await sim(path, 1)).toEqual(one);
+    // A record header claiming 1 GB in the middle (resynchronisation) and a record cut at the end.
+    const bytes = new Uint8Array(readFileSync(path));
+    const view = new DataView(bytes.buffer);
+    let p = 24;
+    for (let i = 0; i < 25_000; i++) p += 16 + view.getUint32(p + 8, true);
+    view.setUint32(p + 8, 1 << 30, true);
+    const bad = join(dir, 'bad.pcap');
+    writeFileSync(bad, bytes.subarray(0, bytes.length - 10));
+    const badOne = await sim(bad, 0);
+    const diagnostics = (badOne.out as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code);
+    expect(diagnostics).toContain('capture-corrupt-record');
+    expect(diagnostics).toContain('capture-truncated-record');
+    expect(await sim(bad, 2)).toEqual(badOne);
   });
 });
