@@ -11,6 +11,7 @@ import { compileRuleset, renderDiagnostic, type CompiledRuleset, SourceText, val
 import { CaptureParser, decodePacket, readCaptureBatches, type CaptureRecord, type CaptureSummary, type DecodeOptions } from '../capture/index.js';
 import { readBatchesWith } from '../capture/read.js';
 import { feedPcap, loadGeoIp, pcapFacts, WorkerPool, type PcapFacts } from './simulate-worker.js';
+import { readsGeoFields, withGeoIp } from '../ruleset/simulate.js';
 import { byteStream, parseJsonFile, readText, UsageError } from './io.js';
 import { loadLists } from './commands.js';
 
@@ -128,8 +129,7 @@ async function simulateWith(
 ): Promise<number> {
   const inputDiagnostics: Diagnostic[] = [];
   const geoip = await loadGeoIp(options.geoip, inputDiagnostics);
-  const usesGeo = [...compiled.fields].some((f) => f.endsWith('.country') || f.endsWith('.asnum'));
-  if (usesGeo && !geoip) {
+  if (readsGeoFields(compiled.fields) && !geoip) {
     inputDiagnostics.push({ code: 'simulation-no-geoip', severity: 'warning', message: 'the ruleset reads country/ASN fields but no --geoip table was given: those fields are missing for every packet' });
   }
   const ndjson = options.format === 'ndjson';
@@ -212,8 +212,10 @@ async function simulateWith(
           inputDiagnostics.push({ code: 'simulation-invalid-packet', severity: 'error', message: `line ${lineNo}: a packet is a JSON object`, data: { line: lineNo } });
           return;
         }
-        if (ndjson) emit(index, compiled.run(p as Packet, index));
-        else compiled.count(p as Packet, index);
+        // --geoip fills the country/ASN fields a packet line lacks, as the capture decoder does.
+        const packet = geoip ? withGeoIp(p as Packet, geoip) : (p as Packet);
+        if (ndjson) emit(index, compiled.run(packet, index));
+        else compiled.count(packet, index);
         index++;
       };
       for await (const chunk of stream) {

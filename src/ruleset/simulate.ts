@@ -9,6 +9,7 @@ import type { Diagnostic } from '../diagnostics/types.js';
 import { hasErrors } from '../diagnostics/types.js';
 import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Matcher, type Packet } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
+import type { GeoIpLookup } from '../capture/geoip.js';
 import { rulesetDiagnostic } from './validate.js';
 import { compileRulesetDecider, countPacket, portableConstants, RulesetTally, type PortableRuleset, type RulesetDecider, type RulesetEntry, type TallyRules } from './codegen.js';
 
@@ -36,6 +37,40 @@ export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
   lists?: ExpressionOptions['lists'];
   /** How many example packets to keep per rule in the summary (default 3). */
   examplesPerRule?: number;
+  /**
+   * Country/ASN table for {@link simulate}: packets that lack `ip.src.country`, `ip.dst.country`,
+   * `ip.src.asnum` or `ip.dst.asnum` get them from their addresses (the caller's objects are not changed).
+   */
+  geoip?: GeoIpLookup;
+}
+
+/** The fields a table can fill, by side. */
+const GEO_SIDES = [
+  ['ip.src', 'ip.src.country', 'ip.src.asnum'],
+  ['ip.dst', 'ip.dst.country', 'ip.dst.asnum'],
+] as const;
+
+/**
+ * A packet with the country and AS number of its addresses filled from `geoip` where it lacks them: a
+ * copy when something was added, else the packet itself (never changed).
+ */
+export function withGeoIp(packet: Packet, geoip: GeoIpLookup): Packet {
+  let out: Record<string, unknown> | undefined;
+  for (const [addr, country, asn] of GEO_SIDES) {
+    const text = packet[addr];
+    if (typeof text !== 'string' || (packet[country] !== undefined && packet[asn] !== undefined)) continue;
+    const info = geoip.lookup(text);
+    if (!info) continue;
+    if (packet[country] === undefined && info.country !== undefined) (out ??= { ...packet })[country] = info.country;
+    if (packet[asn] === undefined && info.asn !== undefined) (out ??= { ...packet })[asn] = info.asn;
+  }
+  return out ?? packet;
+}
+
+/** Whether a ruleset reads country or ASN fields (which only a geo/ASN table or the packets provide). */
+export function readsGeoFields(fields: ReadonlySet<string>): boolean {
+  for (const f of fields) if (f.endsWith('.country') || f.endsWith('.asnum')) return true;
+  return false;
 }
 
 /** Per-rule figures of a summary. */
@@ -190,6 +225,12 @@ export interface SimulationResult {
  */
 export function simulate(ruleset: Ruleset | { rules: readonly Rule[] }, packets: Iterable<Packet>, options: SimulationOptions = {}): SimulationResult {
   const compiled = compileRuleset(ruleset, options);
+  const geoip = options.geoip;
+  if (!geoip && readsGeoFields(compiled.fields)) {
+    compiled.diagnostics.push(
+      rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no geoip table was given: those fields are missing unless the packets carry them', ''),
+    );
+  }
   const results: SimulationResult['results'] = [];
   let index = 0;
   for (const p of packets) {
@@ -198,7 +239,7 @@ export function simulate(ruleset: Ruleset | { rules: readonly Rule[] }, packets:
       index++;
       continue;
     }
-    results.push({ index, ...compiled.run(p, index) });
+    results.push({ index, ...compiled.run(geoip ? withGeoIp(p, geoip) : p, index) });
     index++;
   }
   return { diagnostics: compiled.diagnostics, results, summary: compiled.summary() };

@@ -86,6 +86,22 @@ describe('rulekit CLI', () => {
   });
 });
 
+describe('rulekit simulate --geoip', () => {
+  it('fills country/ASN fields of NDJSON packet lines too', () => {
+    const rules = join(dir, 'geo-ruleset.json');
+    writeFileSync(rules, JSON.stringify({ rules: [{ action: 'block', expression: 'ip.src.country == "AR" or ip.dst.asnum == 64502', description: 'geo' }] }));
+    const input = '{"ip.src":"192.0.2.50"}\n{"ip.src":"198.51.100.1","ip.dst":"192.0.2.54"}\n{"ip.src":"198.51.100.1"}\n';
+    const r = run(['simulate', rules, '-', '--geoip', join(FIXTURES, 'geo.csv'), '--format', 'json'], input);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.summary.verdicts).toEqual({ allow: 1, block: 2 });
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).not.toContain('simulation-no-geoip');
+    const without = JSON.parse(run(['simulate', rules, '-', '--format', 'json'], input).out);
+    expect(without.summary.verdicts).toEqual({ allow: 3, block: 0 });
+    expect(without.diagnostics.map((d: { code: string }) => d.code)).toContain('simulation-no-geoip');
+  });
+});
+
 describe('rulekit simulate on worker threads', () => {
   // The source's simulateCommand; its workers run the built dist/cli/simulate-worker.js.
   const sim = async (input: string, threads: number, extra: Record<string, unknown> = {}) => {
@@ -101,6 +117,7 @@ describe('rulekit simulate on worker threads', () => {
       { action: 'block', expression: 'ip.src in {10.0.0.0/8 2001:db8::/32} and tcp.flags.syn', description: 'syn from inside' },
       { action: 'block', expression: 'udp.dstport in {1..1023} or ip.proto == "icmp"', description: 'low udp, icmp' },
       { action: 'block', expression: 'ip.dst in {192.0.2.0/24} or ip.ttl == 1', description: 'dst' },
+      { action: 'block', expression: 'ip.src.country == "AR" or ip.dst.asnum == 64502', description: 'geo' },
     ],
   };
   const parallelRulesetPath = join(dir, 'parallel-ruleset.json');
@@ -113,6 +130,8 @@ describe('rulekit simulate on worker threads', () => {
       const one = await sim(path, 0);
       const two = await sim(path, 2);
       expect(two).toEqual(one);
+      const geoip = join(FIXTURES, 'geo.csv');
+      expect(await sim(path, 2, { geoip })).toEqual(await sim(path, 0, { geoip }));
     }
   });
 

@@ -55,3 +55,34 @@ describe('simulate', () => {
     expect(r.results).toHaveLength(1);
   });
 });
+
+describe('simulate with a geoip table', () => {
+  const geoRules = {
+    rules: [
+      { action: 'block' as const, expression: 'ip.src.country == "AR"', description: 'from AR' },
+      { action: 'block' as const, expression: 'ip.geoip.asnum == 64500', description: 'AS64500' },
+      { action: 'block' as const, expression: 'ip.dst.country == "CL" and ip.dst.asnum == 64502', description: 'to CL' },
+    ],
+  };
+  it('fills country/ASN from the addresses without changing the caller’s packets', async () => {
+    const { geoIpFromCsv } = await import('../../src/capture/index.js');
+    const geoip = geoIpFromCsv('cidr,country,asn\n192.0.2.0/24,BR,64500\n192.0.2.48/28,AR,64501\n192.0.2.54/32,CL,64502\n').lookup;
+    const packets = [
+      { 'ip.src': '192.0.2.50', 'ip.dst': '198.51.100.1' },
+      { 'ip.src': '192.0.2.1' },
+      { 'ip.src': '198.51.100.7', 'ip.dst': '192.0.2.54' },
+      { 'ip.src': '192.0.2.50', 'ip.src.country': 'US' }, // the packet's own value wins
+      { 'ip.src': '203.0.113.9' },
+    ];
+    const copy = JSON.parse(JSON.stringify(packets));
+    const r = simulate(geoRules, packets, { geoip });
+    expect(r.results.map((x) => x.decidedBy?.index ?? -1)).toEqual([0, 1, 2, -1, -1]);
+    expect(packets).toEqual(copy);
+    expect(r.diagnostics.filter((d) => d.code === 'simulation-no-geoip')).toEqual([]);
+  });
+  it('warns when the ruleset reads country/ASN fields and no table is given', () => {
+    const r = simulate(geoRules, [{ 'ip.src': '192.0.2.50' }]);
+    expect(r.diagnostics.map((d) => d.code)).toContain('simulation-no-geoip');
+    expect(simulate({ rules: [{ action: 'block', expression: 'tcp.dstport == 1' }] }, []).diagnostics).toEqual([]);
+  });
+});
