@@ -95,21 +95,22 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   const examplesPerRule = Number(options.examples ?? 3);
   const colo = options.colo ? { name: options.colo } : undefined;
 
-  const expression = { lists, serviceToken: options.serviceToken };
-  const problems = validateRuleset(rulesetText, { operation: Array.isArray(body) ? 'create' : body && 'name' in body ? 'create' : 'update', expression });
-  const src = new SourceText(rulesetText);
-  const rulesetErrors = problems.filter((d) => d.severity === 'error');
-  if (rulesetErrors.length) {
-    for (const d of problems) process.stderr.write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: d.data?.['documentRange'] as Diagnostic['range'] } : d, rulesetPath) + '\n');
-    process.stderr.write(`${rulesetPath}: ${rulesetErrors.length} error(s); fix them to simulate\n`);
-    return 1;
-  }
+  // Compile first and start the worker threads (they get the compiled ruleset as data and do not load the
+  // expression parser), so that their start-up overlaps checking the ruleset on this thread.
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule });
-  // Worker threads get the compiled ruleset as data (they do not load the expression parser).
   const plan = parallelPlan(inputPath, options);
   const portable = plan ? compiled.portable() : undefined;
   const pool = plan && portable ? new WorkerPool({ ruleset: portable, geoip: options.geoip, colo, ...plan.facts }, plan.threads) : undefined;
   try {
+    const expression = { lists, serviceToken: options.serviceToken };
+    const problems = validateRuleset(rulesetText, { operation: Array.isArray(body) ? 'create' : body && 'name' in body ? 'create' : 'update', expression });
+    const src = new SourceText(rulesetText);
+    const rulesetErrors = problems.filter((d) => d.severity === 'error');
+    if (rulesetErrors.length) {
+      for (const d of problems) process.stderr.write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: d.data?.['documentRange'] as Diagnostic['range'] } : d, rulesetPath) + '\n');
+      process.stderr.write(`${rulesetPath}: ${rulesetErrors.length} error(s); fix them to simulate\n`);
+      return 1;
+    }
     return await simulateWith(pool, plan?.facts, compiled, started, problems, options, inputPath, colo, out);
   } finally {
     await pool?.close();
