@@ -139,8 +139,13 @@ async function simulateWith(
   };
 
   const size = inputPath === '-' ? 0 : statSync(inputPath).size;
-  const bar = options.progress !== false && process.stderr.isTTY && size > 4 << 20 ? new SingleBar({ format: 'simulate [{bar}] {percentage}% | {value}/{total} MB | {packets} packets', stream: process.stderr }, Presets.shades_classic) : undefined;
-  bar?.start(Math.ceil(size / 1048576), 0, { packets: 0 });
+  // A bar with a total for files over 4 MB; for standard input (size unknown) a running count instead.
+  const stdin = inputPath === '-';
+  const showBar = options.progress !== false && process.stderr.isTTY && (stdin || size > 4 << 20);
+  const bar = showBar
+    ? new SingleBar({ format: stdin ? 'simulate | {value} MB read | {packets} packets' : 'simulate [{bar}] {percentage}% | {value}/{total} MB | {packets} packets', stream: process.stderr }, Presets.shades_classic)
+    : undefined;
+  bar?.start(stdin ? 0 : Math.ceil(size / 1048576), 0, { packets: 0 });
 
   let index = 0;
   // One capture's records through the ruleset on this thread. Without per-packet output the packet
@@ -219,7 +224,10 @@ async function simulateWith(
         else compiled.count(packet, index);
         index++;
       };
+      let bytesRead = 0;
       for await (const chunk of stream) {
+        bytesRead += chunk.length;
+        bar?.update(Math.floor(bytesRead / 1048576), { packets: index });
         rest += decoder.decode(chunk, { stream: true });
         const lines = rest.split('\n');
         rest = lines.pop()!;
@@ -229,7 +237,7 @@ async function simulateWith(
       if (rest) handle(rest);
     }
   }
-  bar?.update(Math.ceil(size / 1048576), { packets: index });
+  if (!stdin) bar?.update(Math.ceil(size / 1048576), { packets: index });
   bar?.stop();
 
   if (options.stats) {

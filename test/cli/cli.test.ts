@@ -157,3 +157,35 @@ describe('rulekit simulate on worker threads', () => {
     expect(await sim(bad, 2)).toEqual(badOne);
   });
 });
+
+describe('rulekit simulate from standard input', () => {
+  it('a capture piped in gives the same summary as the file', () => {
+    const file = join(FIXTURES, 'mixed-le-usec.pcap');
+    const fromFile = JSON.parse(run(['simulate', rulesetPath, file, '--format', 'json']).out);
+    const r = spawnSync(process.execPath, [CLI, 'simulate', rulesetPath, '-', '--format', 'json'], { input: readFileSync(file), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(fromFile);
+    expect(fromFile.summary.packets).toBeGreaterThan(10);
+  });
+
+  it('on a terminal, progress goes to stderr: a bar for files, a running count for stdin', () => {
+    const hasScript = spawnSync('script', ['--version']).status === 0;
+    if (!hasScript) {
+      expect(process.env.CI, 'util-linux script(1) is needed in CI for the terminal test').toBeFalsy();
+      return;
+    }
+    const big = join(dir, 'progress.pcap');
+    // > 4 MB so that a file gets the bar: the same records repeated after one header
+    const src = readFileSync(join(FIXTURES, 'mixed-le-usec.pcap'));
+    const body = src.subarray(24);
+    writeFileSync(big, Buffer.concat([src.subarray(0, 24), ...Array.from({ length: Math.ceil((5 << 20) / body.length) }, () => body)]));
+    const tty = (cmd: string) => spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8', env: { ...process.env, RULEKIT_THREADS: '0' } }).stdout;
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const fileOut = tty(`${q(process.execPath)} ${q(CLI)} simulate ${q(rulesetPath)} ${q(big)} > /dev/null`);
+    expect(fileOut).toMatch(/simulate \[[█░]+\] 100% \| \d+\/\d+ MB \| \d+ packets/);
+    const stdinOut = tty(`cat ${q(big)} | ${q(process.execPath)} ${q(CLI)} simulate ${q(rulesetPath)} - > /dev/null`);
+    expect(stdinOut).toMatch(/simulate \| \d+ MB read \| \d+ packets/);
+    // not a terminal: no progress at all
+    expect(run(['simulate', rulesetPath, big]).err).not.toContain('simulate [');
+  });
+});
