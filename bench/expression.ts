@@ -8,9 +8,10 @@
  * Every engine's match count must equal the closure's, or the bench throws.
  */
 import { parse as celParse } from '@marcbachmann/cel-js';
-import { measure, printTable, fmt, ratio } from './harness.js';
+import { measureInterleaved, printTable, fmt, ratio } from './harness.js';
 import { rdParse } from './rd-parser.js';
 import { checkExpression, compileExpression, interpret, ListCatalog, IpSet, type Packet } from '../dist/index.js';
+import type { Timing } from './harness.js';
 
 const VARIANTS = 1000;
 const rule = (n: number) => `tcp.dstport in {22 80 443 8000..${8000 + n}} and not ip.src in $blocklist and (ip.geoip.country == "BR" or ip.proto == "udp")`;
@@ -89,22 +90,27 @@ export async function run(): Promise<void> {
   for (const e of ours.slice(0, 3)) if (checkExpression(e, { lists }).diagnostics.some((d) => d.severity === 'error')) throw new Error('bench rule does not check');
   if (!celParse(cels[0]!).check().valid) throw new Error('cel rule does not check');
   let j = 0;
-  const rd = measure(() => rdParse(ours[j++ % VARIANTS]!));
-  const parseOnly = measure(() => checkExpression(ours[j++ % VARIANTS]!, { lists }).ast);
-  const chevrotain = measure(() => checkExpression(ours[j++ % VARIANTS]!, { lists, parser: 'chevrotain' }).ast);
-  const cel = measure(() => celParse(cels[j++ % VARIANTS]!).check().valid);
-  const compile = measure(() => compileExpression(ours[j++ % VARIANTS]!, { lists }).matcher);
+  const [rd, parseOnly, chevrotain, cel, compile] = measureInterleaved(
+    [
+      () => rdParse(ours[j++ % VARIANTS]!),
+      () => checkExpression(ours[j++ % VARIANTS]!, { lists }).ast,
+      () => checkExpression(ours[j++ % VARIANTS]!, { lists, parser: 'chevrotain' }).ast,
+      () => celParse(cels[j++ % VARIANTS]!).check().valid,
+      () => compileExpression(ours[j++ % VARIANTS]!, { lists }).matcher,
+    ],
+    { rounds: 21, sampleMs: 5, warmupMs: 300 },
+  ) as [Timing, Timing, Timing, Timing, Timing];
   printTable(
-    `Parse + check of a ${ours[999]!.length}-character rule (µs each, median of 7; ${VARIANTS} variants)`,
+    `Parse + check of a ${ours[999]!.length}-character rule (µs each: median of 21 interleaved rounds; ratios of lower quartiles; ${VARIANTS} variants)`,
     ['engine', 'µs', 'ratio to hand-written RD', 'ratio to cel-js parse+check'],
     [
-      ['hand-written recursive descent → AST (bench/rd-parser.ts, no checking)', rd.median / 1000, '1.00×', ratio(rd.median, cel.median)],
-      ['rulekit parse + check (checkExpression; well-formed input takes the fast path)', parseOnly.median / 1000, ratio(parseOnly.median, rd.median), ratio(parseOnly.median, cel.median)],
-      ['rulekit parse + check, Chevrotain parser only (parser: chevrotain)', chevrotain.median / 1000, ratio(chevrotain.median, rd.median), ratio(chevrotain.median, cel.median)],
-      ['rulekit parse + check + compile (compileExpression)', compile.median / 1000, ratio(compile.median, rd.median), ratio(compile.median, cel.median)],
-      ['@marcbachmann/cel-js parse() + check()', cel.median / 1000, ratio(cel.median, rd.median), '1.00×'],
+      ['hand-written recursive descent → AST (bench/rd-parser.ts, no checking)', rd.median / 1000, '1.00×', ratio(rd.q1, cel.q1)],
+      ['rulekit parse + check (checkExpression; well-formed input takes the fast path)', parseOnly.median / 1000, ratio(parseOnly.q1, rd.q1), ratio(parseOnly.q1, cel.q1)],
+      ['rulekit parse + check, Chevrotain parser only (parser: chevrotain)', chevrotain.median / 1000, ratio(chevrotain.q1, rd.q1), ratio(chevrotain.q1, cel.q1)],
+      ['rulekit parse + check + compile (compileExpression)', compile.median / 1000, ratio(compile.q1, rd.q1), ratio(compile.q1, cel.q1)],
+      ['@marcbachmann/cel-js parse() + check()', cel.median / 1000, ratio(cel.q1, rd.q1), '1.00×'],
     ],
-    ['targets: rulekit parse + check ≤ 3× the hand-written parser and below cel-js parse + check'],
+    ['targets: rulekit parse + check ≤ 3× the hand-written parser and below cel-js parse + check', 'timing is interleaved (bench/harness.ts measureInterleaved): every round times each engine once in a rotated order'],
   );
 
   // --- matcher ---
@@ -126,18 +132,26 @@ export async function run(): Promise<void> {
     ['rulekit closure matcher (CSP fallback)', closures.matcher!],
     ['rulekit interpreter', (p) => interpret(compiled.checked!, p)],
   ];
-  const rows: (string | number)[][] = [];
-  const base = measure(() => count(closure), { opsPerCall: pk.length });
   for (const [name, f] of engines) {
     const got = count(f);
     if (got !== want) throw new Error(`${name} matched ${got} packets, the closure ${want}`);
-    const s = name === 'hand-written closure' ? base : measure(() => count(f), { opsPerCall: pk.length });
-    rows.push([name, s.median, `${fmt(s.min)}–${fmt(s.max)}`, ratio(s.median, base.median), got]);
   }
-  const interp = rows[4]![1] as number;
-  const comp = rows[2]![1] as number;
+  // Each engine gets a loop of its own (a separate function literal), so no call site is shared between
+  // engines and none of them pays for the others' polymorphism.
+  const loops = engines.map(([, f]) => {
+    const loop = new Function('m', 'pk', 'let n = 0; for (let i = 0; i < pk.length; i++) if (m(pk[i])) n++; return n;') as (m: (p: Packet) => boolean, pk: Packet[]) => number;
+    return () => loop(f, pk);
+  });
+  const timings = measureInterleaved(loops, { opsPerCall: pk.length, rounds: 21, sampleMs: 5, warmupMs: 200 });
+  const base = timings[0]!;
+  const rows: (string | number)[][] = engines.map(([name], i) => {
+    const s = timings[i]!;
+    return [name, s.median, `${fmt(s.min)}–${fmt(s.max)}`, ratio(s.q1, base.q1), want];
+  });
+  const interp = timings[4]!.q1;
+  const comp = timings[2]!.q1;
   printTable(
-    `Compiled matcher on ${pk.length} packets (ns/packet, median of 7)`,
+    `Compiled matcher on ${pk.length} packets (ns/packet: median of 21 interleaved rounds; ratios of lower quartiles)`,
     ['engine', 'ns/packet', 'min–max', 'ratio to closure', 'matches'],
     rows,
     [

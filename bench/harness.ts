@@ -51,6 +51,56 @@ export function measure(fn: () => unknown, opts: { opsPerCall?: number; samples?
   return { median: results[results.length >> 1]!, min: results[0]!, max: results[results.length - 1]! };
 }
 
+/** Samples of one engine from {@link measureInterleaved}. */
+export interface Timing extends Sample {
+  /** Every sample (ns per operation), in round order. */
+  samples: number[];
+  /** Lower quartile of the samples. */
+  q1: number;
+}
+
+/**
+ * Interleaved timing for comparisons on a shared machine: each round times every engine once, in a
+ * rotated order, so drift (GC, caches, other processes' load) hits every engine alike; a sample is the
+ * fastest of three short bursts, since preemption only adds time. Ratios are best taken between lower
+ * quartiles (`q1`), which are steadier than medians for the same reason.
+ */
+export function measureInterleaved(
+  fns: readonly (() => unknown)[],
+  opts: { opsPerCall?: number; rounds?: number; sampleMs?: number; warmupMs?: number } = {},
+): Timing[] {
+  const ops = opts.opsPerCall ?? 1;
+  const rounds = opts.rounds ?? 21;
+  const sampleMs = opts.sampleMs ?? 5;
+  const reps = fns.map((f) => {
+    const warmupEnd = performance.now() + (opts.warmupMs ?? 0);
+    do consume(f());
+    while (performance.now() < warmupEnd);
+    const t0 = performance.now();
+    consume(f());
+    const dt = performance.now() - t0;
+    return Math.max(1, Math.round(sampleMs / Math.max(dt, 0.0005)));
+  });
+  const samples: number[][] = fns.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let j = 0; j < fns.length; j++) {
+      const i = (j + round) % fns.length;
+      const f = fns[i]!;
+      let best = Infinity;
+      for (let b = 0; b < 3; b++) {
+        const t0 = performance.now();
+        for (let k = 0; k < reps[i]!; k++) consume(f());
+        best = Math.min(best, performance.now() - t0);
+      }
+      samples[i]!.push((best * 1e6) / (reps[i]! * ops));
+    }
+  }
+  return samples.map((raw) => {
+    const xs = [...raw].sort((a, b) => a - b);
+    return { median: xs[xs.length >> 1]!, min: xs[0]!, max: xs[xs.length - 1]!, q1: xs[Math.floor((xs.length - 1) / 4)]!, samples: raw };
+  });
+}
+
 /** Format a number with 3 significant digits. */
 export function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n);

@@ -9,7 +9,7 @@ import { LogicEngine } from 'json-logic-engine';
 import { parse as celParse } from '@marcbachmann/cel-js';
 import * as siftModule from 'sift';
 import { performance } from "node:perf_hooks";
-import { measure, printTable, ratio, fmt } from "./harness.js";
+import { measure, measureInterleaved, printTable, ratio, fmt, type Timing } from "./harness.js";
 import { compileLogFilter, evaluateLogFilter, type LogFilter } from '../dist/logpush/index.js';
 
 type Line = Record<string, unknown>;
@@ -221,49 +221,14 @@ const ENGINES: Engine[] = [
   { name: 'sift', version: '17', compile: (c) => sift(c.sift) },
 ];
 
-interface Timing { median: number; min: number; max: number; samples: number[] }
-
-/**
- * Interleaved timing: each round times every engine once (in a rotated order), so that drift of a
- * shared machine (GC, caches, the other core's load) hits every engine alike; medians over rounds.
- */
+/** Interleaved timing (see {@link measureInterleaved}): ns per record of each engine. */
 function interleaved(runs: (() => number)[], lines: number, rounds: number, sampleMs: number): Timing[] {
-  const reps = runs.map((f) => {
-    const t0 = performance.now();
-    f();
-    const dt = performance.now() - t0;
-    return Math.max(1, Math.round(sampleMs / Math.max(dt, 0.01)));
-  });
-  const samples: number[][] = runs.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let j = 0; j < runs.length; j++) {
-      const i = (j + round) % runs.length;
-      const f = runs[i]!;
-      // A sample is the fastest of three short bursts: preemption by other processes only adds time.
-      let best = Infinity;
-      for (let b = 0; b < 3; b++) {
-        const t0 = performance.now();
-        for (let k = 0; k < reps[i]!; k++) f();
-        best = Math.min(best, performance.now() - t0);
-      }
-      samples[i]!.push((best * 1e6) / (reps[i]! * lines));
-    }
-  }
-  return samples.map((raw) => {
-    const xs = [...raw].sort((a, b) => a - b);
-    return { median: xs[xs.length >> 1]!, min: xs[0]!, max: xs[xs.length - 1]!, samples: raw };
-  });
-}
-
-/** The lower quartile of an engine's samples: load from other processes only adds time, so it is steadier than the median. */
-function q1(t: Timing): number {
-  const xs = [...t.samples].sort((a, b) => a - b);
-  return xs[Math.floor((xs.length - 1) / 4)]!;
+  return measureInterleaved(runs, { opsPerCall: lines, rounds, sampleMs });
 }
 
 /** Ratio of lower quartiles (see {@link q1}). */
 function pairedRatio(t: Timing, base: Timing): number {
-  return q1(t) / q1(base);
+  return t.q1 / base.q1;
 }
 
 /** Run the bench and print its table. */
