@@ -30,7 +30,8 @@ import { ALL_FIELDS, DECODED_FIELDS, F, FIELD_GROUPS, fieldMask, type Packet } f
 import type { GeoIpLookup } from './geoip.js';
 import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
 import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
-import { LINK_LAYERS, LINK_TRUNCATED } from './link-types.js';
+import { LINK_LAYERS, LINK_TRUNCATED, ethernetIpOffset, rawIpOffset } from './link-types.js';
+import { IPV6_WALK, ipv4End, ipv4FragmentOffset, ipv6End, tcpSip, u32, udpSip, walkIpv6Extensions } from './ip-layers.js';
 import { IpSet } from '../net/ip-set.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */
@@ -214,22 +215,14 @@ const frameInput: { linkType: number; data: Uint8Array } = { linkType: 0, data: 
  * part of the simulator's GC time): decode the frame `d[start..end)` of link type `linkType` into
  * `packet`, which an earlier `decodePacket(…, { fields, fixedShape: true })` with the same options
  * returned. Same fields as {@link decodePacket} with `problems: false` and `reuse: packet`; Ethernet
- * without VLAN tags and raw IP are read in place, other frames through a view.
+ * (with or without VLAN tags) and raw IP are read in place, other frames through a view.
  */
 export function decodeFrameInto(packet: Packet, d: Uint8Array, start: number, end: number, linkType: number, options: DecodeOptions): void {
-  let o = -1;
-  if (linkType === 1) {
-    if (end - start >= 15) {
-      const type = (d[start + 12]! << 8) | d[start + 13]!;
-      if (type === 0x0800 || type === 0x86dd) o = start + 14;
-    }
-  } else if (linkType === 101 && end > start) {
-    const v = d[start]! >> 4;
-    if (v === 4 || v === 6) o = start;
-  }
+  // Ethernet (VLAN tags included) and raw IP in place; the others through a view.
+  const o = linkType === 1 ? ethernetIpOffset(d, start, end) : linkType === 101 ? rawIpOffset(d, start, end) : -1;
   const fields = options.fields;
   const ctor = fields && options.fixedShape ? shapedConstructor(fields) : undefined;
-  if (o < 0 || ctor === undefined || ctor === (PlainPacket as unknown)) {
+  if (o < 0 || o >= end || ctor === undefined || ctor === (PlainPacket as unknown)) {
     frameInput.linkType = linkType;
     frameInput.data = d.subarray(start, end);
     decodePacket(frameInput, { ...options, problems: false, reuse: packet });
@@ -283,7 +276,7 @@ function decodeIpv4(d: Uint8Array, o: number, n: number, packet: Packet, want: n
     truncated('IPv4', have, ihl);
     return;
   }
-  const fragOffset = ((d[o + 6]! & 0x1f) << 8) | d[o + 7]!;
+  const fragOffset = ipv4FragmentOffset(d, o);
   if (fragOffset !== 0) {
     problem('capture-ip-fragment', `IPv4 fragment at offset ${fragOffset * 8}: it carries no transport header, so transport fields are missing.`, {
       fragmentOffset: fragOffset * 8,
@@ -291,16 +284,8 @@ function decodeIpv4(d: Uint8Array, o: number, n: number, packet: Packet, want: n
     if (want & F.SIP) packet.sip = false;
     return;
   }
-  const total = (d[o + 2]! << 8) | d[o + 3]!;
-  // A total length of 0 (TCP segmentation offload) or below the header: use what was captured.
-  const end = total >= ihl && o + total < n ? o + total : n;
-  transport(d, o + ihl, end, proto, packet, want, 1);
+  transport(d, o + ihl, ipv4End(d, o, n, ihl), proto, packet, want, 1);
 }
-
-/** IPv6 extension headers with the generic (next header, length in 8-byte units − 1) layout. */
-const GENERIC_EXT = new Uint8Array(256);
-for (const h of [0, 43, 60, 135, 139, 140]) GENERIC_EXT[h] = 1;
-const MAX_EXT_HEADERS = 16;
 
 function decodeIpv6(d: Uint8Array, o: number, n: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const have = n - o;
@@ -311,31 +296,12 @@ function decodeIpv6(d: Uint8Array, o: number, n: number, packet: Packet, want: n
   let laterFragment = false;
   let cut = false;
   if (have >= 40) {
-    const plen = (d[o + 4]! << 8) | d[o + 5]!;
-    end = plen > 0 && o + 40 + plen < n ? o + 40 + plen : n;
-    for (let k = 0; k < MAX_EXT_HEADERS; k++) {
-      if (GENERIC_EXT[nh] || nh === 51) {
-        if (p + 2 > end) {
-          cut = true;
-          break;
-        }
-        const len = nh === 51 ? (d[p + 1]! + 2) * 4 : (d[p + 1]! + 1) * 8;
-        if (p + len > end) {
-          cut = true;
-          break;
-        }
-        nh = d[p]!;
-        p += len;
-      } else if (nh === 44) {
-        if (p + 8 > end) {
-          cut = true;
-          break;
-        }
-        if (((d[p + 2]! << 8) | d[p + 3]!) >> 3 !== 0) laterFragment = true;
-        nh = d[p]!;
-        p += 8;
-      } else break;
-    }
+    end = ipv6End(d, o, n);
+    walkIpv6Extensions(d, nh, p, end);
+    nh = IPV6_WALK.nh;
+    p = IPV6_WALK.p;
+    cut = IPV6_WALK.cut;
+    laterFragment = IPV6_WALK.laterFragment;
   }
   if (want & F.SRC && have >= 24) rememberV6((packet['ip.src'] = cachedIpv6Text(d, o + 8)), d, o + 8);
   if (want & F.DST && have >= 40) rememberV6((packet['ip.dst'] = cachedIpv6Text(d, o + 24)), d, o + 24);
@@ -367,10 +333,6 @@ function decodeIpv6(d: Uint8Array, o: number, n: number, packet: Packet, want: n
 /** Hand IpSet the words of an address text the decoder built (see decodeIpv4). */
 function rememberV6(text: string, d: Uint8Array, o: number): void {
   IpSet.rememberIpv6Text(text, u32(d, o), u32(d, o + 4), u32(d, o + 8), u32(d, o + 12));
-}
-
-function u32(d: Uint8Array, o: number): number {
-  return ((d[o]! << 24) | (d[o + 1]! << 16) | (d[o + 2]! << 8) | d[o + 3]!) >>> 0;
 }
 
 function setGeo(packet: Packet, info: { country?: string; asn?: number } | undefined, want: number, source: boolean): void {
@@ -409,7 +371,7 @@ function transport(d: Uint8Array, p: number, end: number, proto: number, packet:
     }
     if (have > 0 && want & F.RAW_TCP) packet.tcp = d.subarray(p, end);
     if (have < 20) truncated('TCP', Math.max(0, have), 20);
-    if (want & F.SIP) packet.sip = have >= 20 && isSip(d, p + (d[p + 12]! >> 4) * 4, end);
+    if (want & F.SIP) packet.sip = tcpSip(d, p, end);
   } else if (proto === 17) {
     if (have >= 4 && want & F.UDP_PORTS) {
       packet['udp.srcport'] = (d[p]! << 8) | d[p + 1]!;
@@ -417,7 +379,7 @@ function transport(d: Uint8Array, p: number, end: number, proto: number, packet:
     }
     if (have > 0 && want & F.RAW_UDP) packet.udp = d.subarray(p, end);
     if (have < 8) truncated('UDP', Math.max(0, have), 8);
-    if (want & F.SIP) packet.sip = have >= 8 && isSip(d, p + 8, end);
+    if (want & F.SIP) packet.sip = udpSip(d, p, end);
   } else {
     if (proto === icmpProto) {
       if (want & F.ICMP) {
@@ -429,31 +391,4 @@ function transport(d: Uint8Array, p: number, end: number, proto: number, packet:
     }
     if (want & F.SIP) packet.sip = false;
   }
-}
-
-const SIP_STATUS = bytes('SIP/2.0 ');
-const SIP_METHODS = ['INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS', 'REGISTER', 'PRACK', 'SUBSCRIBE', 'NOTIFY', 'PUBLISH', 'INFO', 'REFER', 'MESSAGE', 'UPDATE'].map(bytes);
-const SIP_SCHEMES = ['sip:', 'sips:', 'tel:'].map(bytes);
-
-function bytes(s: string): Uint8Array {
-  return Uint8Array.from(s, (c) => c.charCodeAt(0));
-}
-
-function startsWith(d: Uint8Array, p: number, end: number, prefix: Uint8Array): boolean {
-  if (end - p < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (d[p + i] !== prefix[i]) return false;
-  return true;
-}
-
-/** A SIP status line (`SIP/2.0 200 OK`) or request line (`INVITE sip:bob@example.com SIP/2.0`) at `p`. */
-function isSip(d: Uint8Array, p: number, end: number): boolean {
-  if (p >= end) return false;
-  if (startsWith(d, p, end, SIP_STATUS)) return true;
-  for (const m of SIP_METHODS) {
-    if (startsWith(d, p, end, m) && d[p + m.length] === 0x20) {
-      const q = p + m.length + 1;
-      for (const s of SIP_SCHEMES) if (startsWith(d, q, end, s)) return true;
-    }
-  }
-  return false;
 }

@@ -13,28 +13,45 @@ export const LINK_TRUNCATED = -2;
 const ETHERTYPE_IPV4 = 0x0800;
 const ETHERTYPE_IPV6 = 0x86dd;
 /** 802.1Q, 802.1ad and the pre-standard 0x9100 QinQ tag: 4 bytes each, may be stacked. */
-const VLAN_TPIDS: ReadonlySet<number> = new Set([0x8100, 0x88a8, 0x9100]);
+function isVlanTpid(type: number): boolean {
+  return type === 0x8100 || type === 0x88a8 || type === 0x9100;
+}
 
 /** Skip VLAN tags after an EtherType at `typeAt`; return the IP offset or a negative code. */
 function afterEtherType(d: Uint8Array, typeAt: number): number {
   if (typeAt + 2 > d.length) return LINK_TRUNCATED;
-  return skipTags(d, (d[typeAt]! << 8) | d[typeAt + 1]!, typeAt + 2);
+  return skipTags(d, (d[typeAt]! << 8) | d[typeAt + 1]!, typeAt + 2, d.length);
 }
 
-/** Given the EtherType `type` whose payload starts at `p`, skip VLAN tags; return the IP offset or a negative code. */
-function skipTags(d: Uint8Array, type: number, p: number): number {
-  while (VLAN_TPIDS.has(type)) {
-    if (p + 4 > d.length) return LINK_TRUNCATED;
+/** Given the EtherType `type` whose payload starts at `p` (frame ending at `end`), skip VLAN tags; return the IP offset or a negative code. */
+function skipTags(d: Uint8Array, type: number, p: number, end: number): number {
+  while (isVlanTpid(type)) {
+    if (p + 4 > end) return LINK_TRUNCATED;
     type = (d[p + 2]! << 8) | d[p + 3]!;
     p += 4;
   }
   return type === ETHERTYPE_IPV4 || type === ETHERTYPE_IPV6 ? p : NOT_IP;
 }
 
+/**
+ * HOT PATH, in place (bench: a view per frame was a good part of the simulator's GC time): the IP offset
+ * in `d` of the Ethernet frame `d[start, end)` (VLAN/QinQ tags skipped), or {@link NOT_IP} /
+ * {@link LINK_TRUNCATED}. The `ETHERNET` entry of {@link LINK_LAYERS} is this on a whole array.
+ */
+export function ethernetIpOffset(d: Uint8Array, start: number, end: number): number {
+  if (end - start < 14) return LINK_TRUNCATED;
+  return skipTags(d, (d[start + 12]! << 8) | d[start + 13]!, start + 14, end);
+}
+
+/** HOT PATH, in place (see {@link ethernetIpOffset}): the IP offset of the raw-IP frame `d[start, end)` (IPv4 or IPv6), or a negative code. */
+export function rawIpOffset(d: Uint8Array, start: number, end: number): number {
+  if (end - start < 1) return LINK_TRUNCATED;
+  const v = d[start]! >> 4;
+  return v === 4 || v === 6 ? start : NOT_IP;
+}
+
 function rawIp(d: Uint8Array): number {
-  if (d.length < 1) return LINK_TRUNCATED;
-  const v = d[0]! >> 4;
-  return v === 4 || v === 6 ? 0 : NOT_IP;
+  return rawIpOffset(d, 0, d.length);
 }
 
 /** BSD loopback address families that mean IPv6 (Linux 10; NetBSD/OpenBSD 24; FreeBSD 28; Darwin 30). */
@@ -70,7 +87,7 @@ export const LINK_LAYERS: ReadonlyMap<number, LinkLayer> = new Map<number, LinkL
     // Like NULL, but the family is always big-endian.
     ipOffset: (d) => (d.length < 4 ? LINK_TRUNCATED : nullFamily(((d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!) >>> 0)),
   }],
-  [1, { name: 'ETHERNET', ipOffset: (d) => (d.length < 14 ? LINK_TRUNCATED : afterEtherType(d, 12)) }],
+  [1, { name: 'ETHERNET', ipOffset: (d) => ethernetIpOffset(d, 0, d.length) }],
   [101, { name: 'RAW', ipOffset: rawIp }],
   // DLT_RAW as some systems number it in files (Wireshark reads both as raw IP).
   [12, { name: 'RAW (DLT 12)', ipOffset: rawIp }],
@@ -85,7 +102,7 @@ export const LINK_LAYERS: ReadonlyMap<number, LinkLayer> = new Map<number, LinkL
     ipOffset: (d) => {
       if (d.length < 20) return LINK_TRUNCATED;
       // A VLAN-tagged payload has its tags after the header, as on Ethernet.
-      return skipTags(d, (d[0]! << 8) | d[1]!, 20);
+      return skipTags(d, (d[0]! << 8) | d[1]!, 20, d.length);
     },
   }],
 ]);

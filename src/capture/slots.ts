@@ -1,0 +1,236 @@
+/**
+ * HAND-WRITTEN HOT PATH: a packet's numeric fields decoded straight into typed arrays ("slots"), for the
+ * simulator's compiled ruleset. bench/simulate.ts showed the object path (a packet object with address
+ * TEXT that IP set tests then read back) at ~2.5× the cost of decoding into numbers and testing numbers:
+ * addresses stay uint32 (IPv4) or four uint32 words (IPv6), `ip.proto` stays the protocol number, Bools
+ * are 1/0, and a missing field is NaN (every comparison with NaN is false, as every comparison on a
+ * missing field must be).
+ *
+ * The slots hold exactly what {@link decodePacket} (with `problems: false`) puts in the same fields; a
+ * property test (test/capture/slots.test.ts) holds the two decoders equal on real captures, generated
+ * captures and mangled frames. Fields outside this table (countries, ASNs, colo, raw header bytes) are
+ * not slot fields: a ruleset that reads them is simulated on packet objects.
+ * @module
+ */
+import { IPV6_WALK, ipv4End, ipv4FragmentOffset, ipv6End, tcpSip, u32, udpSip, walkIpv6Extensions } from './ip-layers.js';
+import { LINK_LAYERS, ethernetIpOffset, rawIpOffset } from './link-types.js';
+
+/** How a slot field is held: `int` a number, `bool` 1/0, `proto` the protocol number, `ip` family + address. */
+export type SlotKind = 'int' | 'bool' | 'proto' | 'ip';
+
+/** The slot fields in slot order. An `ip` field takes two slots: its family (4 or 6) and its IPv4 value. */
+export const SLOT_FIELDS: readonly (readonly [name: string, kind: SlotKind])[] = [
+  ['ip.proto', 'proto'],
+  ['ip.len', 'int'],
+  ['ip.hdr_len', 'int'],
+  ['ip.ttl', 'int'],
+  ['ip.opt.type', 'int'],
+  ['tcp.srcport', 'int'],
+  ['tcp.dstport', 'int'],
+  ['tcp.flags', 'int'],
+  ['tcp.flags.ack', 'bool'],
+  ['tcp.flags.cwr', 'bool'],
+  ['tcp.flags.ecn', 'bool'],
+  ['tcp.flags.fin', 'bool'],
+  ['tcp.flags.push', 'bool'],
+  ['tcp.flags.reset', 'bool'],
+  ['tcp.flags.syn', 'bool'],
+  ['tcp.flags.urg', 'bool'],
+  ['udp.srcport', 'int'],
+  ['udp.dstport', 'int'],
+  ['icmp.type', 'int'],
+  ['icmp.code', 'int'],
+  ['sip', 'bool'],
+  ['ip.src', 'ip'],
+  ['ip.dst', 'ip'],
+];
+
+/** Slot index of each slot field (for an `ip` field: its family slot; the IPv4 value is the next one). */
+export const SLOT: Readonly<Record<string, number>> = (() => {
+  const out: Record<string, number> = Object.create(null);
+  let i = 0;
+  for (const [name, kind] of SLOT_FIELDS) {
+    out[name] = i;
+    i += kind === 'ip' ? 2 : 1;
+  }
+  return out;
+})();
+
+/** Kind of each slot field. */
+export const SLOT_KIND: Readonly<Record<string, SlotKind>> = Object.assign(Object.create(null), Object.fromEntries(SLOT_FIELDS));
+
+/** Number of slots. */
+export const SLOT_COUNT: number = SLOT_FIELDS.reduce((n, [, kind]) => n + (kind === 'ip' ? 2 : 1), 0);
+
+/** Offset in {@link Slots.W} of the IPv6 words (most significant first) of each `ip` field. */
+export const IP_WORDS: Readonly<Record<string, number>> = Object.assign(Object.create(null), { 'ip.src': 0, 'ip.dst': 4 });
+
+/** True when every field is a slot field (a ruleset reading only these can be decided on slots). */
+export function allSlotFields(fields: Iterable<string>): boolean {
+  for (const f of fields) if (SLOT_KIND[f] === undefined) return false;
+  return true;
+}
+
+/** One decoded packet in slots: `V` the values (NaN: missing), `W` the IPv6 words of `ip.src` and `ip.dst`. */
+export class Slots {
+  readonly V = new Float64Array(SLOT_COUNT);
+  readonly W = new Uint32Array(8);
+}
+
+// Slot indices, resolved once (the field table above is fixed).
+const S_PROTO = SLOT['ip.proto']!;
+const S_LEN = SLOT['ip.len']!;
+const S_HDR_LEN = SLOT['ip.hdr_len']!;
+const S_TTL = SLOT['ip.ttl']!;
+const S_OPT = SLOT['ip.opt.type']!;
+const S_TCP_SRC = SLOT['tcp.srcport']!;
+const S_TCP_DST = SLOT['tcp.dstport']!;
+const S_FLAGS = SLOT['tcp.flags']!;
+const S_ACK = SLOT['tcp.flags.ack']!;
+const S_CWR = SLOT['tcp.flags.cwr']!;
+const S_ECN = SLOT['tcp.flags.ecn']!;
+const S_FIN = SLOT['tcp.flags.fin']!;
+const S_PUSH = SLOT['tcp.flags.push']!;
+const S_RESET = SLOT['tcp.flags.reset']!;
+const S_SYN = SLOT['tcp.flags.syn']!;
+const S_URG = SLOT['tcp.flags.urg']!;
+const S_UDP_SRC = SLOT['udp.srcport']!;
+const S_UDP_DST = SLOT['udp.dstport']!;
+const S_ICMP_TYPE = SLOT['icmp.type']!;
+const S_ICMP_CODE = SLOT['icmp.code']!;
+const S_SIP = SLOT['sip']!;
+const S_SRC = SLOT['ip.src']!;
+const S_DST = SLOT['ip.dst']!;
+const W_SRC = IP_WORDS['ip.src']!;
+const W_DST = IP_WORDS['ip.dst']!;
+
+/**
+ * HAND-WRITTEN HOT PATH (bench/simulate.ts: packet objects with address text cost ~2.5× decoding into
+ * numbers): decode the frame `d[start, end)` of pcap link type `linkType` into `s`, every slot field
+ * (missing ones NaN). The slots say exactly what {@link decodePacket} with `problems: false` says in the
+ * same fields (the byte-level steps are shared through ip-layers.ts and link-types.ts). Ethernet (with
+ * or without VLAN tags) and raw IP are read in place without allocating; the other link types take a
+ * view for their {@link LINK_LAYERS} entry. Never throws.
+ */
+export function decodeSlots(s: Slots, d: Uint8Array, start: number, end: number, linkType: number): void {
+  const V = s.V;
+  V.fill(NaN);
+  let o: number;
+  if (linkType === 1) o = ethernetIpOffset(d, start, end);
+  else if (linkType === 101) o = rawIpOffset(d, start, end);
+  else {
+    const link = LINK_LAYERS.get(linkType);
+    if (link === undefined) return;
+    o = link.ipOffset(d.subarray(start, end));
+    if (o >= 0) o += start;
+  }
+  if (o < 0 || o >= end) return;
+  const version = d[o]! >> 4;
+  if (version === 4) ipv4(V, d, o, end);
+  else if (version === 6) ipv6(V, s.W, d, o, end);
+}
+
+/** IPv4 into slots: the steps of decode.ts's decodeIpv4, field for field. */
+function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number): void {
+  const have = n - o;
+  const ihl = (d[o]! & 0x0f) * 4;
+  if (have >= 16) {
+    V[S_SRC] = 4;
+    V[S_SRC + 1] = u32(d, o + 12);
+  }
+  if (have >= 20) {
+    V[S_DST] = 4;
+    V[S_DST + 1] = u32(d, o + 16);
+  }
+  const proto = have >= 10 ? d[o + 9]! : -1;
+  if (proto >= 0) V[S_PROTO] = proto;
+  if (have >= 4) V[S_LEN] = (d[o + 2]! << 8) | d[o + 3]!;
+  V[S_HDR_LEN] = ihl;
+  if (have >= 9) V[S_TTL] = d[o + 8]!;
+  if (ihl > 20 && have > 20) V[S_OPT] = d[o + 20]!;
+  // Truncated header, header length below 20, header cut short: no transport fields.
+  if (have < 20 || ihl < 20 || have < ihl) return;
+  if (ipv4FragmentOffset(d, o) !== 0) {
+    V[S_SIP] = 0;
+    return;
+  }
+  transport(V, d, o + ihl, ipv4End(d, o, n, ihl), proto, 1);
+}
+
+/** IPv6 into slots: the steps of decode.ts's decodeIpv6, field for field. */
+function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: number): void {
+  const have = n - o;
+  let nh = have >= 7 ? d[o + 6]! : -1;
+  let p = o + 40;
+  let end = n;
+  let cut = false;
+  let laterFragment = false;
+  if (have >= 40) {
+    end = ipv6End(d, o, n);
+    walkIpv6Extensions(d, nh, p, end);
+    nh = IPV6_WALK.nh;
+    p = IPV6_WALK.p;
+    cut = IPV6_WALK.cut;
+    laterFragment = IPV6_WALK.laterFragment;
+  }
+  if (have >= 24) {
+    V[S_SRC] = 6;
+    W[W_SRC] = u32(d, o + 8);
+    W[W_SRC + 1] = u32(d, o + 12);
+    W[W_SRC + 2] = u32(d, o + 16);
+    W[W_SRC + 3] = u32(d, o + 20);
+  }
+  if (have >= 40) {
+    V[S_DST] = 6;
+    W[W_DST] = u32(d, o + 24);
+    W[W_DST + 1] = u32(d, o + 28);
+    W[W_DST + 2] = u32(d, o + 32);
+    W[W_DST + 3] = u32(d, o + 36);
+  }
+  if (nh >= 0) V[S_PROTO] = nh;
+  if (have >= 6) V[S_LEN] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);
+  if (have >= 40 && !cut) V[S_HDR_LEN] = p - o;
+  if (have >= 8) V[S_TTL] = d[o + 7]!;
+  if (have < 40 || cut) return;
+  if (laterFragment) {
+    V[S_SIP] = 0;
+    return;
+  }
+  transport(V, d, p, end, nh, 58);
+}
+
+/** The transport header at `p` (data up to `end`) into slots; `icmpProto` is 1 for IPv4, 58 for IPv6. */
+function transport(V: Float64Array, d: Uint8Array, p: number, end: number, proto: number, icmpProto: number): void {
+  const have = end - p;
+  if (proto === 6) {
+    if (have >= 4) {
+      V[S_TCP_SRC] = (d[p]! << 8) | d[p + 1]!;
+      V[S_TCP_DST] = (d[p + 2]! << 8) | d[p + 3]!;
+    }
+    if (have >= 14) {
+      const f = d[p + 13]!;
+      V[S_FLAGS] = f;
+      V[S_FIN] = f & 0x01;
+      V[S_SYN] = (f >> 1) & 1;
+      V[S_RESET] = (f >> 2) & 1;
+      V[S_PUSH] = (f >> 3) & 1;
+      V[S_ACK] = (f >> 4) & 1;
+      V[S_URG] = (f >> 5) & 1;
+      V[S_ECN] = (f >> 6) & 1;
+      V[S_CWR] = f >> 7;
+    }
+    V[S_SIP] = tcpSip(d, p, end) ? 1 : 0;
+  } else if (proto === 17) {
+    if (have >= 4) {
+      V[S_UDP_SRC] = (d[p]! << 8) | d[p + 1]!;
+      V[S_UDP_DST] = (d[p + 2]! << 8) | d[p + 3]!;
+    }
+    V[S_SIP] = udpSip(d, p, end) ? 1 : 0;
+  } else {
+    if (proto === icmpProto) {
+      if (have >= 1) V[S_ICMP_TYPE] = d[p]!;
+      if (have >= 2) V[S_ICMP_CODE] = d[p + 1]!;
+    }
+    V[S_SIP] = 0;
+  }
+}
