@@ -94,3 +94,23 @@ export function cachedIpv6Text(d: Uint8Array, o: number): string {
   v6Texts[slot] = text;
   return text;
 }
+
+/** Dotted quad of an IPv4 address given as a number 0..2^32-1. */
+export function ipv4TextOfNumber(x: number): string {
+  return DEC[(x >>> 24) & 255]! + '.' + DEC[(x >>> 16) & 255]! + '.' + DEC[(x >>> 8) & 255]! + '.' + DEC[x & 255]!;
+}
+
+const scratch16 = new Uint8Array(16);
+
+/** RFC 5952 text of an IPv6 address given as four uint32 words, most significant first. */
+export function ipv6TextOfWords(w0: number, w1: number, w2: number, w3: number): string {
+  const words = [w0, w1, w2, w3];
+  for (let i = 0; i < 4; i++) {
+    const w = words[i]!;
+    scratch16[4 * i] = (w >>> 24) & 255;
+    scratch16[4 * i + 1] = (w >>> 16) & 255;
+    scratch16[4 * i + 2] = (w >>> 8) & 255;
+    scratch16[4 * i + 3] = w & 255;
+  }
+  return ipv6Text(scratch16, 0);
+}

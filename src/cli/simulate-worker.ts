@@ -15,7 +15,7 @@ import { RE2JS } from 're2js';
 // Not '../index.js': the worker must not load the expression parser (chevrotain takes ~300 ms to load).
 import type { Diagnostic, Packet, SimulationSummary } from '../index.js';
 import { PortableCounter, type PortableRuleset } from '../ruleset/codegen.js';
-import { decodeFrameInto, decodePacket, geoIpFromCsv, geoIpFromMmdb, type DecodeOptions, type GeoIpLookup } from '../capture/index.js';
+import { decodeFrameInto, decodePacket, decodeSlots, geoIpFromCsv, geoIpFromMmdb, Slots, type DecodeOptions, type GeoIpLookup } from '../capture/index.js';
 
 /** Load a country/ASN table (CSV or .mmdb) from a file. */
 export async function loadGeoIp(path: string | undefined, diagnostics: Diagnostic[]): Promise<GeoIpLookup | undefined> {
@@ -32,6 +32,8 @@ export interface WorkerSetup {
   ruleset: PortableRuleset;
   geoip?: string;
   colo?: { name: string };
+  /** Decide on packet objects even when the ruleset has a slots decider (tests compare both paths). */
+  objects?: boolean;
   /** pcap file header facts. */
   linkType: number;
   littleEndian: boolean;
@@ -81,6 +83,13 @@ async function workerMain(setup: WorkerSetup): Promise<void> {
   const packet = decodePacket({ linkType, data: new Uint8Array(0) }, options).packet;
   const le = setup.littleEndian;
   const hb = setup.recordHeaderBytes;
+  const slots = compiled.slotsDecider && !setup.objects ? new Slots() : undefined;
+  // The frame being counted, for the example builder (one closure for all packets, no allocation each).
+  let exampleBytes = new Uint8Array(0);
+  let exampleStart = 0;
+  let exampleEnd = 0;
+  const exampleOptions: DecodeOptions = { fields: compiled.fields, geoip, colo: setup.colo, problems: false };
+  const example = () => decodePacket({ linkType, data: exampleBytes.slice(exampleStart, exampleEnd) }, exampleOptions).packet as Packet;
   port.on('message', (m: ChunkMessage | { type: 'end' }) => {
     try {
       if (m.type === 'end') {
@@ -92,6 +101,19 @@ async function workerMain(setup: WorkerSetup): Promise<void> {
       const bytes = new Uint8Array(m.buffer, 0, m.length);
       const view = new DataView(m.buffer, 0, m.length);
       let index = m.index;
+      if (slots) {
+        // Numeric slots (src/capture/slots.ts): no packet object unless the summary keeps an example.
+        exampleBytes = bytes;
+        for (let p = 0; p < m.length; ) {
+          exampleStart = p + hb;
+          exampleEnd = exampleStart + view.getUint32(p + 8, le);
+          decodeSlots(slots, bytes, exampleStart, exampleEnd, linkType);
+          compiled.countSlots(slots.V, slots.W, index++, example);
+          p = exampleEnd;
+        }
+        port.postMessage({ type: 'ack' } satisfies FromWorker);
+        return;
+      }
       for (let p = 0; p < m.length; ) {
         const start = p + hb;
         const end = start + view.getUint32(p + 8, le);

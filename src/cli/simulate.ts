@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync, statSync, createReadStream } from 'node:
 import { availableParallelism } from 'node:os';
 import { SingleBar, Presets } from 'cli-progress';
 import { compileRuleset, renderDiagnostic, type CompiledRuleset, SourceText, validateRuleset, type Diagnostic, type Packet, type PacketVerdict, type Ruleset } from '../index.js';
-import { CaptureParser, decodePacket, readCaptureBatches, type CaptureRecord, type CaptureSummary, type DecodeOptions } from '../capture/index.js';
+import { CaptureParser, decodePacket, decodeSlots, readCaptureBatches, Slots, type CaptureRecord, type CaptureSummary, type DecodeOptions } from '../capture/index.js';
 import { readBatchesWith } from '../capture/read.js';
 import { feedPcap, loadGeoIp, pcapFacts, WorkerPool, type PcapFacts } from './simulate-worker.js';
 import { readsGeoFields, withGeoIp } from '../ruleset/simulate.js';
@@ -34,6 +34,11 @@ export interface SimulateOptions {
   threads?: number;
   /** Bytes per chunk handed to a worker (default 1 MiB; tests use small ones). */
   chunkBytes?: number;
+  /**
+   * `auto` (default): captures are decoded into numeric slots when every rule reads only slot fields
+   * (src/capture/slots.ts), else into packet objects; `objects`: always packet objects (tests compare).
+   */
+  decoder?: 'auto' | 'objects';
 }
 
 /** Files from this size on go to worker threads by default. */
@@ -100,7 +105,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule });
   const plan = parallelPlan(inputPath, options);
   const portable = plan ? compiled.portable() : undefined;
-  const pool = plan && portable ? new WorkerPool({ ruleset: portable, geoip: options.geoip, colo, ...plan.facts }, plan.threads) : undefined;
+  const pool = plan && portable ? new WorkerPool({ ruleset: portable, geoip: options.geoip, colo, objects: options.decoder === 'objects', ...plan.facts }, plan.threads) : undefined;
   try {
     const expression = { lists, serviceToken: options.serviceToken };
     const problems = validateRuleset(rulesetText, { operation: Array.isArray(body) ? 'create' : body && 'name' in body ? 'create' : 'update', expression });
@@ -152,11 +157,25 @@ async function simulateWith(
   // object is reused (the bench showed allocation and GC at 14%); count() copies the ones it keeps.
   const decideAll = async (batches: AsyncGenerator<CaptureRecord[], CaptureSummary, undefined>) => {
     const decode: DecodeOptions = { fields: compiled.fields, geoip, colo, problems: false, fixedShape: true, reuse: undefined };
+    // Numeric slots when the ruleset allows (no packet object unless the summary keeps an example).
+    const slots = compiled.slotsDecider && !ndjson && options.decoder !== 'objects' ? new Slots() : undefined;
+    const exampleOptions: DecodeOptions = { fields: compiled.fields, geoip, colo, problems: false };
+    let current: CaptureRecord | undefined;
+    const example = () => decodePacket({ linkType: current!.linkType, data: current!.data.slice() }, exampleOptions).packet as Packet;
     for (;;) {
       const next = await batches.next();
       if (next.done) {
         inputDiagnostics.push(...next.value.diagnostics);
         break;
+      }
+      if (slots) {
+        for (const rec of next.value) {
+          current = rec;
+          decodeSlots(slots, rec.data, 0, rec.data.length, rec.linkType);
+          compiled.countSlots(slots.V, slots.W, index++, example);
+        }
+        if (bar && next.value.length > 0) bar.update(Math.floor(next.value[next.value.length - 1]!.offset / 1048576), { packets: index });
+        continue;
       }
       for (const rec of next.value) {
         const { packet } = decodePacket(rec, decode);

@@ -77,6 +77,11 @@ export interface EmitContext {
   constant(value: unknown): string;
   /** Source that reads a packet field (`p["tcp.dstport"]`, or a variable the caller loaded once). */
   field(name: string): string;
+  /**
+   * The source of a whole predicate, when the caller holds packet values in another form than a packet
+   * object (the simulator's numeric slots); undefined: the default code on packet values.
+   */
+  predicate?(p: Predicate): string | undefined;
 }
 
 /**
@@ -104,7 +109,7 @@ function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
       return 'false';
     default: {
       const pred = c.predicates.get(node.id);
-      return pred ? emitPredicate(pred, k) : 'false';
+      return pred ? (k.predicate?.(pred) ?? emitPredicate(pred, k)) : 'false';
     }
   }
 }
@@ -113,63 +118,67 @@ const TYPEOF: Record<Predicate['kind'], string> = {
   bare: 'boolean', int: 'number', 'int-set': 'number', string: 'string', 'string-set': 'string', regex: 'string', ip: 'string', 'ip-set': 'string',
 };
 
-/** A condition on `t`, which holds a present value; `typed` says whether it already checks the type. */
-function condition(p: Predicate, ctx: EmitContext): { code: string; typed: boolean } {
+/**
+ * A condition on the variable named `t` (default `t`), which holds a present value; `typed` says whether
+ * it already checks the type.
+ * Constants go through `ctx.constant`; user text only through {@link jsString}.
+ */
+export function condition(p: Predicate, ctx: EmitContext, t = 't'): { code: string; typed: boolean } {
   const k = (v: unknown) => ctx.constant(v);
   switch (p.kind) {
     case 'bare':
-      return { code: 't === true', typed: true };
+      return { code: `${t} === true`, typed: true };
     case 'int': {
       const n = String(p.value);
       switch (p.op) {
-        case 'eq': return { code: `t === ${n}`, typed: true };
-        case 'ne': return { code: `t !== ${n}`, typed: false };
-        case 'lt': return { code: `t < ${n}`, typed: false };
-        case 'le': return { code: `t <= ${n}`, typed: false };
-        case 'gt': return { code: `t > ${n}`, typed: false };
-        case 'ge': return { code: `t >= ${n}`, typed: false };
-        case 'bitwise_and': return { code: `h.bitwiseAnd(t, ${n})`, typed: false };
+        case 'eq': return { code: `${t} === ${n}`, typed: true };
+        case 'ne': return { code: `${t} !== ${n}`, typed: false };
+        case 'lt': return { code: `${t} < ${n}`, typed: false };
+        case 'le': return { code: `${t} <= ${n}`, typed: false };
+        case 'gt': return { code: `${t} > ${n}`, typed: false };
+        case 'ge': return { code: `${t} >= ${n}`, typed: false };
+        case 'bitwise_and': return { code: `h.bitwiseAnd(${t}, ${n})`, typed: false };
       }
       break;
     }
     case 'string': {
       const s = jsString(p.value);
       switch (p.op) {
-        case 'eq': return { code: `t === ${s}`, typed: true };
-        case 'ne': return { code: `t !== ${s}`, typed: false };
-        case 'lt': return { code: `t < ${s}`, typed: false };
-        case 'le': return { code: `t <= ${s}`, typed: false };
-        case 'gt': return { code: `t > ${s}`, typed: false };
-        case 'ge': return { code: `t >= ${s}`, typed: false };
-        case 'contains': return { code: `t.includes(${s})`, typed: false };
+        case 'eq': return { code: `${t} === ${s}`, typed: true };
+        case 'ne': return { code: `${t} !== ${s}`, typed: false };
+        case 'lt': return { code: `${t} < ${s}`, typed: false };
+        case 'le': return { code: `${t} <= ${s}`, typed: false };
+        case 'gt': return { code: `${t} > ${s}`, typed: false };
+        case 'ge': return { code: `${t} >= ${s}`, typed: false };
+        case 'contains': return { code: `${t}.includes(${s})`, typed: false };
       }
       break;
     }
     case 'regex':
-      return { code: `${k(p.re)}.test(t)`, typed: false };
+      return { code: `${k(p.re)}.test(${t})`, typed: false };
     case 'ip':
-      if (p.op === 'eq') return { code: `${k(p.set)}.has(t)`, typed: false };
-      if (p.op === 'ne') return { code: `h.ipNe(${k(p.set)}, t)`, typed: false };
-      return { code: `h.ipCmp(t, ${k(p.value)}) ${{ lt: '<', le: '<=', gt: '>', ge: '>=' }[p.op]} 0`, typed: false };
+      if (p.op === 'eq') return { code: `${k(p.set)}.has(${t})`, typed: false };
+      if (p.op === 'ne') return { code: `h.ipNe(${k(p.set)}, ${t})`, typed: false };
+      return { code: `h.ipCmp(${t}, ${k(p.value)}) ${{ lt: '<', le: '<=', gt: '>', ge: '>=' }[p.op]} 0`, typed: false };
     case 'int-set': {
       if (p.values.length + p.ranges.length <= INLINE_SET_MAX) {
-        const alts = [...p.values.map((v) => `t === ${v}`), ...p.ranges.map(([lo, hi]) => `(t >= ${lo} && t <= ${hi})`)];
+        const alts = [...p.values.map((v) => `${t} === ${v}`), ...p.ranges.map(([lo, hi]) => `(${t} >= ${lo} && ${t} <= ${hi})`)];
         return { code: alts.length ? `(${alts.join(' || ')})` : 'false', typed: p.ranges.length === 0 };
       }
       const parts: string[] = [];
-      if (p.values.length) parts.push(`${k(new Set(p.values))}.has(t)`);
-      if (p.ranges.length) parts.push(`h.inRanges(${k(p.ranges)}, t)`);
+      if (p.values.length) parts.push(`${k(new Set(p.values))}.has(${t})`);
+      if (p.ranges.length) parts.push(`h.inRanges(${k(p.ranges)}, ${t})`);
       return { code: `(${parts.join(' || ')})`, typed: p.ranges.length === 0 };
     }
     case 'string-set': {
       if (p.values.size <= INLINE_SET_MAX) {
-        const alts = [...p.values].map((v) => `t === ${jsString(v)}`);
+        const alts = [...p.values].map((v) => `${t} === ${jsString(v)}`);
         return { code: alts.length ? `(${alts.join(' || ')})` : 'false', typed: true };
       }
-      return { code: `${k(p.values)}.has(t)`, typed: true };
+      return { code: `${k(p.values)}.has(${t})`, typed: true };
     }
     case 'ip-set':
-      return { code: `${k(p.set)}.has(t)`, typed: false };
+      return { code: `${k(p.set)}.has(${t})`, typed: false };
   }
   return { code: 'false', typed: true };
 }

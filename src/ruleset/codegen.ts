@@ -11,6 +11,7 @@ import { EMPTY_PACKET, HELPERS, emitExpression, jsString } from '../expression/c
 import { IpSet, type IpSetParts } from '../net/ip-set.js';
 import type { RuleSummary, SimulationSummary } from './simulate.js';
 import type { RuleAction } from './model.js';
+import { slotsDeciderFrom, type SlotsDecider } from './slots-codegen.js';
 
 /** One rule as the ruleset compiler sees it. */
 export interface RulesetEntry {
@@ -119,8 +120,12 @@ export class RulesetTally {
     this.examplesPerRule = rules.examplesPerRule;
   }
 
-  /** Count a decision; `matched` undefined means "only the deciding rule". */
-  record(decided: number, matched: readonly number[] | undefined, packet: Packet, index: number): void {
+  /**
+   * Count a decision; `matched` undefined means "only the deciding rule". `packet` may be a function that
+   * builds the packet: it is called only when the packet is kept as an example (the slots path decodes
+   * no packet object otherwise).
+   */
+  record(decided: number, matched: readonly number[] | undefined, packet: Packet | (() => Packet), index: number): void {
     this.packets++;
     if (decided < 0) {
       this.allow++;
@@ -144,7 +149,8 @@ export class RulesetTally {
   }
 
   /** Keep an example: a copy when the caller reuses the packet object (raw byte views copied too). */
-  private keep(packet: Packet): Packet {
+  private keep(packet: Packet | (() => Packet)): Packet {
+    if (typeof packet === 'function') return packet();
     if (!this.transient) return packet;
     const copy: Record<string, unknown> = {};
     for (const k in packet) {
@@ -191,6 +197,8 @@ export class RulesetTally {
 export interface PortableRuleset {
   source: string;
   constants: unknown[];
+  /** The decider on numeric slots (slots-codegen.ts), when every rule reads only slot fields. */
+  slots?: { source: string; constants: unknown[] };
   tally: TallyRules;
   anyNonTerminating: boolean;
   fields: string[];
@@ -275,9 +283,28 @@ export function countPacket(decider: RulesetDecider, anyNonTerminating: boolean,
   return i;
 }
 
+/**
+ * Decide and record one packet held in slots (src/capture/slots.ts). `example` builds the packet object,
+ * called only when the summary keeps this packet as an example.
+ */
+export function countSlots(decider: SlotsDecider, anyNonTerminating: boolean, tally: RulesetTally, V: Float64Array, W: Uint32Array, index: number, example: () => Packet): number {
+  if (!anyNonTerminating) {
+    const i = decider(V, W);
+    tally.record(i, i < 0 ? NONE : undefined, example, index);
+    return i;
+  }
+  const matched: number[] = [];
+  const i = decider(V, W, matched);
+  if (i >= 0) matched.push(i);
+  tally.record(i, matched, example, index);
+  return i;
+}
+
 /** A {@link PortableRuleset} rebuilt in another thread: counts packets like `CompiledRuleset.count`. */
 export class PortableCounter {
   readonly fields: ReadonlySet<string>;
+  /** The decider on slots, when the ruleset has one (see {@link PortableCounter.countSlots}). */
+  readonly slotsDecider: SlotsDecider | undefined;
   private readonly decider: RulesetDecider;
   private readonly anyNonTerminating: boolean;
   private readonly tally: RulesetTally;
@@ -285,8 +312,14 @@ export class PortableCounter {
   constructor(p: PortableRuleset, re2: { compile(pattern: string, flags: number): unknown }) {
     this.fields = new Set(p.fields);
     this.decider = portableDecider(p.source, restoreConstants(p.constants, re2));
+    this.slotsDecider = p.slots ? slotsDeciderFrom(p.slots.source, restoreConstants(p.slots.constants, re2)) : undefined;
     this.anyNonTerminating = p.anyNonTerminating;
     this.tally = new RulesetTally(p.tally);
+  }
+
+  /** As `CompiledRuleset.countSlots` (needs {@link PortableCounter.slotsDecider}). */
+  countSlots(V: Float64Array, W: Uint32Array, index: number, example: () => Packet): number {
+    return countSlots(this.slotsDecider!, this.anyNonTerminating, this.tally, V, W, index, example);
   }
 
   /** As `CompiledRuleset.count`. */

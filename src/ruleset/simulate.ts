@@ -11,7 +11,8 @@ import { compileExpression, ListCatalog, referencedFields, type ExpressionOption
 import type { Rule, RuleAction, Ruleset } from './model.js';
 import type { GeoIpLookup } from '../capture/geoip.js';
 import { rulesetDiagnostic } from './validate.js';
-import { compileRulesetDecider, countPacket, portableConstants, RulesetTally, type PortableRuleset, type RulesetDecider, type RulesetEntry, type TallyRules } from './codegen.js';
+import { compileRulesetDecider, countPacket, countSlots, portableConstants, RulesetTally, type PortableRuleset, type RulesetDecider, type RulesetEntry, type TallyRules } from './codegen.js';
+import { generateSlotsRuleset, slotsDeciderFrom, type SlotsDecider } from './slots-codegen.js';
 
 /** A rule as the simulation reports it. */
 export interface RuleRef {
@@ -107,6 +108,12 @@ export class CompiledRuleset {
   private readonly tallyRules: TallyRules;
   private readonly tally: RulesetTally;
   private generated: { source: string; constants: unknown[] } | undefined;
+  private slotsGenerated: { source: string; constants: unknown[] } | undefined;
+  /**
+   * The decider on numeric slots (src/capture/slots.ts), when every rule reads only slot fields: a
+   * capture can then be decided without building packet objects ({@link CompiledRuleset.countSlots}).
+   */
+  readonly slotsDecider: SlotsDecider | undefined;
 
   constructor(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}) {
     this.diagnostics = [];
@@ -141,6 +148,18 @@ export class CompiledRuleset {
     this.fields = fields;
     this.anyNonTerminating = entries.some((e) => !e.terminating);
     this.decider = compileRulesetDecider(entries, { codegen: options.codegen, generated: (g) => (this.generated = g) });
+    if (this.generated) {
+      // The same rules on numeric slots, for captures (src/capture/slots.ts): only when every field is one.
+      const slots = generateSlotsRuleset(entries);
+      if (slots) {
+        try {
+          this.slotsDecider = slotsDeciderFrom(slots.source, slots.constants);
+          this.slotsGenerated = slots;
+        } catch {
+          // no code generation: the object path only
+        }
+      }
+    }
     this.tallyRules = { rules: summaryRules, actions, terminatingAt, examplesPerRule: options.examplesPerRule ?? 3 };
     this.tally = new RulesetTally(this.tallyRules);
   }
@@ -179,6 +198,15 @@ export class CompiledRuleset {
   }
 
   /**
+   * Decide one packet decoded into slots (`decodeSlots` of src/capture/slots.ts) and record it, as
+   * {@link CompiledRuleset.count}; needs {@link CompiledRuleset.slotsDecider}. `example` builds the
+   * packet object, called only when the summary keeps the packet as an example.
+   */
+  countSlots(V: Float64Array, W: Uint32Array, index: number, example: () => Packet): number {
+    return countSlots(this.slotsDecider!, this.anyNonTerminating, this.tally, V, W, index, example);
+  }
+
+  /**
    * Add the figures of another summary of the same ruleset over other packets (a worker thread's share
    * of a capture): counts add up; each rule keeps the examples with the lowest indexes.
    */
@@ -194,7 +222,9 @@ export class CompiledRuleset {
     if (!this.generated) return undefined;
     const constants = portableConstants(this.generated.constants);
     if (!constants) return undefined;
-    return { source: this.generated.source, constants, tally: this.tallyRules, anyNonTerminating: this.anyNonTerminating, fields: [...this.fields] };
+    const slotsConstants = this.slotsGenerated && portableConstants(this.slotsGenerated.constants);
+    const slots = slotsConstants ? { source: this.slotsGenerated!.source, constants: slotsConstants } : undefined;
+    return { source: this.generated.source, constants, slots, tally: this.tallyRules, anyNonTerminating: this.anyNonTerminating, fields: [...this.fields] };
   }
 
   /** The summary so far. */

@@ -135,6 +135,32 @@ describe('rulekit simulate on worker threads', () => {
     }
   });
 
+  it('numeric slots give the summary of packet objects (examples included), on one thread and on workers', async () => {
+    // The ruleset without its geo rule: every field is a slot field, so captures are decided on slots.
+    const slotsRuleset = { rules: [...parallelRuleset.rules.slice(0, 5), { action: 'block', expression: 'ip.src < 10.0.0.1 or ip.dst >= 2001:db8::5 or sip', description: 'ordering, sip' }] };
+    const path = join(dir, 'slots-ruleset.json');
+    writeFileSync(path, JSON.stringify(slotsRuleset));
+    const { compileRuleset } = await import('../../src/index.js');
+    expect(compileRuleset(slotsRuleset).slotsDecider).toBeDefined();
+    const run = async (input: string, threads: number, decoder: 'auto' | 'objects') => {
+      const { simulateCommand } = await import('../../src/cli/simulate.js');
+      let out = '';
+      await simulateCommand(path, input, { format: 'json', progress: false, threads, chunkBytes: 1, examples: '4', decoder }, (x) => (out += x));
+      return JSON.parse(out) as { summary: { packets: number; rules: { examples: unknown[] }[] } };
+    };
+    const gen = join(dir, 'slots-gen.pcap');
+    writeSyntheticPcap(gen, 20_000);
+    const inputs = [...['mixed-le-usec.pcap', 'vlan.pcap', 'sll2.pcap', 'raw-ipv6.pcap', 'corrupt-record.pcap', 'two-interfaces.pcapng', 'text2pcap.pcapng'].map((f) => join(FIXTURES, f)).filter((f) => existsSync(f)), gen];
+    for (const input of inputs) {
+      const objects = await run(input, 0, 'objects');
+      expect(objects.summary.packets).toBeGreaterThan(0);
+      expect(await run(input, 0, 'auto')).toEqual(objects);
+      expect(await run(input, 2, 'auto')).toEqual(objects);
+    }
+    const objects = await run(gen, 0, 'objects');
+    expect(objects.summary.rules.some((r) => r.examples.length === 4)).toBe(true);
+  });
+
   it('gives the same summary as one thread: a generated capture in many chunks, a corrupt record, a cut end', async () => {
     const path = join(dir, 'gen.pcap');
     writeSyntheticPcap(path, 40_000);

@@ -69,7 +69,8 @@ describe('laws of the expression pipeline', () => {
         expect(r.matcher).toBeDefined();
         // the literal round-trips to the exact value and matches exactly that value
         expect(r.matcher!({ 'cf.colo.name': value })).toBe(true);
-        expect(r.matcher!({ 'cf.colo.name': value + '\u0001' + 'x' })).toBe(('\u0001x' + value + '\u0001x').includes(other) || (value + '\u0001x').includes(other));
+        // (a longer value is never equal, so only `contains` can match it)
+        expect(r.matcher!({ 'cf.colo.name': value + '\u0001' + 'x' })).toBe((value + '\u0001x').includes(other));
         expect(r.matcher!({})).toBe(false);
         // the generated source holds the user text only inside JSON string literals
         const src = generate(r.checked!).source;

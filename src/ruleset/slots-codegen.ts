@@ -1,0 +1,120 @@
+/**
+ * The compiled ruleset on numeric slots (src/capture/slots.ts): the same generated decider as
+ * codegen.ts, but reading a packet decoded into typed arrays instead of a packet object, so addresses are
+ * tested as numbers (`IpSet.hasUint32`/`hasWords`) and nothing per packet is a string. bench/simulate.ts
+ * measured the object path at ~2.5× the time of this one on a capture; the decider test
+ * (test/ruleset/slots.test.ts) holds both to the same verdicts.
+ *
+ * Only rulesets whose every field is a slot field can be decided here ({@link slotsEligible}); the
+ * simulator keeps the object path for the others (countries, ASNs, colo, raw bytes with `bit_slice`).
+ * @module
+ */
+import type { CheckedExpression } from '../expression/index.js';
+import { condition, emitExpression, HELPERS, type EmitContext } from '../expression/compiler.js';
+import type { Predicate } from '../expression/predicates.js';
+import { IP_WORDS, SLOT, SLOT_KIND, allSlotFields } from '../capture/slots.js';
+import { IP_PROTOCOL_NAMES } from '../capture/ip-protocols.js';
+import { ipv4TextOfNumber, ipv6TextOfWords } from '../capture/address-text.js';
+import type { RulesetEntry } from './codegen.js';
+
+/** Decide a packet held in slots: the index of the deciding rule or -1; non-terminating matches go to `matched`. */
+export type SlotsDecider = (V: Float64Array, W: Uint32Array, matched?: number[]) => number;
+
+/** Helpers of the slots decider (`h` in its source): the expression helpers and address text for ordering. */
+export const SLOT_HELPERS = Object.freeze({
+  ...HELPERS,
+  /** Text of the address in an `ip` field's slots (for `<`/`>` comparisons), or undefined when missing. */
+  ipText(V: Float64Array, W: Uint32Array, slot: number, words: number): string | undefined {
+    const family = V[slot];
+    if (family === 4) return ipv4TextOfNumber(V[slot + 1]!);
+    if (family === 6) return ipv6TextOfWords(W[words]!, W[words + 1]!, W[words + 2]!, W[words + 3]!);
+    return undefined;
+  },
+});
+
+/** The fields a checked expression reads (none of them may be derived or sliced for slots). */
+function slotReadable(checked: CheckedExpression): boolean {
+  for (const p of checked.predicates.values()) {
+    if (p.lhs.kind !== 'field') return false;
+    const f = p.lhs.field;
+    if (f.aliasOf !== undefined || (f.anyOf && f.anyOf.length)) return false;
+    if (SLOT_KIND[f.name] === undefined) return false;
+  }
+  return true;
+}
+
+/** Whether every rule reads only slot fields, directly (then the ruleset can be decided on slots). */
+export function slotsEligible(entries: readonly RulesetEntry[]): boolean {
+  return entries.every((e) => slotReadable(e.checked));
+}
+
+const ORDER: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+/** The source of a predicate on slots (`ctx.field` names the variable holding a field's first slot; `s` is string scratch). */
+function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
+  const f = p.lhs.field.name;
+  const v = ctx.field(f);
+  const slot = SLOT[f]!;
+  switch (p.kind) {
+    case 'bare':
+      return `(${v} === 1)`;
+    case 'int':
+    case 'int-set':
+      // Tests read the slot variable itself: a shared scratch variable that held numbers and strings
+      // would box every NaN and double into a heap number (the bench showed it as GC time).
+      // NaN (missing) fails `v === v`, so `!=` on a missing field is false as it must be.
+      return `(${v} === ${v} && ${condition(p, ctx, v).code})`;
+    case 'string':
+    case 'string-set':
+    case 'regex':
+      // Only ip.proto is a String slot field: its number names the protocol (NaN names nothing).
+      return `(s = ${names}[${v}], s !== undefined && ${condition(p, ctx, 's').code})`;
+    case 'ip':
+    case 'ip-set': {
+      const w = IP_WORDS[f]!;
+      if (p.kind === 'ip' && p.op !== 'eq' && p.op !== 'ne') {
+        return `(s = h.ipText(V, W, ${slot}, ${w}), s !== undefined && h.ipCmp(s, ${ctx.constant(p.value)}) ${ORDER[p.op]} 0)`;
+      }
+      const set = ctx.constant(p.set);
+      const not = p.kind === 'ip' && p.op === 'ne' ? '!' : '';
+      return `(${v} === 4 ? ${not}${set}.hasUint32(V[${slot + 1}]) : ${v} === 6 && ${not}${set}.hasWords(W[${w}], W[${w + 1}], W[${w + 2}], W[${w + 3}]))`;
+    }
+  }
+}
+
+/** Generate the source of the slots decider, or undefined when a rule reads a field slots do not hold. */
+export function generateSlotsRuleset(entries: readonly RulesetEntry[]): { source: string; constants: unknown[] } | undefined {
+  if (!slotsEligible(entries)) return undefined;
+  const constants: unknown[] = [];
+  const constant = (v: unknown) => `k[${constants.push(v) - 1}]`;
+  const fields = new Set<string>();
+  for (const e of entries) for (const p of e.checked.predicates.values()) fields.add(p.lhs.field.name);
+  const vars = new Map<string, string>();
+  [...fields].forEach((name, i) => vars.set(name, `f${i}`));
+  const names = fields.has('ip.proto') ? constant(IP_PROTOCOL_NAMES) : '';
+  const ctx: EmitContext = {
+    constant,
+    field: (name) => vars.get(name)!,
+    predicate: (p) => slotPredicate(p, ctx, names),
+  };
+  const loads = [...vars].map(([name, v]) => `${v} = V[${SLOT[name]}]`);
+  const lines = entries.map((e) => {
+    const test = emitExpression(e.checked, ctx);
+    return e.terminating ? `  if (${test}) return ${e.index};` : `  if (${test} && m !== undefined) m.push(${e.index});`;
+  });
+  const source = [
+    '"use strict";',
+    'return function decideSlots(V, W, m) {',
+    ...(loads.length ? [`  const ${loads.join(', ')};`] : []),
+    '  let s;',
+    ...lines,
+    '  return -1;',
+    '};',
+  ].join('\n');
+  return { source, constants };
+}
+
+/** Build a slots decider from generated source and constants (throws where `new Function` is blocked). */
+export function slotsDeciderFrom(source: string, constants: unknown[]): SlotsDecider {
+  return (new Function('k', 'h', source) as (k: unknown[], h: typeof SLOT_HELPERS) => SlotsDecider)(constants, SLOT_HELPERS);
+}
