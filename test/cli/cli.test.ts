@@ -141,7 +141,7 @@ describe('rulekit simulate on worker threads', () => {
     const path = join(dir, 'slots-ruleset.json');
     writeFileSync(path, JSON.stringify(slotsRuleset));
     const { compileRuleset } = await import('../../src/index.js');
-    expect(compileRuleset(slotsRuleset).slotsDecider).toBeDefined();
+    expect(compileRuleset(slotsRuleset as Parameters<typeof compileRuleset>[0]).slotsDecider).toBeDefined();
     const run = async (input: string, threads: number, decoder: 'auto' | 'objects') => {
       const { simulateCommand } = await import('../../src/cli/simulate.js');
       let out = '';
