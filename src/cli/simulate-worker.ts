@@ -73,54 +73,75 @@ export function pcapFacts(head: Uint8Array): PcapFacts | undefined {
 
 // ---- worker side ---------------------------------------------------------------------------------
 
-async function workerMain(setup: WorkerSetup): Promise<void> {
-  const port = parentPort!;
-  const compiled = new PortableCounter(setup.ruleset, RE2JS);
-  const geoip = await loadGeoIp(setup.geoip, []);
-  const options: DecodeOptions = { fields: compiled.fields, geoip, colo: setup.colo, problems: false, fixedShape: true };
-  const linkType = setup.linkType;
+/** What counts the records of a chunk: a worker's {@link PortableCounter} or the main thread's CompiledRuleset. */
+export interface ChunkCounter {
+  readonly fields: ReadonlySet<string>;
+  readonly slotsDecider: unknown;
+  count(packet: Packet, index: number, transient?: boolean): number;
+  countSlots(V: Float64Array, W: Uint32Array, index: number, example: () => Packet): number;
+}
+
+/**
+ * The record loop over a chunk of whole pcap records (cut by {@link feedPcap}), for a worker thread and for
+ * the main thread alike. HOT PATH (bench/simulate.ts): the records are walked without the general parser
+ * and decoded in place — into numeric slots when the ruleset allows (no packet object unless the summary
+ * keeps an example), else into one reused packet object.
+ */
+export function chunkCounter(
+  counter: ChunkCounter,
+  facts: PcapFacts & { colo?: { name: string }; objects?: boolean },
+  geoip: GeoIpLookup | undefined,
+): (buffer: ArrayBuffer, length: number, index: number) => void {
+  const linkType = facts.linkType;
+  const le = facts.littleEndian;
+  const hb = facts.recordHeaderBytes;
+  const options: DecodeOptions = { fields: counter.fields, geoip, colo: facts.colo, problems: false, fixedShape: true };
   // One packet object, refilled for every record (count() copies the ones it keeps as examples).
   const packet = decodePacket({ linkType, data: new Uint8Array(0) }, options).packet;
-  const le = setup.littleEndian;
-  const hb = setup.recordHeaderBytes;
-  const slots = compiled.slotsDecider && !setup.objects ? new Slots() : undefined;
+  const slots = counter.slotsDecider && !facts.objects ? new Slots() : undefined;
   // The frame being counted, for the example builder (one closure for all packets, no allocation each).
   let exampleBytes = new Uint8Array(0);
   let exampleStart = 0;
   let exampleEnd = 0;
-  const exampleOptions: DecodeOptions = { fields: compiled.fields, geoip, colo: setup.colo, problems: false };
+  const exampleOptions: DecodeOptions = { fields: counter.fields, geoip, colo: facts.colo, problems: false };
   const example = () => decodePacket({ linkType, data: exampleBytes.slice(exampleStart, exampleEnd) }, exampleOptions).packet as Packet;
+  return (buffer, length, first) => {
+    const bytes = new Uint8Array(buffer, 0, length);
+    const view = new DataView(buffer, 0, length);
+    let index = first;
+    if (slots) {
+      exampleBytes = bytes;
+      for (let p = 0; p < length; ) {
+        exampleStart = p + hb;
+        exampleEnd = exampleStart + view.getUint32(p + 8, le);
+        decodeSlots(slots, bytes, exampleStart, exampleEnd, linkType);
+        counter.countSlots(slots.V, slots.W, index++, example);
+        p = exampleEnd;
+      }
+      return;
+    }
+    for (let p = 0; p < length; ) {
+      const start = p + hb;
+      const end = start + view.getUint32(p + 8, le);
+      decodeFrameInto(packet, bytes, start, end, linkType, options);
+      counter.count(packet as Packet, index++, true);
+      p = end;
+    }
+  };
+}
+
+async function workerMain(setup: WorkerSetup): Promise<void> {
+  const port = parentPort!;
+  const compiled = new PortableCounter(setup.ruleset, RE2JS);
+  const geoip = await loadGeoIp(setup.geoip, []);
+  const countChunk = chunkCounter(compiled, setup, geoip);
   port.on('message', (m: ChunkMessage | { type: 'end' }) => {
     try {
       if (m.type === 'end') {
         port.postMessage({ type: 'summary', summary: compiled.summary() } satisfies FromWorker);
         return;
       }
-      // HOT PATH (bench/simulate.ts): the main thread checked every record header of the chunk, so the
-      // records are walked here without the general parser, and decoded in place (no view per record).
-      const bytes = new Uint8Array(m.buffer, 0, m.length);
-      const view = new DataView(m.buffer, 0, m.length);
-      let index = m.index;
-      if (slots) {
-        // Numeric slots (src/capture/slots.ts): no packet object unless the summary keeps an example.
-        exampleBytes = bytes;
-        for (let p = 0; p < m.length; ) {
-          exampleStart = p + hb;
-          exampleEnd = exampleStart + view.getUint32(p + 8, le);
-          decodeSlots(slots, bytes, exampleStart, exampleEnd, linkType);
-          compiled.countSlots(slots.V, slots.W, index++, example);
-          p = exampleEnd;
-        }
-        port.postMessage({ type: 'ack' } satisfies FromWorker);
-        return;
-      }
-      for (let p = 0; p < m.length; ) {
-        const start = p + hb;
-        const end = start + view.getUint32(p + 8, le);
-        decodeFrameInto(packet, bytes, start, end, linkType, options);
-        compiled.count(packet as Packet, index++, true);
-        p = end;
-      }
+      countChunk(m.buffer, m.length, m.index);
       port.postMessage({ type: 'ack' } satisfies FromWorker);
     } catch (e) {
       port.postMessage({ type: 'error', message: (e as Error)?.stack ?? String(e) } satisfies FromWorker);
@@ -151,7 +172,7 @@ function workerUrl(): URL {
 }
 
 /** A started pool of workers (start it early: loading and compiling overlaps the main thread's work). */
-export class WorkerPool {
+export class WorkerPool implements ChunkSink {
   private readonly workers: { w: Worker; inflight: number; summary?: SimulationSummary }[] = [];
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
@@ -212,6 +233,24 @@ export class WorkerPool {
   }
 }
 
+/** Where {@link feedPcap} sends chunks: a {@link WorkerPool}, or {@link LocalPool} on this thread. */
+export interface ChunkSink {
+  send(buffer: ArrayBuffer, length: number, index: number): Promise<void>;
+}
+
+/** Chunks counted on this thread, straight into the caller's counter (no summaries to merge). */
+export class LocalPool implements ChunkSink {
+  private readonly countChunk: (buffer: ArrayBuffer, length: number, index: number) => void;
+
+  constructor(counter: ChunkCounter, facts: PcapFacts & { colo?: { name: string }; objects?: boolean }, geoip: GeoIpLookup | undefined) {
+    this.countChunk = chunkCounter(counter, facts, geoip);
+  }
+
+  async send(buffer: ArrayBuffer, length: number, index: number): Promise<void> {
+    this.countChunk(buffer, length, index);
+  }
+}
+
 /**
  * Read a pcap file from just after its header, cut it into chunks of whole records and feed them to the
  * pool. Stops at the end, or before a record the general parser would call corrupt (captured length above
@@ -220,7 +259,7 @@ export class WorkerPool {
 export async function feedPcap(
   path: string,
   facts: PcapFacts,
-  pool: WorkerPool,
+  pool: ChunkSink,
   options: { chunkBytes: number; maxPacket: number; onProgress?: (bytes: number, packets: number) => void },
 ): Promise<ParallelResult> {
   const fd = openSync(path, 'r');

@@ -10,7 +10,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { compileRuleset, renderDiagnostic, type CompiledRuleset, SourceText, validateRuleset, type Diagnostic, type Packet, type PacketVerdict, type Ruleset } from '../index.js';
 import { CaptureParser, decodePacket, decodeSlots, readCaptureBatches, Slots, type CaptureRecord, type CaptureSummary, type DecodeOptions } from '../capture/index.js';
 import { readBatchesWith } from '../capture/read.js';
-import { feedPcap, loadGeoIp, pcapFacts, WorkerPool, type PcapFacts } from './simulate-worker.js';
+import { feedPcap, loadGeoIp, LocalPool, pcapFacts, WorkerPool, type PcapFacts } from './simulate-worker.js';
 import { readsGeoFields, withGeoIp } from '../ruleset/simulate.js';
 import { byteStream, parseJsonFile, readText, UsageError } from './io.js';
 import { loadLists } from './commands.js';
@@ -65,21 +65,24 @@ async function peek(source: AsyncIterable<Uint8Array>): Promise<{ first: Uint8Ar
   return { first, stream };
 }
 
-/** The pcap header of a file when the simulation should use worker threads, else undefined. */
-function parallelPlan(inputPath: string, options: SimulateOptions): { facts: PcapFacts; threads: number } | undefined {
+/**
+ * How a classic pcap file is read: in chunks of whole records cut on this thread, counted on `threads`
+ * worker threads, or on this thread when `threads` is 0. Undefined for anything else (standard input,
+ * pcapng, NDJSON, per-packet output), which goes through the general reader.
+ */
+function pcapPlan(inputPath: string, options: SimulateOptions): { facts: PcapFacts; threads: number } | undefined {
   if (inputPath === '-' || options.format === 'ndjson') return undefined;
   const env = process.env['RULEKIT_THREADS'];
   const asked = options.threads ?? (env !== undefined && env !== '' ? Number(env) : undefined);
-  const threads = asked !== undefined && Number.isFinite(asked) ? Math.floor(asked) : Math.min(2, availableParallelism());
-  if (threads < 2 && asked === undefined) return undefined;
-  if (threads < 1) return undefined;
+  let threads = asked !== undefined && Number.isFinite(asked) ? Math.max(0, Math.floor(asked)) : Math.min(2, availableParallelism());
+  if (asked === undefined && threads < 2) threads = 0;
   let size: number;
   try {
     size = statSync(inputPath).size;
   } catch {
     return undefined;
   }
-  if (asked === undefined && size < PARALLEL_MIN_BYTES) return undefined;
+  if (asked === undefined && size < PARALLEL_MIN_BYTES) threads = 0;
   const head = new Uint8Array(24);
   const fd = openSync(inputPath, 'r');
   try {
@@ -103,8 +106,8 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   // Compile first and start the worker threads (they get the compiled ruleset as data and do not load the
   // expression parser), so that their start-up overlaps checking the ruleset on this thread.
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule });
-  const plan = parallelPlan(inputPath, options);
-  const portable = plan ? compiled.portable() : undefined;
+  const plan = pcapPlan(inputPath, options);
+  const portable = plan && plan.threads > 0 ? compiled.portable() : undefined;
   const pool = plan && portable ? new WorkerPool({ ruleset: portable, geoip: options.geoip, colo, objects: options.decoder === 'objects', ...plan.facts }, plan.threads) : undefined;
   try {
     const expression = { lists, serviceToken: options.serviceToken };
@@ -189,8 +192,10 @@ async function simulateWith(
       if (bar && next.value.length > 0) bar.update(Math.floor(next.value[next.value.length - 1]!.offset / 1048576), { packets: index });
     }
   };
-  if (pool && facts) {
-    const fed = await feedPcap(inputPath, facts, pool, {
+  if (facts) {
+    // A classic pcap file: chunks of whole records, counted on the workers or on this thread.
+    const sink = pool ?? new LocalPool(compiled, { ...facts, colo, objects: options.decoder === 'objects' }, geoip);
+    const fed = await feedPcap(inputPath, facts, sink, {
       chunkBytes: options.chunkBytes ?? 1 << 20,
       maxPacket: MAX_PACKET,
       onProgress: bar ? (bytes, packets) => bar.update(Math.floor(bytes / 1048576), { packets }) : undefined,
@@ -211,7 +216,7 @@ async function simulateWith(
       parser.resumePcapAt(fed.rest.offset, fed.rest.index, fed.rest.lastSeconds);
       await decideAll(readBatchesWith(parser, createReadStream(inputPath, { start: fed.rest.offset, highWaterMark: 1 << 20 })));
     }
-    for (const s of await pool.finish()) compiled.merge(s);
+    if (pool) for (const s of await pool.finish()) compiled.merge(s);
     index = compiled.summary().packets;
   } else {
     const { first, stream } = await peek(byteStream(inputPath));

@@ -82,6 +82,12 @@ export interface EmitContext {
    * object (the simulator's numeric slots); undefined: the default code on packet values.
    */
   predicate?(p: Predicate): string | undefined;
+  /**
+   * Operands of `and`/`or` to evaluate all, without short-circuit (joined with `&`/`|`): for cheap tests
+   * on numbers, where running every compare on every call gives V8 type feedback for each of them at once
+   * instead of deoptimizing a large generated function each time a rarely reached compare first runs.
+   */
+  eager?(c: CheckedExpression, node: A.ExprNode): boolean;
 }
 
 /**
@@ -96,7 +102,17 @@ function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
   switch (node.kind) {
     case 'logical': {
       // and/or operands cheapest first (src/expression/cost.ts): same verdict, less work.
-      const parts = evaluationOrder(c, node).map((o) => emit(c, o, k));
+      const ordered = evaluationOrder(c, node);
+      if (node.op !== 'xor' && k.eager) {
+        // Operands the caller calls eager are all evaluated, joined with `&`/`|` (see EmitContext.eager).
+        const eager = ordered.filter((o) => k.eager!(c, o));
+        if (eager.length > 1) {
+          const rest = ordered.filter((o) => !k.eager!(c, o)).map((o) => emit(c, o, k));
+          const bits = `((${eager.map((o) => emit(c, o, k)).join(node.op === 'and' ? ' & ' : ' | ')}) !== 0)`;
+          return `(${[bits, ...rest].join(node.op === 'and' ? ' && ' : ' || ')})`;
+        }
+      }
+      const parts = ordered.map((o) => emit(c, o, k));
       if (node.op === 'and') return `(${parts.join(' && ')})`;
       if (node.op === 'or') return `(${parts.join(' || ')})`;
       return `((${parts.map((x) => `(${x} ? 1 : 0)`).join(' ^ ')}) === 1)`;

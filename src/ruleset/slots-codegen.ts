@@ -9,7 +9,8 @@
  * simulator keeps the object path for the others (countries, ASNs, colo, raw bytes with `bit_slice`).
  * @module
  */
-import type { CheckedExpression } from '../expression/index.js';
+import type { CheckedExpression, ExprNode } from '../expression/index.js';
+import { INLINE_SET_MAX } from '../expression/cost.js';
 import { condition, emitExpression, HELPERS, type EmitContext } from '../expression/compiler.js';
 import type { Predicate } from '../expression/predicates.js';
 import { IP_WORDS, SLOT, SLOT_KIND, allSlotFields } from '../capture/slots.js';
@@ -62,8 +63,8 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
     case 'int-set':
       // Tests read the slot variable itself: a shared scratch variable that held numbers and strings
       // would box every NaN and double into a heap number (the bench showed it as GC time).
-      // NaN (missing) fails `v === v`, so `!=` on a missing field is false as it must be.
-      return `(${v} === ${v} && ${condition(p, ctx, v).code})`;
+      // Every compare with NaN (missing) is false, as it must be, but `!==`: that one checks `v === v`.
+      return p.kind === 'int' && p.op === 'ne' ? `(${v} === ${v} && ${v} !== ${p.value})` : `(${condition(p, ctx, v).code})`;
     case 'string':
     case 'string-set':
     case 'regex':
@@ -82,6 +83,21 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
   }
 }
 
+/**
+ * A test on numbers cheap enough to run even when an earlier operand already decided (an inline int
+ * set, a compare, a Bool), possibly negated. The decider evaluates these eagerly: bench/simulate.ts saw
+ * the 50-rule decider deoptimized again and again by compares that a short-circuit reached only rarely.
+ */
+function cheapNumeric(c: CheckedExpression, node: ExprNode): boolean {
+  if (node.kind === 'not') return cheapNumeric(c, node.operand);
+  if (node.kind === 'group') return cheapNumeric(c, node.expr);
+  const p = c.predicates.get(node.id);
+  if (!p) return false;
+  if (p.kind === 'bare') return true;
+  if (p.kind === 'int') return p.op !== 'bitwise_and';
+  return p.kind === 'int-set' && p.values.length + p.ranges.length <= INLINE_SET_MAX;
+}
+
 /** Generate the source of the slots decider, or undefined when a rule reads a field slots do not hold. */
 export function generateSlotsRuleset(entries: readonly RulesetEntry[]): { source: string; constants: unknown[] } | undefined {
   if (!slotsEligible(entries)) return undefined;
@@ -96,6 +112,7 @@ export function generateSlotsRuleset(entries: readonly RulesetEntry[]): { source
     constant,
     field: (name) => vars.get(name)!,
     predicate: (p) => slotPredicate(p, ctx, names),
+    eager: cheapNumeric,
   };
   const loads = [...vars].map(([name, v]) => `${v} = V[${SLOT[name]}]`);
   const lines = entries.map((e) => {
