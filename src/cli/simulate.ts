@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync, statSync, createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { SingleBar, Presets } from 'cli-progress';
-import { compileRuleset, renderDiagnostic, type CompiledRuleset, SourceText, validateRuleset, type Diagnostic, type Packet, type PacketVerdict, type Ruleset } from '../index.js';
+import { compileRuleset, ListCatalog, renderDiagnostic, type CompiledRuleset, SourceText, validateRuleset, type Diagnostic, type Packet, type PacketVerdict, type Ruleset } from '../index.js';
 import { CaptureParser, decodePacket, decodeSlots, readCaptureBatches, Slots, type CaptureRecord, type CaptureSummary, type DecodeOptions } from '../capture/index.js';
 import { readBatchesWith } from '../capture/read.js';
 import { feedPcap, loadGeoIp, LocalPool, pcapFacts, WorkerPool, type PcapFacts } from './simulate-worker.js';
@@ -105,12 +105,14 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
 
   // Compile first and start the worker threads (they get the compiled ruleset as data and do not load the
   // expression parser), so that their start-up overlaps checking the ruleset on this thread.
-  const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule });
+  // One list catalog (10k CIDRs take ~20 ms to index) for compiling and for checking.
+  const catalog = lists ? ListCatalog.from(lists, { serviceToken: options.serviceToken }) : undefined;
+  const compiled = compileRuleset(body, { lists: catalog, serviceToken: options.serviceToken, examplesPerRule });
   const plan = pcapPlan(inputPath, options);
   const portable = plan && plan.threads > 0 ? compiled.portable() : undefined;
   const pool = plan && portable ? new WorkerPool({ ruleset: portable, geoip: options.geoip, colo, objects: options.decoder === 'objects', ...plan.facts }, plan.threads) : undefined;
   try {
-    const expression = { lists, serviceToken: options.serviceToken };
+    const expression = { lists: catalog, serviceToken: options.serviceToken };
     const problems = validateRuleset(rulesetText, { operation: Array.isArray(body) ? 'create' : body && 'name' in body ? 'create' : 'update', expression });
     const src = new SourceText(rulesetText);
     const rulesetErrors = problems.filter((d) => d.severity === 'error');
