@@ -173,16 +173,22 @@ function workerUrl(): URL {
 
 /** A started pool of workers (start it early: loading and compiling overlaps the main thread's work). */
 export class WorkerPool implements ChunkSink {
-  private readonly workers: { w: Worker; inflight: number; summary?: SimulationSummary }[] = [];
+  private readonly workers: { w: Worker; inflight: number; ready: boolean; sent: number; summary?: SimulationSummary }[] = [];
+  private closing = false;
+  /** Counts chunks on this thread while no worker has started yet (so small files never wait for them). */
+  private local: ChunkSink | undefined;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
 
   constructor(setup: Omit<WorkerSetup, 'kind'>, threads: number) {
     for (let i = 0; i < threads; i++) {
       const w = new Worker(workerUrl(), { workerData: { ...setup, kind: 'rulekit-simulate' } satisfies WorkerSetup });
-      const slot = { w, inflight: 1 as number, summary: undefined as SimulationSummary | undefined }; // 1 until it says it is ready
+      const slot = { w, inflight: 1 as number, ready: false, sent: 0, summary: undefined as SimulationSummary | undefined }; // 1 until it says it is ready
       w.on('message', (m: FromWorker) => {
-        if (m.type === 'ack') slot.inflight--;
+        if (m.type === 'ack') {
+          slot.inflight--;
+          slot.ready = true;
+        }
         else if (m.type === 'summary') slot.summary = m.summary;
         else this.failure ??= new Error(`simulate worker failed: ${m.message}`);
         this.wake?.();
@@ -192,7 +198,7 @@ export class WorkerPool implements ChunkSink {
         this.wake?.();
       });
       w.on('exit', (code) => {
-        if (!slot.summary) this.failure ??= new Error(`simulate worker exited (code ${code}) before its summary`);
+        if (!slot.summary && !this.closing) this.failure ??= new Error(`simulate worker exited (code ${code}) before its summary`);
         this.wake?.();
       });
       this.workers.push(slot);
@@ -208,27 +214,46 @@ export class WorkerPool implements ChunkSink {
     if (this.failure) throw this.failure;
   }
 
+  /**
+   * Count chunks with `here` (on this thread, into the caller's counter) until a worker is ready; the
+   * summaries of {@link WorkerPool.finish} then cover only what the workers counted.
+   */
+  countHereUntilReady(here: ChunkSink): void {
+    this.local = here;
+  }
+
   /** Send a chunk to the least busy worker (waits while every worker has `depth` chunks queued). */
   async send(buffer: ArrayBuffer, length: number, index: number, depth = 2): Promise<void> {
+    if (this.local && !this.workers.some((s) => s.ready)) {
+      // Workers take ~0.1 s to start (loading modules, rebuilding the ruleset): count here meanwhile.
+      await this.local.send(buffer, length, index);
+      await new Promise<void>((resolve) => setImmediate(resolve)); // let their "ready" messages in
+      if (this.failure) throw this.failure;
+      return;
+    }
     const pick = () => this.workers.reduce((a, b) => (b.inflight < a.inflight ? b : a));
     await this.until(() => pick().inflight < depth);
     const slot = pick();
     slot.inflight++;
+    slot.sent++;
     slot.w.postMessage({ type: 'chunk', buffer, length, index } satisfies ChunkMessage, [buffer]);
   }
 
   /** Wait for every chunk, collect the summaries and stop the workers. */
   async finish(): Promise<SimulationSummary[]> {
-    await this.until(() => this.workers.every((s) => s.inflight === 0));
-    for (const s of this.workers) s.w.postMessage({ type: 'end' });
-    await this.until(() => this.workers.every((s) => s.summary !== undefined));
-    const out = this.workers.map((s) => s.summary!);
+    // Workers that got no chunk (this thread counted everything while they started) are just stopped.
+    const used = this.workers.filter((s) => s.sent > 0);
+    await this.until(() => used.every((s) => s.inflight === 0));
+    for (const s of used) s.w.postMessage({ type: 'end' });
+    await this.until(() => used.every((s) => s.summary !== undefined));
+    const out = used.map((s) => s.summary!);
     await this.close();
     return out;
   }
 
   /** Stop the workers. */
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((s) => s.w.terminate()));
   }
 }
