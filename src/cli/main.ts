@@ -60,7 +60,7 @@ export function program(): Command {
     .option('--examples <n>', 'example packets per rule in the summary', '3')
     .option('--no-progress', 'no progress bar')
     .option('--stats', 'print packets/s and peak memory to stderr')
-    .option('--threads <n>', 'worker threads for a pcap file (default: up to 2 for files of 32 MB and more; 0: this thread only)', (v: string) => {
+    .option('--threads <n>', 'worker threads for a pcap file (default: up to 2 for files of 96 MB and more; 0: this thread only)', (v: string) => {
       const n = Number(v);
       if (!/^\d+$/.test(v) || n > 64) throw new UsageError(`--threads takes a whole number 0..64, not ${JSON.stringify(v)}`);
       return n;

@@ -27,7 +27,7 @@ export interface SimulateOptions {
   /** Print packets/s and peak memory to stderr at the end. */
   stats?: boolean;
   /**
-   * Worker threads for a classic pcap file (default: one per core, at most 2, for files of 32 MiB and more,
+   * Worker threads for a classic pcap file (default: one per core, at most 2, for files of 96 MiB and more,
    * where they pay for their start-up; 0: this thread only). Also the environment variable RULEKIT_THREADS. NDJSON input, standard input, pcapng
    * and `--format ndjson` (per-packet output in order) always run on this thread.
    */
@@ -42,10 +42,11 @@ export interface SimulateOptions {
 }
 
 /**
- * Files from this size on go to worker threads by default: below it (~500k packets) one thread is done
- * before the workers have started and warmed up (bench/simulate.ts: 1M packets are a tie, 3M 1.4× faster).
+ * Files from this size on go to worker threads by default: below it (~1.5M packets) one thread is done
+ * about as soon as the workers have started and warmed up (measured here with bench/simulate.ts's
+ * capture: 1M packets, 67 MB, ran 10-15% faster on one thread; 3M packets 1.4× faster on two workers).
  */
-const PARALLEL_MIN_BYTES = 32 << 20;
+const PARALLEL_MIN_BYTES = 96 << 20;
 const MAX_PACKET = 262144;
 
 const PCAP_MAGICS = new Set([0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1, 0x0a0d0d0a]);

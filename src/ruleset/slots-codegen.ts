@@ -78,7 +78,12 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
       }
       const set = ctx.constant(p.set);
       const not = p.kind === 'ip' && p.op === 'ne' ? '!' : '';
-      return `(${v} === 4 ? ${not}${set}.hasUint32(V[${slot + 1}]) : ${v} === 6 && ${not}${set}.hasWords(W[${w}], W[${w + 1}], W[${w + 2}], W[${w + 3}]))`;
+      // A family the set does not hold is never in it: `in` is false for it and `!=` is true.
+      const v4 = p.set.rangeCount4 === 0 ? (not ? 'true' : 'false') : `${not}${set}.hasUint32(V[${slot + 1}])`;
+      const v6 = p.set.rangeCount6 === 0 ? (not ? 'true' : 'false') : `${not}${set}.hasWords(W[${w}], W[${w + 1}], W[${w + 2}], W[${w + 3}])`;
+      if (v6 === 'false') return `(${v} === 4 && ${v4})`;
+      if (v4 === 'false') return `(${v} === 6 && ${v6})`;
+      return `(${v} === 4 ? ${v4} : ${v} === 6 && ${v6})`;
     }
   }
 }
