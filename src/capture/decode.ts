@@ -31,7 +31,7 @@ import type { GeoIpLookup } from './geoip.js';
 import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
 import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
 import { LINK_LAYERS, LINK_TRUNCATED, ethernetIpOffset, rawIpOffset } from './link-types.js';
-import { IPV6_WALK, ipv4End, ipv4FragmentOffset, ipv6End, tcpSip, u32, udpSip, walkIpv6Extensions } from './ip-layers.js';
+import { IPV6_WALK, ipv4End, ipv4FragmentOffset, tcpSip, u32, udpSip, walkIpv6 } from './ip-layers.js';
 import { IpSet } from '../net/ip-set.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */
@@ -290,19 +290,8 @@ function decodeIpv4(d: Uint8Array, o: number, n: number, packet: Packet, want: n
 function decodeIpv6(d: Uint8Array, o: number, n: number, packet: Packet, want: number, geo: GeoIpLookup | undefined): void {
   const have = n - o;
   // Walk the extension headers first (when the fixed header is complete) to know the upper-layer protocol.
-  let nh = have >= 7 ? d[o + 6]! : -1;
-  let p = o + 40;
-  let end = n;
-  let laterFragment = false;
-  let cut = false;
-  if (have >= 40) {
-    end = ipv6End(d, o, n);
-    walkIpv6Extensions(d, nh, p, end);
-    nh = IPV6_WALK.nh;
-    p = IPV6_WALK.p;
-    cut = IPV6_WALK.cut;
-    laterFragment = IPV6_WALK.laterFragment;
-  }
+  walkIpv6(d, o, n);
+  const { nh, p, end, cut, laterFragment } = IPV6_WALK;
   if (want & F.SRC && have >= 24) rememberV6((packet['ip.src'] = cachedIpv6Text(d, o + 8)), d, o + 8);
   if (want & F.DST && have >= 40) rememberV6((packet['ip.dst'] = cachedIpv6Text(d, o + 24)), d, o + 24);
   if (want & F.PROTO && nh >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[nh]!;

@@ -50,7 +50,29 @@ export const IPV6_WALK = {
   cut: false,
   /** A fragment header with a non-zero offset was seen (a non-first fragment). */
   laterFragment: false,
+  /** End of the IPv6 payload (set by {@link walkIpv6}). */
+  end: 0,
 };
+
+/**
+ * The IPv6 packet at `o` (captured up to `n`): its payload end and, when the fixed header is complete,
+ * the walk of its extension headers; without a complete header, the next header byte (or -1) at `o + 40`
+ * and no walk. Sets {@link IPV6_WALK} (`nh`, `p`, `end`, `cut`, `laterFragment`).
+ */
+export function walkIpv6(d: Uint8Array, o: number, n: number): void {
+  const have = n - o;
+  if (have >= 40) {
+    const end = ipv6End(d, o, n);
+    walkIpv6Extensions(d, d[o + 6]!, o + 40, end);
+    IPV6_WALK.end = end;
+    return;
+  }
+  IPV6_WALK.nh = have >= 7 ? d[o + 6]! : -1;
+  IPV6_WALK.p = o + 40;
+  IPV6_WALK.end = n;
+  IPV6_WALK.cut = false;
+  IPV6_WALK.laterFragment = false;
+}
 
 /**
  * Walk the IPv6 extension headers that start at `p` with next header `nh`, up to `end` (hop-by-hop,

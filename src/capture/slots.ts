@@ -12,7 +12,7 @@
  * not slot fields: a ruleset that reads them is simulated on packet objects.
  * @module
  */
-import { IPV6_WALK, ipv4End, ipv4FragmentOffset, ipv6End, tcpSip, u32, udpSip, walkIpv6Extensions } from './ip-layers.js';
+import { IPV6_WALK, ipv4End, ipv4FragmentOffset, tcpSip, u32, udpSip, walkIpv6 } from './ip-layers.js';
 import { LINK_LAYERS, ethernetIpOffset, rawIpOffset } from './link-types.js';
 
 /** How a slot field is held: `int` a number, `bool` 1/0, `proto` the protocol number, `ip` family + address. */
@@ -160,19 +160,9 @@ function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number): void {
 /** IPv6 into slots: the steps of decode.ts's decodeIpv6, field for field. */
 function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: number): void {
   const have = n - o;
-  let nh = have >= 7 ? d[o + 6]! : -1;
-  let p = o + 40;
-  let end = n;
-  let cut = false;
-  let laterFragment = false;
-  if (have >= 40) {
-    end = ipv6End(d, o, n);
-    walkIpv6Extensions(d, nh, p, end);
-    nh = IPV6_WALK.nh;
-    p = IPV6_WALK.p;
-    cut = IPV6_WALK.cut;
-    laterFragment = IPV6_WALK.laterFragment;
-  }
+  // Walk the extension headers first (when the fixed header is complete) to know the upper-layer protocol.
+  walkIpv6(d, o, n);
+  const { nh, p, end, cut, laterFragment } = IPV6_WALK;
   if (have >= 24) {
     V[S_SRC] = 6;
     W[W_SRC] = u32(d, o + 8);
