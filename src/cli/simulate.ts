@@ -231,6 +231,15 @@ async function simulateWith(
     const isCapture = first !== undefined && first.length >= 4 && PCAP_MAGICS.has(new DataView(first.buffer, first.byteOffset, 4).getUint32(0, false));
     if (isCapture) {
       await decideAll(readCaptureBatches(stream, { timestamps: 'number' }));
+    } else if (first !== undefined && looksBinary(first)) {
+      // Not a capture (no known magic) and not text: one clear error instead of a diagnostic per "line".
+      const magic = Array.from(first.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+      inputDiagnostics.push({
+        code: 'simulation-unknown-input',
+        severity: 'error',
+        message: `${inputPath === '-' ? 'standard input' : inputPath} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
+        data: { offset: 0 },
+      });
     } else {
       // NDJSON: one packet object per line.
       let rest = '';
@@ -283,6 +292,16 @@ async function simulateWith(
   else out(renderSummary(summary, allDiagnostics));
   const badInput = index === 0 && inputDiagnostics.some((d) => d.severity === 'error');
   return badInput ? 1 : 0;
+}
+
+/** Binary data, not NDJSON text: a NUL byte or a control character other than TAB/CR/LF in the first 512 bytes. */
+function looksBinary(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 512);
+  for (let i = 0; i < n; i++) {
+    const b = head[i]!;
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13) return true;
+  }
+  return false;
 }
 
 /** The text summary: one row per rule, then the verdict totals and the input's diagnostics. */

@@ -23,6 +23,7 @@ export const RULESET_CODES = {
   'rule-expression': { severity: 'error', doc: 'The rule’s expression has errors; the expression diagnostic follows with its own code.' },
   'rule-unreachable': { severity: 'warning', doc: 'An enabled rule that can never decide: an earlier terminating rule matches every packet it would.' },
   'simulation-invalid-packet': { severity: 'error', doc: 'A packet of the simulation input that is not a JSON object (NDJSON line number given).' },
+  'simulation-unknown-input': { severity: 'error', doc: 'The simulation input is neither a pcap/pcapng capture (by its magic number) nor NDJSON text: it holds binary data.' },
   'simulation-no-geoip': { severity: 'warning', doc: 'The ruleset reads country or ASN fields but no geo/ASN table was given: those fields are missing for every packet.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

@@ -215,3 +215,22 @@ describe('rulekit simulate from standard input', () => {
     expect(run(['simulate', rulesetPath, big]).err).not.toContain('simulate [');
   });
 });
+
+describe('rulekit simulate on input that is neither a capture nor NDJSON', () => {
+  it('binary data is one clear error (exit 1), not a diagnostic per line', () => {
+    const junk = join(dir, 'junk.bin');
+    writeFileSync(junk, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)));
+    const r = run(['simulate', rulesetPath, junk, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.out) as { diagnostics: { code: string; message: string }[] };
+    expect(out.diagnostics.map((d) => d.code)).toEqual(['simulation-unknown-input']);
+    expect(out.diagnostics[0]!.message).toContain('neither a pcap/pcapng capture');
+    // text that is not JSON stays a per-line diagnostic with its line number
+    const text = join(dir, 'text.ndjson');
+    writeFileSync(text, '{"tcp.dstport": 443}\nnot json\n');
+    const t = JSON.parse(run(['simulate', rulesetPath, text, '--format', 'json']).out) as { diagnostics: { code: string; message: string }[]; summary: { packets: number } };
+    expect(t.summary.packets).toBe(1);
+    expect(t.diagnostics.map((d) => d.code)).toEqual(['simulation-invalid-packet']);
+    expect(t.diagnostics[0]!.message).toContain('line 2');
+  });
+});
