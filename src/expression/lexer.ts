@@ -134,14 +134,17 @@ export function lex(text: string, maxDepth = 128): LexResult {
     // words: identifiers, keywords, numbers (a leading - for negative ones), addresses, CIDRs, byte strings
     if (isWordStart(c) || (c === 45 && isDigit(text.charCodeAt(i + 1)))) {
       let j = i + 1;
+      // Whether the word holds only [a-z0-9_.] (then lexWord needs no second look at its shape).
+      let plain = true;
       while (j < end) {
         const d = text.charCodeAt(j);
         if (!isWordChar(d)) break;
         if (d === 46 && text.charCodeAt(j + 1) === 46) break; // '..' is the range operator
+        if (plain && !(isLower(d) || isDigit(d) || d === 95 || d === 46)) plain = false;
         j++;
       }
       // a trailing '.' or ':' before '..' belongs to the word only for IPv6 ('::..'), keep as is
-      lexWord(text, i, j, push, diagnostics);
+      lexWord(text, i, j, push, diagnostics, plain && isLower(c));
       i = j;
       continue;
     }
@@ -244,8 +247,19 @@ function hasDotOrDigit(text: string, start: number, end: number): boolean {
   return false;
 }
 
-function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[]): void {
+/**
+ * Classify a word. `lowerPlain`: it starts with a-z and holds only [a-z0-9_.] — field names, keywords and
+ * list-free identifiers, most words of a rule — so it is no integer, has no upper case, and is an
+ * identifier unless it ends with a dot (the scanner never lets `..` into a word).
+ */
+function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[], lowerPlain = false): void {
   const image = text.slice(start, end);
+  if (lowerPlain) {
+    const kw = end - start <= 11 && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
+    if (kw) push(token(kw, image, start, end));
+    else push(token(text.charCodeAt(end - 1) === 46 ? T.WordLiteral : T.Identifier, image, start, end));
+    return;
+  }
   // Keywords are short runs of lower-case letters and _: look them up only for such words.
   const c0 = text.charCodeAt(start);
   const kw = end - start <= 11 && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
