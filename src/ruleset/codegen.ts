@@ -7,7 +7,7 @@
  * @module
  */
 import type { CheckedExpression, Matcher, Packet } from '../expression/index.js';
-import { EMPTY_PACKET, HELPERS, emitExpression, jsString } from '../expression/compiler.js';
+import { EMPTY_PACKET, HELPERS, emitExpression, jsString, type EmitContext } from '../expression/compiler.js';
 import { IpSet, type IpSetParts } from '../net/ip-set.js';
 import type { RuleSummary, SimulationSummary } from './simulate.js';
 import type { RuleAction } from './model.js';
@@ -36,6 +36,28 @@ function fieldsOf(checked: CheckedExpression, out: Set<string>): void {
   }
 }
 
+/**
+ * The source of a decider function: `head` (its name and parameters, the last one `m`), prologue lines,
+ * the field loads, a scratch variable, then each rule in order — a terminating match returns its index, a
+ * non-terminating one is pushed into `m` — and -1 at the end.
+ */
+export function deciderSource(head: string, prologue: readonly string[], loads: readonly string[], scratch: string, entries: readonly RulesetEntry[], ctx: EmitContext): string {
+  const lines = entries.map((e) => {
+    const test = emitExpression(e.checked, ctx);
+    return e.terminating ? `  if (${test}) return ${e.index};` : `  if (${test} && m !== undefined) m.push(${e.index});`;
+  });
+  return [
+    '"use strict";',
+    `return function ${head} {`,
+    ...prologue.map((l) => `  ${l}`),
+    ...(loads.length ? [`  const ${loads.join(', ')};`] : []),
+    `  let ${scratch};`,
+    ...lines,
+    '  return -1;',
+    '};',
+  ].join('\n');
+}
+
 /** Generate the source of the decider (exposed for tests). */
 export function generateRuleset(entries: readonly RulesetEntry[]): { source: string; constants: unknown[] } {
   const constants: unknown[] = [];
@@ -45,20 +67,7 @@ export function generateRuleset(entries: readonly RulesetEntry[]): { source: str
   [...fields].forEach((name, i) => vars.set(name, `f${i}`));
   const ctx = { constant: (v: unknown) => `k[${constants.push(v) - 1}]`, field: (name: string) => vars.get(name) ?? `p[${jsString(name)}]` };
   const loads = [...vars].map(([name, v]) => `${v} = p[${jsString(name)}]`);
-  const lines = entries.map((e) => {
-    const test = emitExpression(e.checked, ctx);
-    return e.terminating ? `  if (${test}) return ${e.index};` : `  if (${test} && m !== undefined) m.push(${e.index});`;
-  });
-  const source = [
-    '"use strict";',
-    'return function decide(p, m) {',
-    '  if (p === null || typeof p !== "object") p = E;',
-    ...(loads.length ? [`  const ${loads.join(', ')};`] : []),
-    '  let t;',
-    ...lines,
-    '  return -1;',
-    '};',
-  ].join('\n');
+  const source = deciderSource('decide(p, m)', ['if (p === null || typeof p !== "object") p = E;'], loads, 't', entries, ctx);
   return { source, constants };
 }
 

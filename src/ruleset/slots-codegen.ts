@@ -11,12 +11,12 @@
  */
 import type { CheckedExpression, ExprNode } from '../expression/index.js';
 import { INLINE_SET_MAX } from '../expression/cost.js';
-import { condition, emitExpression, HELPERS, type EmitContext } from '../expression/compiler.js';
+import { condition, HELPERS, type EmitContext } from '../expression/compiler.js';
 import type { Predicate } from '../expression/predicates.js';
 import { IP_WORDS, SLOT, SLOT_KIND, allSlotFields } from '../capture/slots.js';
 import { IP_PROTOCOL_NAMES } from '../capture/ip-protocols.js';
 import { ipv4TextOfNumber, ipv6TextOfWords } from '../capture/address-text.js';
-import type { RulesetEntry } from './codegen.js';
+import { deciderSource, type RulesetEntry } from './codegen.js';
 
 /** Decide a packet held in slots: the index of the deciding rule or -1; non-terminating matches go to `matched`. */
 export type SlotsDecider = (V: Float64Array, W: Uint32Array, matched?: number[]) => number;
@@ -120,20 +120,7 @@ export function generateSlotsRuleset(entries: readonly RulesetEntry[]): { source
     eager: cheapNumeric,
   };
   const loads = [...vars].map(([name, v]) => `${v} = V[${SLOT[name]}]`);
-  const lines = entries.map((e) => {
-    const test = emitExpression(e.checked, ctx);
-    return e.terminating ? `  if (${test}) return ${e.index};` : `  if (${test} && m !== undefined) m.push(${e.index});`;
-  });
-  const source = [
-    '"use strict";',
-    'return function decideSlots(V, W, m) {',
-    ...(loads.length ? [`  const ${loads.join(', ')};`] : []),
-    '  let s;',
-    ...lines,
-    '  return -1;',
-    '};',
-  ].join('\n');
-  return { source, constants };
+  return { source: deciderSource('decideSlots(V, W, m)', [], loads, 's', entries, ctx), constants };
 }
 
 /** Build a slots decider from generated source and constants (throws where `new Function` is blocked). */
