@@ -215,7 +215,7 @@ export class CompiledRuleset {
   }
 
   /**
-   * The compiled ruleset as plain data for another thread ({@link PortableCounter} runs it there without
+   * The compiled ruleset as plain data for another thread (`PortableCounter` of ruleset/codegen.ts runs it there without
    * the expression parser); undefined where the decider was not generated or a constant cannot cross.
    */
   portable(): PortableRuleset | undefined {
