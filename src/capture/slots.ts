@@ -157,6 +157,14 @@ function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number): void {
   transport(V, d, o + ihl, ipv4End(d, o, n, ihl), proto, 1);
 }
 
+/** The 16 address bytes at `o` as four uint32 words into `W[at..at+4)`. */
+function words(W: Uint32Array, at: number, d: Uint8Array, o: number): void {
+  W[at] = u32(d, o);
+  W[at + 1] = u32(d, o + 4);
+  W[at + 2] = u32(d, o + 8);
+  W[at + 3] = u32(d, o + 12);
+}
+
 /** IPv6 into slots: the steps of decode.ts's decodeIpv6, field for field. */
 function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: number): void {
   const have = n - o;
@@ -165,17 +173,11 @@ function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: numb
   const { nh, p, end, cut, laterFragment } = IPV6_WALK;
   if (have >= 24) {
     V[S_SRC] = 6;
-    W[W_SRC] = u32(d, o + 8);
-    W[W_SRC + 1] = u32(d, o + 12);
-    W[W_SRC + 2] = u32(d, o + 16);
-    W[W_SRC + 3] = u32(d, o + 20);
+    words(W, W_SRC, d, o + 8);
   }
   if (have >= 40) {
     V[S_DST] = 6;
-    W[W_DST] = u32(d, o + 24);
-    W[W_DST + 1] = u32(d, o + 28);
-    W[W_DST + 2] = u32(d, o + 32);
-    W[W_DST + 3] = u32(d, o + 36);
+    words(W, W_DST, d, o + 24);
   }
   if (nh >= 0) V[S_PROTO] = nh;
   if (have >= 6) V[S_LEN] = 40 + ((d[o + 4]! << 8) | d[o + 5]!);

@@ -105,9 +105,11 @@ function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
       const ordered = evaluationOrder(c, node);
       if (node.op !== 'xor' && k.eager) {
         // Operands the caller calls eager are all evaluated, joined with `&`/`|` (see EmitContext.eager).
-        const eager = ordered.filter((o) => k.eager!(c, o));
+        const eager: A.ExprNode[] = [];
+        const others: A.ExprNode[] = [];
+        for (const o of ordered) (k.eager(c, o) ? eager : others).push(o);
         if (eager.length > 1) {
-          const rest = ordered.filter((o) => !k.eager!(c, o)).map((o) => emit(c, o, k));
+          const rest = others.map((o) => emit(c, o, k));
           const bits = `((${eager.map((o) => emit(c, o, k)).join(node.op === 'and' ? ' & ' : ' | ')}) !== 0)`;
           return `(${[bits, ...rest].join(node.op === 'and' ? ' && ' : ' || ')})`;
         }
