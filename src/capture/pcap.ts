@@ -4,6 +4,7 @@
  * (draft-ietf-opsawg-pcap): all fields in the writer's byte order, which the magic number reveals.
  * @module
  */
+import { BlockType } from './pcapng.js';
 
 /** What the first four bytes of a classic pcap file say. */
 export interface PcapMagic {
@@ -81,4 +82,23 @@ export function plausiblePcapRecord(
   if (origlen > 0x4000000) return false;
   if (lastSeconds !== undefined && Math.abs(sec - lastSeconds) > 7 * 86400) return false;
   return true;
+}
+
+/** The first four bytes of a pcapng file (a Section Header Block's type, the same in both byte orders). */
+export const PCAPNG_MAGIC = BlockType.SectionHeader;
+
+/** Which capture format the first bytes of a file announce: the one table the reader and the simulator share. */
+export function captureFormatOf(head: Uint8Array): 'pcap' | 'pcapng' | undefined {
+  if (head.length < 4) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (view.getUint32(0, false) === PCAPNG_MAGIC) return 'pcapng';
+  return pcapMagic(view, 0) ? 'pcap' : undefined;
+}
+
+/** The header of a classic pcap file from its first 24 bytes, or undefined when they are not one. */
+export function pcapHeaderOf(head: Uint8Array): PcapHeader | undefined {
+  if (head.length < PCAP_HEADER_BYTES) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const magic = pcapMagic(view, 0);
+  return magic ? readPcapHeader(view, 0, magic) : undefined;
 }

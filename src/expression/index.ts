@@ -30,6 +30,9 @@ export { evaluationOrder, nodeCost, predicateCost } from './cost.js';
 export type { CheckedExpression } from './checker.js';
 export type { Predicate, LhsPlan } from './predicates.js';
 export { lex } from './lexer.js';
+// For the code generators of other folders (the ruleset deciders): not part of the public API.
+export { emitExpression, condition, HELPERS, EMPTY_PACKET, type EmitContext } from './compiler.js';
+export { INLINE_SET_MAX } from './cost.js';
 
 /** Configurable limits (defaults from expressions.md). */
 export interface ExpressionLimits {

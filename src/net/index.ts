@@ -21,5 +21,5 @@ export {
   parseIpItem,
   formatIpRange,
 } from './address.js';
-export { IpSet, type IpItemError, type IpSetBuild, ipSetFromItems, ipSetFromText } from './ip-set.js';
+export { IpSet, type IpSetParts, type IpItemError, type IpSetBuild, ipSetFromItems, ipSetFromText } from './ip-set.js';
 export { isIpAddressText } from './fast-parse.js';

@@ -3,14 +3,24 @@ export * from './model.js';
 export { RULESET_CODES, type RulesetCode } from './codes.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
+export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
 export {
   simulate,
   compileRuleset,
   CompiledRuleset,
+  rulesetProblems,
+  rulesetShapeProblems,
+  ValueProblems,
+  withGeoIp,
+  readsGeoFields,
+  MAX_VALUE_DIAGNOSTICS,
   type SimulationOptions,
   type SimulationResult,
-  type SimulationSummary,
-  type RuleSummary,
-  type RuleRef,
-  type PacketVerdict,
 } from './simulate.js';
+export { checkPacketValues } from './packet-values.js';
+export { frameCounter, type FrameCounter, type FrameCounterTarget, type FrameOptions } from './frame-counter.js';
+// For worker threads and tests: the compiled ruleset as data, and the generated deciders.
+export { PortableCounter, portableConstants, restoreConstants, type PortableRuleset } from './portable.js';
+export { generateRuleset, compileRulesetDecider } from './decider-codegen.js';
+export { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
+export type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';

@@ -7,30 +7,19 @@
  */
 import type { Diagnostic } from '../diagnostics/types.js';
 import { hasErrors } from '../diagnostics/types.js';
-import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Matcher, type Packet } from '../expression/index.js';
+import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
-import type { GeoIpLookup } from '../capture/geoip.js';
-import { rulesetDiagnostic } from './validate.js';
-import { compileRulesetDecider, countPacket, countSlots, portableConstants, RulesetTally, type PortableRuleset, type RulesetDecider, type RulesetEntry, type TallyRules } from './codegen.js';
-import { generateSlotsRuleset, slotsDeciderFrom, type SlotsDecider } from './slots-codegen.js';
-
-/** A rule as the simulation reports it. */
-export interface RuleRef {
-  index: number;
-  id?: string;
-  ref?: string;
-  description?: string;
-  action: RuleAction;
-}
-
-/** The outcome for one packet. */
-export interface PacketVerdict {
-  verdict: 'allow' | 'block';
-  /** The terminating rule, or undefined when none matched (allowed by default). */
-  decidedBy?: RuleRef;
-  /** Indexes of every rule that matched, in evaluation order (the deciding rule last). */
-  matched: number[];
-}
+export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
+import type { GeoIpLookup } from '../capture/index.js';
+import { rulesetDiagnostic, validateRuleset } from './validate.js';
+import { checkPacketValues } from './packet-values.js';
+import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
+import type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
+import { compileRulesetDecider } from './decider-codegen.js';
+import { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
+import { RulesetTally, countPacket, countSlots, type TallyRules } from './tally.js';
+import { portableConstants, type PortableRuleset } from './portable.js';
+import { frameCounter, type FrameCounter, type FrameOptions } from './frame-counter.js';
 
 
 /** Options of {@link compileRuleset}. */
@@ -43,6 +32,11 @@ export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
    * `ip.src.asnum` or `ip.dst.asnum` get them from their addresses (the caller's objects are not changed).
    */
   geoip?: GeoIpLookup;
+  /**
+   * `auto` (default): captured frames are decided on numeric slots when every rule reads only slot fields
+   * (src/capture/slots.ts), else on packet objects; `objects`: always on packet objects (tests compare).
+   */
+  decoder?: 'auto' | 'objects';
 }
 
 /** The fields a table can fill, by side. */
@@ -72,27 +66,6 @@ export function withGeoIp(packet: Packet, geoip: GeoIpLookup): Packet {
 export function readsGeoFields(fields: ReadonlySet<string>): boolean {
   for (const f of fields) if (f.endsWith('.country') || f.endsWith('.asnum')) return true;
   return false;
-}
-
-/** Per-rule figures of a summary. */
-export interface RuleSummary extends RuleRef {
-  enabled: boolean;
-  expression: string;
-  /** Packets the rule matched. */
-  matched: number;
-  /** Packets the rule decided. */
-  decided: number;
-  /** Indexes (and the packets) of the first packets it decided, or matched if it never decided. */
-  examples: { index: number; packet: Packet }[];
-}
-
-/** Totals of a simulation. */
-export interface SimulationSummary {
-  packets: number;
-  verdicts: { allow: number; block: number };
-  /** Packets allowed because no terminating rule matched. */
-  defaultAllowed: number;
-  rules: RuleSummary[];
 }
 
 /** A ruleset compiled for simulation. Feed it packets one by one (streaming) and read the summary. */
@@ -148,7 +121,7 @@ export class CompiledRuleset {
     this.fields = fields;
     this.anyNonTerminating = entries.some((e) => !e.terminating);
     this.decider = compileRulesetDecider(entries, { codegen: options.codegen, generated: (g) => (this.generated = g) });
-    if (this.generated) {
+    if (this.generated && options.decoder !== 'objects') {
       // The same rules on numeric slots, for captures (src/capture/slots.ts): only when every field is one.
       const slots = generateSlotsRuleset(entries);
       if (slots) {
@@ -207,6 +180,14 @@ export class CompiledRuleset {
   }
 
   /**
+   * A counter of captured frames into this ruleset's summary (slots or packet objects, as the ruleset
+   * allows): what every capture record loop calls.
+   */
+  frameCounter(options: FrameOptions = {}): FrameCounter {
+    return frameCounter(this, options);
+  }
+
+  /**
    * Add the figures of another summary of the same ruleset over other packets (a worker thread's share
    * of a capture): counts add up; each rule keeps the examples with the lowest indexes.
    */
@@ -215,7 +196,7 @@ export class CompiledRuleset {
   }
 
   /**
-   * The compiled ruleset as plain data for another thread (`PortableCounter` of ruleset/codegen.ts runs it there without
+   * The compiled ruleset as plain data for another thread (`PortableCounter` of portable.ts runs it there without
    * the expression parser); undefined where the decider was not generated or a constant cannot cross.
    */
   portable(): PortableRuleset | undefined {
@@ -245,8 +226,82 @@ export interface SimulationResult {
   summary: SimulationSummary;
 }
 
+/** The most `simulation-invalid-value` warnings one simulation reports; a last one counts the rest. */
+export const MAX_VALUE_DIAGNOSTICS = 100;
+
+/** Validation of the ruleset a simulation is given: its errors mean nothing is simulated. */
+export function rulesetProblems(ruleset: unknown, options: SimulationOptions): Diagnostic[] {
+  let body = ruleset as { name?: unknown } | null;
+  if (typeof ruleset === 'string') {
+    try {
+      body = JSON.parse(ruleset);
+    } catch {
+      body = null; // validateRuleset reports the JSON error with its position
+    }
+  }
+  const operation = Array.isArray(body) || (body !== null && typeof body === 'object' && 'name' in body) ? 'create' : 'update';
+  const problems = validateRuleset(ruleset, { operation, expression: { ...options, lists: options.lists } });
+  if (hasErrors(problems)) {
+    problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
+  }
+  return problems;
+}
+
 /**
- * Run packets through a ruleset. Rules whose expressions have errors are left out and reported.
+ * The shape a simulation needs, for rulesets given as values (stored ones with ids and versions as well
+ * as request bodies): an object whose `rules` is an array of objects with a string `action` and
+ * `expression`. Anything else is an error; expression errors are not (those rules are left out).
+ */
+export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
+  const what = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : `a ${typeof v}`);
+  if (ruleset === null || typeof ruleset !== 'object' || Array.isArray(ruleset)) {
+    return [rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset is ${what(ruleset)}; give an object with "rules": [...]`, '')];
+  }
+  const rules = (ruleset as { rules?: unknown }).rules;
+  if (!Array.isArray(rules)) {
+    return [rulesetDiagnostic('simulation-invalid-ruleset', rules === undefined ? 'the ruleset has no "rules" array' : `"rules" is ${what(rules)}, not an array of rules`, '/rules')];
+  }
+  const out: Diagnostic[] = [];
+  rules.forEach((rule: unknown, i) => {
+    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) {
+      out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} is ${what(rule)}, not an object`, `/rules/${i}`));
+      return;
+    }
+    const r = rule as { action?: unknown; expression?: unknown };
+    if (typeof r.action !== 'string') out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} has no "action" string`, `/rules/${i}/action`));
+    if (typeof r.expression !== 'string') out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} has no "expression" string`, `/rules/${i}/expression`));
+  });
+  return out;
+}
+
+/** Counts `simulation-invalid-value` warnings and keeps the first {@link MAX_VALUE_DIAGNOSTICS}. */
+export class ValueProblems {
+  readonly kept: Diagnostic[] = [];
+  private dropped = 0;
+
+  constructor(private readonly fields: ReadonlySet<string>) {}
+
+  /** The packet to decide on (bad values removed); `where` names it in messages. */
+  check(packet: Packet, where: { text: string; pointer: string }): Packet {
+    const found: Diagnostic[] = [];
+    const checked = checkPacketValues(packet, this.fields, where, found);
+    for (const d of found) {
+      if (this.kept.length < MAX_VALUE_DIAGNOSTICS) this.kept.push(d);
+      else this.dropped++;
+    }
+    return checked;
+  }
+
+  /** The kept warnings, and one that counts the rest. */
+  diagnostics(): Diagnostic[] {
+    if (!this.dropped) return this.kept;
+    return [...this.kept, rulesetDiagnostic('simulation-invalid-value', `${this.dropped} more field value(s) of the wrong type were taken as missing`, '', { data: { more: this.dropped } })];
+  }
+}
+
+/**
+ * Run packets through a ruleset. The ruleset is validated first: with errors nothing is simulated and the
+ * diagnostics say why. Rules whose expressions have errors are left out and reported.
  *
  * ```ts
  * const { results } = simulate(ruleset, [{ 'tcp.dstport': 22, 'ip.src': '192.0.2.1' }]);
@@ -254,23 +309,32 @@ export interface SimulationResult {
  * ```
  */
 export function simulate(ruleset: Ruleset | { rules: readonly Rule[] }, packets: Iterable<Packet>, options: SimulationOptions = {}): SimulationResult {
-  const compiled = compileRuleset(ruleset, options);
-  const geoip = options.geoip;
-  if (!geoip && readsGeoFields(compiled.fields)) {
-    compiled.diagnostics.push(
-      rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no geoip table was given: those fields are missing unless the packets carry them', ''),
-    );
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const problems = rulesetShapeProblems(ruleset);
+  const empty: SimulationSummary = { packets: 0, verdicts: { allow: 0, block: 0 }, defaultAllowed: 0, rules: [] };
+  if (problems.length) return { diagnostics: problems, results: [], summary: empty };
+  if (packets === null || typeof packets !== 'object' || typeof (packets as Partial<Iterable<Packet>>)[Symbol.iterator] !== 'function') {
+    const what = typeof packets === 'string' ? 'a string' : packets === null ? 'null' : `a ${typeof packets}`;
+    return { diagnostics: [...problems, rulesetDiagnostic('simulation-invalid-packet', `the packets are ${what}; give an array (or any iterable) of packet objects`, '/packets')], results: [], summary: empty };
   }
+  const compiled = compileRuleset(ruleset, { ...options, lists });
+  const geoip = options.geoip;
+  const diagnostics: Diagnostic[] = [];
+  if (!geoip && readsGeoFields(compiled.fields)) {
+    diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no geoip table was given: those fields are missing unless the packets carry them', ''));
+  }
+  const values = new ValueProblems(compiled.fields);
   const results: SimulationResult['results'] = [];
   let index = 0;
-  for (const p of packets) {
+  for (const p of packets as Iterable<Packet>) {
     if (p === null || typeof p !== 'object' || Array.isArray(p)) {
-      compiled.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `packet ${index} is not an object`, `/packets/${index}`));
+      diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `packet ${index} is not an object`, `/packets/${index}`));
       index++;
       continue;
     }
-    results.push({ index, ...compiled.run(geoip ? withGeoIp(p, geoip) : p, index) });
+    const packet = values.check(geoip ? withGeoIp(p, geoip) : p, { text: `packet ${index}`, pointer: `/packets/${index}` });
+    results.push({ index, ...compiled.run(packet, index) });
     index++;
   }
-  return { diagnostics: compiled.diagnostics, results, summary: compiled.summary() };
+  return { diagnostics: [...compiled.diagnostics, ...diagnostics, ...values.diagnostics()], results, summary: compiled.summary() };
 }

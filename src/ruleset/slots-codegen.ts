@@ -1,6 +1,6 @@
 /**
  * The compiled ruleset on numeric slots (src/capture/slots.ts): the same generated decider as
- * codegen.ts, but reading a packet decoded into typed arrays instead of a packet object, so addresses are
+ * decider-codegen.ts, but reading a packet decoded into typed arrays instead of a packet object, so addresses are
  * tested as numbers (`IpSet.hasUint32`/`hasWords`) and nothing per packet is a string. bench/simulate.ts
  * measured the object path at ~2.5× the time of this one on a capture; the decider test
  * (test/ruleset/slots.test.ts) holds both to the same verdicts.
@@ -9,17 +9,11 @@
  * simulator keeps the object path for the others (countries, ASNs, colo, raw bytes with `bit_slice`).
  * @module
  */
-import type { CheckedExpression, ExprNode } from '../expression/index.js';
-import { INLINE_SET_MAX } from '../expression/cost.js';
-import { condition, HELPERS, type EmitContext } from '../expression/compiler.js';
-import type { Predicate } from '../expression/predicates.js';
-import { IP_WORDS, SLOT, SLOT_KIND, allSlotFields } from '../capture/slots.js';
-import { IP_PROTOCOL_NAMES } from '../capture/ip-protocols.js';
-import { ipv4TextOfNumber, ipv6TextOfWords } from '../capture/address-text.js';
-import { deciderSource, type RulesetEntry } from './codegen.js';
-
-/** Decide a packet held in slots: the index of the deciding rule or -1; non-terminating matches go to `matched`. */
-export type SlotsDecider = (V: Float64Array, W: Uint32Array, matched?: number[]) => number;
+import type { CheckedExpression, ExprNode, Predicate } from '../expression/index.js';
+import { condition, HELPERS, INLINE_SET_MAX, type EmitContext } from '../expression/index.js';
+import { IP_WORDS, SLOT, SLOT_KIND, IP_PROTOCOL_NAMES, ipv4TextOfNumber, ipv6TextOfWords } from '../capture/index.js';
+import { deciderSource } from './decider-codegen.js';
+import type { RulesetEntry, SlotsDecider } from './decider.js';
 
 /** Helpers of the slots decider (`h` in its source): the expression helpers and address text for ordering. */
 export const SLOT_HELPERS = Object.freeze({

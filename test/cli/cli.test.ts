@@ -103,7 +103,7 @@ describe('rulekit simulate --geoip', () => {
 });
 
 describe('rulekit simulate on worker threads', () => {
-  // The source's simulateCommand; its workers run the built dist/cli/simulate-worker.js.
+  // The source's simulateCommand; its workers run the built dist/simulation/worker.js.
   const sim = async (input: string, threads: number, extra: Record<string, unknown> = {}) => {
     const { simulateCommand } = await import('../../src/cli/simulate.js');
     let out = '';

@@ -1,0 +1,46 @@
+/**
+ * What a simulation reports: per-packet verdicts and the per-rule summary (plain data: summaries cross
+ * from worker threads and are merged).
+ * @module
+ */
+import type { Packet } from '../expression/index.js';
+import type { RuleAction } from './model.js';
+
+/** A rule as the simulation reports it. */
+export interface RuleRef {
+  index: number;
+  id?: string;
+  ref?: string;
+  description?: string;
+  action: RuleAction;
+}
+
+/** The outcome for one packet. */
+export interface PacketVerdict {
+  verdict: 'allow' | 'block';
+  /** The terminating rule, or undefined when none matched (allowed by default). */
+  decidedBy?: RuleRef;
+  /** Indexes of every rule that matched, in evaluation order (the deciding rule last). */
+  matched: number[];
+}
+
+/** Per-rule figures of a summary. */
+export interface RuleSummary extends RuleRef {
+  enabled: boolean;
+  expression: string;
+  /** Packets the rule matched. */
+  matched: number;
+  /** Packets the rule decided. */
+  decided: number;
+  /** Indexes (and the packets) of the first packets it decided, or matched if it never decided. */
+  examples: { index: number; packet: Packet }[];
+}
+
+/** Totals of a simulation. */
+export interface SimulationSummary {
+  packets: number;
+  verdicts: { allow: number; block: number };
+  /** Packets allowed because no terminating rule matched. */
+  defaultAllowed: number;
+  rules: RuleSummary[];
+}

@@ -1,0 +1,362 @@
+/**
+ * One simulation from start to end: the ruleset validated and compiled, the input recognised by its
+ * first bytes (pcap, pcapng or NDJSON packet objects), its packets counted through the ruleset by the
+ * fastest loop that fits, and a report. A classic pcap is cut into chunks of whole records counted on
+ * worker threads or on this thread; pcapng and the rest of a damaged pcap go through the general reader;
+ * all of them count frames through the compiled ruleset's one frame counter.
+ * @module
+ */
+import { availableParallelism } from 'node:os';
+import { CaptureParser, captureFormatOf, decodePacket, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
+import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
+import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import {
+  compileRuleset,
+  readsGeoFields,
+  rulesetDiagnostic,
+  rulesetProblems,
+  ValueProblems,
+  withGeoIp,
+  type CompiledRuleset,
+  type FrameCounter,
+  type PacketVerdict,
+  type Ruleset,
+  type SimulationSummary,
+} from '../ruleset/index.js';
+import { openSource, prepend, type ByteReader, type SimulationSource } from './source.js';
+import { chunkLoop, feedPcapChunks, pcapFacts, type ChunkedResult } from './pcap-chunks.js';
+import { LocalPool, WorkerPool } from './workers.js';
+import { loadGeoIpFile } from './geoip-file.js';
+
+/** Options of a simulation. */
+export interface SimulateInputOptions {
+  /** Lists by name (`{'svc.anonymizer': [...]}`) or a prebuilt catalog. */
+  lists?: ListItems | ListCatalog;
+  /** Service token of the managed lists (default `svc`). */
+  serviceToken?: string;
+  /** Country/ASN table: a file path (CSV or .mmdb; worker threads load it too) or a loaded table. */
+  geoip?: string | GeoIpLookup;
+  /** The data center that saw the packets (`cf.colo.name`). */
+  colo?: { name: string };
+  /** Example packets kept per rule (default 3). */
+  examplesPerRule?: number;
+  /** Worker threads for a classic pcap; default {@link defaultThreads} of its size; 0: this thread only. */
+  threads?: number;
+  /** Bytes per chunk of pcap records (default 1 MiB; tests use small ones). */
+  chunkBytes?: number;
+  /** `auto` (default): numeric slots when the ruleset allows; `objects`: packet objects always (tests compare). */
+  decoder?: 'auto' | 'objects';
+  /** Called as input is read (about once per MiB). */
+  progress?: (p: SimulationProgress) => void;
+  /** Stops the simulation: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** A name for the input in messages (default: the path, or "the input"). */
+  inputName?: string;
+}
+
+/** How far a simulation has read. */
+export interface SimulationProgress {
+  bytes: number;
+  /** The input's size, when known. */
+  totalBytes: number | undefined;
+  packets: number;
+}
+
+/** The outcome of a simulation. */
+export interface SimulationReport {
+  /** False when the ruleset had errors (then nothing was simulated) or the input was unusable. */
+  ok: boolean;
+  summary: SimulationSummary;
+  /** The ruleset's diagnostics (JSON pointers; ranges in the ruleset text when it was given as text), then the input's. */
+  diagnostics: Diagnostic[];
+  /** What the input was recognised as. */
+  input: 'pcap' | 'pcapng' | 'ndjson' | 'unknown' | 'none';
+  /** How frames were decided: on numeric slots, or on packet objects. */
+  decoder: 'slots' | 'objects';
+  /** Worker threads used (0: this thread only). */
+  threads: number;
+  /** Bytes read. */
+  bytes: number;
+}
+
+/** One packet's result, when per-packet results are asked for. */
+export interface PacketResult extends PacketVerdict {
+  index: number;
+}
+
+/**
+ * Files from this size on go to worker threads by default. Measured here (2 cores, bench/simulate.ts's
+ * capture): at 1M packets (67 MB) one thread was 10–15% faster, as the workers' start-up and warm-up
+ * eat their gain; at 3M packets two workers were 1.4× faster.
+ */
+export const PARALLEL_MIN_BYTES = 96 << 20;
+
+/** Worker threads for an input of `size` bytes: none below {@link PARALLEL_MIN_BYTES} or on one core, else up to 2. */
+export function defaultThreads(size: number | undefined, cores = availableParallelism()): number {
+  if (size === undefined || size < PARALLEL_MIN_BYTES || cores < 2) return 0;
+  return Math.min(2, cores);
+}
+
+/** The general capture reader's limit on one record (larger ones are corrupt). */
+const MAX_PACKET = 262144;
+const HEAD_BYTES = 512;
+
+const EMPTY_SUMMARY: SimulationSummary = { packets: 0, verdicts: { allow: 0, block: 0 }, defaultAllowed: 0, rules: [] };
+
+/**
+ * Simulate and yield each packet's result when `results` is true (in order, on this thread); the
+ * generator's return value is the report.
+ */
+export async function* simulation(
+  ruleset: string | Ruleset,
+  source: SimulationSource,
+  options: SimulateInputOptions = {},
+  results = false,
+): AsyncGenerator<PacketResult, SimulationReport, undefined> {
+  const base = { input: 'none' as SimulationReport['input'], decoder: 'objects' as SimulationReport['decoder'], threads: 0, bytes: 0 };
+  // The ruleset: text (parsed here, so that diagnostics carry ranges in it) or an object.
+  let body: unknown = ruleset;
+  if (typeof ruleset === 'string') {
+    try {
+      body = JSON.parse(ruleset);
+    } catch {
+      body = undefined;
+    }
+  }
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const problems = rulesetProblems(ruleset, { lists, serviceToken: options.serviceToken });
+  if (hasErrors(problems)) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: problems, ...base };
+  const compiled = compileRuleset(body as Ruleset, { lists, serviceToken: options.serviceToken, examplesPerRule: options.examplesPerRule, decoder: options.decoder });
+  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
+
+  const inputDiagnostics: Diagnostic[] = [];
+  let geoip: GeoIpLookup | undefined;
+  if (typeof options.geoip === 'string') {
+    const load = await loadGeoIpFile(options.geoip);
+    inputDiagnostics.push(...load.diagnostics);
+    if (!load.lookup) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...base };
+    geoip = load.lookup;
+  } else geoip = options.geoip;
+  if (readsGeoFields(compiled.fields) && !geoip) {
+    inputDiagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
+  }
+
+  const reader = openSource(source, options.inputName);
+  const name = options.inputName ?? reader.name;
+  const progress = options.progress;
+  const total = reader.size;
+  let pool: WorkerPool | undefined;
+  try {
+    const head = new Uint8Array(HEAD_BYTES);
+    const headLength = await reader.read(head, 0, HEAD_BYTES);
+    const first = head.subarray(0, headLength);
+    const format = captureFormatOf(first);
+    const frameOptions = { geoip, colo: options.colo };
+    const decoder: SimulationReport['decoder'] = compiled.slotsDecider && !results ? 'slots' : 'objects';
+    let bytes = headLength;
+    let packets = 0;
+
+    if (format === 'pcap' && !results && headLength >= 24) {
+      // Chunks of whole records, counted on worker threads or here.
+      const header = pcapHeaderOf(first)!;
+      const facts = pcapFacts(header);
+      const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
+      const geoFromFile = typeof options.geoip === 'string' ? options.geoip : undefined;
+      const canShare = !readsGeoFields(compiled.fields) || geoip === undefined || geoFromFile !== undefined;
+      const threads = options.threads ?? defaultThreads(total);
+      const portable = threads > 0 && canShare ? compiled.portable() : undefined;
+      if (portable) {
+        pool = new WorkerPool({ ruleset: portable, geoipPath: geoFromFile, colo: options.colo, facts }, threads);
+        pool.countHereUntilReady(local);
+      }
+      const chunked: ChunkedResult = await feedPcapChunks(prependReader(first.subarray(24), reader), facts, pool ?? local, {
+        chunkBytes: options.chunkBytes ?? 1 << 20,
+        maxPacket: MAX_PACKET,
+        signal: options.signal,
+        onProgress: progress ? (b, p) => progress({ bytes: b, totalBytes: total, packets: p }) : undefined,
+      });
+      bytes = chunked.bytes;
+      if (pool) for (const s of await pool.finish()) compiled.merge(s);
+      if (chunked.rest) {
+        // A corrupt or cut record: the rest through the general parser, with whole-file offsets and numbers.
+        const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+        parser.push(first.subarray(0, 24));
+        parser.read();
+        parser.resumePcapAt(chunked.rest.offset, chunked.rest.index, chunked.rest.lastSeconds);
+        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal);
+        inputDiagnostics.push(...rest.summary.diagnostics);
+        bytes = chunked.rest.offset + rest.summary.bytes;
+      }
+      packets = compiled.summary().packets;
+      progress?.({ bytes, totalBytes: total, packets });
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'pcap', decoder, threads: pool ? threads : 0, bytes });
+    }
+
+    if (format !== undefined) {
+      const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+      const batches = readBatchesWith(parser, prepend(first, reader));
+      if (!results) {
+        const counted = await countRecords(batches, compiled.frameCounter(frameOptions), 0, options.signal, progress && ((b, p) => progress({ bytes: b, totalBytes: total, packets: p })));
+        inputDiagnostics.push(...counted.summary.diagnostics);
+        bytes = counted.summary.bytes;
+      } else {
+        const decode = { fields: compiled.fields, geoip, colo: options.colo, problems: false };
+        for (;;) {
+          options.signal?.throwIfAborted();
+          const next = await batches.next();
+          if (next.done) {
+            inputDiagnostics.push(...next.value.diagnostics);
+            bytes = next.value.bytes;
+            break;
+          }
+          for (const rec of next.value) {
+            const packet = decodePacket(rec, decode).packet as Packet;
+            yield { index: packets, ...compiled.run(packet, packets) };
+            packets++;
+          }
+          if (next.value.length) progress?.({ bytes: next.value[next.value.length - 1]!.offset, totalBytes: total, packets });
+        }
+      }
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format, decoder, threads: 0, bytes });
+    }
+
+    if (looksBinary(first)) {
+      // Neither a capture (no magic) nor text: one clear error instead of a diagnostic per "line".
+      const magic = Array.from(first.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+      inputDiagnostics.push(
+        rulesetDiagnostic(
+          'simulation-unknown-input',
+          `${name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
+          '',
+          { data: { offset: 0 } },
+        ),
+      );
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'unknown', decoder: 'objects', threads: 0, bytes });
+    }
+
+    // NDJSON: one packet object per line.
+    const values = new ValueProblems(compiled.fields);
+    const lines = ndjsonLines(prepend(first, reader));
+    for (;;) {
+      const next = await lines.next();
+      if (next.done) {
+        bytes = next.value;
+        break;
+      }
+      const { line, lineNo, bytesRead } = next.value;
+      if ((lineNo & 1023) === 0) {
+        options.signal?.throwIfAborted();
+        progress?.({ bytes: bytesRead, totalBytes: total, packets });
+      }
+      if (!line.trim()) continue;
+      let p: unknown;
+      try {
+        p = JSON.parse(line);
+      } catch (e) {
+        inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: not JSON (${(e as Error).message})`, '', { data: { line: lineNo } }));
+        continue;
+      }
+      if (p === null || typeof p !== 'object' || Array.isArray(p)) {
+        inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
+        continue;
+      }
+      // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
+      const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
+      if (results) yield { index: packets, ...compiled.run(packet, packets) };
+      else compiled.count(packet, packets);
+      packets++;
+    }
+    inputDiagnostics.push(...values.diagnostics());
+    progress?.({ bytes, totalBytes: total, packets });
+    return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'ndjson', decoder: 'objects', threads: 0, bytes });
+  } finally {
+    await pool?.close();
+    reader.close();
+  }
+}
+
+/** A reader whose first bytes are `head` (already read), then `reader`'s. */
+function prependReader(head: Uint8Array, reader: ByteReader): ByteReader {
+  let pending = head;
+  return {
+    name: reader.name,
+    size: reader.size,
+    path: reader.path,
+    async read(into, offset, length) {
+      let n = 0;
+      if (pending.length) {
+        n = Math.min(length, pending.length);
+        into.set(pending.subarray(0, n), offset);
+        pending = pending.subarray(n);
+      }
+      return n < length ? n + (await reader.read(into, offset + n, length - n)) : n;
+    },
+    chunks: () => prepend(pending, reader),
+    close: () => reader.close(),
+  };
+}
+
+/** Count the records of the general reader through `countFrame`; returns the reader's summary. */
+async function countRecords(
+  batches: AsyncGenerator<CaptureRecord[], CaptureSummary, undefined>,
+  countFrame: FrameCounter,
+  first: number,
+  signal: AbortSignal | undefined,
+  onProgress?: (bytes: number, packets: number) => void,
+): Promise<{ packets: number; summary: CaptureSummary }> {
+  let index = first;
+  for (;;) {
+    signal?.throwIfAborted();
+    const next = await batches.next();
+    if (next.done) return { packets: index - first, summary: next.value };
+    for (const rec of next.value) countFrame(rec.data, 0, rec.data.length, rec.linkType, index++);
+    if (next.value.length) onProgress?.(next.value[next.value.length - 1]!.offset, index);
+  }
+}
+
+/** Lines of UTF-8 text from byte chunks, numbered from 1; the return value is the bytes read. */
+async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ line: string; lineNo: number; bytesRead: number }, number, undefined> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  let lineNo = 0;
+  let bytesRead = 0;
+  for await (const chunk of chunks) {
+    bytesRead += chunk.length;
+    rest += decoder.decode(chunk, { stream: true });
+    const lines = rest.split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) yield { line, lineNo: ++lineNo, bytesRead };
+  }
+  rest += decoder.decode();
+  if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
+  return bytesRead;
+}
+
+/** Binary data, not NDJSON text: a NUL byte or a control character other than TAB/CR/LF in the first bytes. */
+function looksBinary(head: Uint8Array): boolean {
+  for (let i = 0; i < head.length; i++) {
+    const b = head[i]!;
+    if (b < 32 && b !== 9 && b !== 10 && b !== 13) return true;
+  }
+  return false;
+}
+
+function report(
+  compiled: CompiledRuleset,
+  ruleDiagnostics: Diagnostic[],
+  inputDiagnostics: Diagnostic[],
+  facts: Pick<SimulationReport, 'input' | 'decoder' | 'threads' | 'bytes'>,
+): SimulationReport {
+  const summary = compiled.summary();
+  const inputErrors = inputDiagnostics.some((d) => d.severity === 'error');
+  return { ok: !inputErrors, summary, diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...facts };
+}
+
+/** Run a simulation to its end and return the report. */
+export async function runSimulation(ruleset: string | Ruleset, source: SimulationSource, options: SimulateInputOptions = {}): Promise<SimulationReport> {
+  const it = simulation(ruleset, source, options, false);
+  for (;;) {
+    const next = await it.next();
+    if (next.done) return next.value;
+  }
+}
