@@ -4,36 +4,132 @@
  *
  * Everything exported here runs in Node 20 and in a browser, and never throws on bad input: problems
  * come back as {@link Diagnostic}s `{code, severity, message, range or pointer, fix?}`.
+ *
+ * The root holds expressions, rulesets and the headline Logpush and export calls. The rest lives in
+ * subpaths: `rulekit/logpush` (datasets, filters, jobs, custom fields, log lines), `rulekit/capture`
+ * (pcap/pcapng reading and decoding, country/ASN tables) and, for Node only, `rulekit/node` (simulation
+ * of capture files and streams, worker threads).
  * @module rulekit
  */
-export * from './diagnostics/index.js';
-export * from './expression/index.js';
-export * from './net/index.js';
-export * from './ruleset/index.js';
-export * from './logpush/index.js';
-export * from './export/index.js';
+
+// Diagnostics
 export {
-  readCapture,
-  readCaptureAll,
-  readCaptureBatches,
-  CaptureParser,
-  decodePacket,
-  geoIpFromCsv,
-  geoIpFromMmdb,
-  combineGeoIp,
-  GeoIpTable,
-  CAPTURE_CODES,
-  DECODED_FIELDS,
-  LINK_LAYERS,
-  IP_PROTOCOL_NAMES,
-  ipProtocolNumber,
-  type CaptureRecord,
-  type CaptureSummary,
-  type CaptureSource,
-  type ReadCaptureOptions,
-  type DecodeOptions,
-  type DecodeResult,
-  type GeoIpLookup,
-  type GeoIpInfo,
-  type Packet as DecodedPacket,
-} from './capture/index.js';
+  hasErrors,
+  sortDiagnostics,
+  SourceText,
+  renderDiagnostic,
+  renderDiagnostics,
+  type Diagnostic,
+  type DiagnosticCodeInfo,
+  type Severity,
+  type Range,
+  type Fix,
+  type TextEdit,
+  type LineColumn,
+  type RenderOptions,
+} from './diagnostics/index.js';
+export { DIAGNOSTIC_CODES } from './codes.js';
+
+// Network rule expressions
+export {
+  parseExpression,
+  checkExpression,
+  compileExpression,
+  evaluateExpression,
+  interpret,
+  print,
+  walk,
+  referencedFields,
+  referencedLists,
+  ListCatalog,
+  MANAGED_LISTS,
+  Scheme,
+  NETWORK_SCHEME,
+  NETWORK_FIELDS,
+  COMPARE_OPERATORS,
+  LOGICAL_OPERATORS,
+  IN_SET_TYPES,
+  IN_LIST_TYPES,
+  FUNCTIONS,
+  COUNTRY_CODES,
+  EXPRESSION_CODES,
+  DEFAULT_LIMITS,
+  MAX_SUPPORTED_DEPTH,
+  type ExpressionOptions,
+  type ExpressionLimits,
+  type ParseResult,
+  type CompileResult,
+  type CheckedExpression,
+  type Matcher,
+  type Packet,
+  type ListItems,
+  type FieldDef,
+  type FieldType,
+  type SchemeLiteral,
+  type FunctionInfo,
+  type AnyNode,
+  type ExprNode,
+  type LhsNode,
+  type FieldNode,
+  type CallNode,
+  type LiteralNode,
+  type RangeNode,
+  type SetNode,
+  type ListNode,
+  type CompareNode,
+  type InNode,
+  type BareNode,
+  type NotNode,
+  type LogicalNode,
+  type GroupNode,
+  type ErrorNode,
+  type CompareOperator,
+  type LogicalOperator,
+} from './expression/index.js';
+
+// IP addresses and sets
+export { IpSet, parseIpAddress, formatIpAddress, parseIpCidr, type IpAddress, type IpCidr, type IpFamily } from './net/index.js';
+
+// Rulesets: validation, the service's envelope, simulation of packet objects
+export {
+  validateRuleset,
+  toEnvelope,
+  numericCode,
+  simulate,
+  compileRuleset,
+  CompiledRuleset,
+  RULESET_CODES,
+  ACTIONS,
+  PHASES,
+  RULESET_LIMITS,
+  type RulesetContext,
+  type Envelope,
+  type EnvelopeEntry,
+  type Rule,
+  type Ruleset,
+  type RuleAction,
+  type RulesetPhase,
+  type RulesetKind,
+  type SimulationOptions,
+  type SimulationResult,
+  type SimulationSummary,
+  type RuleSummary,
+  type RuleRef,
+  type PacketVerdict,
+} from './ruleset/index.js';
+
+// Logpush: the headline calls (the rest in rulekit/logpush)
+export {
+  compileLogFilter,
+  checkLogFilter,
+  validateLogpushJob,
+  validateCustomFieldRules,
+  buildLogLine,
+  DATASET_NAMES,
+  type CompileLogFilterOptions,
+  type CompiledLogFilter,
+  type LogpushJobContext,
+} from './logpush/index.js';
+
+// Export to other tools
+export { toWireshark, type WiresharkExport } from './export/index.js';

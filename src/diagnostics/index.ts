@@ -1,5 +1,5 @@
-/** Diagnostics shared by every language of rulekit. @module */
+/** Diagnostics shared by every language of rulekit: the type, positions, rendering, suggestions. @module */
 export * from './types.js';
 export * from './source.js';
 export * from './render.js';
-export { DIAGNOSTIC_CODES } from './codes.js';
+export { suggest } from './suggest.js';

@@ -1,4 +1,4 @@
-/** The `rulekit` command line, run as a user runs it (the built dist/cli/main.js; npm test builds first). */
+/** The `rulekit` command line, run as a user runs it (the shipped bundle dist/bundle/cli.js; npm test builds first). */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { writeSyntheticPcap } from '../../bench/capture-gen.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-cli-'));
 

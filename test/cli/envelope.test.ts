@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { numericCode } from '../../src/index.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js');
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-envelope-'));
 
 function validate(body: string) {

@@ -1,0 +1,21 @@
+/**
+ * The one table of every diagnostic code rulekit emits, assembled at the top from each language's own
+ * table (each folder owns its codes; none of them imports the others' to build this).
+ * Each row: default severity and a one-line documented meaning. `docs/diagnostics.md` is generated from it.
+ * @module
+ */
+import type { DiagnosticCodeInfo } from './diagnostics/index.js';
+import { EXPRESSION_CODES } from './expression/index.js';
+import { LOGPUSH_CODES } from './logpush/index.js';
+import { RULESET_CODES } from './ruleset/index.js';
+import { CAPTURE_CODES } from './capture/index.js';
+import { EXPORT_CODES } from './export/index.js';
+
+/** Every diagnostic code, keyed by its kebab-case id. */
+export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
+  ...EXPRESSION_CODES,
+  ...LOGPUSH_CODES,
+  ...RULESET_CODES,
+  ...CAPTURE_CODES,
+  ...EXPORT_CODES,
+});
