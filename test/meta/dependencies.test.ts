@@ -1,0 +1,82 @@
+/**
+ * The module structure, held by dependency-cruiser: no import cycles in src/; a folder is entered only
+ * through its index.ts; the browser-safe core imports no Node built-in and nothing of the Node-only
+ * folders (the CLI and the simulation of files).
+ */
+import { describe, expect, it } from 'vitest';
+import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+
+/** Folders that run in a browser (everything but the Node-only entry points). */
+const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen)/';
+/** Node-only folders. */
+const NODE_ONLY = '^src/(cli|simulation)/';
+
+const RULES: IConfiguration = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', comment: 'an import cycle', from: { path: '^src/' }, to: { circular: true } },
+    {
+      name: 'enter-folders-through-index',
+      severity: 'error',
+      comment: 'another folder is reached only through its index.ts',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'top-level-through-index',
+      severity: 'error',
+      comment: 'the top-level modules (src/index.ts, src/codes.ts) reach folders through their index.ts',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'core-without-node-builtins',
+      severity: 'error',
+      comment: 'the core runs in a browser: no node: imports',
+      from: { path: CORE },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-without-node-only-folders',
+      severity: 'error',
+      comment: 'the core does not reach into the CLI or the simulation of files',
+      from: { path: CORE },
+      to: { path: NODE_ONLY },
+    },
+  ],
+};
+
+describe('module structure (dependency-cruiser)', () => {
+  it('src/ has no cycles, no deep imports across folders and a core free of Node', async () => {
+    const result = await cruise(
+      ['src'],
+      {
+        validate: true,
+        ruleSet: RULES,
+        tsPreCompilationDeps: true,
+        doNotFollow: { path: 'node_modules' },
+        exclude: { path: '\\.d\\.ts$' },
+      },
+      undefined,
+      { tsConfig: extractTSConfig('tsconfig.build.json') },
+    );
+    const output = result.output as ICruiseResult;
+    // The cruise saw the whole tree (a broken resolution would see nothing and pass).
+    expect(output.summary.totalCruised).toBeGreaterThan(80);
+    const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('the rules catch what they are for (a planted deep import, cycle and node: import are reported)', async () => {
+    const result = await cruise(
+      ['test/meta/dependency-plants'],
+      { validate: true, ruleSet: { forbidden: RULES.forbidden!.map((r) => ({ ...r, from: { path: '^test/meta/dependency-plants/' }, to: { ...r.to, ...(r.name === 'enter-folders-through-index' ? { path: '^test/meta/dependency-plants/b/', pathNot: '^test/meta/dependency-plants/b/index\\.ts$' } : {}) } })) }, tsPreCompilationDeps: true },
+      undefined,
+      { tsConfig: extractTSConfig('tsconfig.json') },
+    );
+    const names = new Set((result.output as ICruiseResult).summary.violations.map((v) => v.rule.name));
+    expect(names).toContain('no-cycles');
+    expect(names).toContain('enter-folders-through-index');
+    expect(names).toContain('core-without-node-builtins');
+  });
+});

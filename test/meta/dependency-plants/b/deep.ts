@@ -1,0 +1,2 @@
+// Planted: reached past b/index.ts.
+export const deep = 1;

@@ -1,0 +1,3 @@
+// Planted: the other half of the cycle.
+import { a } from '../a/index.js';
+export const b = () => a;
