@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor';
 
 /** Entry points: package subpath → built declaration file. */
 export const API_ENTRIES: Readonly<Record<string, string>> = {
@@ -35,9 +35,9 @@ export function apiReports(update: boolean): { name: string; expected: string; a
           dtsRollup: { enabled: false },
           tsdocMetadata: { enabled: false },
           messages: {
-            extractorMessageReporting: { default: { logLevel: 'none' } },
-            compilerMessageReporting: { default: { logLevel: 'none' } },
-            tsdocMessageReporting: { default: { logLevel: 'none' } },
+            extractorMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+            compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+            tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
           },
         },
         configObjectFullPath: join(root, 'api-extractor.json'),

@@ -49,8 +49,8 @@ export const CAPTURE_CODES = {
     doc: 'The decoder was given a record without byte data (a Uint8Array `data`); nothing was decoded.',
   },
   'capture-unsupported-link-type': {
-    severity: 'info',
-    doc: 'The record has a link type the decoder does not read; no IP fields were decoded.',
+    severity: 'warning',
+    doc: 'The record has a link type the decoder does not read (802.11/radiotap, …); no IP fields were decoded, so every field is missing for it. A simulation names each such link type once.',
   },
   'capture-not-ip': {
     severity: 'info',

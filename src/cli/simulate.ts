@@ -126,7 +126,9 @@ function renderRulesetDiagnostic(src: SourceText, d: Diagnostic, path: string): 
 
 /** One diagnostic on one line: severity, code, where, message. */
 function diagnosticLine(d: Diagnostic): string {
-  const where = d.pointer ? ` ${d.pointer}` : d.data && 'offset' in d.data ? ` at byte ${d.data['offset']}` : d.data && 'line' in d.data ? ` line ${d.data['line']}` : '';
+  // Capture messages that name their byte offset already ("At byte N: …") are not given it twice.
+  const offset = d.data && 'offset' in d.data && !/^At byte \d+/.test(d.message) ? ` at byte ${d.data['offset']}` : '';
+  const where = d.pointer ? ` ${d.pointer}` : offset || (d.data && 'line' in d.data && !d.message.startsWith('line ') ? ` line ${d.data['line']}` : '');
   return `${d.severity}[${d.code}]${where}: ${d.message}`;
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { availableParallelism } from 'node:os';
-import { CaptureParser, captureFormatOf, decodePacket, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
+import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
 import {
@@ -160,6 +160,8 @@ export async function* simulation(
       // Chunks of whole records, counted on worker threads or here.
       const header = pcapHeaderOf(first)!;
       const facts = pcapFacts(header);
+      const linkTypes = new LinkTypes(inputDiagnostics);
+      linkTypes.see(header.linkType);
       const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
       const geoFromFile = typeof options.geoip === 'string' ? options.geoip : undefined;
       const canShare = !readsGeoFields(compiled.fields) || geoip === undefined || geoFromFile !== undefined;
@@ -183,7 +185,7 @@ export async function* simulation(
         parser.push(first.subarray(0, 24));
         parser.read();
         parser.resumePcapAt(chunked.rest.offset, chunked.rest.index, chunked.rest.lastSeconds);
-        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal);
+        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
         inputDiagnostics.push(...rest.summary.diagnostics);
         bytes = chunked.rest.offset + rest.summary.bytes;
       }
@@ -195,8 +197,9 @@ export async function* simulation(
     if (format !== undefined) {
       const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
       const batches = readBatchesWith(parser, prepend(first, reader));
+      const linkTypes = new LinkTypes(inputDiagnostics);
       if (!results) {
-        const counted = await countRecords(batches, compiled.frameCounter(frameOptions), 0, options.signal, progress && ((b, p) => progress({ bytes: b, totalBytes: total, packets: p })));
+        const counted = await countRecords(batches, compiled.frameCounter(frameOptions), 0, options.signal, linkTypes, progress && ((b, p) => progress({ bytes: b, totalBytes: total, packets: p })));
         inputDiagnostics.push(...counted.summary.diagnostics);
         bytes = counted.summary.bytes;
       } else {
@@ -210,6 +213,7 @@ export async function* simulation(
             break;
           }
           for (const rec of next.value) {
+            linkTypes.see(rec.linkType);
             const packet = decodePacket(rec, decode).packet as Packet;
             yield { index: packets, ...compiled.run(packet, packets) };
             packets++;
@@ -302,6 +306,7 @@ async function countRecords(
   countFrame: FrameCounter,
   first: number,
   signal: AbortSignal | undefined,
+  linkTypes: LinkTypes,
   onProgress?: (bytes: number, packets: number) => void,
 ): Promise<{ packets: number; summary: CaptureSummary }> {
   let index = first;
@@ -309,8 +314,34 @@ async function countRecords(
     signal?.throwIfAborted();
     const next = await batches.next();
     if (next.done) return { packets: index - first, summary: next.value };
-    for (const rec of next.value) countFrame(rec.data, 0, rec.data.length, rec.linkType, index++);
+    for (const rec of next.value) {
+      if (rec.linkType !== linkTypes.last) linkTypes.see(rec.linkType);
+      countFrame(rec.data, 0, rec.data.length, rec.linkType, index++);
+    }
     if (next.value.length) onProgress?.(next.value[next.value.length - 1]!.offset, index);
+  }
+}
+
+/** Names each link type the decoder does not read, once: its packets have no fields at all. */
+class LinkTypes {
+  last = -1;
+  private readonly named = new Set<number>();
+
+  constructor(private readonly out: Diagnostic[]) {}
+
+  see(linkType: number): void {
+    this.last = linkType;
+    if (LINK_LAYERS.has(linkType) || this.named.has(linkType)) return;
+    this.named.add(linkType);
+    const known: Record<number, string> = { 105: 'IEEE 802.11', 127: 'IEEE 802.11 radiotap', 119: 'Prism 802.11', 163: 'AVS 802.11', 192: 'PPI' };
+    this.out.push(
+      captureDiagnostic(
+        'capture-unsupported-link-type',
+        0,
+        `the capture has link type ${linkType}${known[linkType] ? ` (${known[linkType]})` : ''}, which the decoder does not read (it reads Ethernet, raw IP, Linux cooked v1/v2 and loopback): every field is missing for those packets, so only rules that hold for missing fields match them`,
+        { linkType },
+      ),
+    );
   }
 }
 

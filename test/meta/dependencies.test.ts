@@ -12,6 +12,9 @@ const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|js
 /** Node-only folders. */
 const NODE_ONLY = '^src/(cli|simulation)/';
 
+/** Planted violations the rules must report (so that a rule that matches nothing fails this test). */
+const PLANTS = '^test/meta/dependency-plants/';
+
 const RULES: IConfiguration = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', comment: 'an import cycle', from: { path: '^src/' }, to: { circular: true } },
@@ -70,7 +73,17 @@ describe('module structure (dependency-cruiser)', () => {
   it('the rules catch what they are for (a planted deep import, cycle and node: import are reported)', async () => {
     const result = await cruise(
       ['test/meta/dependency-plants'],
-      { validate: true, ruleSet: { forbidden: RULES.forbidden!.map((r) => ({ ...r, from: { path: '^test/meta/dependency-plants/' }, to: { ...r.to, ...(r.name === 'enter-folders-through-index' ? { path: '^test/meta/dependency-plants/b/', pathNot: '^test/meta/dependency-plants/b/index\\.ts$' } : {}) } })) }, tsPreCompilationDeps: true },
+      {
+        validate: true,
+        ruleSet: {
+          forbidden: [
+            { name: 'no-cycles', from: { path: PLANTS }, to: { circular: true } },
+            { name: 'enter-folders-through-index', from: { path: `${PLANTS}a/` }, to: { path: `${PLANTS}b/`, pathNot: `${PLANTS}b/index\\.ts$` } },
+            { name: 'core-without-node-builtins', from: { path: PLANTS }, to: { dependencyTypes: ['core'] } },
+          ],
+        },
+        tsPreCompilationDeps: true,
+      },
       undefined,
       { tsConfig: extractTSConfig('tsconfig.json') },
     );
