@@ -21,7 +21,7 @@ export function renderDiagnostic(text: string | SourceText, d: Diagnostic, file 
   const src = typeof text === 'string' ? new SourceText(text) : text;
   const head: string[] = [];
   let where = file;
-  if (d.pointer !== undefined) where += `#${d.pointer}`;
+  if (d.pointer) where += `#${d.pointer}`;
   const lines: string[] = [];
   if (d.range) {
     const p = src.position(d.range.start);

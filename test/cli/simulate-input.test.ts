@@ -1,0 +1,84 @@
+/**
+ * `rulekit simulate` on bad input, run as a user runs it: exit 1 for a malformed ruleset (with line and
+ * column), a corrupt capture or invalid NDJSON lines; diagnostics on stderr when stdout holds per-packet
+ * NDJSON; truncated-record messages that name their offset once; one deprecation note, not two.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
+const dir = mkdtempSync(join(tmpdir(), 'rulekit-sim-cli-'));
+
+function run(args: string[], input?: string | Buffer) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const rulesetPath = join(dir, 'ruleset.json');
+writeFileSync(rulesetPath, JSON.stringify({ rules: [{ action: 'block', expression: 'tcp.dstport in {22 23}' }] }));
+
+describe('rulekit simulate exit codes and messages', () => {
+  it('a malformed ruleset exits 1 with line and column', () => {
+    const bad = join(dir, 'malformed.json');
+    writeFileSync(bad, '{\n  "rules": [\n    {"action": "block", "expression": "tcp.dstport == 22"\n');
+    const r = run(['simulate', bad, join(FIXTURES, 'mixed-le-usec.pcap')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: error\\[ruleset-invalid-json\\]`));
+    expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('a ruleset whose expression has an error exits 1 with its position in the file', () => {
+    const bad = join(dir, 'bad-expr.json');
+    writeFileSync(bad, '{"rules": [\n  {"action": "block", "expression": "tcp.dstport == 99999"}\n]}\n');
+    const r = run(['simulate', bad, join(FIXTURES, 'mixed-le-usec.pcap')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/bad-expr\.json#\/rules\/0\/expression:2:\d+: error/);
+  });
+
+  it('a capture with a corrupt record exits 1; its message names the byte offset once', () => {
+    const r = run(['simulate', rulesetPath, join(FIXTURES, 'corrupt-record.pcap')]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('capture-corrupt-record');
+    expect(r.out).not.toMatch(/at byte (\d+): At byte \1/i);
+    const cut = run(['simulate', rulesetPath, join(FIXTURES, 'truncated-end.pcap')]);
+    expect(cut.out).not.toMatch(/at byte (\d+): At byte \1/i);
+  });
+
+  it('--format ndjson: verdict lines on stdout, diagnostics on stderr, exit 1 for invalid lines', () => {
+    const r = run(['simulate', rulesetPath, '-', '--format', 'ndjson'], '{"tcp.dstport": 22}\nnot json\n{"tcp.dstport": "22"}\n');
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => 'verdict' in l)).toHaveLength(2);
+    expect(r.err).toContain('error[simulation-invalid-packet]: line 2: not JSON');
+    expect(r.err).toContain('warning[simulation-invalid-value]');
+  });
+
+  it('random bytes with --format ndjson: one error on stderr, exit 1', () => {
+    const junk = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 256));
+    const r = run(['simulate', rulesetPath, '-', '--format', 'ndjson'], junk);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('simulation-unknown-input');
+  });
+
+  it('--geoip with a deprecated field: the deprecation note once', () => {
+    const geoRules = join(dir, 'geo-rules.json');
+    writeFileSync(geoRules, JSON.stringify({ rules: [{ action: 'block', expression: 'ip.geoip.country == "BR"' }] }));
+    const r = run(['simulate', geoRules, join(FIXTURES, 'mixed-le-usec.pcap'), '--geoip', join(FIXTURES, 'geo.csv')]);
+    expect(r.code).toBe(0);
+    expect(r.out.match(/deprecated-field/g)).toHaveLength(1);
+  });
+
+  it('--geoip that is not a table exits 1', () => {
+    const notGeo = join(dir, 'not-geo.csv');
+    writeFileSync(notGeo, 'this is not\na table\n');
+    const geoRules = join(dir, 'geo-rules2.json');
+    writeFileSync(geoRules, JSON.stringify({ rules: [{ action: 'block', expression: 'ip.src.country == "BR"' }] }));
+    const r = run(['simulate', geoRules, join(FIXTURES, 'mixed-le-usec.pcap'), '--geoip', notGeo]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('simulation-bad-geoip');
+  });
+});
