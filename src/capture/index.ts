@@ -11,7 +11,7 @@ export { CaptureParser } from './parser.js';
 export { readCapture, readCaptureAll, readCaptureBatches, readBatchesWith, type CaptureSource } from './read.js';
 export { captureFormatOf, pcapHeaderOf, PCAP_HEADER_BYTES, type PcapHeader } from './pcap.js';
 export { decodePacket, decodeFrameInto, type DecodeInput, type DecodeOptions, type DecodeResult } from './decode.js';
-export { decodeSlots, Slots, SLOT_FIELDS, SLOT, SLOT_KIND, SLOT_COUNT, IP_WORDS, allSlotFields, type SlotKind } from './slots.js';
+export { decodeSlots, fillGeoSlots, geoName, geoNameId, Slots, SLOT_FIELDS, GEO_SLOT_FIELDS, SLOT, SLOT_KIND, SLOT_COUNT, IP_WORDS, allSlotFields, type SlotKind } from './slots.js';
 export { DECODED_FIELDS, FIELD_GROUPS, fieldMask, type Packet } from './fields.js';
 export { IP_PROTOCOL_NAMES, ipProtocolNumber } from './ip-protocols.js';
 export { LINK_LAYERS, type LinkLayer } from './link-types.js';

@@ -8,15 +8,20 @@
  *
  * The slots hold exactly what {@link decodePacket} (with `problems: false`) puts in the same fields; a
  * property test (test/capture/slots.test.ts) holds the two decoders equal on real captures, generated
- * captures and mangled frames. Fields outside this table (countries, ASNs, colo, raw header bytes) are
- * not slot fields: a ruleset that reads them is simulated on packet objects.
+ * captures and mangled frames. Country and AS number slots are filled from a country/ASN table looked up on
+ * the integer addresses ({@link fillGeoSlots}). Fields outside this table (the derived `ip.geoip.*`, colo,
+ * raw header bytes) are not slot fields: a ruleset that reads them is simulated on packet objects.
  * @module
  */
 import { IPV6_WALK, ipv4End, ipv4FragmentOffset, tcpSip, u32, udpSip, walkIpv6 } from './ip-layers.js';
 import { LINK_LAYERS, ethernetIpOffset, rawIpOffset } from './link-types.js';
+import type { GeoIpLookup } from './geoip.js';
 
-/** How a slot field is held: `int` a number, `bool` 1/0, `proto` the protocol number, `ip` family + address. */
-export type SlotKind = 'int' | 'bool' | 'proto' | 'ip';
+/**
+ * How a slot field is held: `int` a number, `bool` 1/0, `proto` the protocol number, `ip` family +
+ * address, `geo` the number {@link geoNameId} gave a country code (see {@link geoName}).
+ */
+export type SlotKind = 'int' | 'bool' | 'proto' | 'ip' | 'geo';
 
 /** The slot fields in slot order. An `ip` field takes two slots: its family (4 or 6) and its IPv4 value. */
 export const SLOT_FIELDS: readonly (readonly [name: string, kind: SlotKind])[] = [
@@ -43,7 +48,14 @@ export const SLOT_FIELDS: readonly (readonly [name: string, kind: SlotKind])[] =
   ['sip', 'bool'],
   ['ip.src', 'ip'],
   ['ip.dst', 'ip'],
+  ['ip.src.country', 'geo'],
+  ['ip.dst.country', 'geo'],
+  ['ip.src.asnum', 'int'],
+  ['ip.dst.asnum', 'int'],
 ];
+
+/** The slot fields a country/ASN table fills ({@link fillGeoSlots}); {@link decodeSlots} leaves them missing. */
+export const GEO_SLOT_FIELDS: readonly string[] = ['ip.src.country', 'ip.dst.country', 'ip.src.asnum', 'ip.dst.asnum'];
 
 /** Slot index of each slot field (for an `ip` field: its family slot; the IPv4 value is the next one). */
 export const SLOT: Readonly<Record<string, number>> = (() => {
@@ -103,6 +115,61 @@ const S_SRC = SLOT['ip.src']!;
 const S_DST = SLOT['ip.dst']!;
 const W_SRC = IP_WORDS['ip.src']!;
 const W_DST = IP_WORDS['ip.dst']!;
+const S_SRC_COUNTRY = SLOT['ip.src.country']!;
+const S_DST_COUNTRY = SLOT['ip.dst.country']!;
+const S_SRC_ASN = SLOT['ip.src.asnum']!;
+const S_DST_ASN = SLOT['ip.dst.asnum']!;
+
+/** Country codes by number, for the `geo` slots (a table has a few hundred distinct values at most). */
+const GEO_NAMES: string[] = [];
+const GEO_IDS = new Map<string, number>();
+
+/** The number a `geo` slot holds for a country code (the same number for the same code, in this thread). */
+export function geoNameId(name: string): number {
+  let id = GEO_IDS.get(name);
+  if (id === undefined) {
+    id = GEO_NAMES.push(name) - 1;
+    GEO_IDS.set(name, id);
+  }
+  return id;
+}
+
+/** The country code of a `geo` slot's number; undefined for NaN (missing). */
+export function geoName(id: number): string | undefined {
+  return GEO_NAMES[id];
+}
+
+const V6_BYTES = new Uint8Array(16);
+
+/**
+ * Fill the country and AS number slots from `geo`, looked up on the decoded addresses (IPv4 as its
+ * uint32, IPv6 from its words): what {@link decodePacket} with the same table puts in those fields.
+ * `source`/`destination` false skip a side no rule reads (a lookup is a binary search).
+ */
+export function fillGeoSlots(s: Slots, geo: GeoIpLookup, source = true, destination = true): void {
+  const V = s.V;
+  if (source) side(V, s.W, geo, S_SRC, W_SRC, S_SRC_COUNTRY, S_SRC_ASN);
+  if (destination) side(V, s.W, geo, S_DST, W_DST, S_DST_COUNTRY, S_DST_ASN);
+}
+
+function side(V: Float64Array, W: Uint32Array, geo: GeoIpLookup, slot: number, w: number, country: number, asn: number): void {
+  const family = V[slot];
+  let info;
+  if (family === 4) info = geo.lookupV4(V[slot + 1]!);
+  else if (family === 6) {
+    for (let i = 0; i < 4; i++) {
+      const x = W[w + i]!;
+      V6_BYTES[4 * i] = x >>> 24;
+      V6_BYTES[4 * i + 1] = (x >>> 16) & 0xff;
+      V6_BYTES[4 * i + 2] = (x >>> 8) & 0xff;
+      V6_BYTES[4 * i + 3] = x & 0xff;
+    }
+    info = geo.lookupV6(V6_BYTES, 0);
+  }
+  if (info === undefined) return;
+  if (info.country !== undefined) V[country] = geoNameId(info.country);
+  if (info.asn !== undefined) V[asn] = info.asn;
+}
 
 /**
  * HAND-WRITTEN HOT PATH (bench/simulate.ts: packet objects with address text cost ~2.5× decoding into

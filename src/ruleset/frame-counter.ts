@@ -5,7 +5,7 @@
  * @module
  */
 import type { Packet } from '../expression/index.js';
-import { decodeFrameInto, decodePacket, decodeSlots, Slots, type DecodeOptions, type GeoIpLookup } from '../capture/index.js';
+import { decodeFrameInto, decodePacket, decodeSlots, fillGeoSlots, GEO_SLOT_FIELDS, Slots, type DecodeOptions, type GeoIpLookup } from '../capture/index.js';
 import type { SlotsDecider } from './decider.js';
 
 /** What a frame counter counts into: a `CompiledRuleset` or a `PortableCounter` rebuilt on a worker. */
@@ -45,12 +45,17 @@ export function frameCounter(target: FrameCounterTarget, options: FrameOptions =
   const example = () => decodePacket({ linkType: frameLink, data: frame.slice(frameStart, frameEnd) }, exampleOptions).packet as Packet;
   if (target.slotsDecider) {
     const slots = new Slots();
+    // Country/ASN slots are looked up on the integer addresses, only when the rules read them.
+    const geo = options.geoip && GEO_SLOT_FIELDS.some((f) => target.fields.has(f)) ? options.geoip : undefined;
+    const geoSource = target.fields.has('ip.src.country') || target.fields.has('ip.src.asnum');
+    const geoDestination = target.fields.has('ip.dst.country') || target.fields.has('ip.dst.asnum');
     return (bytes, start, end, linkType, index) => {
       frame = bytes;
       frameStart = start;
       frameEnd = end;
       frameLink = linkType;
       decodeSlots(slots, bytes, start, end, linkType);
+      if (geo !== undefined) fillGeoSlots(slots, geo, geoSource, geoDestination);
       return target.countSlots(slots.V, slots.W, index, example);
     };
   }

@@ -6,18 +6,19 @@
  * (test/ruleset/slots.test.ts) holds both to the same verdicts.
  *
  * Only rulesets whose every field is a slot field can be decided here ({@link slotsEligible}); the
- * simulator keeps the object path for the others (countries, ASNs, colo, raw bytes with `bit_slice`).
+ * simulator keeps the object path for the others (`ip.geoip.*`, colo, raw bytes with `bit_slice`).
  * @module
  */
 import type { CheckedExpression, ExprNode, Predicate } from '../expression/index.js';
 import { condition, HELPERS, INLINE_SET_MAX, type EmitContext } from '../expression/index.js';
-import { IP_WORDS, SLOT, SLOT_KIND, IP_PROTOCOL_NAMES, ipv4TextOfNumber, ipv6TextOfWords } from '../capture/index.js';
+import { IP_WORDS, SLOT, SLOT_KIND, IP_PROTOCOL_NAMES, geoName, ipv4TextOfNumber, ipv6TextOfWords } from '../capture/index.js';
 import { deciderSource } from './decider-codegen.js';
 import type { RulesetEntry, SlotsDecider } from './decider.js';
 
 /** Helpers of the slots decider (`h` in its source): the expression helpers and address text for ordering. */
 export const SLOT_HELPERS = Object.freeze({
   ...HELPERS,
+  geoName,
   /** Text of the address in an `ip` field's slots (for `<`/`>` comparisons), or undefined when missing. */
   ipText(V: Float64Array, W: Uint32Array, slot: number, words: number): string | undefined {
     const family = V[slot];
@@ -62,7 +63,9 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
     case 'string':
     case 'string-set':
     case 'regex':
-      // Only ip.proto is a String slot field: its number names the protocol (NaN names nothing).
+      // String slot fields hold numbers: ip.proto the protocol's, a country the one geoNameId gave its
+      // code. NaN (missing) names nothing, so the test is false.
+      if (SLOT_KIND[f] === 'geo') return `(s = h.geoName(${v}), s !== undefined && ${condition(p, ctx, 's').code})`;
       return `(s = ${names}[${v}], s !== undefined && ${condition(p, ctx, 's').code})`;
     case 'ip':
     case 'ip-set': {

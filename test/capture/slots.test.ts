@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodePacket, decodeSlots, IP_PROTOCOL_NAMES, IP_WORDS, LINK_LAYERS, readCaptureAll, SLOT, SLOT_FIELDS, Slots, type Packet } from '../../src/capture/index.js';
+import { decodePacket, decodeSlots, fillGeoSlots, geoName, geoIpFromCsv, IP_PROTOCOL_NAMES, IP_WORDS, LINK_LAYERS, readCaptureAll, SLOT, SLOT_FIELDS, Slots, type Packet } from '../../src/capture/index.js';
 import { ipv4Text, ipv6Text } from '../../src/capture/address-text.js';
 import { writeSyntheticPcap } from '../../bench/capture-gen.js';
 import { FIXTURES, fixtureBytes } from './helpers.js';
@@ -28,6 +28,7 @@ function slotsToFields(s: Slots): Fields {
     if (kind === 'int') out[name] = Number.isInteger(v) ? v : `bad int ${v}`;
     else if (kind === 'bool') out[name] = v === 1 ? true : v === 0 ? false : `bad bool ${v}`;
     else if (kind === 'proto') out[name] = IP_PROTOCOL_NAMES[v] ?? `bad proto ${v}`;
+    else if (kind === 'geo') out[name] = geoName(v) ?? `bad country number ${v}`;
     else if (v === 4) {
       const a = s.V[i + 1]!;
       if (!Number.isInteger(a) || a < 0 || a > 0xffffffff) out[name] = `bad IPv4 value ${a}`;
@@ -45,9 +46,15 @@ function slotsToFields(s: Slots): Fields {
   return out;
 }
 
+/**
+ * The country/ASN table of the fixtures: both decoders are given it, so the country and AS number slots
+ * (filled by fillGeoSlots from the integer addresses) are held to the object decoder's lookups too.
+ */
+const GEO = geoIpFromCsv(readFileSync(join(FIXTURES, 'geo.csv'), 'utf8')).lookup;
+
 /** The object decoder's slot fields (absent: undefined). */
 function objectFields(d: Uint8Array, linkType: number): Fields {
-  const packet: Packet = decodePacket({ linkType, data: d }, { problems: false }).packet;
+  const packet: Packet = decodePacket({ linkType, data: d }, { problems: false, geoip: GEO }).packet;
   const out: Fields = {};
   for (const [name] of SLOT_FIELDS) out[name] = (packet as Fields)[name];
   return out;
@@ -58,6 +65,7 @@ const slots = new Slots();
 /** Decode `d[start, end)` both ways; return [slots as fields, object fields]. */
 function both(d: Uint8Array, start: number, end: number, linkType: number): [Fields, Fields] {
   decodeSlots(slots, d, start, end, linkType);
+  fillGeoSlots(slots, GEO);
   return [slotsToFields(slots), objectFields(d.subarray(start, end), linkType)];
 }
 
@@ -96,9 +104,9 @@ describe('decodeSlots = decodePacket on every slot field', () => {
   });
 
   it('the fixtures cover the link types and most slot fields', () => {
-    for (const { records } of FIXTURE_RECORDS) for (const r of records) coverage.add(slotsToFields((decodeSlots(slots, r.data, 0, r.data.length, r.linkType), slots)));
+    for (const { records } of FIXTURE_RECORDS) for (const r of records) coverage.add(slotsToFields((decodeSlots(slots, r.data, 0, r.data.length, r.linkType), fillGeoSlots(slots, GEO), slots)));
     expect(new Set(frames.map((f) => f.linkType))).toEqual(new Set([0, 1, 101, 113, 228, 229, 276]));
-    for (const f of ['ip.src', 'ip.dst', 'ip.proto', 'ip.len', 'ip.hdr_len', 'ip.ttl', 'ip.opt.type', 'tcp.srcport', 'tcp.flags', 'tcp.flags.syn=true', 'tcp.flags.syn=false', 'udp.dstport', 'icmp.type', 'icmp.code', 'sip=false']) {
+    for (const f of ['ip.src', 'ip.dst', 'ip.proto', 'ip.len', 'ip.hdr_len', 'ip.ttl', 'ip.opt.type', 'tcp.srcport', 'tcp.flags', 'tcp.flags.syn=true', 'tcp.flags.syn=false', 'udp.dstport', 'icmp.type', 'icmp.code', 'sip=false', 'ip.src.country', 'ip.dst.country', 'ip.src.asnum', 'ip.dst.asnum']) {
       expect(coverage.has(f), f).toBe(true);
     }
   });
@@ -296,6 +304,7 @@ describe('decodeSlots = decodePacket on generated and damaged frames (fast-check
         buf.set(data, before.length);
         buf.set(after, before.length + data.length);
         decodeSlots(alone, data, 0, data.length, linkType);
+        fillGeoSlots(alone, GEO);
         const [got, want] = both(buf, before.length, before.length + data.length, linkType);
         expect(slotsToFields(alone)).toEqual(want);
         expect(got).toEqual(want);

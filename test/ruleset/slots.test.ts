@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { compileRuleset, ListCatalog, type Packet } from '../../src/index.js';
 import { PortableCounter, generateSlotsRuleset } from '../../src/ruleset/index.js';
-import { IP_WORDS, SLOT, SLOT_FIELDS, Slots } from '../../src/capture/slots.js';
+import { IP_WORDS, SLOT, SLOT_FIELDS, Slots, geoNameId } from '../../src/capture/index.js';
 import { IP_PROTOCOL_NAMES } from '../../src/capture/ip-protocols.js';
 import { formatIpAddress, parseIpAddress } from '../../src/net/index.js';
 import { compileExpression } from '../../src/expression/index.js';
@@ -25,6 +25,7 @@ function toSlots(p: Packet, s = new Slots()): Slots {
     if (kind === 'int') s.V[i] = v as number;
     else if (kind === 'bool') s.V[i] = v ? 1 : 0;
     else if (kind === 'proto') s.V[i] = IP_PROTOCOL_NAMES.indexOf(v as string);
+    else if (kind === 'geo') s.V[i] = geoNameId(v as string);
     else {
       const a = parseIpAddress(v as string)!;
       s.V[i] = a.family;
@@ -41,6 +42,8 @@ const v4 = fc.tuple(fc.constantFrom(10, 192, 198), fc.constantFrom(0, 51), fc.in
 const v6 = fc.tuple(fc.constantFrom('2001:db8::', '::ffff:10.0.0.', 'fe80::'), fc.integer({ min: 0, max: 5 })).map(([p, n]) => formatIpAddress(parseIpAddress(`${p}${n}`)!));
 const ip = fc.oneof(v4, v6);
 const proto = fc.constantFrom(1, 6, 17, 58, 47, 143, 200).map((n) => IP_PROTOCOL_NAMES[n]!);
+const country = fc.constantFrom('BR', 'US', 'AR', 'T1');
+const asn = fc.constantFrom(0, 13335, 64500, 4294967295);
 const INTS = ['tcp.srcport', 'tcp.dstport', 'udp.dstport', 'ip.ttl', 'ip.len', 'tcp.flags', 'icmp.type', 'ip.hdr_len'];
 const BOOLS = ['tcp.flags.syn', 'tcp.flags.ack', 'tcp.flags.fin', 'sip'];
 
@@ -52,6 +55,10 @@ const packet: fc.Arbitrary<Packet> = fc.record(
     'ip.proto': proto,
     'ip.src': ip,
     'ip.dst': ip,
+    'ip.src.country': country,
+    'ip.dst.country': country,
+    'ip.src.asnum': asn,
+    'ip.dst.asnum': asn,
   },
   { requiredKeys: [] },
 ) as fc.Arbitrary<Packet>;
@@ -60,6 +67,9 @@ const predicate = fc.oneof(
   fc.tuple(fc.constantFrom(...INTS), fc.constantFrom('==', '!=', '<', '>=', '&'), small).map(([f, o, v]) => `${f} ${o} ${v}`),
   fc.tuple(fc.constantFrom(...INTS), fc.array(fc.oneof(small.map(String), fc.tuple(small, small).map(([a, b]) => `${Math.min(a, b)}..${Math.max(a, b)}`)), { maxLength: 15 })).map(([f, xs]) => `${f} in {${xs.join(' ')}}`),
   fc.constantFrom(...BOOLS),
+  fc.tuple(fc.constantFrom('ip.src.country', 'ip.dst.country'), fc.constantFrom('==', '!=', 'contains', 'matches', '<'), country).map(([f, o, v]) => `${f} ${o} "${v}"`),
+  fc.tuple(fc.constantFrom('ip.src.country', 'ip.dst.country'), fc.array(country, { maxLength: 3 })).map(([f, xs]) => `${f} in {${xs.map((x) => `"${x}"`).join(' ')}}`),
+  fc.tuple(fc.constantFrom('ip.src.asnum', 'ip.dst.asnum'), fc.constantFrom('==', '!=', '<', '>='), asn).map(([f, o, v]) => `${f} ${o} ${v}`),
   fc.tuple(fc.constantFrom('==', '!=', 'contains', 'matches', '<', '>='), fc.constantFrom('tcp', 'udp', 'icmp', 'ipv6-icmp', 'c', '^i', 'gre', '200')).map(([o, v]) => `ip.proto ${o} "${v}"`),
   fc.array(fc.constantFrom('"tcp"', '"udp"', '"ethernet"', '"x"'), { maxLength: 4 }).map((xs) => `ip.proto in {${xs.join(' ')}}`),
   fc.tuple(fc.constantFrom('ip.src', 'ip.dst'), fc.constantFrom('==', '!=', '<', '>=', '>'), ip).map(([f, o, v]) => `${f} ${o} ${v}`),
@@ -111,7 +121,8 @@ describe('ruleset decider on slots', () => {
   it('is built only when every rule reads slot fields directly', () => {
     const has = (expr: string) => compileRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport == 1' }, { action: 'block', expression: expr }] }).slotsDecider !== undefined;
     expect(has('ip.src in {10.0.0.0/8} and tcp.flags.syn')).toBe(true);
-    expect(has('ip.src.country == "BR"')).toBe(false);
+    expect(has('ip.src.country == "BR" and ip.dst.asnum in {64500..64510}')).toBe(true);
+    expect(has('ip.geoip.country == "BR"')).toBe(false);
     expect(has('ip.geoip.asnum == 13335')).toBe(false);
     expect(has('cf.colo.name == "ams"')).toBe(false);
     expect(has('bit_slice(tcp, 104, 112) == 2')).toBe(false);
