@@ -5,7 +5,6 @@
  * @module
  */
 import { statSync } from 'node:fs';
-import { SingleBar, Presets } from 'cli-progress';
 import { renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
 import { readText, UsageError } from './io.js';
@@ -46,8 +45,10 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
 
   // A bar with a total for files over 4 MB; for standard input (size unknown) a running count instead.
   const showBar = options.progress !== false && process.stderr.isTTY && (stdin || (size ?? 0) > 4 << 20);
-  const bar = showBar
-    ? new SingleBar({ format: stdin ? 'simulate | {value} MB read | {packets} packets' : 'simulate [{bar}] {percentage}% | {value}/{total} MB | {packets} packets', stream: process.stderr }, Presets.shades_classic)
+  // cli-progress is loaded only when a bar is shown: `rulekit check` and piped runs never pay for it.
+  const progressBars = showBar ? (await import('cli-progress')).default : undefined;
+  const bar = progressBars
+    ? new progressBars.SingleBar({ format: stdin ? 'simulate | {value} MB read | {packets} packets' : 'simulate [{bar}] {percentage}% | {value}/{total} MB | {packets} packets', stream: process.stderr }, progressBars.Presets.shades_classic)
     : undefined;
   bar?.start(stdin ? 0 : Math.ceil((size ?? 0) / 1048576), 0, { packets: 0 });
 
