@@ -7,7 +7,8 @@
  * @module
  */
 import type { CheckedExpression, Matcher, Packet } from '../expression/index.js';
-import { EMPTY_PACKET, HELPERS, emitExpression, jsString, type EmitContext } from '../expression/compiler.js';
+import { EMPTY_PACKET, HELPERS, emitExpression, type EmitContext } from '../expression/compiler.js';
+import { jsString } from '../codegen/index.js';
 import { IpSet, type IpSetParts } from '../net/ip-set.js';
 import type { RuleSummary, SimulationSummary } from './simulate.js';
 import type { RuleAction } from './model.js';
