@@ -11,15 +11,15 @@ import type { CompareOperator, LogicalOperator } from './ast.js';
 import { COMPARE_OPERATORS, IN_OPERATOR, LOGICAL_OPERATORS, NOT_OPERATOR } from './operators.js';
 
 // Categories (never produced directly).
-/** Any comparison operator. */
+/** Any comparison operator (COMPARE_OPERATORS). */
 export const CompareOp = createToken({ name: 'CompareOp', pattern: Lexer.NA });
-/** `and` / `&&`. */
+/** Every spelling of `and` (LOGICAL_OPERATORS). */
 export const AndOp = createToken({ name: 'AndOp', pattern: Lexer.NA });
-/** `or` / `||`. */
+/** Every spelling of `or` (LOGICAL_OPERATORS). */
 export const OrOp = createToken({ name: 'OrOp', pattern: Lexer.NA });
-/** `xor` / `^^`. */
+/** Every spelling of `xor` (LOGICAL_OPERATORS). */
 export const XorOp = createToken({ name: 'XorOp', pattern: Lexer.NA });
-/** `not` / `!`. */
+/** Every spelling of `not` (NOT_OPERATOR). */
 export const NotOp = createToken({ name: 'NotOp', pattern: Lexer.NA });
 /** A literal value on the right-hand side (number, address, CIDR, byte string, bare word). */
 export const Value = createToken({ name: 'Value', pattern: Lexer.NA });
