@@ -33,6 +33,7 @@ import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
 import { LINK_LAYERS, LINK_TRUNCATED, ethernetIpOffset, rawIpOffset } from './link-types.js';
 import { IPV6_WALK, ipv4End, ipv4FragmentOffset, tcpSip, u32, udpSip, walkIpv6 } from './ip-layers.js';
 import { IpSet } from '../net/ip-set.js';
+import { jsString } from '../codegen/index.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */
 export interface DecodeInput {
@@ -90,7 +91,7 @@ let shapeFields: ReadonlySet<string> | undefined;
 let shapeCtor: (new () => Packet) | undefined;
 /**
  * A constructor that sets each field to undefined in a fixed order (generated once per field set; field
- * names enter the source only through JSON.stringify). Where code generation is blocked, plain packets.
+ * names enter the source only through jsString). Where code generation is blocked, plain packets.
  */
 function shapedConstructor(fields: ReadonlySet<string>): new () => Packet {
   if (fields !== shapeFields || !shapeCtor) {
@@ -99,7 +100,7 @@ function shapedConstructor(fields: ReadonlySet<string>): new () => Packet {
       // Every field the wanted groups can produce (a group may fill siblings: tcp.srcport with tcp.dstport).
       const mask = fieldMask(fields);
       const all = DECODED_FIELDS.filter((f) => (FIELD_GROUPS[f]! & mask) !== 0);
-      const body = all.map((f) => `this[${JSON.stringify(f).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}] = undefined;`).join('\n');
+      const body = all.map((f) => `this[${jsString(f)}] = undefined;`).join('\n');
       const ctor = new Function(body) as unknown as new () => Packet;
       (ctor as unknown as { prototype: object }).prototype = Object.prototype;
       shapeCtor = ctor;

@@ -2,8 +2,8 @@
  * The compiled matcher: turns a checked AST once into one JavaScript function (wirefilter compiles each
  * node once into a closure; we go one step further and generate the source of a single function, so V8
  * inlines field loads with constant keys — the benchmark in bench/expression.ts shows it matching a
- * hand-written closure). User text enters the generated source ONLY through {@link jsString}
- * (JSON.stringify plus U+2028/U+2029 escapes); numbers are validated safe integers; sets, regexes and IP
+ * hand-written closure). User text enters the generated source ONLY through `jsString` (src/codegen);
+ * numbers are validated safe integers; sets, regexes and IP
  * indexes are passed in as constants, never as source. Where `new Function` is not allowed (a strict
  * Content-Security-Policy), {@link compile} falls back to a tree of closures with the same semantics.
  * @module
@@ -14,6 +14,7 @@ import { evaluatePredicate, type Packet } from './interpreter.js';
 import { bitSlice, bitwiseAnd, compareIpText, inRanges, type LhsPlan, type Predicate } from './predicates.js';
 import { isIpAddressText, type IpSet } from '../net/index.js';
 import { evaluationOrder, INLINE_SET_MAX } from './cost.js';
+import { jsString } from '../codegen/index.js';
 
 /** A compiled matcher: true when the packet matches. */
 export type Matcher = (packet: Packet) => boolean;
@@ -22,11 +23,6 @@ export type Matcher = (packet: Packet) => boolean;
 export interface CompileOptions {
   /** Generate a function with `new Function` (default true); false builds closures. */
   codegen?: boolean;
-}
-
-/** Escape a string as a JavaScript string literal: the only way user text enters generated code. */
-export function jsString(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /** Runtime helpers the generated code calls (`h` in generated source). */
@@ -139,7 +135,7 @@ const TYPEOF: Record<Predicate['kind'], string> = {
 /**
  * A condition on the variable named `t` (default `t`), which holds a present value; `typed` says whether
  * it already checks the type.
- * Constants go through `ctx.constant`; user text only through {@link jsString}.
+ * Constants go through `ctx.constant`; user text only through `jsString`.
  */
 export function condition(p: Predicate, ctx: EmitContext, t = 't'): { code: string; typed: boolean } {
   const k = (v: unknown) => ctx.constant(v);

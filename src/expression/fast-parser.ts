@@ -11,13 +11,9 @@ import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';
+import { LOGICAL_OPERATORS } from './operators.js';
 
-const COMPARE = new Map<TokenType, A.CompareOperator>([
-  [T.Eq, 'eq'], [T.EqWord, 'eq'], [T.Ne, 'ne'], [T.NeWord, 'ne'], [T.Lt, 'lt'], [T.LtWord, 'lt'],
-  [T.Le, 'le'], [T.LeWord, 'le'], [T.Gt, 'gt'], [T.GtWord, 'gt'], [T.Ge, 'ge'], [T.GeWord, 'ge'],
-  [T.Amp, 'bitwise_and'], [T.BitwiseAnd, 'bitwise_and'], [T.Contains, 'contains'], [T.Matches, 'matches'],
-  [T.Tilde, 'matches'], [T.Wildcard, 'wildcard'],
-]);
+const COMPARE = T.COMPARE_TOKENS;
 const VALUE = new Set<TokenType>([T.IntLiteral, T.WordLiteral, T.Identifier, T.StringLiteral, T.RawStringLiteral]);
 const IDENT_ARG = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -112,7 +108,7 @@ export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
 
   const unary = (): A.ExprNode => {
     const tt = peek();
-    if (tt === T.Not || tt === T.Bang) {
+    if (tt !== undefined && T.NOT_AT[tt.tokenTypeIdx!] === 1) {
       const t = tokens[pos++]!;
       const operand = unary();
       return { kind: 'not', id: id++, range: { start: t.startOffset, end: operand.range.end }, operand };
@@ -126,21 +122,21 @@ export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
     return predicate();
   };
 
-  const binary = (next: () => A.ExprNode, a: TokenType, b: TokenType, op: A.LogicalOperator) => (): A.ExprNode => {
+  const binary = (next: () => A.ExprNode, op: A.LogicalOperator, precedence = LOGICAL_OPERATORS[op].precedence) => (): A.ExprNode => {
     const first = next();
     let tt = peek();
-    if (tt !== a && tt !== b) return first;
+    if (tt === undefined || T.LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] !== precedence) return first;
     const operands = [first];
-    while (tt === a || tt === b) {
+    while (tt !== undefined && T.LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] === precedence) {
       pos++;
       operands.push(next());
       tt = peek();
     }
     return { kind: 'logical', op, id: id++, range: { start: first.range.start, end: operands[operands.length - 1]!.range.end }, operands };
   };
-  const and = binary(unary, T.And, T.AmpAmp, 'and');
-  const xor = binary(and, T.Xor, T.CaretCaret, 'xor');
-  const or = binary(xor, T.Or, T.PipePipe, 'or');
+  const and = binary(unary, 'and');
+  const xor = binary(and, 'xor');
+  const or = binary(xor, 'or');
 
   try {
     const ast = or();

@@ -6,6 +6,7 @@
  */
 import { createSyntaxDiagramsCode, type ISerializedGast } from 'chevrotain';
 import { grammarProductions } from './parser.js';
+import { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR } from './operators.js';
 
 type Gast = ISerializedGast & { name?: string; label?: string; definition?: Gast[]; separator?: Gast; pattern?: string };
 
@@ -43,6 +44,35 @@ function wrap(s: string): string {
   return s.includes(' ') ? `( ${s} )` : s;
 }
 
+const code = (s: string) => `\`${s}\``;
+
+/** The token categories and their spellings, from the operator table. */
+function categories(): string {
+  const logical = Object.values(LOGICAL_OPERATORS).map((o) => `${o.print[0]!.toUpperCase()}${o.print.slice(1)}Op = ${o.spellings.map(code).join(' | ')}`);
+  const not = `NotOp = ${NOT_OPERATOR.spellings.map(code).join(' | ')}`;
+  const compare = Object.values(COMPARE_OPERATORS).flatMap((o) => o.spellings.filter((s) => !s.includes(' '))).map(code);
+  return [...logical, not, `CompareOp = ${compare.join(' ')}`].join(', ');
+}
+
+/** Operators loosest first. */
+function precedence(): string {
+  return [...Object.values(LOGICAL_OPERATORS), NOT_OPERATOR].sort((a, b) => a.precedence - b.precedence).map((o) => o.print).join(', ');
+}
+
+/** A paragraph as lines of at most 110 characters. */
+function wrapWords(text: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /** The grammar as an EBNF-style listing (`[ x ]` optional, `{ x }` repeated, `( a | b )` choice). */
 export function grammarListing(): string {
   const rules = grammarProductions() as Gast[];
@@ -50,9 +80,7 @@ export function grammarListing(): string {
     '# Grammar of network rule expressions',
     '',
     'Generated from the Chevrotain parser (`src/expression/parser.ts`) by `npm run grammar`; a test keeps it current.',
-    'Notation: `[ x ]` optional, `{ x }` zero or more, `( a | b )` one of. Token categories: AndOp = `and` | `&&`,',
-    'OrOp = `or` | `||`, XorOp = `xor` | `^^`, NotOp = `not` | `!`, CompareOp = `==` `eq` `!=` `ne` `<` `lt` `<=` `le`',
-    '`>` `gt` `>=` `ge` `&` `bitwise_and` `contains` `matches` `~` `wildcard`. Precedence, loosest first: or, xor, and, not.',
+    ...wrapWords(`Notation: \`[ x ]\` optional, \`{ x }\` zero or more, \`( a | b )\` one of. Token categories: ${categories()}. Precedence, loosest first: ${precedence()}.`),
     '',
     '```ebnf',
     ...rules.map((r) => `${r.name} = ${seq(r.definition)} ;`),

@@ -25,7 +25,7 @@ export { FUNCTIONS, type FunctionInfo } from './functions.js';
 export { COUNTRY_CODES } from './countries.js';
 export { print, shape } from './printer.js';
 export { interpret, evaluatePredicate, lhsValues, type Packet } from './interpreter.js';
-export { compile, generate, jsString, type Matcher, type CompileOptions, type GeneratedMatcher } from './compiler.js';
+export { compile, generate, type Matcher, type CompileOptions, type GeneratedMatcher } from './compiler.js';
 export { evaluationOrder, nodeCost, predicateCost } from './cost.js';
 export type { CheckedExpression } from './checker.js';
 export type { Predicate, LhsPlan } from './predicates.js';

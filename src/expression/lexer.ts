@@ -39,16 +39,20 @@ const isWordChar = (c: number) =>
 const isOctal = (c: number) => c >= 48 && c <= 55;
 const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 
-/** Single-character and two-character symbols. */
+/** Single-character and two-character symbols: punctuation and the operator table's symbol spellings. */
 const SYMBOLS: Record<string, TokenType> = {
-  '(': T.LParen, ')': T.RParen, '{': T.LBrace, '}': T.RBrace, ',': T.Comma,
-  '==': T.Eq, '!=': T.Ne, '<=': T.Le, '>=': T.Ge, '<': T.Lt, '>': T.Gt,
-  '&&': T.AmpAmp, '||': T.PipePipe, '^^': T.CaretCaret, '!': T.Bang, '&': T.Amp, '~': T.Tilde, '..': T.DotDot,
+  '(': T.LParen, ')': T.RParen, '{': T.LBrace, '}': T.RBrace, ',': T.Comma, '..': T.DotDot,
+  ...Object.fromEntries(T.OPERATOR_SYMBOLS),
 };
 /** Second characters of the two-character symbols (a cheap pre-check before slicing). */
-const TWO_CHAR_SECOND = new Set(['=', '&', '|', '^', '.'].map((c) => c.charCodeAt(0)));
-/** Symbols people type that are not operators here, with the intended one. */
-const NEAR_SYMBOLS: Record<string, string> = { '=': '==', '|': '||', '^': '^^', '"': '"' };
+const TWO_CHAR_SECOND = new Set(Object.keys(SYMBOLS).filter((s) => s.length === 2).map((s) => s.charCodeAt(1)));
+/**
+ * Characters people type that are no symbol here, with the intended one: the first half of a
+ * two-character operator (`=` for `==`, `|` for `||`).
+ */
+const NEAR_SYMBOLS: Record<string, string> = Object.fromEntries(
+  [...T.OPERATOR_SYMBOLS.keys()].filter((s) => s.length === 2 && SYMBOLS[s[0]!] === undefined).map((s) => [s[0]!, s]),
+);
 
 /**
  * Split an expression into tokens. `maxDepth` limits nesting; beyond it a `nesting-too-deep` error is
@@ -72,7 +76,7 @@ export function lex(text: string, maxDepth = 128): LexResult {
     const tt = tok.tokenType;
     if (tt === T.LParen) parenDepth++;
     else if (tt === T.RParen) parenDepth = Math.max(0, parenDepth - 1);
-    if (tt === T.Not || tt === T.Bang) notRun++;
+    if (T.NOT_AT[tok.tokenTypeIdx] === 1) notRun++;
     else if (tt !== T.LParen) notRun = 0;
     const depth = parenDepth + notRun;
     if (depth > deepest) {
@@ -255,14 +259,14 @@ function hasDotOrDigit(text: string, start: number, end: number): boolean {
 function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[], lowerPlain = false): void {
   const image = text.slice(start, end);
   if (lowerPlain) {
-    const kw = end - start <= 11 && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
+    const kw = end - start <= T.KEYWORD_MAX_LENGTH && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
     if (kw) push(token(kw, image, start, end));
     else push(token(text.charCodeAt(end - 1) === 46 ? T.WordLiteral : T.Identifier, image, start, end));
     return;
   }
   // Keywords are short runs of lower-case letters and _: look them up only for such words.
   const c0 = text.charCodeAt(start);
-  const kw = end - start <= 11 && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
+  const kw = end - start <= T.KEYWORD_MAX_LENGTH && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
   if (kw) {
     push(token(kw, image, start, end));
     return;
@@ -270,7 +274,7 @@ function lexWord(text: string, start: number, end: number, push: (t: IToken) => 
   const shape = wordShape(text, start, end);
   const lower = shape.upper ? image.toLowerCase() : image;
   const kwLower = shape.upper ? T.KEYWORDS.get(lower) : undefined;
-  if (kwLower && lower !== 'strict') {
+  if (kwLower && kwLower !== T.Strict) {
     diagnostics.push(
       expressionDiagnostic('uppercase-keyword', `keywords are lower case: use '${lower}' instead of '${image}'`, { start, end }, {
         fix: { title: `replace with '${lower}'`, edits: [{ range: { start, end }, newText: lower }] },

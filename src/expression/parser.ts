@@ -14,14 +14,6 @@ import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';
 import { expressionDiagnostic } from './diagnostics.js';
 
-/** Canonical operator of each comparison token. */
-const COMPARE_OPS = new Map<TokenType, A.CompareOperator>([
-  [T.Eq, 'eq'], [T.EqWord, 'eq'], [T.Ne, 'ne'], [T.NeWord, 'ne'], [T.Lt, 'lt'], [T.LtWord, 'lt'],
-  [T.Le, 'le'], [T.LeWord, 'le'], [T.Gt, 'gt'], [T.GtWord, 'gt'], [T.Ge, 'ge'], [T.GeWord, 'ge'],
-  [T.Amp, 'bitwise_and'], [T.BitwiseAnd, 'bitwise_and'], [T.Contains, 'contains'], [T.Matches, 'matches'],
-  [T.Tilde, 'matches'], [T.Wildcard, 'wildcard'],
-]);
-
 /** How a token type is named in messages. */
 function label(tt: TokenType): string {
   switch (tt) {
@@ -186,7 +178,7 @@ class ExpressionParser extends EmbeddedActionsParser {
               });
               return this.ACTION(() => {
                 if (high) this.rangeOutsideSet(lhs, rhs, high);
-                return this.compare(lhs, COMPARE_OPS.get(opTok.tokenType) ?? 'eq', this.tokRange(opTok), rhs);
+                return this.compare(lhs, T.COMPARE_TOKENS.get(opTok.tokenType) ?? 'eq', this.tokRange(opTok), rhs);
               });
             },
           },
@@ -381,7 +373,7 @@ function grammarDiagnostic(err: IRecognitionException, textLength: number): Diag
   if (atEnd) return expressionDiagnostic('unexpected-end', err.message, range);
   if (err.name === 'NotAllInputParsedException') {
     const t = tok.tokenType;
-    const operand = t === T.Identifier || t === T.LParen || t === T.NotOp || t === T.Not || t === T.Bang;
+    const operand = t === T.Identifier || t === T.LParen || t === T.NotOp || T.NOT_TOKENS.has(t);
     if (operand) {
       return expressionDiagnostic('missing-operator', `expected 'and' or 'or' before ${shown(tok)}`, range, {
         fix: { title: "insert 'and'", edits: [{ range: { start: range.start, end: range.start }, newText: 'and ' }] },

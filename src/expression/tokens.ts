@@ -1,21 +1,25 @@
 /**
  * Token vocabulary of network rule expressions, declared with Chevrotain so the grammar, the railroad
- * diagrams and content assist all share it. Operator families are token categories (Chevrotain style).
- * The tokens themselves are produced by the hand-tuned lexer in `lexer.ts`.
+ * diagrams and content assist all share it. Operator families are token categories (Chevrotain style);
+ * the operator tokens and the maps the lexer and parsers read are derived from the operator table in
+ * `operators.ts`, once, at module load. The tokens themselves are produced by the hand-tuned lexer in
+ * `lexer.ts`.
  * @module
  */
 import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { CompareOperator, LogicalOperator } from './ast.js';
+import { COMPARE_OPERATORS, IN_OPERATOR, LOGICAL_OPERATORS, NOT_OPERATOR } from './operators.js';
 
 // Categories (never produced directly).
-/** Any comparison operator. */
+/** Any comparison operator (COMPARE_OPERATORS). */
 export const CompareOp = createToken({ name: 'CompareOp', pattern: Lexer.NA });
-/** `and` / `&&`. */
+/** Every spelling of `and` (LOGICAL_OPERATORS). */
 export const AndOp = createToken({ name: 'AndOp', pattern: Lexer.NA });
-/** `or` / `||`. */
+/** Every spelling of `or` (LOGICAL_OPERATORS). */
 export const OrOp = createToken({ name: 'OrOp', pattern: Lexer.NA });
-/** `xor` / `^^`. */
+/** Every spelling of `xor` (LOGICAL_OPERATORS). */
 export const XorOp = createToken({ name: 'XorOp', pattern: Lexer.NA });
-/** `not` / `!`. */
+/** Every spelling of `not` (NOT_OPERATOR). */
 export const NotOp = createToken({ name: 'NotOp', pattern: Lexer.NA });
 /** A literal value on the right-hand side (number, address, CIDR, byte string, bare word). */
 export const Value = createToken({ name: 'Value', pattern: Lexer.NA });
@@ -25,35 +29,85 @@ export const AnyValue = createToken({ name: 'AnyValue', pattern: Lexer.NA, label
 const t = (name: string, pattern: string, categories: TokenType[] = [], label?: string): TokenType =>
   createToken({ name, pattern, categories, label: label ?? `'${pattern}'` });
 
-export const And = t('And', 'and', [AndOp], "'and'");
-export const AmpAmp = t('AmpAmp', '&&', [AndOp]);
-export const Or = t('Or', 'or', [OrOp]);
-export const PipePipe = t('PipePipe', '||', [OrOp]);
-export const Xor = t('Xor', 'xor', [XorOp]);
-export const CaretCaret = t('CaretCaret', '^^', [XorOp]);
-export const Not = t('Not', 'not', [NotOp]);
-export const Bang = t('Bang', '!', [NotOp]);
-export const In = t('In', 'in');
-export const Eq = t('Eq', '==', [CompareOp]);
-export const Ne = t('Ne', '!=', [CompareOp]);
-export const Le = t('Le', '<=', [CompareOp]);
-export const Lt = t('Lt', '<', [CompareOp]);
-export const Ge = t('Ge', '>=', [CompareOp]);
-export const Gt = t('Gt', '>', [CompareOp]);
-export const EqWord = t('EqWord', 'eq', [CompareOp]);
-export const NeWord = t('NeWord', 'ne', [CompareOp]);
-export const LtWord = t('LtWord', 'lt', [CompareOp]);
-export const LeWord = t('LeWord', 'le', [CompareOp]);
-export const GtWord = t('GtWord', 'gt', [CompareOp]);
-export const GeWord = t('GeWord', 'ge', [CompareOp]);
-export const Amp = t('Amp', '&', [CompareOp]);
-export const BitwiseAnd = t('BitwiseAnd', 'bitwise_and', [CompareOp]);
-export const Contains = t('Contains', 'contains', [CompareOp]);
-export const Matches = t('Matches', 'matches', [CompareOp]);
-export const Tilde = t('Tilde', '~', [CompareOp]);
-export const Wildcard = t('Wildcard', 'wildcard', [CompareOp]);
+// Operator tokens: one per spelling in the operator table (operators.ts), built once at module load.
+/** Token of each operator spelling, by spelling (each word of a two-word spelling has its own). */
+const bySpelling = new Map<string, TokenType>();
+/** Token of each operator spelling, by its name in the operator table. */
+const byName = new Map<string, TokenType>();
+/** Operator tokens in table order. */
+const operatorTokens: TokenType[] = [];
+
+function operatorToken(spelling: string, name: string, categories: TokenType[]): TokenType {
+  const known = bySpelling.get(spelling);
+  if (known) {
+    if (known.name !== name) throw new Error(`operator table: '${spelling}' is named both ${known.name} and ${name}`);
+    return known;
+  }
+  const tok = t(name, spelling, categories);
+  bySpelling.set(spelling, tok);
+  byName.set(name, tok);
+  operatorTokens.push(tok);
+  return tok;
+}
+
+/** The (spelling, token name) pairs of a row, checked for equal lengths. */
+function pairs(row: { print: string; spellings: readonly string[]; tokens: readonly string[] }): [string, string][] {
+  if (row.spellings.length !== row.tokens.length) throw new Error(`operator table: ${row.print} has ${row.spellings.length} spellings and ${row.tokens.length} token names`);
+  return row.spellings.map((s, i) => [s, row.tokens[i]!]);
+}
+
+/** Category token of each logical operator (the grammar's AndOp, OrOp, XorOp). */
+const LOGICAL_CATEGORY: Readonly<Record<LogicalOperator, TokenType>> = { and: AndOp, or: OrOp, xor: XorOp };
+
+/** Canonical operator of each comparison token (`strict wildcard`, two tokens, is the grammar's own rule). */
+export const COMPARE_TOKENS: ReadonlyMap<TokenType, CompareOperator> = (() => {
+  const out = new Map<TokenType, CompareOperator>();
+  const rows = Object.entries(COMPARE_OPERATORS) as [CompareOperator, (typeof COMPARE_OPERATORS)[CompareOperator]][];
+  for (const [op, row] of rows) {
+    for (const [spelling, name] of pairs(row)) if (!spelling.includes(' ')) out.set(operatorToken(spelling, name, [CompareOp]), op);
+  }
+  // The words of a two-word spelling after the single-word ones: a word that is itself an operator
+  // (`wildcard`) is that operator's token; another word (`strict`) is a plain keyword.
+  for (const [, row] of rows) {
+    for (const [spelling, name] of pairs(row)) {
+      if (!spelling.includes(' ')) continue;
+      const words = spelling.split(' ');
+      const names = name.split(' ');
+      if (words.length !== names.length) throw new Error(`operator table: '${spelling}' has ${words.length} words and ${names.length} token names`);
+      words.forEach((w, i) => operatorToken(w, names[i]!, []));
+    }
+  }
+  return out;
+})();
+
+/** Canonical operator of each logical-operator token. */
+export const LOGICAL_TOKENS: ReadonlyMap<TokenType, LogicalOperator> = (() => {
+  const out = new Map<TokenType, LogicalOperator>();
+  for (const [op, row] of Object.entries(LOGICAL_OPERATORS) as [LogicalOperator, (typeof LOGICAL_OPERATORS)[LogicalOperator]][]) {
+    for (const [spelling, name] of pairs(row)) out.set(operatorToken(spelling, name, [LOGICAL_CATEGORY[op]]), op);
+  }
+  return out;
+})();
+
+/** The tokens of `not`. */
+export const NOT_TOKENS: ReadonlySet<TokenType> = new Set(pairs(NOT_OPERATOR).map(([spelling, name]) => operatorToken(spelling, name, [NotOp])));
+
+for (const [spelling, name] of pairs(IN_OPERATOR)) operatorToken(spelling, name, []);
+
+/** The operator token of that name in the operator table (for the grammar's own rules). */
+function named(name: string): TokenType {
+  const tok = byName.get(name);
+  if (!tok) throw new Error(`operator table: no token named ${name}`);
+  return tok;
+}
+
+/** `in` (one spelling; a second would need a category token, as `not` has). */
+export const In = named('In');
 /** `strict` — only valid before `wildcard`. */
-export const Strict = t('Strict', 'strict');
+export const Strict = named('Strict');
+/** `wildcard` (also the second word of `strict wildcard`). */
+export const Wildcard = named('Wildcard');
+
 export const LParen = t('LParen', '(');
 export const RParen = t('RParen', ')');
 export const LBrace = t('LBrace', '{');
@@ -77,17 +131,43 @@ export const ListRef = createToken({ name: 'ListRef', pattern: Lexer.NA, label: 
 /** Every token type, categories first (the order Chevrotain wants for its vocabulary). */
 export const allTokens: TokenType[] = [
   CompareOp, AndOp, OrOp, XorOp, NotOp, Value, AnyValue,
-  And, AmpAmp, Or, PipePipe, Xor, CaretCaret, Not, Bang, In,
-  Eq, Ne, Le, Lt, Ge, Gt, EqWord, NeWord, LtWord, LeWord, GtWord, GeWord, Amp, BitwiseAnd,
-  Contains, Matches, Tilde, Wildcard, Strict,
+  ...operatorTokens,
   LParen, RParen, LBrace, RBrace, Comma, DotDot,
   Identifier, IntLiteral, WordLiteral, StringLiteral, RawStringLiteral, ListRef,
 ];
 
-/** Keywords and word operators by their (lower-case) spelling. */
-export const KEYWORDS: ReadonlyMap<string, TokenType> = new Map([
-  ['and', And], ['or', Or], ['xor', Xor], ['not', Not], ['in', In],
-  ['eq', EqWord], ['ne', NeWord], ['lt', LtWord], ['le', LeWord], ['gt', GtWord], ['ge', GeWord],
-  ['bitwise_and', BitwiseAnd], ['contains', Contains], ['matches', Matches], ['wildcard', Wildcard],
-  ['strict', Strict],
-]);
+/** Keywords and word operators by their (lower-case) spelling: the operator spellings that are words. */
+export const KEYWORDS: ReadonlyMap<string, TokenType> = new Map([...bySpelling].filter(([s]) => /^[a-z_]+$/.test(s)));
+
+/** Longest keyword (the lexer looks up only words this short). */
+export const KEYWORD_MAX_LENGTH: number = Math.max(...[...KEYWORDS.keys()].map((k) => k.length));
+
+/**
+ * Operator spellings made of symbols, by spelling. The lexer reads symbols of one or two characters and
+ * keywords of [a-z_]; a spelling of another shape could never be lexed, so it is refused here.
+ */
+export const OPERATOR_SYMBOLS: ReadonlyMap<string, TokenType> = (() => {
+  const out = new Map<string, TokenType>();
+  for (const [s, tok] of bySpelling) {
+    if (KEYWORDS.has(s)) continue;
+    if (s.length > 2 || /[\w\s.:/"$#(){},-]/.test(s)) throw new Error(`operator table: the lexer cannot read the spelling '${s}'`);
+    out.set(s, tok);
+  }
+  return out;
+})();
+
+/** A table over every token type's `tokenTypeIdx` (a typed-array load where a hot loop tests each token). */
+function byIndex(value: (tt: TokenType) => number): Uint8Array {
+  const out = new Uint8Array(Math.max(...allTokens.map((tt) => tt.tokenTypeIdx!)) + 1);
+  for (const tt of allTokens) out[tt.tokenTypeIdx!] = value(tt);
+  return out;
+}
+
+/** 1 at the index of each `not` token. */
+export const NOT_AT: Uint8Array = byIndex((tt) => (NOT_TOKENS.has(tt) ? 1 : 0));
+
+/** At the index of each logical-operator token, its operator's precedence (operators.ts); 0 elsewhere. */
+export const LOGICAL_PRECEDENCE_AT: Uint8Array = byIndex((tt) => {
+  const op = LOGICAL_TOKENS.get(tt);
+  return op === undefined ? 0 : LOGICAL_OPERATORS[op].precedence;
+});

@@ -3,7 +3,7 @@
  *
  * Two back ends with the interpreter's semantics (filter-eval.ts):
  * - `codegen`: one JavaScript function whose body is the filter as a boolean expression, built with
- *   `new Function`. User text enters the code only as literals from {@link jsLiteral}; sets of more than
+ *   `new Function`. User text enters the code only as literals from `jsLiteral` (src/codegen); sets of more than
  *   a few values are passed in as `Set` objects, not as code.
  * - `closures`: a tree of specialised closures, for pages whose Content-Security-Policy forbids
  *   `new Function` (`auto` falls back to it when construction throws).
@@ -12,7 +12,7 @@
 import type { FilterClause, FilterNode, FilterScalar, LogFilter } from './filter-ast.js';
 import { isArrayType, scalarEquals } from './filter-eval.js';
 import { OPERATOR_BY_NAME, type FilterOperator } from './operators.js';
-import { jsLiteral, jsString } from './js-literal.js';
+import { jsLiteral, jsString } from '../codegen/index.js';
 
 /** A compiled filter: true when the line passes the filter (is sent). */
 export type LogLineMatcher = (line: Record<string, unknown>) => boolean;

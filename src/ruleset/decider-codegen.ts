@@ -8,7 +8,7 @@
  */
 import type { CheckedExpression, Packet } from '../expression/index.js';
 import { EMPTY_PACKET, HELPERS, emitExpression, type EmitContext } from '../expression/index.js';
-import { jsString } from '../expression/index.js';
+import { jsString } from '../codegen/index.js';
 import type { RulesetDecider, RulesetEntry } from './decider.js';
 
 /** The fields a checked expression reads, including the sources of derived fields. */

@@ -4,7 +4,7 @@ import {
   checkLogFilter, compileLogFilter, evaluateLogFilter, generateMatcherSource, logFilterToJSON, printLogFilter,
   logFilterToExpression, validateLogpushJob, validateCustomFieldRule, buildLogLine, type LogFieldType as FieldType,
 } from '../../src/logpush/index.js';
-import { jsString } from '../../src/logpush/js-literal.js';
+import { jsString } from '../../src/codegen/index.js';
 
 const HTTP = { dataset: 'http_requests' };
 
@@ -165,14 +165,6 @@ describe('printer', () => {
 });
 
 describe('hostile strings in values stay data', () => {
-  it('jsString round-trips and leaves no raw line terminators or markup', () => {
-    fc.assert(fc.property(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary' })), (s) => {
-      const lit = jsString(s);
-      expect(lit).not.toMatch(/[\u2028\u2029<>\n\r]/);
-      // eslint-disable-next-line no-new-func
-      expect(new Function(`return ${lit};`)()).toBe(s);
-    }), { numRuns: 500 });
-  });
   it('every operator matches hostile values literally and runs no injected code', () => {
     const g = globalThis as { pwned?: number };
     fc.assert(fc.property(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'binary', maxLength: 20 })), fc.constantFrom('eq', '!eq', 'startsWith', 'endsWith', 'contains', 'in', '!in'), (s, op) => {
