@@ -107,7 +107,16 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
     // Far beyond the limit, report only that: nobody wants 10,000 syntax errors of a pasted file.
     if (text.length > limits.maxLength * 16) return { ast: undefined, diagnostics };
   }
-  const lexed = lex(text, limits.maxDepth);
+  // A byte order mark pasted at the start is whitespace here (same length, so every range stays put).
+  if (text.charCodeAt(0) === 0xfeff) text = ' ' + text.slice(1);
+  for (const d of loneSurrogates(text)) diagnostics.push(d);
+  let lexed = lex(text, limits.maxDepth);
+  const bracketed = bracketSets(text, lexed.diagnostics);
+  if (bracketed) {
+    // `in [80 443]`: one diagnostic with the fix, then read the set as if written in braces.
+    lexed = lex(bracketed.text, limits.maxDepth);
+    lexed.diagnostics.push(...bracketed.diagnostics);
+  }
   diagnostics.push(...lexed.diagnostics);
   if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
   if (options.parser !== 'chevrotain' && lexed.diagnostics.length === 0) {
@@ -118,6 +127,52 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   diagnostics.push(...parsed.diagnostics);
   dropRegexEscapeErrors(parsed.ast, diagnostics);
   return { ast: parsed.ast, diagnostics: finish(diagnostics) };
+}
+
+/** A lone UTF-16 surrogate anywhere in the text: it has no UTF-8 encoding, so no service would read it as written. */
+function loneSurrogates(text: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const re = /[\uD800-\uDFFF]/gu; // with the u flag, only unpaired surrogates match
+  if (!re.test(text)) return out;
+  re.lastIndex = 0;
+  for (const m of text.matchAll(re)) {
+    const at = m.index;
+    out.push(
+      expressionDiagnostic('lone-surrogate', `U+${text.charCodeAt(at).toString(16).toUpperCase()} is half of a surrogate pair without its other half; it cannot be encoded as UTF-8`, { start: at, end: at + 1 }),
+    );
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+/**
+ * Sets written in brackets after `in` (`in [80 443]`, as in Python or JSON): the text with those brackets
+ * as braces, and one diagnostic per set whose fix writes the braces. Undefined when there is none.
+ */
+function bracketSets(text: string, lexDiagnostics: Diagnostic[]): { text: string; diagnostics: Diagnostic[] } | undefined {
+  const unexpectedAt = new Map<number, number>();
+  lexDiagnostics.forEach((d, i) => {
+    if (d.code === 'unexpected-character' && d.range) unexpectedAt.set(d.range.start, i);
+  });
+  let patched: string | undefined;
+  const diagnostics: Diagnostic[] = [];
+  const dropped = new Set<number>();
+  for (const [open, i] of unexpectedAt) {
+    if (text[open] !== '[' || !/(?:^|[\s(])in\s*$/.test(text.slice(Math.max(0, open - 64), open))) continue;
+    const close = text.indexOf(']', open + 1);
+    if (close < 0 || !unexpectedAt.has(close) || /[[{}()"]/.test(text.slice(open + 1, close))) continue;
+    const items = text.slice(open + 1, close).trim().replace(/\s*,\s*|\s+/g, ' ');
+    patched = (patched ?? text).slice(0, open) + '{' + (patched ?? text).slice(open + 1, close) + '}' + (patched ?? text).slice(close + 1);
+    dropped.add(i).add(unexpectedAt.get(close)!);
+    diagnostics.push(
+      expressionDiagnostic('syntax-error', `a set is written in braces, not brackets: in {${items}}`, { start: open, end: close + 1 }, {
+        fix: { title: `write {${items}}`, edits: [{ range: { start: open, end: close + 1 }, newText: `{${items}}` }] },
+      }),
+    );
+  }
+  if (patched === undefined) return undefined;
+  for (let k = lexDiagnostics.length - 1; k >= 0; k--) if (dropped.has(k)) lexDiagnostics.splice(k, 1);
+  return { text: patched, diagnostics };
 }
 
 function isBlank(text: string): boolean {
