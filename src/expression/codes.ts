@@ -51,7 +51,7 @@ export const EXPRESSION_CODES = {
   'invalid-regex': { severity: 'error', doc: 'A `matches` pattern the linear-time regex engine rejects.' },
   'function-arguments': { severity: 'error', doc: 'Wrong arguments to a function (bit_slice(field, start, end): raw header field, ≤ 32 bits, offsets ≤ 2040).' },
   'duplicate-set-item': { severity: 'warning', doc: 'A set item that is already in the set, or inside (or overlapping) another of its ranges/CIDRs. Fix: remove it (or merge the two ranges).' },
-  'unknown-protocol': { severity: 'error', doc: 'An ip.proto value that names no IP protocol (names are the IANA keywords in lower case: "tcp", "udp", "icmp", "ipv6-icmp"...).' },
+  'unknown-protocol': { severity: 'warning', doc: 'An ip.proto value that names no IP protocol, so it never matches (names are the IANA keywords in lower case: "tcp", "udp", "icmp", "ipv6-icmp"...).' },
   'uppercase-protocol': { severity: 'warning', doc: 'An ip.proto name not in lower case ("TCP"); values are lower case, so it never matches. Fix: write it in lower case.' },
   'lone-surrogate': { severity: 'error', doc: 'A UTF-16 surrogate without its pair in a string (an expression, or a \\uD800 escape in a JSON body); it cannot be encoded as UTF-8.' },
   'invalid-utf8': { severity: 'error', doc: 'Bytes that are not UTF-8 in an expression file or a JSON body; they are read as U+FFFD, at the position given.' },

@@ -49,7 +49,7 @@ describe('ip.proto names', () => {
     const upper = diags('ip.proto == "TCP"');
     expect(upper.map((d) => `${d.severity}:${d.code}`)).toEqual(['warning:uppercase-protocol']);
     expect(applyFix('ip.proto == "TCP"', upper[0]!)).toBe('ip.proto == "tcp"');
-    expect(diags('ip.proto == "foo"').map((d) => `${d.severity}:${d.code}`)).toEqual(['error:unknown-protocol']);
+    expect(diags('ip.proto == "foo"').map((d) => `${d.severity}:${d.code}`)).toEqual(['warning:unknown-protocol']);
     expect(diags('ip.proto ne "icpm"')[0]!.fix?.edits[0]?.newText).toBe('"icmp"');
     expect(diags('ip.proto in {"tcp" "Udp" "bogus"}').map((d) => d.code)).toEqual(['uppercase-protocol', 'unknown-protocol']);
   });
