@@ -10,7 +10,7 @@
 import type { Diagnostic, Range } from '../diagnostics/types.js';
 import type * as A from '../expression/ast.js';
 import { EXPORT_CODES, type ExportCode } from './codes.js';
-import { compileExpression, type ExpressionOptions } from '../expression/index.js';
+import { compileExpression, optionsOf, type ExpressionOptions } from '../expression/index.js';
 import { parseIpItem } from '../net/index.js';
 import { ipProtocolNumber } from '../capture/ip-protocols.js';
 import { readIntText } from '../expression/literals.js';
@@ -88,6 +88,7 @@ function diag(code: ExportCode, message: string, range: Range): Diagnostic {
  * ```
  */
 export function toWireshark(expression: string, options: ExpressionOptions = {}): WiresharkExport {
+  options = optionsOf(options);
   const compiled = compileExpression(expression, options);
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length || !compiled.ast) return { diagnostics: errors };

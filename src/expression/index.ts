@@ -89,8 +89,11 @@ const MAX_DIAGNOSTICS = 100;
 
 /** Parse an expression into an AST with ranges. Never throws. */
 export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits' | 'parser'> = {}): ParseResult {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  options = optionsOf(options);
+  const limits = { ...DEFAULT_LIMITS, ...(isPlainObject(options.limits) ? options.limits : {}) };
   limits.maxDepth = Math.min(Number.isFinite(limits.maxDepth) && limits.maxDepth >= 0 ? limits.maxDepth : DEFAULT_LIMITS.maxDepth, MAX_SUPPORTED_DEPTH);
+  // A limit that is not a non-negative number (a caller's typo, a string from a config file) is the default.
+  if (!(typeof limits.maxLength === 'number' && limits.maxLength >= 0)) limits.maxLength = DEFAULT_LIMITS.maxLength;
   if (typeof text !== 'string') {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
   }
@@ -175,6 +178,19 @@ function bracketSets(text: string, lexDiagnostics: Diagnostic[]): { text: string
   return { text: patched, diagnostics };
 }
 
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Options as given, or none when they are not an object (null from a JSON config is "no options"). */
+export function optionsOf<T extends object>(options: T | null | undefined): T {
+  if (!isPlainObject(options)) return {} as T;
+  // A service token that is not a string (a number, a Symbol) would throw in a template string.
+  const token = (options as { serviceToken?: unknown }).serviceToken;
+  if (token !== undefined && typeof token !== 'string') return { ...options, serviceToken: undefined } as T;
+  return options;
+}
+
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -217,6 +233,7 @@ function resolveScheme(s: ExpressionOptions['scheme'], out: Diagnostic[]): Schem
 function resolveLists(l: ExpressionOptions['lists'], token: string | undefined): ListCatalog | undefined {
   if (l === undefined || l === null) return undefined;
   if (l instanceof ListCatalog) return l;
+  if (!isPlainObject(l)) return ListCatalog.from({}, { serviceToken: token });
   return ListCatalog.from(l, { serviceToken: token });
 }
 
@@ -231,6 +248,7 @@ function resolveLists(l: ExpressionOptions['lists'], token: string | undefined):
  * ```
  */
 export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
+  options = optionsOf(options);
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
@@ -243,6 +261,7 @@ export function compileExpression(text: string, options: ExpressionOptions = {})
 
 /** Check an expression without compiling it (an editor's diagnostics as you type). */
 export function checkExpression(text: string, options: ExpressionOptions = {}): { diagnostics: Diagnostic[]; ast?: ExprNode; checked?: CheckedExpression } {
+  options = optionsOf(options);
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
