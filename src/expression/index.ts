@@ -93,7 +93,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   const limits = { ...DEFAULT_LIMITS, ...(isPlainObject(options.limits) ? options.limits : {}) };
   limits.maxDepth = Math.min(Number.isFinite(limits.maxDepth) && limits.maxDepth >= 0 ? limits.maxDepth : DEFAULT_LIMITS.maxDepth, MAX_SUPPORTED_DEPTH);
   // A limit that is not a non-negative number (a caller's typo, a string from a config file) is the default.
-  if (!(typeof limits.maxLength === 'number' && limits.maxLength >= 0)) limits.maxLength = DEFAULT_LIMITS.maxLength;
+  limits.maxLength = typeof limits.maxLength === 'number' && limits.maxLength >= 0 ? Math.floor(limits.maxLength) : DEFAULT_LIMITS.maxLength;
   if (typeof text !== 'string') {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
   }
