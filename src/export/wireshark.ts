@@ -93,7 +93,9 @@ export function toWireshark(expression: string, options: ExpressionOptions = {})
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length || !compiled.ast) return { diagnostics: errors };
   const out: Diagnostic[] = [];
-  const lists = options.lists && !('get' in options.lists && typeof options.lists.get === 'function') ? (options.lists as Record<string, readonly string[]>) : undefined;
+  // Plain {name: items} lists only: a ListCatalog (or a caller's odd value) has no items to spell out.
+  const given: unknown = options.lists;
+  const lists = typeof given === 'object' && given !== null && !Array.isArray(given) && typeof (given as { get?: unknown }).get !== 'function' ? (given as Record<string, readonly string[]>) : undefined;
   const filter = new Exporter(out, lists).expr(compiled.ast);
   return out.some((d) => d.severity === 'error') ? { diagnostics: out } : { filter, diagnostics: out };
 }
