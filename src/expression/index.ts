@@ -129,6 +129,14 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   const parsed = parseTokens(lexed.tokens, text.length);
   diagnostics.push(...parsed.diagnostics);
   dropRegexEscapeErrors(parsed.ast, diagnostics);
+  if (bracketed) {
+    // The bracket diagnostic's fix already writes the set without commas: one answer per set.
+    const spans = bracketed.diagnostics.map((d) => d.range!);
+    for (let i = diagnostics.length - 1; i >= 0; i--) {
+      const d = diagnostics[i]!;
+      if (d.code === 'comma-in-set' && d.range && spans.some((r) => d.range!.start > r.start && d.range!.end < r.end)) diagnostics.splice(i, 1);
+    }
+  }
   return { ast: parsed.ast, diagnostics: finish(diagnostics) };
 }
 

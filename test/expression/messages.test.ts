@@ -20,6 +20,12 @@ describe('sets written in brackets', () => {
     expect(applyFix(e, d[0]!)).toBe('tcp.dstport in {80 443}');
     expect(diags(applyFix(e, d[0]!))).toEqual([]);
   });
+  it('commas inside the brackets are part of the same answer', () => {
+    const e = 'tcp.dstport in [80, 443]';
+    const d = diags(e);
+    expect(d.map((x) => x.code)).toEqual(['syntax-error']);
+    expect(applyFix(e, d[0]!)).toBe('tcp.dstport in {80 443}');
+  });
   it('the items are still checked', () => {
     expect(diags('tcp.dstport in [80 70000]').map((d) => d.code)).toEqual(['syntax-error', 'value-out-of-range']);
   });
