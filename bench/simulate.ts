@@ -18,7 +18,7 @@ import { compileRuleset, IpSet, type Packet, type Rule } from '../dist/index.js'
 import { readCaptureAll, decodePacket, decodeSlots, Slots } from '../dist/capture/index.js';
 import { toWireshark } from '../dist/export/index.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const CLI = join(import.meta.dirname, '..', 'dist', 'bundle', 'cli.js');
 
 /** 10k CIDRs: 500 cover sources the generator uses (same seed), the rest random. */
 export function blocklist(): string[] {

@@ -1,6 +1,7 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
-import { checkExpression, renderDiagnostics, validateRuleset, renderDiagnostic, SourceText, toEnvelope, type Diagnostic, type RulesetContext } from '../index.js';
-import { parseJsonFile, readText } from './io.js';
+import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type RulesetContext } from '../index.js';
+import { parseJsonText } from '../json/document.js';
+import { readInput, UsageError, type TextInput } from './io.js';
 
 /** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */
 export type LintFormat = 'text' | 'json' | 'envelope';
@@ -10,57 +11,168 @@ export interface LintOptions {
   lists?: string;
   serviceToken?: string;
   format?: LintFormat;
+  /** Exit 1 when there are more warnings than this (ESLint's `--max-warnings`; -1 or absent: no limit). */
+  maxWarnings?: number;
 }
 
-/** Load a lists file: `{"name": ["cidr", ...]}`. */
+/** Most diagnostics `check` shows before it stops (garbage input should not print millions of lines). */
+export const MAX_SHOWN_DIAGNOSTICS = 100;
+
+/** A diagnostic about a whole input file (a lists file), rendered against the file's text. */
+function fileDiagnostic(code: 'invalid-list-file', message: string, range: Diagnostic['range'], pointer?: string): Diagnostic {
+  const d: Diagnostic = { code, severity: EXPRESSION_CODES[code].severity, message };
+  if (range) d.range = range;
+  if (pointer !== undefined) d.pointer = pointer;
+  return d;
+}
+
+/**
+ * Load a lists file: `{"name": ["cidr", ...]}`. A file that is not JSON, not an object of arrays, or has
+ * members that are not strings is a usage error whose message is the rendered diagnostics about the file
+ * (path, line and column), so that no expression is checked against a half-read catalog.
+ */
 export async function loadLists(path: string | undefined): Promise<Record<string, string[]> | undefined> {
   if (!path) return undefined;
-  return parseJsonFile(await readText(path), path) as Record<string, string[]>;
+  const input = await readInput(path);
+  const text = input.text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const parsed = parseJsonText(text, 64);
+    const e = parsed.errors[0];
+    throw new UsageError(renderDiagnostic(text, fileDiagnostic('invalid-list-file', `the lists file is not valid JSON: ${e?.message ?? 'unreadable'}`, e?.range), path));
+  }
+  const problems: { message: string; pointer: string }[] = [];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ message: `the lists file must be a JSON object of arrays ({"name": ["192.0.2.0/24", ...]}), not ${describe(value)}`, pointer: '' });
+  } else {
+    for (const [name, items] of Object.entries(value)) {
+      const p = `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (!Array.isArray(items)) problems.push({ message: `list "${name}" must be an array of IP addresses, CIDRs or ranges, not ${describe(items)}`, pointer: p });
+      else {
+        items.forEach((item, i) => {
+          if (typeof item !== 'string') problems.push({ message: `item ${i} of list "${name}" must be a string such as "192.0.2.0/24", not ${describe(item)}`, pointer: `${p}/${i}` });
+        });
+      }
+    }
+  }
+  if (input.invalidUtf8.length) problems.push({ message: `the lists file has bytes that are not UTF-8 (${input.invalidUtf8.length} place(s))`, pointer: '' });
+  if (!problems.length) return value as Record<string, string[]>;
+  const doc = parseJsonText(text, 64).doc;
+  const lines = problems.slice(0, 20).map((p) => renderDiagnostic(text, fileDiagnostic('invalid-list-file', p.message, doc?.valueRange(p.pointer), p.pointer || undefined), path));
+  if (problems.length > 20) lines.push(`... and ${problems.length - 20} more`);
+  throw new UsageError(lines.join('\n'));
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `${typeof v === 'string' ? 'a string' : `a ${typeof v}`} (${JSON.stringify(v)?.slice(0, 40)})`;
+}
+
+/** Diagnostics of bytes that are not UTF-8, at their place in the decoded text. */
+function utf8Diagnostics(input: TextInput): Diagnostic[] {
+  return input.invalidUtf8.map((at) => ({
+    code: 'invalid-utf8',
+    severity: EXPRESSION_CODES['invalid-utf8'].severity,
+    message: 'bytes that are not UTF-8; they are read as U+FFFD (\uFFFD). Save the file as UTF-8',
+    range: { start: at, end: at + 1 },
+  }));
+}
+
+/** Exit code of a lint command: 1 on errors, or on more warnings than `--max-warnings` allows. */
+function lintExit(diagnostics: readonly Diagnostic[], maxWarnings: number | undefined, note: (s: string) => void): number {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of diagnostics) {
+    if (d.severity === 'error') errors++;
+    else if (d.severity === 'warning') warnings++;
+  }
+  if (errors > 0) return 1;
+  if (maxWarnings !== undefined && maxWarnings >= 0 && warnings > maxWarnings) {
+    note(`rulekit: ${warnings} warning(s), more than --max-warnings ${maxWarnings}\n`);
+    return 1;
+  }
+  return 0;
 }
 
 /** `rulekit check`: lint expressions given as arguments or one per line of a file. Returns the exit code. */
 export async function checkCommand(expressions: string[], options: LintOptions & { file?: string }, write: (s: string) => void): Promise<number> {
   const lists = await loadLists(options.lists);
-  // Each input knows the text its diagnostics are rendered against and where in it the expression starts.
-  const inputs: { name: string; text: string; source: string; offset: number }[] = expressions.map((text, i) => ({ name: `arg${i + 1}`, text, source: text, offset: 0 }));
+  // Each input knows the text its diagnostics are rendered against, where in it the expression starts and its line.
+  const inputs: { name: string; text: string; source: SourceText; offset: number; line: number; extra: Diagnostic[] }[] = expressions.map((text, i) => ({
+    name: `arg${i + 1}`,
+    text,
+    source: new SourceText(text),
+    offset: 0,
+    line: 1,
+    extra: [],
+  }));
   if (options.file) {
-    const source = await readText(options.file);
+    const input = await readInput(options.file);
+    const source = new SourceText(input.text);
+    const bad = utf8Diagnostics(input);
     let offset = 0;
-    for (const line of source.split('\n')) {
-      const expr = line.replace(/\r$/, '');
-      if (expr.trim() && !expr.trimStart().startsWith('#')) inputs.push({ name: options.file, text: expr, source, offset });
-      offset += line.length + 1;
+    let line = 1;
+    for (const raw of input.text.split('\n')) {
+      const expr = raw.replace(/\r$/, '');
+      if (expr.trim() && !expr.trimStart().startsWith('#')) {
+        // Bytes that were not UTF-8 are reported on the expression they fall in, relative to it.
+        const extra = bad.filter((d) => d.range!.start >= offset && d.range!.start < offset + expr.length).map((d) => ({ ...d, range: { start: d.range!.start - offset, end: d.range!.end - offset } }));
+        inputs.push({ name: options.file, text: expr, source, offset, line, extra });
+      }
+      offset += raw.length + 1;
+      line++;
     }
   }
-  let errors = 0;
-  const report: { input: string; name: string; diagnostics: Diagnostic[] }[] = [];
+  const all: Diagnostic[] = [];
+  const report: { input: string; name: string; line: number; diagnostics: Diagnostic[] }[] = [];
+  let shown = 0;
+  let checked = 0;
+  let hidden = 0;
   for (const input of inputs) {
+    if (shown >= MAX_SHOWN_DIAGNOSTICS) break;
     const r = checkExpression(input.text, { lists, serviceToken: options.serviceToken });
-    errors += r.diagnostics.filter((d) => d.severity === 'error').length;
-    report.push({ input: input.text, name: input.name, diagnostics: r.diagnostics });
+    const diagnostics = input.extra.length ? [...input.extra, ...r.diagnostics].sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0)) : r.diagnostics;
+    checked++;
+    all.push(...diagnostics);
+    const room = MAX_SHOWN_DIAGNOSTICS - shown;
+    const kept = diagnostics.length > room ? diagnostics.slice(0, room) : diagnostics;
+    hidden += diagnostics.length - kept.length;
+    shown += kept.length;
+    report.push({ input: input.text, name: input.name, line: input.line, diagnostics: kept });
   }
+  const unchecked = inputs.length - checked;
+  const errors = all.filter((d) => d.severity === 'error').length;
   if (options.format === 'json') write(JSON.stringify(report, null, 2) + '\n');
   else {
     report.forEach((r, i) => {
       const { source, offset } = inputs[i]!;
-      const shifted = r.diagnostics.map((d) => (d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d));
-      if (shifted.length) write(renderDiagnostics(source, shifted, { file: r.name }) + '\n');
+      for (const d of r.diagnostics) write(renderDiagnostic(source, d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d, r.name) + '\n');
     });
     write(`${inputs.length} expression(s), ${errors} error(s)\n`);
   }
-  return errors > 0 ? 1 : 0;
+  if (hidden || unchecked) {
+    process.stderr.write(
+      `rulekit: stopped after ${MAX_SHOWN_DIAGNOSTICS} diagnostics${hidden ? `; ${hidden} more not shown` : ''}${unchecked ? `; ${unchecked} expression(s) not checked` : ''}\n`,
+    );
+  }
+  return lintExit(all, options.maxWarnings, (s) => process.stderr.write(s));
 }
 
 /** `rulekit validate`: validate a ruleset body file. Returns the exit code. */
 export async function validateCommand(path: string, options: LintOptions & { update?: boolean; phase?: string }, write: (s: string) => void): Promise<number> {
-  const text = await readText(path);
+  const input = await readInput(path);
+  const text = input.text;
   const lists = await loadLists(options.lists);
   const context: RulesetContext = {
     operation: options.update ? 'update' : 'create',
     phase: options.phase as RulesetContext['phase'],
     expression: { lists, serviceToken: options.serviceToken },
   };
-  const diagnostics = validateRuleset(text, context);
+  const diagnostics = [...utf8Diagnostics(input).map((d) => ({ ...d, pointer: '' })), ...validateRuleset(text, context)];
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (options.format === 'json') write(JSON.stringify(diagnostics, null, 2) + '\n');
   else if (options.format === 'envelope') {
@@ -82,5 +194,5 @@ export async function validateCommand(path: string, options: LintOptions & { upd
     }
     write(`${path}: ${errors} error(s), ${diagnostics.length - errors} other diagnostic(s)\n`);
   }
-  return errors > 0 ? 1 : 0;
+  return lintExit(diagnostics, options.maxWarnings, (s) => process.stderr.write(s));
 }

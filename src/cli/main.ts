@@ -3,7 +3,8 @@
  * The `rulekit` command line. Exit codes: 0 fine, 1 the input has errors, 2 a usage problem.
  * @module
  */
-import { Command, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { PHASES } from '../ruleset/model.js';
 import { runDemo } from './demo.js';
 import { checkCommand, validateCommand } from './commands.js';
 import { UsageError } from './io.js';
@@ -17,8 +18,15 @@ export function program(): Command {
   const p = new Command('rulekit')
     .description('Network rule expressions and Logpush filters: check, validate, simulate, export.')
     .version('0.1.0')
-    .showHelpAfterError();
+    .showHelpAfterError('(rulekit --help for usage)')
+    // Parser errors are thrown to main(), which exits 2 (usage) instead of commander's 1 (input has errors).
+    .exitOverride();
   const format = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  const maxWarnings = () =>
+    new Option('--max-warnings <n>', 'exit 1 when there are more than n warnings (-1: no limit, the default)').argParser((v: string) => {
+      if (!/^(?:-1|\d+)$/.test(v)) throw new InvalidArgumentError('give a whole number of warnings (0 or more), or -1 for no limit');
+      return Number(v);
+    });
 
   p.command('demo')
     .description('check a sample ruleset and run sample packets through it (what npm start runs)')
@@ -33,6 +41,7 @@ export function program(): Command {
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(format())
+    .addOption(maxWarnings())
     .action(async (expressions: string[], opts) => {
       if (!expressions.length && !opts.file) throw new UsageError('give an expression or --file');
       process.exitCode = await checkCommand(expressions, opts, write);
@@ -42,10 +51,11 @@ export function program(): Command {
     .description('validate a ruleset request body (JSON file, - for stdin)')
     .argument('<ruleset>', 'ruleset JSON file')
     .option('--update', 'the body is a PUT that replaces rules (needs only "rules")')
-    .option('--phase <phase>', 'phase of the stored ruleset, for --update bodies')
+    .addOption(new Option('--phase <phase>', 'phase of the stored ruleset, for --update bodies').choices(Object.keys(PHASES)))
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))
+    .addOption(maxWarnings())
     .action(async (path: string, opts) => {
       process.exitCode = await validateCommand(path, opts, write);
     });
@@ -57,7 +67,10 @@ export function program(): Command {
     .option('--geoip <path>', 'country/ASN table: CSV of cidr,country,asn or a MaxMind .mmdb')
     .option('--colo <name>', 'data center name for cf.colo.name')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
-    .option('--examples <n>', 'example packets per rule in the summary', '3')
+    .option('--examples <n>', 'example packets per rule in the summary', (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) > 1000) throw new InvalidArgumentError('give a whole number of examples, 0..1000');
+      return v;
+    }, '3')
     .option('--no-progress', 'no progress bar')
     .option('--stats', 'print packets/s and peak memory to stderr')
     .option('--threads <n>', 'worker threads for a pcap file (default: up to 2 for files of 96 MB and more; 0: this thread only)', (v: string) => {
@@ -92,6 +105,11 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await program().parseAsync(argv);
   } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander printed its message already; --help and --version end with exit code 0.
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
     if (e instanceof UsageError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
       process.stderr.write(`rulekit: ${(e as Error).message}\n`);
       process.exitCode = 2;

@@ -10,7 +10,7 @@
 import type { Diagnostic, Range } from '../diagnostics/types.js';
 import type * as A from '../expression/ast.js';
 import { EXPORT_CODES, type ExportCode } from './codes.js';
-import { compileExpression, type ExpressionOptions } from '../expression/index.js';
+import { compileExpression, optionsOf, type ExpressionOptions } from '../expression/index.js';
 import { parseIpItem } from '../net/index.js';
 import { ipProtocolNumber } from '../capture/ip-protocols.js';
 import { readIntText } from '../expression/literals.js';
@@ -88,11 +88,14 @@ function diag(code: ExportCode, message: string, range: Range): Diagnostic {
  * ```
  */
 export function toWireshark(expression: string, options: ExpressionOptions = {}): WiresharkExport {
+  options = optionsOf(options);
   const compiled = compileExpression(expression, options);
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length || !compiled.ast) return { diagnostics: errors };
   const out: Diagnostic[] = [];
-  const lists = options.lists && !('get' in options.lists && typeof options.lists.get === 'function') ? (options.lists as Record<string, readonly string[]>) : undefined;
+  // Plain {name: items} lists only: a ListCatalog (or a caller's odd value) has no items to spell out.
+  const given: unknown = options.lists;
+  const lists = typeof given === 'object' && given !== null && !Array.isArray(given) && typeof (given as { get?: unknown }).get !== 'function' ? (given as Record<string, readonly string[]>) : undefined;
   const filter = new Exporter(out, lists).expr(compiled.ast);
   return out.some((d) => d.severity === 'error') ? { diagnostics: out } : { filter, diagnostics: out };
 }

@@ -16,6 +16,7 @@ import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
 import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
 import { suggest } from '../diagnostics/suggest.js';
 import { FUNCTIONS } from './functions.js';
+import { IP_PROTOCOL_NAMES } from '../net/ip-protocols.js';
 
 /** Options of {@link check}. */
 export interface CheckOptions {
@@ -120,6 +121,7 @@ class Checker {
         }
         const value = readString(node.rhs, lhs.field, out);
         if (value === undefined) return;
+        if (lhs.field.name === 'ip.proto' && (node.op === 'eq' || node.op === 'ne')) this.protocolName(value, node.rhs.range);
         this.predicates.set(node.id, { kind: 'string', lhs, op: node.op as StringOp, value });
         return;
       }
@@ -200,11 +202,16 @@ class Checker {
     if (type === 'Int') {
       const values: number[] = [];
       const ranges: [number, number][] = [];
-      for (const item of items) {
+      const spans: Span<number>[] = [];
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index]!;
         if (item.kind === 'literal') {
           const v = readInt(item, field, this.out);
           if (v === undefined) ok = false;
-          else values.push(v);
+          else {
+            values.push(v);
+            spans.push({ lo: v, hi: v, index });
+          }
         } else {
           const lo = readInt(item.low, field, this.out);
           const hi = readInt(item.high, field, this.out);
@@ -216,13 +223,18 @@ class Checker {
                 fix: { title: `write ${item.high.text}..${item.low.text}`, edits: [{ range: item.range, newText: `${item.high.text}..${item.low.text}` }] },
               }),
             );
-          } else ranges.push([lo, hi]);
+          } else {
+            ranges.push([lo, hi]);
+            spans.push({ lo, hi, index });
+          }
         }
       }
+      if (ok) this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
       if (ok) this.predicates.set(node.id, { kind: 'int-set', lhs, values: sortedUnique(values), ranges: mergeIntRanges(ranges) });
     } else if (type === 'String') {
       const values = new Set<string>();
-      for (const item of items) {
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index]!;
         if (item.kind === 'range') {
           ok = false;
           this.out.push(expressionDiagnostic('literal-type-mismatch', `ranges apply to Int and Ip sets; ${name} is a String`, item.range));
@@ -230,16 +242,26 @@ class Checker {
         }
         const v = readString(item, field, this.out);
         if (v === undefined) ok = false;
-        else values.add(v);
+        else if (values.has(v)) this.duplicate(items, index, `${item.text} is already in the set`);
+        else {
+          if (field?.name === 'ip.proto') this.protocolName(v, item.range);
+          values.add(v);
+        }
       }
       if (ok) this.predicates.set(node.id, { kind: 'string-set', lhs, values });
     } else {
       const ranges: IpRange[] = [];
-      for (const item of items) {
+      const spans: Span<IpRange['first']>[] = [];
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index]!;
         if (item.kind === 'literal') {
           const ip = readIp(item, field, this.out);
           if (!ip) ok = false;
-          else ranges.push(ip.kind === 'address' ? { first: ip.address, last: ip.address } : ip.range);
+          else {
+            const r = ip.kind === 'address' ? { first: ip.address, last: ip.address } : ip.range;
+            ranges.push(r);
+            spans.push({ lo: r.first, hi: r.last, index });
+          }
         } else {
           const lo = readIp(item.low, field, this.out);
           const hi = readIp(item.high, field, this.out);
@@ -253,15 +275,78 @@ class Checker {
           } else if (compareIpAddress(lo.address, hi.address) > 0) {
             ok = false;
             this.out.push(expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range));
-          } else ranges.push({ first: lo.address, last: hi.address });
+          } else {
+            ranges.push({ first: lo.address, last: hi.address });
+            spans.push({ lo: lo.address, hi: hi.address, index });
+          }
         }
       }
+      if (ok) this.overlaps(items, spans, compareIpAddress);
       if (ok) this.predicates.set(node.id, { kind: 'ip-set', lhs, set: IpSet.fromRanges(ranges) });
     }
     if (!ok && this.out.length === before) {
       // defensive: never leave a rejected set without a word
       this.out.push(expressionDiagnostic('syntax-error', 'this set could not be read', node.rhs.range));
     }
+  }
+
+  /**
+   * Warn about set items that another item already covers (`{80 80}`, `{10.0.0.0/8 10.1.0.0/16}`) or
+   * overlaps (`{1..10 5..20}`), with a fix that removes the covered item or merges the two ranges.
+   * One sort and a sweep: a covered item lies within the widest earlier-starting item.
+   */
+  private overlaps<T>(items: A.SetNode['items'], spans: Span<T>[], cmp: (a: T, b: T) => number, rangeText?: (lo: T, hi: T) => string): void {
+    if (spans.length < 2) return;
+    const sorted = [...spans].sort((a, b) => cmp(a.lo, b.lo) || cmp(b.hi, a.hi) || a.index - b.index);
+    let cover = sorted[0]!;
+    for (let i = 1; i < sorted.length; i++) {
+      const e = sorted[i]!;
+      // Sorted by start, so e starts within cover when it starts before cover's end (IPv4 sorts before IPv6).
+      if (cmp(e.lo, cover.hi) <= 0) {
+        if (cmp(e.hi, cover.hi) <= 0) {
+          const [kept, dropped] = e.index < cover.index && cmp(e.lo, cover.lo) === 0 && cmp(e.hi, cover.hi) === 0 ? [e, cover] : [cover, e];
+          const what = cmp(e.lo, cover.lo) === 0 && cmp(e.hi, cover.hi) === 0 ? 'is already in the set' : `is inside ${textOf(items[kept.index]!)}`;
+          this.duplicate(items, dropped.index, `${textOf(items[dropped.index]!)} ${what}`);
+          if (dropped === cover) cover = e;
+          continue;
+        }
+        const first = Math.min(e.index, cover.index);
+        const second = Math.max(e.index, cover.index);
+        const merged = rangeText?.(cover.lo, e.hi);
+        const a = items[first]!;
+        const b = items[second]!;
+        this.out.push(
+          expressionDiagnostic('duplicate-set-item', `${textOf(b)} overlaps ${textOf(a)}${merged ? `; write them as one range ${merged}` : ''}`, b.range, {
+            fix: merged ? { title: `merge into ${merged}`, edits: [{ range: a.range, newText: merged }, removeItemEdit(items, second)] } : undefined,
+          }),
+        );
+      }
+      if (cmp(e.hi, cover.hi) > 0) cover = e;
+    }
+  }
+
+  private duplicate(items: A.SetNode['items'], index: number, message: string): void {
+    this.out.push(expressionDiagnostic('duplicate-set-item', `${message}; remove it`, items[index]!.range, { fix: { title: `remove ${textOf(items[index]!)}`, edits: [removeItemEdit(items, index)] } }));
+  }
+
+  /** `ip.proto` values are IANA keywords in lower case (or the decimal number of one without a keyword). */
+  private protocolName(value: string, range: Range): void {
+    if (IP_PROTOCOL_NAMES.includes(value)) return;
+    const lower = value.toLowerCase();
+    if (IP_PROTOCOL_NAMES.includes(lower)) {
+      this.out.push(
+        expressionDiagnostic('uppercase-protocol', `ip.proto values are lower case: "${value}" never matches; write "${lower}"`, range, {
+          fix: { title: `write "${lower}"`, edits: [{ range, newText: JSON.stringify(lower) }] },
+        }),
+      );
+      return;
+    }
+    const guess = suggest(lower, IP_PROTOCOL_NAMES.filter((n) => !/^\d+$/.test(n)));
+    this.out.push(
+      expressionDiagnostic('unknown-protocol', `${JSON.stringify(value)} is not an IP protocol name (ip.proto is "tcp", "udp", "icmp", "ipv6-icmp", "gre"... in lower case)${guess ? `; did you mean "${guess}"?` : ''}`, range, {
+        fix: guess ? { title: `write "${guess}"`, edits: [{ range, newText: JSON.stringify(guess) }] } : undefined,
+      }),
+    );
   }
 
   private list(node: A.ListNode): IpSet | undefined {
@@ -339,6 +424,19 @@ class Checker {
       this.out.push(expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range));
       return undefined;
     }
+    // Wireshark's `udp.port` (either port) has two fields here; name both rather than a near spelling.
+    const portPair = /^([a-z0-9_]+)\.port$/.exec(name);
+    if (portPair && this.options.scheme.get(`${portPair[1]}.dstport`) && this.options.scheme.get(`${portPair[1]}.srcport`)) {
+      const dst = `${portPair[1]}.dstport`;
+      const src = `${portPair[1]}.srcport`;
+      this.out.push(
+        expressionDiagnostic('unknown-field', `unknown field ${name}; did you mean ${dst} or ${src}? (for either port: ${dst} == N or ${src} == N)`, range, {
+          fix: { title: `replace with ${dst}`, edits: [{ range, newText: dst }] },
+          data: { suggestion: dst, alternatives: [dst, src] },
+        }),
+      );
+      return undefined;
+    }
     const guess = suggest(name, this.options.scheme.names());
     this.out.push(
       expressionDiagnostic('unknown-field', `unknown field ${name}${guess ? `; did you mean ${guess}?` : ''}`, range, {
@@ -383,6 +481,27 @@ export function wildcardToRegex(value: string): string | { problem: string } {
     literal += c;
   }
   return out + RE2JS.quote(literal) + ')$';
+}
+
+/** A set item's covered span, with its index among the set's items. */
+interface Span<T> {
+  lo: T;
+  hi: T;
+  index: number;
+}
+
+function textOf(item: A.SetNode['items'][number]): string {
+  return item.kind === 'range' ? `${item.low.text}..${item.high.text}` : item.text;
+}
+
+/** The edit that removes a set item with the space before it (or after it, for the first item). */
+function removeItemEdit(items: A.SetNode['items'], index: number): { range: Range; newText: string } {
+  const item = items[index]!;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  if (prev) return { range: { start: prev.range.end, end: item.range.end }, newText: '' };
+  if (next) return { range: { start: item.range.start, end: next.range.start }, newText: '' };
+  return { range: item.range, newText: '' };
 }
 
 function lhsType(lhs: LhsPlan): FieldType {

@@ -50,10 +50,15 @@ export const EXPRESSION_CODES = {
   'invalid-wildcard': { severity: 'error', doc: 'A wildcard pattern with ** or a backslash before anything but * or \\ (the only wildcard escapes).' },
   'invalid-regex': { severity: 'error', doc: 'A `matches` pattern the linear-time regex engine rejects.' },
   'function-arguments': { severity: 'error', doc: 'Wrong arguments to a function (bit_slice(field, start, end): raw header field, ≤ 32 bits, offsets ≤ 2040).' },
-  'duplicate-set-item': { severity: 'hint', doc: 'A set item that is already in the set (or inside one of its ranges/CIDRs).' },
+  'duplicate-set-item': { severity: 'warning', doc: 'A set item that is already in the set, or inside (or overlapping) another of its ranges/CIDRs. Fix: remove it (or merge the two ranges).' },
+  'unknown-protocol': { severity: 'warning', doc: 'An ip.proto value that names no IP protocol, so it never matches (names are the IANA keywords in lower case: "tcp", "udp", "icmp", "ipv6-icmp"...).' },
+  'uppercase-protocol': { severity: 'warning', doc: 'An ip.proto name not in lower case ("TCP"); values are lower case, so it never matches. Fix: write it in lower case.' },
+  'lone-surrogate': { severity: 'error', doc: 'A UTF-16 surrogate without its pair in a string (an expression, or a \\uD800 escape in a JSON body); it cannot be encoded as UTF-8.' },
+  'invalid-utf8': { severity: 'error', doc: 'Bytes that are not UTF-8 in an expression file or a JSON body; they are read as U+FFFD, at the position given.' },
   'invalid-scheme': { severity: 'error', doc: 'A custom scheme entry with an unknown type or an invalid field name.' },
   // --- list catalogs ---
   'invalid-list-item': { severity: 'error', doc: 'An item of a list catalog that is not an IP address, CIDR or range.' },
+  'invalid-list-file': { severity: 'error', doc: 'A lists file that is not a JSON object of arrays of strings ({"name": ["192.0.2.0/24", ...]}); its position in the file is given.' },
   'ipv6-in-account-list': { severity: 'warning', doc: 'Account IP lists hold IPv4 items only in the public service; an IPv6 item may be rejected on upload.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 

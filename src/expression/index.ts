@@ -92,8 +92,11 @@ const MAX_DIAGNOSTICS = 100;
 
 /** Parse an expression into an AST with ranges. Never throws. */
 export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits' | 'parser'> = {}): ParseResult {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  options = optionsOf(options);
+  const limits = { ...DEFAULT_LIMITS, ...(isPlainObject(options.limits) ? options.limits : {}) };
   limits.maxDepth = Math.min(Number.isFinite(limits.maxDepth) && limits.maxDepth >= 0 ? limits.maxDepth : DEFAULT_LIMITS.maxDepth, MAX_SUPPORTED_DEPTH);
+  // A limit that is not a non-negative number (a caller's typo, a string from a config file) is the default.
+  limits.maxLength = typeof limits.maxLength === 'number' && limits.maxLength >= 0 ? Math.floor(limits.maxLength) : DEFAULT_LIMITS.maxLength;
   if (typeof text !== 'string') {
     return { ast: undefined, diagnostics: [expressionDiagnostic('empty-expression', `an expression must be a string, not ${text === null ? 'null' : typeof text}`, { start: 0, end: 0 })] };
   }
@@ -110,7 +113,16 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
     // Far beyond the limit, report only that: nobody wants 10,000 syntax errors of a pasted file.
     if (text.length > limits.maxLength * 16) return { ast: undefined, diagnostics };
   }
-  const lexed = lex(text, limits.maxDepth);
+  // A byte order mark pasted at the start is whitespace here (same length, so every range stays put).
+  if (text.charCodeAt(0) === 0xfeff) text = ' ' + text.slice(1);
+  for (const d of loneSurrogates(text)) diagnostics.push(d);
+  let lexed = lex(text, limits.maxDepth);
+  const bracketed = bracketSets(text, lexed.diagnostics);
+  if (bracketed) {
+    // `in [80 443]`: one diagnostic with the fix, then read the set as if written in braces.
+    lexed = lex(bracketed.text, limits.maxDepth);
+    lexed.diagnostics.push(...bracketed.diagnostics);
+  }
   diagnostics.push(...lexed.diagnostics);
   if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
   if (options.parser !== 'chevrotain' && lexed.diagnostics.length === 0) {
@@ -120,7 +132,74 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   const parsed = parseTokens(lexed.tokens, text.length);
   diagnostics.push(...parsed.diagnostics);
   dropRegexEscapeErrors(parsed.ast, diagnostics);
+  if (bracketed) {
+    // The bracket diagnostic's fix already writes the set without commas: one answer per set.
+    const spans = bracketed.diagnostics.map((d) => d.range!);
+    for (let i = diagnostics.length - 1; i >= 0; i--) {
+      const d = diagnostics[i]!;
+      if (d.code === 'comma-in-set' && d.range && spans.some((r) => d.range!.start > r.start && d.range!.end < r.end)) diagnostics.splice(i, 1);
+    }
+  }
   return { ast: parsed.ast, diagnostics: finish(diagnostics) };
+}
+
+/** A lone UTF-16 surrogate anywhere in the text: it has no UTF-8 encoding, so no service would read it as written. */
+function loneSurrogates(text: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const re = /[\uD800-\uDFFF]/gu; // with the u flag, only unpaired surrogates match
+  if (!re.test(text)) return out;
+  re.lastIndex = 0;
+  for (const m of text.matchAll(re)) {
+    const at = m.index;
+    out.push(
+      expressionDiagnostic('lone-surrogate', `U+${text.charCodeAt(at).toString(16).toUpperCase()} is half of a surrogate pair without its other half; it cannot be encoded as UTF-8`, { start: at, end: at + 1 }),
+    );
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
+/**
+ * Sets written in brackets after `in` (`in [80 443]`, as in Python or JSON): the text with those brackets
+ * as braces, and one diagnostic per set whose fix writes the braces. Undefined when there is none.
+ */
+function bracketSets(text: string, lexDiagnostics: Diagnostic[]): { text: string; diagnostics: Diagnostic[] } | undefined {
+  const unexpectedAt = new Map<number, number>();
+  lexDiagnostics.forEach((d, i) => {
+    if (d.code === 'unexpected-character' && d.range) unexpectedAt.set(d.range.start, i);
+  });
+  let patched: string | undefined;
+  const diagnostics: Diagnostic[] = [];
+  const dropped = new Set<number>();
+  for (const [open, i] of unexpectedAt) {
+    if (text[open] !== '[' || !/(?:^|[\s(])in\s*$/.test(text.slice(Math.max(0, open - 64), open))) continue;
+    const close = text.indexOf(']', open + 1);
+    if (close < 0 || !unexpectedAt.has(close) || /[[{}()"]/.test(text.slice(open + 1, close))) continue;
+    const items = text.slice(open + 1, close).trim().replace(/\s*,\s*|\s+/g, ' ');
+    patched = (patched ?? text).slice(0, open) + '{' + (patched ?? text).slice(open + 1, close) + '}' + (patched ?? text).slice(close + 1);
+    dropped.add(i).add(unexpectedAt.get(close)!);
+    diagnostics.push(
+      expressionDiagnostic('syntax-error', `a set is written in braces, not brackets: in {${items}}`, { start: open, end: close + 1 }, {
+        fix: { title: `write {${items}}`, edits: [{ range: { start: open, end: close + 1 }, newText: `{${items}}` }] },
+      }),
+    );
+  }
+  if (patched === undefined) return undefined;
+  for (let k = lexDiagnostics.length - 1; k >= 0; k--) if (dropped.has(k)) lexDiagnostics.splice(k, 1);
+  return { text: patched, diagnostics };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Options as given, or none when they are not an object (null from a JSON config is "no options"). */
+export function optionsOf<T extends object>(options: T | null | undefined): T {
+  if (!isPlainObject(options)) return {} as T;
+  // A service token that is not a string (a number, a Symbol) would throw in a template string.
+  const token = (options as { serviceToken?: unknown }).serviceToken;
+  if (token !== undefined && typeof token !== 'string') return { ...options, serviceToken: undefined } as T;
+  return options;
 }
 
 function isBlank(text: string): boolean {
@@ -165,6 +244,7 @@ function resolveScheme(s: ExpressionOptions['scheme'], out: Diagnostic[]): Schem
 function resolveLists(l: ExpressionOptions['lists'], token: string | undefined): ListCatalog | undefined {
   if (l === undefined || l === null) return undefined;
   if (l instanceof ListCatalog) return l;
+  if (!isPlainObject(l)) return ListCatalog.from({}, { serviceToken: token });
   return ListCatalog.from(l, { serviceToken: token });
 }
 
@@ -179,6 +259,7 @@ function resolveLists(l: ExpressionOptions['lists'], token: string | undefined):
  * ```
  */
 export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
+  options = optionsOf(options);
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
@@ -191,6 +272,7 @@ export function compileExpression(text: string, options: ExpressionOptions = {})
 
 /** Check an expression without compiling it (an editor's diagnostics as you type). */
 export function checkExpression(text: string, options: ExpressionOptions = {}): { diagnostics: Diagnostic[]; ast?: ExprNode; checked?: CheckedExpression } {
+  options = optionsOf(options);
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };

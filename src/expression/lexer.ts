@@ -176,11 +176,14 @@ export function lex(text: string, maxDepth = 128): LexResult {
     diagnostics.push(
       expressionDiagnostic(
         'unexpected-character',
-        near ? `unexpected '${shown}'; did you mean '${near}'?` : `unexpected character ${shown}`,
+        near ? `unexpected ${shown}; did you mean '${near}'?` : `unexpected character ${shown}`,
         { start: i, end: j },
         near && near !== one ? { fix: { title: `replace with '${near}'`, edits: [{ range: { start: i, end: j }, newText: near }] } } : {},
       ),
     );
+    // Recover as the symbol that was meant (`=` as `==`), so the parser reports nothing more about it.
+    const meant = near && near !== one ? SYMBOLS[near] : undefined;
+    if (meant !== undefined) push(token(meant, text.slice(i, j), i, j));
     i = j;
   }
   return { tokens, diagnostics, maxDepth: deepest };

@@ -43,11 +43,13 @@ export class ListCatalog {
         sets.set(name, IpSet.fromRanges([]));
       } else {
         // IpSet.fromItems reads plain addresses and CIDRs with the hand-written scanner (100k CIDRs in ~50 ms).
-        const built = IpSet.fromItems(items.map((it) => (typeof it === 'string' ? it.trim() : String(it))));
+        // A non-string item reads as '' (an invalid item) without String(): a nested array or a BigInt-free
+        // object could recurse or throw there.
+        const built = IpSet.fromItems(items.map((it) => (typeof it === 'string' ? it.trim() : typeof it === 'number' ? String(it) : '')));
         for (const e of built.errors.slice(0, 20)) {
           const reason = typeof items[e.index] === 'string' ? e.reason : 'it is not a string';
           diags.push(
-            expressionDiagnostic('invalid-list-item', `item ${e.index} of list $${name} (${JSON.stringify(String(e.item).slice(0, 60))}) is left out: ${reason}`, { start: 0, end: 0 }, {
+            expressionDiagnostic('invalid-list-item', `item ${e.index} of list $${name} (${typeof items[e.index] === 'string' ? JSON.stringify(String(e.item).slice(0, 60)) : Array.isArray(items[e.index]) ? 'an array' : typeof items[e.index]}) is left out: ${reason}`, { start: 0, end: 0 }, {
               data: { list: name, index: e.index },
             }),
           );

@@ -109,7 +109,7 @@ export class Scheme {
     const problems: string[] = [];
     for (const name of Object.keys(literal)) {
       const type = literal[name] as unknown;
-      if (typeof type !== 'string' || !TYPES.has(type)) problems.push(`field ${JSON.stringify(name)} has unknown type ${JSON.stringify(type)}`);
+      if (typeof type !== 'string' || !TYPES.has(type)) problems.push(`field ${JSON.stringify(name)} has unknown type ${shortValue(type)}; types are ${[...TYPES].join(', ')}`);
       else if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/.test(name)) problems.push(`field name ${JSON.stringify(name)} is not a dotted name of letters, digits and _`);
       else fields.push({ name, type: type as FieldType, doc: '' });
     }
@@ -136,6 +136,13 @@ export class Scheme {
   names(): IterableIterator<string> {
     return this.byName.keys();
   }
+}
+
+/** A value named in a message without walking it (deep objects, BigInts and cycles cannot throw here). */
+function shortValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (v === null || typeof v === 'number' || typeof v === 'boolean' || v === undefined) return String(v);
+  return Array.isArray(v) ? 'an array' : `a ${typeof v}`;
 }
 
 function isIterable(x: unknown): x is Iterable<FieldDef> {

@@ -16,7 +16,7 @@ export const LOGPUSH_CODES = {
   'filter-member-type': { severity: 'error', doc: 'A clause `key` or `operator` that is not a string.' },
   'filter-depth-limit': { severity: 'error', doc: 'The `and`/`or` nesting is deeper than the cap (16 levels).' },
   'filter-operator-limit': { severity: 'error', doc: 'More than 30 operators (every clause and every `and`/`or` counts).' },
-  'filter-size-limit': { severity: 'error', doc: 'The filter string is longer than 1000 bytes in UTF-8.' },
+  'filter-size-limit': { severity: 'error', doc: 'The filter string is longer than 1000 bytes in UTF-8. A filter longer than the limit in characters is rejected without being parsed (its measured size is then a lower bound).' },
   // --- filter: names and types ---
   'filter-unknown-dataset': { severity: 'error', doc: 'The dataset given to the filter compiler is not a catalogued dataset.' },
   'filter-unknown-field': { severity: 'error', doc: 'A clause `key` that is not a field of the job’s dataset; the closest field is suggested.' },
@@ -26,6 +26,7 @@ export const LOGPUSH_CODES = {
   'filter-object-field': { severity: 'error', doc: 'A clause on an `object` field; no operator supports objects.' },
   'filter-float-field': { severity: 'error', doc: 'A clause on a `float` field; none of the operators supports floats.' },
   'filter-value-type': { severity: 'error', doc: 'The value does not fit the field type (a string for an int field that is not numeric, a number for a string field, a non-boolean for a bool field…).' },
+  'filter-value-string': { severity: 'warning', doc: 'A numeric string ("500") for an int field: the service accepts it as the number, as its own examples do; a JSON number says what is meant. Fix: write the number.' },
   'filter-value-not-array': { severity: 'error', doc: '`in`/`!in` with a value that is not an array; a fix wraps it in one.' },
   'filter-array-element-type': { severity: 'error', doc: 'An element of an `in`/`!in` array that does not fit the field type.' },
   'filter-empty-array': { severity: 'warning', doc: '`in []` never matches and `!in []` matches every line that has the field.' },

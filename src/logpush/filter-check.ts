@@ -27,6 +27,8 @@ const CLAUSE_KEYS = ['key', 'operator', 'value'] as const;
 
 /** The type a filter scalar is checked against: a field type, or the integer view of a timestamp field. */
 type ScalarType = FieldType | 'timestamp_int';
+/** Filters longer than this many times the byte limit (in UTF-16 code units) are rejected without parsing. */
+const UNREAD_BEYOND = 4;
 const INT_STRING = /^-?(0|[1-9][0-9]{0,15})$/;
 
 /** An int value as the service accepts it: a safe integer, or a string of one. */
@@ -321,6 +323,12 @@ class Checker {
         r = asInt(v);
         want = 'an integer (or a string of digits)';
         if (r === undefined && typeof v === 'number' && Number.isFinite(v)) fix = Math.trunc(v);
+        if (r !== undefined && typeof v === 'string' && !quiet && ptr !== undefined) {
+          const range = this.vr(ptr);
+          this.out.push(diag('filter-value-string', `${element ? 'Element' : 'Value'} ${describe(v)} at ${ptr} is a string; ${field ? field.name : 'the field'} is an int field: the service reads it as ${r}, but write the number ${r}`, {
+            pointer: ptr, range, fix: replaceFix(`replace with ${r}`, range, r),
+          }));
+        }
         break;
       case 'string':
         if (typeof v === 'string') r = v;
@@ -376,6 +384,18 @@ export function checkLogFilter(text: string, options: CheckFilterOptions): Check
   if (!dataset) {
     const s = typeof datasetName === 'string' ? suggest(datasetName, DATASET_NAMES) : undefined;
     out.push(diag('filter-unknown-dataset', `Unknown dataset ${describe(datasetName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, { data: { dataset: datasetName, suggestion: s } }));
+  }
+  // A UTF-8 encoding has at least one byte per UTF-16 code unit, so a text longer than the limit in code
+  // units is over it whatever it holds. Up to a few times the limit the whole filter is still checked (one
+  // answer names every problem); beyond that it is rejected unread, so a 10 MB filter costs no more than
+  // a 4 KB one.
+  if (text.length > FILTER_LIMITS.maxBytes * UNREAD_BEYOND) {
+    out.push(
+      diag('filter-size-limit', `The filter is at least ${text.length} bytes (${text.length} characters); the limit is ${FILTER_LIMITS.maxBytes} bytes (UTF-8)`, {
+        pointer: '', range: { start: FILTER_LIMITS.maxBytes, end: text.length }, data: { limit: FILTER_LIMITS.maxBytes, measured: text.length, lowerBound: true },
+      }),
+    );
+    return { diagnostics: out };
   }
   const bytes = utf8Length(text);
   if (bytes > FILTER_LIMITS.maxBytes) {

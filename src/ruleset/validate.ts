@@ -11,6 +11,7 @@ import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULES
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/document.js';
 import { suggest } from '../diagnostics/suggest.js';
+import { expressionDiagnostic } from '../expression/diagnostics.js';
 import { validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/custom-fields.js';
 
 /** What the validator should assume about the request. */
@@ -52,12 +53,15 @@ export function validateRuleset(body: unknown, context: RulesetContext = {}): Di
   let doc: JsonDoc | undefined;
   let value = body;
   if (typeof body === 'string') {
-    const parsed = parseJsonText(body, 64);
+    // A byte order mark before the JSON is skipped: as a space it keeps every offset where it was.
+    const text = body.charCodeAt(0) === 0xfeff ? ' ' + body.slice(1) : body;
+    const parsed = parseJsonText(text, 64);
     if (!parsed.doc) {
       return parsed.errors.map((e) => rulesetDiagnostic('ruleset-invalid-json', `the ruleset body is not valid JSON: ${e.message}`, '', { range: e.range }));
     }
     doc = parsed.doc;
     value = doc.value;
+    out.push(...loneSurrogateEscapes(text));
     for (const dup of doc.duplicates) out.push(rulesetDiagnostic('ruleset-duplicate-member', `"${dup.key}" appears twice in this object; only the last one counts`, dup.pointer, { range: dup.range }));
   }
   try {
@@ -243,10 +247,33 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * `\uD800` escapes without their pair in JSON text (and raw lone surrogates): JSON.parse accepts them, but
+ * the string they make has no UTF-8 encoding.
+ */
+function loneSurrogateEscapes(text: string): Diagnostic[] {
+  if (!/\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/u.test(text)) return [];
+  const out: Diagnostic[] = [];
+  const re = /(?<!\\)((?:\\\\)*)(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u[dD][c-fC-F][0-9a-fA-F]{2})|[\uD800-\uDFFF]/gu;
+  for (const m of text.matchAll(re)) {
+    const start = m.index + (m[1]?.length ?? 0);
+    const end = m[2] ? start + m[2].length : start + 1;
+    // A low-surrogate escape right after a high one is the second half of a pair.
+    if (m[2] && /^\\u[dD][c-fC-F]/.test(m[2]) && /\\u[dD][89abAB][0-9a-fA-F]{2}$/.test(text.slice(Math.max(0, start - 6), start))) continue;
+    const d = expressionDiagnostic('lone-surrogate', `${text.slice(start, end).replace(/^\\u/, '\\u')} is half of a UTF-16 surrogate pair without its other half; the string cannot be encoded as UTF-8`, { start, end });
+    d.pointer = '';
+    out.push(d);
+    if (out.length >= 10) break;
+  }
+  return out;
+}
+
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length} characters` : `the string ${JSON.stringify(v)}`;
   if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+  if (v === undefined) return 'undefined (no body)';
+  if (typeof v === 'function' || typeof v === 'symbol') return `a ${typeof v}`;
+  return `the ${typeof v} ${String(v)}`;
 }

@@ -19,6 +19,12 @@ export const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 6 }),
 );
 
+/**
+ * Hostile strings an expression can hold: a lone surrogate has no UTF-8 form and is an error
+ * (`lone-surrogate`), so literals get U+FFFD in its place; packets keep the raw hostile strings.
+ */
+export const hostileLiteral = hostileString.map((s) => s.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'));
+
 /** A string value the language can write: the raw-string form takes anything without `"#`. */
 export function stringLiteral(value: string): string {
   if (!value.includes('"#')) return `r#"${value}"#`;
@@ -37,10 +43,10 @@ const intPredicate = fc.oneof(
   fc.tuple(fc.constantFrom('ip', 'tcp'), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 16 }), port).map(([f, s, n, v]) => `bit_slice(${f}, ${s}, ${s + n}) == ${v}`),
 );
 const stringPredicate = fc.oneof(
-  fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.constantFrom('==', '!=', 'contains', '<', '>=', 'matches', 'wildcard', 'strict wildcard'), fc.oneof(fc.constantFrom(...PROTOS, 'tc*', 'u.p', 'TCP'), hostileString)).map(
+  fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.constantFrom('==', '!=', 'contains', '<', '>=', 'matches', 'wildcard', 'strict wildcard'), fc.oneof(fc.constantFrom(...PROTOS, 'tc*', 'u.p', 'TCP'), hostileLiteral)).map(
     ([f, o, v]) => `${f} ${o} ${stringLiteral(o === 'matches' ? v.replace(/[\\^$.|?*+()[\]{}]/g, '') : o.includes('wildcard') ? v.replace(/\\/g, '\\\\').replace(/\*+/g, '*') : v)}`,
   ),
-  fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.array(fc.oneof(fc.constantFrom(...PROTOS), hostileString), { maxLength: 14 })).map(([f, vs]) => `${f} in {${vs.map(stringLiteral).join(' ')}}`),
+  fc.tuple(fc.constantFrom(...STRING_FIELDS), fc.array(fc.oneof(fc.constantFrom(...PROTOS), hostileLiteral), { maxLength: 14 })).map(([f, vs]) => `${f} in {${vs.map(stringLiteral).join(' ')}}`),
   fc.tuple(fc.constantFrom(...COUNTRY_FIELDS), fc.constantFrom('==', '!='), fc.constantFrom(...COUNTRIES)).map(([f, o, v]) => `${f} ${o} "${v}"`),
 );
 const ipPredicate = fc.oneof(

@@ -37,7 +37,9 @@ describe('published filter examples (cloudflare-docs)', () => {
   ];
   it.each(table)('accepts the operator-table example %s', (c) => {
     const f = `{"where":${c}}`;
-    expect(compileLogFilter(f, HTTP).diagnostics).toEqual([]);
+    // The examples that quote a number for the int field BotScore are accepted with a warning that says so.
+    expect(compileLogFilter(f, HTTP).diagnostics.map((d) => `${d.severity}:${d.code}`)).toEqual(c.includes('BotScore') ? ['warning:filter-value-string'] : []);
+    expect(compileLogFilter(f, HTTP).matcher).toBeDefined();
   });
   it('evaluates the numeric-string examples numerically (BotScore lt "30")', () => {
     const m = compileLogFilter(`{"where":${table[2]}}`, HTTP).matcher!;
@@ -132,8 +134,12 @@ describe('names, operators, values', () => {
     expect(one(where(clause('ClientCountry', 'matches', 'x'))).code).toBe('filter-unknown-operator');
   });
   it('numeric strings are accepted for int fields, other strings are not', () => {
-    expect(codes(where(clause('EdgeResponseStatus', 'geq', '500')))).toEqual([]);
-    expect(codes(where(clause('EdgeResponseStatus', 'in', ['500', 501])))).toEqual([]);
+    // Accepted as the service does (its own examples quote numbers), with a warning and a fix to the number.
+    expect(codes(where(clause('EdgeResponseStatus', 'geq', '500')))).toEqual(['filter-value-string']);
+    const w = compileLogFilter(where(clause('EdgeResponseStatus', 'geq', '500')), HTTP).diagnostics[0]!;
+    expect([w.severity, w.fix?.edits[0]?.newText]).toEqual(['warning', '500']);
+    expect(compileLogFilter(where(clause('EdgeResponseStatus', 'geq', '500')), HTTP).matcher?.({ EdgeResponseStatus: 503 })).toBe(true);
+    expect(codes(where(clause('EdgeResponseStatus', 'in', ['500', 501])))).toEqual(['filter-value-string']);
     for (const v of ['5x', '5.0', '', ' 5', '1e3', '99999999999999999999', 1.5, true, null, {}]) {
       const d = one(where(clause('EdgeResponseStatus', 'geq', v)));
       expect(d.code).toBe('filter-value-type');
@@ -218,10 +224,32 @@ describe('limits', () => {
     expect(d20.find((x) => x.code === 'filter-depth-limit')!.data).toEqual({ limit: 16, measured: 20 });
     expect(d20.find((x) => x.code === 'filter-depth-limit')!.message).toContain('20 levels');
     const deep = `{"where":${'{"and":['.repeat(10000)}${JSON.stringify(c)}${']}'.repeat(10000)}}`;
+    // 160 KB: far over the size limit, so rejected by its length without being parsed.
     const r = compileLogFilter(deep, HTTP);
-    expect(r.diagnostics.map((x) => x.code)).toContain('filter-depth-limit');
+    expect(r.diagnostics.map((x) => x.code)).toEqual(['filter-size-limit']);
+    const shallow = `{"where":${'{"and":['.repeat(100)}${JSON.stringify(c)}${']}'.repeat(100)}}`;
+    expect(compileLogFilter(shallow, HTTP).diagnostics.map((x) => x.code)).toContain('filter-depth-limit');
     const raw = '['.repeat(10000);
     expect(() => checkLogFilter(raw, HTTP)).not.toThrow();
+  });
+  it('a 10 MB filter is rejected in time bounded by the limit, not the input', () => {
+    const huge = `{"where":{"key":"ClientRequestPath","operator":"eq","value":"${'a'.repeat(10_000_000)}"}}`;
+    const t = performance.now();
+    const d = compileLogFilter(huge, HTTP).diagnostics;
+    const ms = performance.now() - t;
+    expect(d.map((x) => x.code)).toEqual(['filter-size-limit']);
+    expect(d[0]!.data).toMatchObject({ limit: 1000, lowerBound: true });
+    expect(ms).toBeLessThan(50);
+  });
+  it('a filter given as a JavaScript object nested 10,000 levels deep is a diagnostic, not a RangeError', () => {
+    let w: unknown = c;
+    for (let i = 0; i < 10_000; i++) w = { and: [w] };
+    let arr: unknown = [];
+    for (let i = 0; i < 10_000; i++) arr = [arr];
+    for (const v of [{ where: w }, w, arr]) {
+      const r = compileLogFilter(v as string, HTTP);
+      expect(r.diagnostics.map((x) => x.code)).toEqual(['filter-invalid-json']);
+    }
   });
 });
 
