@@ -13,7 +13,7 @@ import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';
 import { LOGICAL_OPERATORS } from './operators.js';
 
-const COMPARE = T.COMPARE_TOKENS;
+const { COMPARE_TOKENS: COMPARE, NOT_AT, LOGICAL_PRECEDENCE_AT } = T;
 const VALUE = new Set<TokenType>([T.IntLiteral, T.WordLiteral, T.Identifier, T.StringLiteral, T.RawStringLiteral]);
 const IDENT_ARG = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -108,7 +108,7 @@ export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
 
   const unary = (): A.ExprNode => {
     const tt = peek();
-    if (tt !== undefined && T.NOT_AT[tt.tokenTypeIdx!] === 1) {
+    if (tt !== undefined && NOT_AT[tt.tokenTypeIdx!] === 1) {
       const t = tokens[pos++]!;
       const operand = unary();
       return { kind: 'not', id: id++, range: { start: t.startOffset, end: operand.range.end }, operand };
@@ -125,9 +125,9 @@ export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
   const binary = (next: () => A.ExprNode, op: A.LogicalOperator, precedence = LOGICAL_OPERATORS[op].precedence) => (): A.ExprNode => {
     const first = next();
     let tt = peek();
-    if (tt === undefined || T.LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] !== precedence) return first;
+    if (tt === undefined || LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] !== precedence) return first;
     const operands = [first];
-    while (tt !== undefined && T.LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] === precedence) {
+    while (tt !== undefined && LOGICAL_PRECEDENCE_AT[tt.tokenTypeIdx!] === precedence) {
       pos++;
       operands.push(next());
       tt = peek();

@@ -39,6 +39,9 @@ const isWordChar = (c: number) =>
 const isOctal = (c: number) => c >= 48 && c <= 55;
 const isHex = (c: number) => isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 
+// Read once into module constants: the hot loop then loads no namespace bindings.
+const { NOT_AT, KEYWORD_MAX_LENGTH } = T;
+
 /** Single-character and two-character symbols: punctuation and the operator table's symbol spellings. */
 const SYMBOLS: Record<string, TokenType> = {
   '(': T.LParen, ')': T.RParen, '{': T.LBrace, '}': T.RBrace, ',': T.Comma, '..': T.DotDot,
@@ -76,7 +79,7 @@ export function lex(text: string, maxDepth = 128): LexResult {
     const tt = tok.tokenType;
     if (tt === T.LParen) parenDepth++;
     else if (tt === T.RParen) parenDepth = Math.max(0, parenDepth - 1);
-    if (T.NOT_AT[tok.tokenTypeIdx] === 1) notRun++;
+    if (NOT_AT[tok.tokenTypeIdx] === 1) notRun++;
     else if (tt !== T.LParen) notRun = 0;
     const depth = parenDepth + notRun;
     if (depth > deepest) {
@@ -262,14 +265,14 @@ function hasDotOrDigit(text: string, start: number, end: number): boolean {
 function lexWord(text: string, start: number, end: number, push: (t: IToken) => void, diagnostics: Diagnostic[], lowerPlain = false): void {
   const image = text.slice(start, end);
   if (lowerPlain) {
-    const kw = end - start <= T.KEYWORD_MAX_LENGTH && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
+    const kw = end - start <= KEYWORD_MAX_LENGTH && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
     if (kw) push(token(kw, image, start, end));
     else push(token(text.charCodeAt(end - 1) === 46 ? T.WordLiteral : T.Identifier, image, start, end));
     return;
   }
   // Keywords are short runs of lower-case letters and _: look them up only for such words.
   const c0 = text.charCodeAt(start);
-  const kw = end - start <= T.KEYWORD_MAX_LENGTH && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
+  const kw = end - start <= KEYWORD_MAX_LENGTH && isLower(c0) && !hasDotOrDigit(text, start, end) ? T.KEYWORDS.get(image) : undefined;
   if (kw) {
     push(token(kw, image, start, end));
     return;
