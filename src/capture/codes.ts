@@ -1,5 +1,5 @@
 /** Diagnostic codes of packet capture reading and decoding. @module */
-import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 
 /** Codes of the capture module, each with its default severity and meaning. */
 export const CAPTURE_CODES = {

@@ -32,7 +32,7 @@ import { IP_PROTOCOL_NAMES } from './ip-protocols.js';
 import { cachedIpv4Text, cachedIpv6Text } from './address-text.js';
 import { LINK_LAYERS, LINK_TRUNCATED, ethernetIpOffset, rawIpOffset } from './link-types.js';
 import { IPV6_WALK, ipv4End, ipv4FragmentOffset, tcpSip, u32, udpSip, walkIpv6 } from './ip-layers.js';
-import { IpSet } from '../net/ip-set.js';
+import { IpSet } from '../net/index.js';
 import { jsString } from '../codegen/index.js';
 
 /** What the decoder needs from a record (a {@link CaptureRecord} fits). */

@@ -1,5 +1,5 @@
 /** Builds the capture module's diagnostics so their shape and wording stay uniform. @module */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import { CAPTURE_CODES, type CaptureCode } from './codes.js';
 
 /** A capture diagnostic: `data.offset` is the byte offset in the capture file it is about. */

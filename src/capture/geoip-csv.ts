@@ -1,5 +1,5 @@
 /** `geoIpFromCsv`: a country/ASN table from `cidr,country,asn` text. @module */
-import { parseIpItem } from '../net/address.js';
+import { parseIpItem } from '../net/index.js';
 import { captureDiagnostic, type CaptureDiagnostic } from './diagnostic.js';
 import { GeoIpTable, type GeoIpEntry, type GeoIpInfo, type GeoIpLookup } from './geoip.js';
 

@@ -6,7 +6,7 @@
  * IPv4-mapped IPv6 addresses fall back to the IPv4 blocks.
  * @module
  */
-import { parseIpAddress } from '../net/address.js';
+import { parseIpAddress } from '../net/index.js';
 
 /** What a table knows about an address. */
 export interface GeoIpInfo {

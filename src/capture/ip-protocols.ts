@@ -3,4 +3,4 @@
  * reads the same names without depending on the capture module.
  * @module
  */
-export { IP_PROTOCOL_NAMES, ipProtocolNumber } from '../net/ip-protocols.js';
+export { IP_PROTOCOL_NAMES, ipProtocolNumber } from '../net/index.js';

@@ -1,6 +1,6 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
 import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type RulesetContext } from '../index.js';
-import { parseJsonText } from '../json/document.js';
+import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError, type TextInput } from './io.js';
 
 /** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */

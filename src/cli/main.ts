@@ -4,7 +4,7 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PHASES } from '../ruleset/model.js';
+import { PHASES } from '../ruleset/index.js';
 import { runDemo } from './demo.js';
 import { checkCommand, validateCommand } from './commands.js';
 import { UsageError } from './io.js';

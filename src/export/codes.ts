@@ -1,5 +1,5 @@
 /** Diagnostic codes of exports to other tools' languages. @module */
-import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 
 /** Codes of the export module, each with its default severity and meaning. */
 export const EXPORT_CODES = {

@@ -7,13 +7,13 @@
  * false, as in rulekit. What has no equivalent is reported, not guessed.
  * @module
  */
-import type { Diagnostic, Range } from '../diagnostics/types.js';
-import type * as A from '../expression/ast.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
+import type * as A from '../expression/index.js';
 import { EXPORT_CODES, type ExportCode } from './codes.js';
 import { compileExpression, optionsOf, type ExpressionOptions } from '../expression/index.js';
 import { parseIpItem } from '../net/index.js';
-import { ipProtocolNumber } from '../capture/ip-protocols.js';
-import { readIntText } from '../expression/literals.js';
+import { ipProtocolNumber } from '../capture/index.js';
+import { readIntText } from '../expression/index.js';
 
 /** How one of our fields is spelled in Wireshark. */
 interface WsField {

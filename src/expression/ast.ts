@@ -5,7 +5,7 @@
  * printer writes one spelling; literals keep the text they were written with.
  * @module
  */
-import type { Range } from '../diagnostics/types.js';
+import type { Range } from '../diagnostics/index.js';
 
 /** Fields common to every node. */
 export interface NodeBase {

@@ -5,7 +5,7 @@
  * @module
  */
 import { RE2JS } from 're2js';
-import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type * as A from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import { COMPARE_OPERATORS, IN_SET_TYPES } from './operators.js';
@@ -14,9 +14,9 @@ import { readInt, readIp, readString } from './literals.js';
 import type { IntOp, IpOp, LhsPlan, Predicate, StringOp } from './predicates.js';
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
 import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
-import { suggest } from '../diagnostics/suggest.js';
+import { suggest } from '../diagnostics/index.js';
 import { FUNCTIONS } from './functions.js';
-import { IP_PROTOCOL_NAMES } from '../net/ip-protocols.js';
+import { IP_PROTOCOL_NAMES } from '../net/index.js';
 
 /** Options of {@link check}. */
 export interface CheckOptions {

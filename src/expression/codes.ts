@@ -3,7 +3,7 @@
  * The lexer, parser and checker only emit codes from this table (a test pins that).
  * @module
  */
-import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 
 /** Codes of the expression pipeline, each with its default severity and meaning. */
 export const EXPRESSION_CODES = {

@@ -3,7 +3,7 @@
  * (cel-go's `checker/errors.go` idea). Severity defaults to the code table's.
  * @module
  */
-import type { Diagnostic, Fix, Range, Severity } from '../diagnostics/types.js';
+import type { Diagnostic, Fix, Range, Severity } from '../diagnostics/index.js';
 import { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
 
 /** Build a diagnostic of the expression pipeline. */

@@ -3,7 +3,7 @@
  * `bit_slice` is `bitSlice` in `predicates.ts`.
  * @module
  */
-import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type { CallNode } from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import { readIntText } from './literals.js';

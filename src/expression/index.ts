@@ -3,8 +3,8 @@
  * The facade here never throws; everything it finds is a {@link Diagnostic}.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
-import { hasErrors, sortDiagnostics } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { hasErrors, sortDiagnostics } from '../diagnostics/index.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
 import { parseTokens } from './parser.js';
@@ -33,6 +33,8 @@ export { lex } from './lexer.js';
 // For the code generators of other folders (the ruleset deciders): not part of the public API.
 export { emitExpression, condition, HELPERS, EMPTY_PACKET, type EmitContext } from './compiler.js';
 export { INLINE_SET_MAX } from './cost.js';
+export { expressionDiagnostic } from './diagnostics.js';
+export { readIntText } from './literals.js';
 
 /** Configurable limits (defaults from expressions.md). */
 export interface ExpressionLimits {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { IToken, TokenType } from 'chevrotain';
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import * as T from './tokens.js';
 import { expressionDiagnostic } from './diagnostics.js';
 

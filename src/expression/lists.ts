@@ -3,7 +3,7 @@
  * built once into {@link IpSet}s so that many rules (and many compilations) share them.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import { IpSet } from '../net/index.js';
 import { expressionDiagnostic } from './diagnostics.js';
 

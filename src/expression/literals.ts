@@ -3,7 +3,7 @@
  * left-hand side"; we lex once and interpret here). Each reader returns a value or pushes a diagnostic.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import type { LiteralNode } from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import type { FieldDef } from './scheme.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import { EmbeddedActionsParser, EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
-import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';

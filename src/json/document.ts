@@ -5,7 +5,7 @@
  * @module
  */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import type { Range } from '../diagnostics/types.js';
+import type { Range } from '../diagnostics/index.js';
 
 /** A parsed JSON document: the value and where each part of it sits in the text. */
 export interface JsonDoc {

@@ -1,5 +1,5 @@
 /** Diagnostic codes of Logpush filters, jobs and custom log fields. @module */
-import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 
 /** Codes of the Logpush module, each with its default severity and meaning. */
 export const LOGPUSH_CODES = {

@@ -3,10 +3,10 @@
  * zone's rules together (the 40-field limit over request, response and cookie fields).
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
-import { childPointer } from '../json/document.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { childPointer } from '../json/index.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from '../diagnostics/suggest.js';
+import { suggest } from '../diagnostics/index.js';
 
 /** The three arrays of `action_parameters`, and what each names. */
 export const CUSTOM_FIELD_ARRAYS = {

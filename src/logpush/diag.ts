@@ -1,5 +1,5 @@
 /** The one helper that builds Logpush diagnostics, so wording and severities stay uniform. @module */
-import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { LOGPUSH_CODES, type LogpushCode } from './codes.js';
 
 /** Optional parts of a diagnostic. */

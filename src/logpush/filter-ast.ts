@@ -4,7 +4,7 @@
  * Plain data: it can be printed, evaluated, compiled or shipped as JSON.
  * @module
  */
-import type { Range } from '../diagnostics/types.js';
+import type { Range } from '../diagnostics/index.js';
 import type { FieldType } from './datasets/types.js';
 import type { FilterOperator } from './operators.js';
 

@@ -4,7 +4,7 @@
  * JSON pointer into the filter document and a range into the filter string; nothing throws.
  * @module
  */
-import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import type { Dataset, DatasetField, FieldType } from './datasets/types.js';
 import { getDataset, DATASET_NAMES, UNFILTERABLE_FIELDS } from './datasets/index.js';
 import type { FilterClause, FilterGroup, FilterNode, FilterScalar, LogFilter } from './filter-ast.js';
@@ -12,9 +12,9 @@ import {
   ARRAY_ELEMENT, FIELD_TYPE_LABEL, FILTER_LIMITS, OPERATORS, OPERATOR_BY_NAME,
   OPERATOR_MISSPELLINGS, operatorSupports, type FilterOperator,
 } from './operators.js';
-import { childPointer, parseJsonText, utf8Length, type JsonDoc } from '../json/document.js';
+import { childPointer, parseJsonText, utf8Length, type JsonDoc } from '../json/index.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from '../diagnostics/suggest.js';
+import { suggest } from '../diagnostics/index.js';
 
 /** Result of {@link checkLogFilter}. */
 export interface CheckedFilter {

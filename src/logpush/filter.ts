@@ -2,7 +2,7 @@
  * The public face of Logpush filters: check a filter string against a dataset and compile it.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import type { LogFilter } from './filter-ast.js';
 import { checkLogFilter } from './filter-check.js';
 import { compileMatcher, type CompileMode, type LogLineMatcher } from './filter-compile.js';

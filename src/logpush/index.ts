@@ -19,7 +19,7 @@ export { DESTINATION_SCHEMES, DESTINATION_BY_SCHEME, DATE_PLACEHOLDER, parseDest
 export { LOGPULL_OPTIONS, TIMESTAMP_FORMATS, parseLogpullOptions, readLogpullSettings, checkLogpullOptions, type TimestampFormat, type LogpullOption, type LogpullSettings } from './logpull-options.js';
 export { validateLogpushJob, JOB_MEMBERS, JOB_OTHER_MEMBERS, type LogpushJobContext } from './job.js';
 export {
-  validateCustomFieldRule, validateCustomFieldRules, customFieldNames, CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_ACTION,
+  validateCustomFieldRule, validateCustomFieldRules, zoneCustomFieldLimit, customFieldNames, CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_ACTION,
   type CustomFieldArray, type CustomFieldRuleOptions,
 } from './custom-fields.js';
 export {

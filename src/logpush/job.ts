@@ -5,15 +5,15 @@
  * (`rangeIn: 'value'`).
  * @module
  */
-import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { DATASET_NAMES, getDataset, type Dataset } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
 import { checkLogpullOptions, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
 import { customFieldNames } from './custom-fields.js';
-import { parseJsonText, type JsonDoc } from '../json/document.js';
+import { parseJsonText, type JsonDoc } from '../json/index.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
-import { suggest } from '../diagnostics/suggest.js';
+import { suggest } from '../diagnostics/index.js';
 
 /** Context of {@link validateLogpushJob}. */
 export interface LogpushJobContext {

@@ -7,7 +7,7 @@
  * `fields`. Then the job's filter decides whether the line is sent, and `timestamps` formats the time fields.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import { getDataset } from './datasets/index.js';
 import { CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, customFieldNames, validateCustomFieldRule, type CustomFieldArray } from './custom-fields.js';
 import { compileLogFilter } from './filter.js';

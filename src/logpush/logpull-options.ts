@@ -3,10 +3,10 @@
  * options as data, a parser with offsets, and its checks against a dataset.
  * @module
  */
-import type { Diagnostic, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { CUSTOM_FIELD_OBJECTS, type Dataset } from './datasets/index.js';
 import { describe, diag } from './diag.js';
-import { suggest } from '../diagnostics/suggest.js';
+import { suggest } from '../diagnostics/index.js';
 
 /** Timestamp formats of `timestamps=`. */
 export const TIMESTAMP_FORMATS = ['unixnano', 'unix', 'rfc3339'] as const;

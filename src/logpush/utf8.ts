@@ -1,5 +1,5 @@
 /** UTF-8 lengths and cuts at character boundaries, on JS strings (no encoder needed). @module */
-export { utf8Length } from '../json/document.js';
+export { utf8Length } from '../json/index.js';
 
 /**
  * The longest prefix of `s` whose UTF-8 encoding fits in `maxBytes`, never splitting a character (a

@@ -23,3 +23,4 @@ export {
 } from './address.js';
 export { IpSet, type IpSetParts, type IpItemError, type IpSetBuild, ipSetFromItems, ipSetFromText } from './ip-set.js';
 export { isIpAddressText } from './fast-parse.js';
+export { IP_PROTOCOL_NAMES, ipProtocolNumber } from './ip-protocols.js';

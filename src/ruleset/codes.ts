@@ -1,5 +1,5 @@
 /** Diagnostic codes of ruleset bodies and simulation input. @module */
-import type { DiagnosticCodeInfo } from '../diagnostics/types.js';
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 
 /** Codes of the ruleset module, each with its default severity and meaning. */
 export const RULESET_CODES = {

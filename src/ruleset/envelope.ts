@@ -3,7 +3,7 @@
  * messages:[]}`), built from diagnostics, so the reference server and the CLI answer alike.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 
 /** One entry of `errors` or `messages`. */
 export interface EnvelopeEntry {

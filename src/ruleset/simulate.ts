@@ -5,8 +5,8 @@
  * (dropped); disabled rules are passed over; a packet no terminating rule matches is allowed.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/types.js';
-import { hasErrors } from '../diagnostics/types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { hasErrors } from '../diagnostics/index.js';
 import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';

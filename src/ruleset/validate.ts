@@ -5,14 +5,14 @@
  * `/rules/N/expression` with the range inside the expression string (`rangeIn: 'value'`).
  * @module
  */
-import type { Diagnostic, Fix, Range } from '../diagnostics/types.js';
+import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
 import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
-import { childPointer, parseJsonText, type JsonDoc } from '../json/document.js';
-import { suggest } from '../diagnostics/suggest.js';
-import { expressionDiagnostic } from '../expression/diagnostics.js';
-import { validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/custom-fields.js';
+import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
+import { suggest } from '../diagnostics/index.js';
+import { expressionDiagnostic } from '../expression/index.js';
+import { validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/index.js';
 
 /** What the validator should assume about the request. */
 export interface RulesetContext {
