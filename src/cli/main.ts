@@ -79,6 +79,7 @@ export function program(): Command {
       return n;
     })
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'ndjson']).default('text'))
+    .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
     .action(async (ruleset: string, input: string, opts) => {
       process.exitCode = await simulateCommand(ruleset, input, opts, write);
     });

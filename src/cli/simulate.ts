@@ -25,6 +25,8 @@ export interface SimulateOptions {
   threads?: number;
   /** Bytes per chunk handed to a worker (default 1 MiB; tests use small ones). */
   chunkBytes?: number;
+  /** With `format: 'ndjson'`: diagnostics also as `{"diagnostic": …}` lines on stdout. */
+  ndjsonDiagnostics?: boolean;
   /** `objects`: decide on packet objects even where numeric slots would do (tests compare the two). */
   decoder?: 'auto' | 'objects';
 }
@@ -106,8 +108,11 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: report.diagnostics }, null, 2) + '\n');
   else if (ndjson) {
     out(JSON.stringify({ summary: { packets: summary.packets, verdicts: summary.verdicts, defaultAllowed: summary.defaultAllowed, rules: summary.rules.map(({ examples: _e, ...r }) => r) } }) + '\n');
-    // Per-packet lines own stdout: diagnostics go to stderr.
-    for (const d of report.diagnostics.filter((x) => x.severity !== 'hint').slice(0, 100)) process.stderr.write(diagnosticLine(d) + '\n');
+    // Per-packet lines own stdout: diagnostics go to stderr (and, when asked, to stdout as lines of their own).
+    const shown = report.diagnostics.filter((x) => x.severity !== 'hint');
+    for (const d of shown.slice(0, 100)) process.stderr.write(diagnosticLine(d) + '\n');
+    if (shown.length > 100) process.stderr.write(`... and ${shown.length - 100} more diagnostics (--ndjson-diagnostics or --format json list them all)\n`);
+    if (options.ndjsonDiagnostics) for (const d of report.diagnostics) out(JSON.stringify({ diagnostic: d }) + '\n');
   } else out(renderSummary(summary, report.diagnostics));
   return report.ok ? 0 : 1;
 }

@@ -57,6 +57,15 @@ describe('rulekit simulate exit codes and messages', () => {
     expect(r.err).toContain('warning[simulation-invalid-value]');
   });
 
+  it('--ndjson-diagnostics: the diagnostics as {"diagnostic": …} lines after the summary line', () => {
+    const r = run(['simulate', rulesetPath, '-', '--format', 'ndjson', '--ndjson-diagnostics'], '{"tcp.dstport": 22}\nnot json\n');
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const summaryAt = lines.findIndex((l) => 'summary' in l);
+    expect(summaryAt).toBe(1);
+    expect(lines.slice(summaryAt + 1)).toEqual([{ diagnostic: expect.objectContaining({ code: 'simulation-invalid-packet', severity: 'error' }) }]);
+  });
+
   it('random bytes with --format ndjson: one error on stderr, exit 1', () => {
     const junk = Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 7919 + 13) % 256));
     const r = run(['simulate', rulesetPath, '-', '--format', 'ndjson'], junk);
