@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+/**
+ * The suite Stryker runs for every mutant. It leaves out the tests that exercise no mutated folder
+ * directly but cost most of the time: the CLI tests spawn node on dist/ (built from the unmutated source,
+ * so they cannot kill a mutant anyway), the browser-bundle tests run esbuild, the memory test measures the
+ * heap, and the Wireshark export test runs tshark per expression. `npm test` still runs all of them.
+ */
+export default defineConfig({
+  test: {
+    ...base.test,
+    include: ['test/**/*.test.ts'],
+    exclude: [
+      'test/cli/**',
+      'test/meta/**',
+      'test/export/**',
+      'test/capture/browser.test.ts',
+      'test/capture/memory.test.ts',
+      '**/node_modules/**',
+    ],
+  },
+});
