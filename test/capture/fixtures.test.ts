@@ -23,6 +23,7 @@ const CLEAN: ReadonlyArray<readonly [string, 'pcap' | 'pcapng', number[]]> = [
   ['two-interfaces.pcapng', 'pcapng', [1, 101]],
   ['spb.pcapng', 'pcapng', [1]],
   ['text2pcap.pcapng', 'pcapng', [1]],
+  ['ipv6-ext.pcap', 'pcap', [1]],
 ];
 
 function compare(records: CaptureRecord[], rows: Row[], count = rows.length): void {
