@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
 import base from './vitest.config.js';
 
 /**
@@ -6,8 +7,13 @@ import base from './vitest.config.js';
  * directly but cost most of the time: the CLI tests spawn node on dist/ (built from the unmutated source,
  * so they cannot kill a mutant anyway), the browser-bundle tests run esbuild, the memory test measures the
  * heap, and the Wireshark export test runs tshark per expression. `npm test` still runs all of them.
+ * Property tests run with fewer runs here (test/mutation/fast-check-scaled.ts).
  */
 export default defineConfig({
+  resolve: {
+    // Property tests run a fraction of their runs per mutant (see the module's comment).
+    alias: [{ find: /^fast-check$/, replacement: fileURLToPath(new URL('./test/mutation/fast-check-scaled.ts', import.meta.url)) }],
+  },
   test: {
     ...base.test,
     include: ['test/**/*.test.ts'],

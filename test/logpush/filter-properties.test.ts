@@ -126,13 +126,14 @@ describe('every filter diagnostic has a pointer and a range inside the filter', 
 
 describe('compiled matcher ≡ interpreter', () => {
   it('on generated filters and lines (codegen and closures)', () => {
-    let accepted = 0;
+    const reach = reachCounter();
     fc.assert(fc.property(nodeArb, fc.array(lineArb, { minLength: 1, maxLength: 8 }), (where, lines) => {
+      reach.tried();
       const text = JSON.stringify({ where });
       const a = compileLogFilter(text, { ...HTTP, mode: 'codegen' });
       const b = compileLogFilter(text, { ...HTTP, mode: 'closures' });
       if (!a.filter) return; // over a limit: nothing to compare
-      accepted++;
+      reach.reached();
       for (const line of lines) {
         const want = evaluateLogFilter(a.filter, line);
         expect(a.matcher!(line)).toBe(want);
@@ -140,7 +141,7 @@ describe('compiled matcher ≡ interpreter', () => {
       }
     }), { numRuns: 600 });
     // Most generated filters are within the limits, so the property is not vacuous.
-    expect(accepted).toBeGreaterThan(300);
+    reach.expectAtLeast(0.5, 'generated filter within the limits');
   });
 });
 
