@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileExpression, parseExpression, checkExpression, interpret, print, shape, generate, ListCatalog } from '../../src/expression/index.js';
-import { expression, hostileString, packet, LISTS, stringLiteral } from './arbitraries.js';
+import { expression, hostileString, literalOf, packet, LISTS } from './arbitraries.js';
 
 const RUNS_NEVER_THROW = process.env.CI ? 100_000 : 10_000;
 const lists = ListCatalog.from(LISTS);
@@ -63,8 +63,9 @@ describe('laws of the expression pipeline', () => {
 
   it('hostile strings in literals never change generated code behaviour', () => {
     fc.assert(
-      fc.property(hostileString, hostileString, (value, other) => {
-        const expr = `cf.colo.name == ${stringLiteral(value)} or cf.colo.name contains ${stringLiteral(other)}`;
+      fc.property(hostileString.chain((v) => literalOf(v).map((lit) => [v, lit] as const)), hostileString.chain((v) => literalOf(v).map((lit) => [v, lit] as const)), ([value, valueLit], [other, otherLit]) => {
+        // Each value written raw, quoted, or with \xHH / \OOO byte escapes (see literalOf).
+        const expr = `cf.colo.name == ${valueLit} or cf.colo.name contains ${otherLit}`;
         const r = compileExpression(expr);
         expect(r.matcher).toBeDefined();
         // the literal round-trips to the exact value and matches exactly that value
