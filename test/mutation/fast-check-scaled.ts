@@ -22,4 +22,5 @@ export const assert: typeof real.assert = ((property: never, params?: { numRuns?
   return real.assert(property, { ...params, numRuns } as never);
 }) as never;
 
-export default { ...real, assert };
+const scaled: typeof real = { ...real, assert };
+export default scaled;
