@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodePacket, type CaptureRecord } from '../../src/capture/index.js';
-import { expectedFromTshark, fixture, goldenRows, parseTsv, pick, readFixture, recordFacts, runTshark, tsharkAvailable, type Row } from './helpers.js';
+import { expectedFromTshark, fixture, FIXTURES, goldenRows, parseTsv, pick, readFixture, recordFacts, runTshark, type Row } from './helpers.js';
+import { needsTool } from '../helpers/tools.js';
+import { readdirSync } from 'node:fs';
 
 /** Fixtures read cleanly from start to end, with their format and link types. */
 const CLEAN: ReadonlyArray<readonly [string, 'pcap' | 'pcapng', number[]]> = [
@@ -23,6 +25,7 @@ const CLEAN: ReadonlyArray<readonly [string, 'pcap' | 'pcapng', number[]]> = [
   ['two-interfaces.pcapng', 'pcapng', [1, 101]],
   ['spb.pcapng', 'pcapng', [1]],
   ['text2pcap.pcapng', 'pcapng', [1]],
+  ['ipv6-ext.pcap', 'pcap', [1]],
 ];
 
 function compare(records: CaptureRecord[], rows: Row[], count = rows.length): void {
@@ -61,14 +64,22 @@ describe.each(CLEAN)('fixture %s', (name, format, linkTypes) => {
     compare(records, goldenRows(name));
   });
 
-  const why = tsharkAvailable ? '' : ' (skipped: tshark is not installed here; CI installs it)';
-  it.skipIf(!tsharkAvailable && !process.env.CI)(`decodes every packet as tshark run now says${why}`, async () => {
-    expect(tsharkAvailable, 'tshark must be installed in CI (apt-get install tshark)').toBe(true);
+  needsTool('tshark')('decodes every packet as tshark run now says', async () => {
     const rows = parseTsv(runTshark(fixture(name)));
     expect(rows.length).toBeGreaterThan(0);
     const { records } = await readFixture(name);
     expect(records.length).toBe(rows.length);
     compare(records, rows);
+  });
+});
+
+const DAMAGED = ['truncated-end.pcap', 'corrupt-record.pcap', 'corrupt-block.pcapng'];
+
+describe('the fixture list', () => {
+  it('names every capture file in test/fixtures/capture, so none is left unchecked', () => {
+    const files = readdirSync(FIXTURES).filter((f) => /\.pcap(ng)?$/.test(f)).sort();
+    expect(files.length).toBeGreaterThan(0);
+    expect([...CLEAN.map(([name]) => name), ...DAMAGED].sort()).toEqual(files);
   });
 });
 

@@ -27,15 +27,6 @@ export const TSHARK_FIELDS = [
   'icmp.type', 'icmp.code', 'icmpv6.type', 'icmpv6.code',
 ] as const;
 
-/** Whether tshark runs here. */
-export const tsharkAvailable: boolean = (() => {
-  try {
-    return spawnSync('tshark', ['-v'], { encoding: 'utf8' }).status === 0;
-  } catch {
-    return false;
-  }
-})();
-
 /** The same command make-fixtures.sh used for the goldens. */
 export function runTshark(file: string): string {
   const args = ['-n', '-r', file, '-o', 'ip.defragment:FALSE', '-o', 'ipv6.defragment:FALSE', '-T', 'fields', '-E', 'header=y', '-E', 'occurrence=f'];

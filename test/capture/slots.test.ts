@@ -98,6 +98,11 @@ const frames = FIXTURE_RECORDS.flatMap(({ name, records }) => records.map((r) =>
 describe('decodeSlots = decodePacket on every slot field', () => {
   const coverage = new Coverage();
 
+  it('found the fixtures and their records (the loop below is not empty)', () => {
+    expect(FIXTURE_FILES.length).toBeGreaterThanOrEqual(18);
+    for (const { name, records } of FIXTURE_RECORDS) expect(records.length, name).toBeGreaterThan(0);
+  });
+
   it.each(FIXTURE_RECORDS)('every record of fixture $name', ({ name, records }) => {
     expect(records.length).toBeGreaterThan(0);
     for (const r of records) coverage.add(expectSame(r.data, r.linkType, `${name} record ${r.index + 1}`));

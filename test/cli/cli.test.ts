@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeSyntheticPcap } from '../../bench/capture-gen.js';
+import { needsTool } from '../helpers/tools.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -194,12 +195,7 @@ describe('rulekit simulate from standard input', () => {
     expect(fromFile.summary.packets).toBeGreaterThan(10);
   });
 
-  it('on a terminal, progress goes to stderr: a bar for files, a running count for stdin', () => {
-    const hasScript = spawnSync('script', ['--version']).status === 0;
-    if (!hasScript) {
-      expect(process.env.CI, 'util-linux script(1) is needed in CI for the terminal test').toBeFalsy();
-      return;
-    }
+  needsTool('script')('on a terminal, progress goes to stderr: a bar for files, a running count for stdin', () => {
     const big = join(dir, 'progress.pcap');
     // > 4 MB so that a file gets the bar: the same records repeated after one header
     const src = readFileSync(join(FIXTURES, 'mixed-le-usec.pcap'));

@@ -1,7 +1,7 @@
 /**
  * `rulekit export --wireshark`: unit cases, and the cross-check with tshark — for expressions on fields
  * both tools understand, the frames rulekit matches (decoder + compiled matcher) equal the frames
- * `tshark -r FILE -Y <exported filter>` matches. Runs where tshark is installed; CI installs it.
+ * `tshark -r FILE -Y <exported filter>` matches. Needs tshark (test/helpers/tools.ts: skipped without it locally, failing without it in CI).
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { toWireshark } from '../../src/export/index.js';
 import { compileExpression } from '../../src/index.js';
 import { decodePacket, readCaptureAll } from '../../src/capture/index.js';
+import { describeNeedsTool } from '../helpers/tools.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
-const tshark = spawnSync('tshark', ['-v'], { encoding: 'utf8' }).status === 0;
 
 describe('toWireshark', () => {
   const cases: [string, string][] = [
@@ -93,7 +93,7 @@ function icmpErrorFrames(file: string): Set<number> {
   return icmpCache.get(file)!;
 }
 
-describe.skipIf(!tshark && !process.env.CI)('agreement with tshark (skipped: tshark is not installed; CI installs it)', () => {
+describeNeedsTool('tshark')('agreement with tshark', () => {
   for (const name of ['mixed-le-usec.pcap', 'vlan.pcap', 'sll2.pcap', 'two-interfaces.pcapng', 'raw-ip.pcap']) {
     it.each(EXPRESSIONS)(`${name}: %s`, async (expr) => {
       const file = join(FIXTURES, name);

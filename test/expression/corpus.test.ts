@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileExpression, interpret, NETWORK_SCHEME, type SchemeLiteral } from '../../src/index.js';
 
@@ -17,10 +18,53 @@ interface Case {
   valid: boolean;
   error?: string;
   evaluations?: { packet: Record<string, unknown>; result: boolean; note?: string }[];
+  differsFromWirefilter?: string;
 }
 
 const dir = join(import.meta.dirname, 'corpus');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+const casesOf = (file: string) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cases: Case[] }).cases;
+
+describe('the corpus and its README', () => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+
+  it('the README table gives each file\'s counts and the total', () => {
+    expect(files.length).toBeGreaterThan(0);
+    const rows = new Map<string, number[]>();
+    for (const m of readme.matchAll(/^\| (\S+\.json|\*\*total\*\*) \| ([^\n]*)$/gm)) {
+      rows.set(m[1]!, m[2]!.split('|').slice(0, 5).map((x) => Number(x.replace(/\*/g, '').trim())));
+    }
+    const total = [0, 0, 0, 0, 0];
+    for (const f of files) {
+      const cases = casesOf(f);
+      const counts = [
+        cases.length,
+        cases.filter((c) => c.valid).length,
+        cases.filter((c) => !c.valid).length,
+        cases.reduce((n, c) => n + (c.evaluations?.length ?? 0), 0),
+        cases.filter((c) => c.differsFromWirefilter).length,
+      ];
+      counts.forEach((n, i) => (total[i]! += n));
+      expect(rows.get(f), `README row of ${f}: cases, valid, invalid, evaluation packets, differsFromWirefilter`).toEqual(counts);
+    }
+    expect(rows.get('**total**')).toEqual(total);
+    expect(rows.size).toBe(files.length + 1);
+  });
+
+  it('cases that cite our spec name the file where it lives in the repository', () => {
+    const root = join(dir, '..', '..', '..');
+    let cited = 0;
+    for (const f of files) {
+      for (const c of casesOf(f)) {
+        const m = c.source.match(/^([\w./-]+\.md)\b/);
+        if (!m) continue;
+        cited++;
+        expect(existsSync(join(root, m[1]!)), `${f} / ${c.name}: ${m[1]} is not in the repository`).toBe(true);
+      }
+    }
+    expect(cited).toBeGreaterThan(100);
+  });
+});
 
 describe.each(files)('%s', (file) => {
   const { cases } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { cases: Case[] };
@@ -32,7 +76,10 @@ describe.each(files)('%s', (file) => {
     const where = `${c.source}\n${JSON.stringify(r.diagnostics.map((d) => `${d.code}: ${d.message}`))}`;
     if (!c.valid) {
       expect(errors.length, where).toBeGreaterThan(0);
-      if (c.error) expect(errors.map((d) => d.code), where).toContain(c.error);
+      // The README's promise: `error` is the first error's code.
+      expect(c.error, `${c.name}: an invalid case names its first error`).toBeTypeOf('string');
+      expect(errors[0]!.code, where).toBe(c.error);
+      expect(c.evaluations ?? [], 'invalid cases carry no evaluations').toEqual([]);
       return;
     }
     expect(errors, where).toEqual([]);

@@ -134,9 +134,13 @@ describe('ruleset decider on slots', () => {
     const g = generateSlotsRuleset([
       { index: 0, checked: checked('ip.proto == "x\\"y" or ip.proto contains "${a}"'), matcher: () => false, terminating: true },
       { index: 1, checked: checked('ip.proto != "u" and tcp.dstport == 3'), matcher: () => false, terminating: true },
+      { index: 2, checked: checked('ip.proto == r#"a\u2028b\u2029"#'), matcher: () => false, terminating: true },
     ])!;
     expect(g.source.match(/V\[\d+\]/g)).toHaveLength(2);
     expect(g.source).toContain('"x\\"y"');
+    // The source as it is: line separators only as escapes, inside and outside literals.
+    expect(g.source).toContain('"a\\u2028b\\u2029"');
+    expect(g.source).not.toMatch(/[\u2028\u2029]/);
     expect(g.source.replace(/"(?:[^"\\\n]|\\.)*"/g, '""')).not.toMatch(/[`$]/);
   });
 });

@@ -1,0 +1,80 @@
+/**
+ * Tests that need a program outside Node (tshark, util-linux `script`, chromium, PostgreSQL) declare it
+ * with {@link needsTool} / {@link describeNeedsTool} instead of returning early or skipping quietly:
+ * - the tool is there: the test runs;
+ * - it is not, outside CI: the test is skipped and its title ends with "(skipped: TOOL not installed)";
+ * - it is not, in CI (`CI` set, as .ci/run does): the test runs and fails, naming the tool and how to
+ *   install it, so a CI image that lost a tool cannot turn a cross-check into a silent pass.
+ */
+import { spawnSync } from 'node:child_process';
+import { describe, it } from 'vitest';
+
+export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres';
+
+/** How each tool is probed (a command that exits 0 when it works) and installed (Debian 12). */
+const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
+  tshark: { probe: [['tshark', ['-v']]], install: 'apt-get install tshark' },
+  script: { probe: [['script', ['--version']]], install: 'apt-get install util-linux (bsdutils)' },
+  chromium: { probe: [['chromium', ['--version']], ['chromium-browser', ['--version']]], install: 'apt-get install chromium' },
+  postgres: { probe: [['postgres', ['--version']], ['pg_ctl', ['--version']]], install: 'apt-get install postgresql' },
+};
+
+const found = new Map<Tool, boolean>();
+
+/** Whether the tool runs here (probed once per test file). */
+export function toolAvailable(tool: Tool): boolean {
+  let ok = found.get(tool);
+  if (ok === undefined) {
+    ok = TOOLS[tool].probe.some(([cmd, args]) => {
+      try {
+        return spawnSync(cmd, args, { stdio: 'ignore', timeout: 20_000 }).status === 0;
+      } catch {
+        return false;
+      }
+    });
+    found.set(tool, ok);
+  }
+  return ok;
+}
+
+/** True when running in CI (`CI` set to anything but "" / "0" / "false"). */
+export function inCi(): boolean {
+  const v = process.env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function missingMessage(tool: Tool): string {
+  return `${tool} is not installed: this test needs it and CI must run it (${TOOLS[tool].install})`;
+}
+
+type TestFn = () => unknown;
+type ItLike = (name: string, fn: TestFn, timeout?: number) => void;
+
+/** `it` for a test that needs `tool` (see the module comment for what happens when it is missing). */
+export function needsTool(tool: Tool): ItLike {
+  if (toolAvailable(tool)) return (name, fn, timeout) => it(name, fn, timeout);
+  if (inCi()) {
+    return (name, _fn, timeout) =>
+      it(name, () => {
+        throw new Error(missingMessage(tool));
+      }, timeout);
+  }
+  return (name, fn, timeout) => it.skip(`${name} (skipped: ${tool} not installed)`, fn, timeout);
+}
+
+/**
+ * `describe` for a group of tests that all need `tool`. Missing in CI: the group holds one failing test
+ * that names the tool (its body is not run, so no test fails for another reason first).
+ */
+export function describeNeedsTool(tool: Tool): (name: string, body: () => void) => void {
+  if (toolAvailable(tool)) return (name, body) => describe(name, body);
+  if (inCi()) {
+    return (name) =>
+      describe(name, () => {
+        it(`needs ${tool}`, () => {
+          throw new Error(missingMessage(tool));
+        });
+      });
+  }
+  return (name, body) => describe.skip(`${name} (skipped: ${tool} not installed)`, body);
+}

@@ -1,0 +1,171 @@
+/**
+ * The Logpush operators against an oracle written from the spec (service.md "Filters" and logpush.md
+ * "Filters"; the public Cloudflare Logpush filter docs say the same), not from src/logpush/operators.ts:
+ * the table's rows, and what each operator answers on concrete log lines. The evaluators (interpreter,
+ * generated code, closures) all read the operator table; a wrong row there (a negated operator that
+ * stops negating, a kind dropped) makes them agree with each other and still be wrong — this file is the
+ * outside reference that catches it.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileLogFilter, evaluateLogFilter, OPERATORS, type CompileMode } from '../../src/logpush/index.js';
+
+/** service.md's operator table, copied by hand: meaning, supported field types, value is an array. */
+const SPEC_TABLE = [
+  ['eq', 'Equal', ['string', 'int', 'bool'], false],
+  ['!eq', 'Not equal', ['string', 'int', 'bool'], false],
+  ['lt', 'Less than', ['int'], false],
+  ['leq', 'Less than or equal', ['int'], false],
+  ['gt', 'Greater than', ['int'], false],
+  ['geq', 'Greater than or equal', ['int'], false],
+  ['startsWith', 'Starts with', ['string'], false],
+  ['endsWith', 'Ends with', ['string'], false],
+  ['!startsWith', 'Does not start with', ['string'], false],
+  ['!endsWith', 'Does not end with', ['string'], false],
+  ['contains', 'Contains', ['string', 'array'], false],
+  ['!contains', 'Does not contain', ['string', 'array'], false],
+  ['in', 'Value is in a set of values', ['string', 'int', 'array'], true],
+  ['!in', 'Value is not in a set of values', ['string', 'int', 'array'], true],
+] as const;
+
+/** The negated operators of the table and the operator each one is "exactly not" of (logpush.md). */
+const NEGATIONS = { '!eq': 'eq', '!startsWith': 'startsWith', '!endsWith': 'endsWith', '!contains': 'contains', '!in': 'in' } as const;
+
+type Scalar = string | number | boolean;
+type FieldKind = 'string' | 'int' | 'bool' | 'int_or_string' | 'array_string' | 'array_int';
+
+/**
+ * The positive operators' meaning on a present value, from logpush.md: comparisons are typed and
+ * case-sensitive (an int field's value given as "500" is the number 500; an `int or string` field's int
+ * also equals its decimal string); `contains` is substring on strings and "some element equals" on
+ * arrays; `in` is membership, "some element is in the set" on arrays; ordering is on numbers only.
+ */
+function oracle(op: string, kind: FieldKind, v: unknown, operand: Scalar | Scalar[]): boolean {
+  const eq = (x: unknown, o: Scalar) => x === o || (kind === 'int_or_string' && typeof o === 'number' && x === `${o}`);
+  const isArray = kind === 'array_string' || kind === 'array_int';
+  switch (op) {
+    case 'eq': return eq(v, operand as Scalar);
+    case 'lt': return typeof v === 'number' && v < (operand as number);
+    case 'leq': return typeof v === 'number' && v <= (operand as number);
+    case 'gt': return typeof v === 'number' && v > (operand as number);
+    case 'geq': return typeof v === 'number' && v >= (operand as number);
+    case 'startsWith': return typeof v === 'string' && v.slice(0, (operand as string).length) === operand;
+    case 'endsWith': return typeof v === 'string' && (operand === '' || v.slice(-(operand as string).length) === operand);
+    case 'contains':
+      return isArray ? Array.isArray(v) && v.some((e) => e === operand) : typeof v === 'string' && v.indexOf(operand as string) >= 0;
+    case 'in':
+      return isArray
+        ? Array.isArray(v) && v.some((e) => (operand as Scalar[]).includes(e as Scalar))
+        : (operand as Scalar[]).some((o) => eq(v, o));
+    default: throw new Error(`no oracle for ${op}`);
+  }
+}
+
+/** One http_requests field per kind, the operands tried on it, and the line values tried against them. */
+const FIELDS: Record<FieldKind, { key: string; operands: Record<string, (Scalar | Scalar[])[]>; values: unknown[] }> = {
+  string: {
+    key: 'ClientRequestPath',
+    operands: {
+      eq: ['/a', '', '/A'], startsWith: ['/a', '', '/ab/c'], endsWith: ['c', '', '/ab/c'], contains: ['b', '', 'zz'],
+      in: [['/a', '/b'], [], ['']],
+    },
+    values: ['/a', '/A', '/ab/c', '/b', '', 'c', 'zz', 5, true, ['/a'], {}],
+  },
+  int: {
+    key: 'EdgeResponseStatus',
+    operands: { eq: [500, 0, -1], lt: [500, 0], leq: [500, 0], gt: [500, -1], geq: [500, 0], in: [[200, 500], [], [0]] },
+    values: [500, 499, 501, 0, -1, 200, '500', true, [500]],
+  },
+  bool: {
+    key: 'WorkerSubrequest',
+    operands: { eq: [true, false] },
+    values: [true, false, 'true', 1, 0],
+  },
+  int_or_string: {
+    key: 'EdgeStartTimestamp',
+    operands: { eq: [5, '2024-01-01T00:00:00Z'], lt: [5], geq: [5], startsWith: ['2024-'], endsWith: ['Z'], contains: ['-01'], in: [[5, '2024-01-01T00:00:00Z']] },
+    values: [5, 4, 6, '5', '2024-01-01T00:00:00Z', '2023-01-01T00:00:00Z', '2024-01-01T00:00:00+01:00'],
+  },
+  array_string: {
+    key: 'SecurityActions',
+    operands: { contains: ['block', 'bl'], in: [['block', 'challenge'], []] },
+    values: [['block'], ['log', 'challenge'], ['blocked'], [], 'block', ['Block']],
+  },
+  array_int: {
+    key: 'BotDetectionIDs',
+    operands: { contains: [7, 0], in: [[7, 8], []] },
+    values: [[7], [1, 8], [0], [], 7, ['7']],
+  },
+};
+
+const MODES: CompileMode[] = ['codegen', 'closures'];
+
+/** Every (operator, kind, operand, value) the tables above give, for the named operator. */
+function cases(op: string): [FieldKind, string, Scalar | Scalar[], unknown][] {
+  const out: [FieldKind, string, Scalar | Scalar[], unknown][] = [];
+  for (const [kind, f] of Object.entries(FIELDS) as [FieldKind, (typeof FIELDS)[FieldKind]][]) {
+    for (const operand of f.operands[op] ?? []) for (const v of f.values) out.push([kind, f.key, operand, v]);
+  }
+  return out;
+}
+
+/** The three answers the project gives for one clause on one line (interpreter, generated code, closures). */
+function answers(key: string, operator: string, value: unknown, line: Record<string, unknown>): boolean[] {
+  const text = JSON.stringify({ where: { key, operator, value } });
+  return [undefined, ...MODES].map((mode) => {
+    const r = compileLogFilter(text, { dataset: 'http_requests', ...(mode ? { mode } : {}) });
+    expect(r.diagnostics.filter((d) => d.severity === 'error'), text).toEqual([]);
+    return mode === undefined ? evaluateLogFilter(r.filter!, line) : r.matcher!(line);
+  });
+}
+
+describe('the operator table is the spec table', () => {
+  it('has the spec rows, in the spec order', () => {
+    expect(OPERATORS.map((o) => [o.name, o.meaning, [...o.kinds], o.arrayValue])).toEqual(SPEC_TABLE.map((r) => [r[0], r[1], [...r[2]], r[3]]));
+  });
+  it('marks exactly the spec negations, each with its positive operator', () => {
+    expect(Object.fromEntries(OPERATORS.filter((o) => o.negates).map((o) => [o.name, o.negates]))).toEqual(NEGATIONS);
+  });
+});
+
+describe('each positive operator answers what the spec says, on concrete lines', () => {
+  for (const op of ['eq', 'lt', 'leq', 'gt', 'geq', 'startsWith', 'endsWith', 'contains', 'in']) {
+    it(op, () => {
+      const all = cases(op);
+      expect(all.length).toBeGreaterThan(10);
+      let trues = 0;
+      for (const [kind, key, operand, v] of all) {
+        const want = oracle(op, kind, v, operand);
+        if (want) trues++;
+        expect(answers(key, op, operand, { [key]: v }), `${key} ${op} ${JSON.stringify(operand)} on ${JSON.stringify(v)}`).toEqual([want, want, want]);
+      }
+      // The cases exercise both answers.
+      expect(trues).toBeGreaterThan(0);
+      expect(trues).toBeLessThan(all.length);
+    });
+  }
+});
+
+describe('each negated operator is exactly "not" its positive one on a present value, and false on an absent one', () => {
+  for (const [neg, pos] of Object.entries(NEGATIONS)) {
+    it(`${neg} vs ${pos}`, () => {
+      const all = cases(pos);
+      expect(all.length).toBeGreaterThan(10);
+      const kinds = new Set<FieldKind>();
+      for (const [kind, key, operand, v] of all) {
+        kinds.add(kind);
+        const want = !oracle(pos, kind, v, operand);
+        const what = `${key} ${neg} ${JSON.stringify(operand)} on ${JSON.stringify(v)}`;
+        expect(answers(key, neg, operand, { [key]: v }), what).toEqual([want, want, want]);
+        expect(answers(key, pos, operand, { [key]: v }), what).toEqual([!want, !want, !want]);
+        // Absent or null: both the operator and its negation are false.
+        for (const line of [{}, { [key]: null }]) {
+          expect(answers(key, neg, operand, line), `${what} (absent)`).toEqual([false, false, false]);
+          expect(answers(key, pos, operand, line), `${what} (absent)`).toEqual([false, false, false]);
+        }
+      }
+      // Every field kind the spec lets the operator apply to was tried.
+      const specKinds = SPEC_TABLE.find((r) => r[0] === neg)![2] as readonly string[];
+      for (const k of specKinds) expect([...kinds].some((kind) => kind === k || kind.startsWith(`${k}_`)), `${neg} on ${k}`).toBe(true);
+    });
+  }
+});

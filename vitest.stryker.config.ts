@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import base from './vitest.config.js';
+
+/**
+ * The suite Stryker runs for every mutant. It leaves out the tests that exercise no mutated folder
+ * directly but cost most of the time: the CLI tests spawn node on dist/ (built from the unmutated source,
+ * so they cannot kill a mutant anyway), the browser-bundle tests run esbuild, the memory test measures the
+ * heap, and the Wireshark export test runs tshark per expression. `npm test` still runs all of them.
+ * test/logpush/codes.test.ts reads the source as text, which Stryker has instrumented.
+ * Property tests run with fewer runs here (test/mutation/fast-check-scaled.ts).
+ */
+export default defineConfig({
+  resolve: {
+    // Property tests run a fraction of their runs per mutant (see the module's comment).
+    alias: [{ find: /^fast-check$/, replacement: fileURLToPath(new URL('./test/mutation/fast-check-scaled.ts', import.meta.url)) }],
+  },
+  test: {
+    ...base.test,
+    include: ['test/**/*.test.ts'],
+    exclude: [
+      'test/cli/**',
+      'test/meta/**',
+      'test/export/**',
+      'test/capture/browser.test.ts',
+      'test/capture/memory.test.ts',
+      // Reads the source files as text to find Node globals; Stryker's instrumented copies contain some.
+      'test/logpush/codes.test.ts',
+      '**/node_modules/**',
+    ],
+  },
+});
