@@ -1,6 +1,6 @@
 /**
  * The interpreter: walks a checked AST for each packet. It is the reference semantics that the compiled
- * matcher is property-tested against, and the basis of tracing (`explain`).
+ * matcher is property-tested against.
  * @module
  */
 import type * as A from './ast.js';

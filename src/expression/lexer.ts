@@ -1,6 +1,6 @@
 /**
- * Lexer of network rule expressions. Hand-tuned for this small token set (the Chevrotain lexer is half of
- * the parse time on a 125-character rule, see bench/parse.ts) but it emits Chevrotain `IToken`s of the
+ * Lexer of network rule expressions. Hand-tuned for this small token set (a Chevrotain lexer took about half
+ * the parse time of a 125-character rule; bench/expression.ts times the whole parse) but it emits Chevrotain `IToken`s of the
  * vocabulary in `tokens.ts`, so the Chevrotain grammar consumes them unchanged. It never throws: every
  * problem is a diagnostic and lexing goes on.
  * @module
