@@ -15,6 +15,9 @@ const common = {
   format: 'esm',
   target: 'es2022',
   sourcemap: true,
+  // Node parses every byte of a module before running it (most of an import's cost here): minified, the
+  // library's code is about half the bytes. The source maps keep stack traces readable.
+  minify: true,
   logLevel: 'warning',
 };
 
