@@ -7,6 +7,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   ipset: () => import('./ipset.js'),
   logfilter: () => import('./logfilter.js'),
   capture: () => import('./capture.js'),
+  decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
 };
 
