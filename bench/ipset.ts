@@ -339,7 +339,7 @@ function printRows(title: string, rows: Row[], notes: string[]): void {
     rows.map((r) => [
       r.engine,
       `${fmt(r.timing.median)} (${fmt(r.timing.min)}–${fmt(r.timing.max)})`,
-      `${fmt(r.vsHas)}×`,
+      `${r.vsHas >= 100 ? r.vsHas.toFixed(0) : r.vsHas.toFixed(2)}×`,
       1000 / r.timing.median,
       String(r.queries),
       String(r.hits),

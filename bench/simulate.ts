@@ -132,17 +132,18 @@ async function compare(fixtureDir: string): Promise<void> {
       },
     });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    // [rules, rulekit's runs, index of its counts, tshark's -Y, the largest capture tshark runs it on]
     const rows: [Cell['rules'], RunStats, number, string, number][] = [
-      ['first rule', first!, 0, `-Y ${firstFilter}`, TSHARK_FIRST_MAX],
-      [`whole ruleset (${fx.specs.length} rules)`, all!, 1, '-Y ${rulekit_ruleset}', TSHARK_ALL_MAX],
+      ['first rule', first!, 0, firstFilter, TSHARK_FIRST_MAX],
+      [`whole ruleset (${fx.specs.length} rules)`, all!, 1, '${rulekit_ruleset}', TSHARK_ALL_MAX],
     ];
-    for (const [rules, rk, i, yArg, max] of rows) {
+    for (const [rules, rk, i, display, max] of rows) {
       const cell: Cell = { packets: n, rules, rulekit: rk, rulekitBlocked: blocked[i]![0]!, rulekitPeakMB: median(peaks[i]!) };
       if (blocked[i]!.some((b) => b !== cell.rulekitBlocked)) throw new Error('rulekit simulate blocked different counts on the same file');
       if (!tsharkInstalled) cell.tsharkNote = 'tshark not installed';
       else if (n > max) cell.tsharkNote = `not run above ${countLabel(max)} packets (${i === 0 ? 'BENCH_SIM_TSHARK_FIRST_MAX' : 'BENCH_SIM_TSHARK_ALL_MAX'})`;
       else {
-        const cmd: Command = { name: `tshark ${rules}`, cmd: 'tshark', args: ['-n', '-r', file, '-Y', yArg.slice(3), '-T', 'fields', '-e', 'frame.number'], env: { WIRESHARK_CONFIG_DIR: wsConfig } };
+        const cmd: Command = { name: `tshark ${rules}`, cmd: 'tshark', args: ['-n', '-r', file, '-Y', display, '-T', 'fields', '-e', 'frame.number'], env: { WIRESHARK_CONFIG_DIR: wsConfig } };
         const runs: ProcessRun[] = [];
         for (let k = 0; k < tsharkRuns(n); k++) runs.push(runProcess(cmd, { peak: true }));
         const matched = matchedLines(runs[0]!);
