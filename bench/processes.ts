@@ -15,6 +15,12 @@ export interface Command {
   cmd: string;
   args: readonly string[];
   env?: Record<string, string>;
+  /** In {@link runInterleaved}: timed runs of this command (default: the call's `runs`). */
+  runs?: number;
+  /** In {@link runInterleaved}: untimed runs first (default: the call's `warmup`). */
+  warmup?: number;
+  /** Measure its peak RSS (see {@link runProcess}). */
+  peak?: boolean;
 }
 
 /** One finished run. */
@@ -74,20 +80,28 @@ export function stats(ms: readonly number[], last: ProcessRun): RunStats {
 }
 
 /**
- * Run each command `runs` times after `warmup` untimed rounds (they fill the page cache and the OS's
- * caches of the binaries), interleaved in a rotated order. `check` sees every run's result (to assert
- * its output); `peak` as in {@link runProcess}.
+ * Run each command `runs` times (or its own `runs`) after `warmup` untimed runs (they fill the page cache
+ * and the OS's caches of the binaries), interleaved: each round runs the commands in a rotated order, and
+ * a command with fewer runs than the rounds has them spread evenly over the rounds (one run: the middle
+ * round), so a slow tool run once still meets the same load as the others. `check` sees every timed run.
  */
 export function runInterleaved(
   commands: readonly Command[],
-  opts: { runs: number; warmup?: number; peak?: boolean; check?: (i: number, r: ProcessRun) => void },
+  opts: { runs: number; warmup?: number; check?: (i: number, r: ProcessRun) => void },
 ): { stats: RunStats[]; runs: ProcessRun[][] } {
-  for (let w = 0; w < (opts.warmup ?? 1); w++) for (const c of commands) runProcess(c);
+  commands.forEach((c) => {
+    for (let w = 0; w < (c.warmup ?? opts.warmup ?? 1); w++) runProcess(c);
+  });
+  const counts = commands.map((c) => c.runs ?? opts.runs);
+  const rounds = Math.max(...counts);
+  // Round of each command's k-th run: k spread evenly over the rounds, centred.
+  const due = counts.map((n) => new Set(Array.from({ length: n }, (_, k) => Math.round(((k + 0.5) * rounds) / n - 0.5))));
   const runs: ProcessRun[][] = commands.map(() => []);
-  for (let round = 0; round < opts.runs; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (let j = 0; j < commands.length; j++) {
       const i = (j + round) % commands.length;
-      const r = runProcess(commands[i]!, { peak: opts.peak });
+      if (!due[i]!.has(round)) continue;
+      const r = runProcess(commands[i]!, { peak: commands[i]!.peak });
       opts.check?.(i, r);
       runs[i]!.push(r);
     }

@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 import { cacheDir, cachedCapture, countLabel, parseCount } from './capture-cache.js';
 import { printTable, fmt } from './harness.js';
 import { CLI_ENTRY } from './paths.js';
-import { canMeasurePeak, runInterleaved, runProcess, stats, type Command, type ProcessRun, type RunStats } from './processes.js';
+import { canMeasurePeak, runInterleaved, type Command, type ProcessRun, type RunStats } from './processes.js';
 import { writeFixture, type RuleSpec } from './ruleset-fixture.js';
 
 const env = process.env;
@@ -86,6 +86,7 @@ interface Cell {
   rules: 'first rule' | `whole ruleset (${number} rules)`;
   rulekit: RunStats;
   rulekitBlocked: number;
+  /** Median of the runs' peak RSS. */
   rulekitPeakMB: number;
   tshark?: RunStats;
   tsharkPeakMB?: number;
@@ -115,45 +116,57 @@ async function compare(fixtureDir: string): Promise<void> {
   const cells: Cell[] = [];
   for (const n of SIZES) {
     const file = cachedCapture(n);
-    const simulate = (name: string, ruleset: string): Command => ({
-      name,
+    const simulate = (rules: string, ruleset: string): Command => ({
+      name: `rulekit simulate (${rules})`,
       cmd: process.execPath,
       args: [CLI_ENTRY, 'simulate', ruleset, file, '--lists', fx.lists, '--format', 'json', '--no-progress', '--stats'],
     });
-    const blocked: number[][] = [[], []];
-    const peaks: number[][] = [[], []];
-    const { stats: [first, all] } = runInterleaved([simulate('rulekit simulate (first rule)', fx.first), simulate('rulekit simulate (whole ruleset)', fx.all)], {
+    const tshark = (rules: string, display: string): Command => ({
+      name: `tshark (${rules})`,
+      cmd: 'tshark',
+      args: ['-n', '-r', file, '-Y', display, '-T', 'fields', '-e', 'frame.number'],
+      env: { WIRESHARK_CONFIG_DIR: wsConfig },
+      runs: tsharkRuns(n),
+      warmup: 0,
+      peak: true,
+    });
+    const wholeRules = `whole ruleset (${fx.specs.length} rules)` as const;
+    const pairs = [
+      { rules: 'first rule' as const, rulekit: simulate('first rule', fx.first), tshark: tshark('first rule', firstFilter), max: TSHARK_FIRST_MAX, knob: 'BENCH_SIM_TSHARK_FIRST_MAX' },
+      { rules: wholeRules, rulekit: simulate(wholeRules, fx.all), tshark: tshark(wholeRules, '${rulekit_ruleset}'), max: TSHARK_ALL_MAX, knob: 'BENCH_SIM_TSHARK_ALL_MAX' },
+    ];
+    const withTshark = (p: (typeof pairs)[number]) => tsharkInstalled && n <= p.max;
+    // rulekit's two commands, then tshark's where it runs at this size: all interleaved (bench/processes.ts).
+    const commands = [...pairs.map((p) => p.rulekit), ...pairs.filter(withTshark).map((p) => p.tshark)];
+    const blocked: number[][] = commands.map(() => []);
+    const peaks: number[][] = pairs.map(() => []);
+    const { stats: timed, runs } = runInterleaved(commands, {
       runs: rulekitRuns(n),
       check: (i, r) => {
-        blocked[i]!.push((JSON.parse(r.stdout) as { summary: { verdicts: { block: number } } }).summary.verdicts.block);
-        const m = /peak RSS ([\d.]+) MB/.exec(r.stderr);
-        if (!m) throw new Error(`no --stats line from rulekit simulate: ${r.stderr}`);
-        peaks[i]!.push(Number(m[1]));
+        if (i < pairs.length) {
+          blocked[i]!.push((JSON.parse(r.stdout) as { summary: { verdicts: { block: number } } }).summary.verdicts.block);
+          const m = /peak RSS ([\d.]+) MB/.exec(r.stderr);
+          if (!m) throw new Error(`no --stats line from rulekit simulate: ${r.stderr}`);
+          peaks[i]!.push(Number(m[1]));
+        } else blocked[i]!.push(matchedLines(r));
       },
     });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-    // [rules, rulekit's runs, index of its counts, tshark's -Y, the largest capture tshark runs it on]
-    const rows: [Cell['rules'], RunStats, number, string, number][] = [
-      ['first rule', first!, 0, firstFilter, TSHARK_FIRST_MAX],
-      [`whole ruleset (${fx.specs.length} rules)`, all!, 1, '${rulekit_ruleset}', TSHARK_ALL_MAX],
-    ];
-    for (const [rules, rk, i, display, max] of rows) {
-      const cell: Cell = { packets: n, rules, rulekit: rk, rulekitBlocked: blocked[i]![0]!, rulekitPeakMB: median(peaks[i]!) };
-      if (blocked[i]!.some((b) => b !== cell.rulekitBlocked)) throw new Error('rulekit simulate blocked different counts on the same file');
-      if (!tsharkInstalled) cell.tsharkNote = 'tshark not installed';
-      else if (n > max) cell.tsharkNote = `not run above ${countLabel(max)} packets (${i === 0 ? 'BENCH_SIM_TSHARK_FIRST_MAX' : 'BENCH_SIM_TSHARK_ALL_MAX'})`;
-      else {
-        const cmd: Command = { name: `tshark ${rules}`, cmd: 'tshark', args: ['-n', '-r', file, '-Y', display, '-T', 'fields', '-e', 'frame.number'], env: { WIRESHARK_CONFIG_DIR: wsConfig } };
-        const runs: ProcessRun[] = [];
-        for (let k = 0; k < tsharkRuns(n); k++) runs.push(runProcess(cmd, { peak: true }));
-        const matched = matchedLines(runs[0]!);
-        if (matched !== cell.rulekitBlocked) throw new Error(`${countLabel(n)} packets, ${rules}: tshark matched ${matched} packets, rulekit blocked ${cell.rulekitBlocked}`);
-        cell.tshark = stats(runs.map((r) => r.ms), runs[runs.length - 1]!);
-        const tp = runs.map((r) => r.peakMB).filter((x): x is number => x !== undefined);
+    let t = pairs.length;
+    pairs.forEach((p, i) => {
+      const counts = blocked[i]!;
+      if (counts.some((b) => b !== counts[0])) throw new Error(`${p.rulekit.name} blocked different counts on the same file`);
+      const cell: Cell = { packets: n, rules: p.rules, rulekit: timed[i]!, rulekitBlocked: counts[0]!, rulekitPeakMB: median(peaks[i]!) };
+      if (withTshark(p)) {
+        const matched = blocked[t]![0]!;
+        if (matched !== cell.rulekitBlocked) throw new Error(`${countLabel(n)} packets, ${p.rules}: tshark matched ${matched} packets, rulekit blocked ${cell.rulekitBlocked}`);
+        cell.tshark = timed[t]!;
+        const tp = runs[t]!.map((r) => r.peakMB).filter((x): x is number => x !== undefined);
         if (tp.length) cell.tsharkPeakMB = Math.max(...tp);
-      }
+        t++;
+      } else cell.tsharkNote = tsharkInstalled ? `not run above ${countLabel(p.max)} packets (${p.knob})` : 'tshark not installed';
       cells.push(cell);
-    }
+    });
   }
 
   const s = (ms: number) => (ms / 1000).toFixed(2);
@@ -176,7 +189,7 @@ async function compare(fixtureDir: string): Promise<void> {
       `targets at 1M packets, whole process: rulekit ≥ 50× tshark with the first rule, ≥ 300× with the whole ruleset; rulekit's peak RSS flat from 100k to 10M packets`,
       `rulekit peak RSS (whole ruleset): ${cells.filter((c) => c.rules !== 'first rule').map((c) => `${countLabel(c.packets)}: ${c.rulekitPeakMB.toFixed(1)} MB`).join(', ')} (from its --stats line; the process's maxRSS, worker threads included)`,
       ...(cells.some((c) => c.tsharkPeakMB !== undefined) ? [`tshark peak RSS: ${cells.filter((c) => c.tsharkPeakMB !== undefined).map((c) => `${countLabel(c.packets)} ${c.rules === 'first rule' ? 'first rule' : 'whole'}: ${c.tsharkPeakMB!.toFixed(0)} MB`).join(', ')}`] : []),
-      `whole process, spawn to exit (Node's start-up and module loading in rulekit's figure, tshark's start-up in its own); rulekit: \`simulate RULESET FILE --lists LISTS --format json --no-progress --stats\`, default threads (2 for files ≥ 96 MiB), ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, first rule and whole ruleset interleaved, after one untimed round; × tshark = tshark's median / rulekit's median`,
+      `whole process, spawn to exit (Node's start-up and module loading in rulekit's figure, tshark's start-up in its own); rulekit: \`simulate RULESET FILE --lists LISTS --format json --no-progress --stats\`, default threads (2 for files ≥ 96 MiB), ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, after one untimed run; tshark's runs are interleaved with rulekit's (every round runs the commands in a rotated order; tshark's fewer runs fall in evenly spread rounds, a single one in the middle round), so both meet the same load; × tshark = tshark's median / rulekit's median`,
       `tshark: \`tshark -n -r FILE -Y FILTER -T fields -e frame.number\`, ${SIZES.filter((n) => n <= Math.max(TSHARK_FIRST_MAX, TSHARK_ALL_MAX)).map((n) => `${tsharkRuns(n)} run${tsharkRuns(n) > 1 ? 's' : ''} at ${countLabel(n)}`).join(', ')} (it runs ~60–80k packets/s with the first rule, ~10k/s with the whole ruleset); first rule: \`${firstFilter}\`; whole ruleset: the ${fx.specs.length} rules' \`rulekit export --wireshark\` combined as the packets the ruleset blocks (first match decides, a skip guards the rules after it), ${blockedFilter(fx.specs, filters).length} characters, given as a display-filter macro (one argument may not exceed 128 KiB)`,
       ...(canMeasurePeak ? [] : ['tshark peak RSS not measured (no GNU time at /usr/bin/time)']),
     ],
