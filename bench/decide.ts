@@ -54,7 +54,7 @@ export async function run(): Promise<void> {
   };
   const [hand, numeric, objects] = measureInterleaved([loop(viaHand), loop(viaSlots), loop(viaObjects)], {
     opsPerCall: records.length,
-    rounds: 15,
+    rounds: 21,
     sampleMs: 20,
     warmupMs: 300,
   }) as [Timing, Timing, Timing];
@@ -71,7 +71,7 @@ export async function run(): Promise<void> {
     [
       `every engine names the same deciding rule for every packet (${decided} of ${records.length} decided)`,
       'target: rulekit decodeSlots + slots decider ≤ 1.3× the hand-written baseline',
-      'timing: interleaved (15 rounds, every engine once per round in a rotated order, all the packets per call); × = ratio of lower quartiles',
+      'timing: interleaved (21 rounds, every engine once per round in a rotated order, all the packets per call); × = ratio of lower quartiles',
     ],
   );
 }
