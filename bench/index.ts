@@ -3,10 +3,12 @@
  * No test asserts a time. Pass names to run some: `npm run bench -- expression ipset`.
  */
 const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+  startup: () => import('./startup.js'),
   expression: () => import('./expression.js'),
   ipset: () => import('./ipset.js'),
   logfilter: () => import('./logfilter.js'),
   capture: () => import('./capture.js'),
+  decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
 };
 

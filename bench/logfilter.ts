@@ -141,19 +141,31 @@ const CASES: FilterCase[] = [
         { key: 'EdgeResponseBytes', operator: 'geq', value: 150000 },
       ] },
     ] } },
+    // As a person writes it: each `and` branch stops at its first failing test, and reads a field only
+    // once the tests before it have passed.
     closure: () => {
       const countries = new Set(F3_COUNTRIES);
       return (r) => {
-        const c = r['ClientCountry'];
-        const p = r['ClientRequestPath'];
-        const cs = r['CacheCacheStatus'];
-        const s = r['EdgeResponseStatus'];
-        if (countries.has(c as string) && typeof p === 'string' && p.startsWith('/api/') && cs != null && cs !== 'hit' && typeof s === 'number' && s >= 500) return true;
+        if (countries.has(r['ClientCountry'] as string)) {
+          const p = r['ClientRequestPath'];
+          if (typeof p === 'string' && p.startsWith('/api/')) {
+            const cs = r['CacheCacheStatus'];
+            if (cs != null && cs !== 'hit') {
+              const s = r['EdgeResponseStatus'];
+              if (typeof s === 'number' && s >= 500) return true;
+            }
+          }
+        }
         const ua = r['ClientRequestUserAgent'];
-        const b = r['BotScore'];
-        if (typeof ua === 'string' && ua.includes('curl') && typeof b === 'number' && b < 10) return true;
-        const eb = r['EdgeResponseBytes'];
-        return r['ClientRequestMethod'] === 'DELETE' && typeof eb === 'number' && eb >= 150000;
+        if (typeof ua === 'string' && ua.includes('curl')) {
+          const b = r['BotScore'];
+          if (typeof b === 'number' && b < 10) return true;
+        }
+        if (r['ClientRequestMethod'] === 'DELETE') {
+          const eb = r['EdgeResponseBytes'];
+          return typeof eb === 'number' && eb >= 150000;
+        }
+        return false;
       };
     },
     jsonLogic: { or: [

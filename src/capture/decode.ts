@@ -212,7 +212,7 @@ function decodeIp(d: Uint8Array, o: number, n: number, packet: Packet, want: num
 const frameInput: { linkType: number; data: Uint8Array } = { linkType: 0, data: new Uint8Array(0) };
 
 /**
- * HAND-WRITTEN HOT PATH (bench/simulate.ts: a Uint8Array view and a result object per record were a good
+ * HAND-WRITTEN HOT PATH (bench/decide.ts: a Uint8Array view and a result object per record were a good
  * part of the simulator's GC time): decode the frame `d[start..end)` of link type `linkType` into
  * `packet`, which an earlier `decodePacket(…, { fields, fixedShape: true })` with the same options
  * returned. Same fields as {@link decodePacket} with `problems: false` and `reuse: packet`; Ethernet
@@ -252,7 +252,7 @@ function decodeIpv4(d: Uint8Array, o: number, n: number, packet: Packet, want: n
   const have = n - o;
   const ihl = (d[o]! & 0x0f) * 4;
   const proto = have >= 10 ? d[o + 9]! : -1;
-  // The bench (bench/simulate.ts) showed IP set tests re-parsing this text: hand the parsed form over too.
+  // The bench (bench/decide.ts) showed IP set tests re-parsing this text: hand the parsed form over too.
   if (want & F.SRC && have >= 16) IpSet.rememberIpv4Text((packet['ip.src'] = cachedIpv4Text(d, o + 12)), u32(d, o + 12));
   if (want & F.DST && have >= 20) IpSet.rememberIpv4Text((packet['ip.dst'] = cachedIpv4Text(d, o + 16)), u32(d, o + 16));
   if (want & F.PROTO && proto >= 0) packet['ip.proto'] = IP_PROTOCOL_NAMES[proto]!;

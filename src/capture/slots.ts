@@ -1,6 +1,6 @@
 /**
  * HAND-WRITTEN HOT PATH: a packet's numeric fields decoded straight into typed arrays ("slots"), for the
- * simulator's compiled ruleset. bench/simulate.ts showed the object path (a packet object with address
+ * simulator's compiled ruleset. bench/decide.ts showed the object path (a packet object with address
  * TEXT that IP set tests then read back) at ~2.5× the cost of decoding into numbers and testing numbers:
  * addresses stay uint32 (IPv4) or four uint32 words (IPv6), `ip.proto` stays the protocol number, Bools
  * are 1/0, and a missing field is NaN (every comparison with NaN is false, as every comparison on a
@@ -172,7 +172,7 @@ function side(V: Float64Array, W: Uint32Array, geo: GeoIpLookup, slot: number, w
 }
 
 /**
- * HAND-WRITTEN HOT PATH (bench/simulate.ts: packet objects with address text cost ~2.5× decoding into
+ * HAND-WRITTEN HOT PATH (bench/decide.ts: packet objects with address text cost ~2.5× decoding into
  * numbers): decode the frame `d[start, end)` of pcap link type `linkType` into `s`, every slot field
  * (missing ones NaN). The slots say exactly what {@link decodePacket} with `problems: false` says in the
  * same fields (the byte-level steps are shared through ip-layers.ts and link-types.ts). Ethernet (with

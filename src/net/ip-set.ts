@@ -486,7 +486,7 @@ export class IpSet {
   }
 
   /**
-   * HAND-WRITTEN HOT PATH (bench/simulate.ts: re-parsing the decoder's address text in `has` was 15-19%
+   * HAND-WRITTEN HOT PATH (bench/decide.ts: re-parsing the decoder's address text in `has` was 15-19%
    * of `rulekit simulate`): tell every set that `text` is the IPv4 address `x`, so the next `has(text)`
    * skips parsing. `text` MUST be the canonical text of `x` (the capture decoder builds it from the
    * same bytes); the memo holds the two latest texts (a packet's source and destination).

@@ -30,7 +30,7 @@ export interface FrameOptions {
 export type FrameCounter = (bytes: Uint8Array, start: number, end: number, linkType: number, index: number) => number;
 
 /**
- * A frame counter for `target`. HOT PATH (bench/simulate.ts): with a slots decider the frame is decoded
+ * A frame counter for `target`. HOT PATH (bench/decide.ts): with a slots decider the frame is decoded
  * into typed arrays and no packet object is built unless the summary keeps the frame as an example;
  * otherwise one packet object is refilled for every frame (the tally copies the ones it keeps).
  */

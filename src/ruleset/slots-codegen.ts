@@ -1,7 +1,7 @@
 /**
  * The compiled ruleset on numeric slots (src/capture/slots.ts): the same generated decider as
  * decider-codegen.ts, but reading a packet decoded into typed arrays instead of a packet object, so addresses are
- * tested as numbers (`IpSet.hasUint32`/`hasWords`) and nothing per packet is a string. bench/simulate.ts
+ * tested as numbers (`IpSet.hasUint32`/`hasWords`) and nothing per packet is a string. bench/decide.ts
  * measured the object path at ~2.5× the time of this one on a capture; the decider test
  * (test/ruleset/slots.test.ts) holds both to the same verdicts.
  *
@@ -87,7 +87,7 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
 
 /**
  * A test on numbers cheap enough to run even when an earlier operand already decided (an inline int
- * set, a compare, a Bool), possibly negated. The decider evaluates these eagerly: bench/simulate.ts saw
+ * set, a compare, a Bool), possibly negated. The decider evaluates these eagerly: bench/decide.ts saw
  * the 50-rule decider deoptimized again and again by compares that a short-circuit reached only rarely.
  */
 function cheapNumeric(c: CheckedExpression, node: ExprNode): boolean {

@@ -90,7 +90,7 @@ export async function feedPcapChunks(
 
 /**
  * The record loop over one chunk of whole records, shared by the worker threads and this thread: each
- * record's frame goes to `countFrame` (the compiled ruleset's frame counter). HOT PATH (bench/simulate.ts).
+ * record's frame goes to `countFrame` (the compiled ruleset's frame counter). HOT PATH (bench/simulate.ts, bench/decide.ts).
  */
 export function chunkLoop(
   facts: PcapFacts,
