@@ -19,9 +19,13 @@ export function pcapFacts(header: PcapHeader): PcapFacts {
   return { littleEndian: header.littleEndian, recordHeaderBytes: header.recordHeaderBytes, linkType: header.linkType };
 }
 
-/** Where chunks go: worker threads or this thread. */
+/**
+ * Where chunks go: worker threads or this thread. `send` resolves to the buffer when the sink is done
+ * with it (counted on this thread: the reader fills it again), or undefined when it was handed away
+ * (transferred to a worker).
+ */
 export interface ChunkSink {
-  send(buffer: ArrayBuffer, length: number, index: number): Promise<void>;
+  send(buffer: ArrayBuffer, length: number, index: number): Promise<ArrayBuffer | undefined>;
 }
 
 /** Where the chunked walk stopped. */
@@ -55,9 +59,13 @@ export async function feedPcapChunks(
   let carry = new Uint8Array(0);
   let index = 0;
   let lastSeconds: number | undefined;
+  // A buffer the sink gave back is filled again: a fresh 1 MiB buffer per chunk costs its page faults
+  // on every read (measured: reading a 67 MB file took ~170 ms that way, ~30 ms reusing one buffer).
+  let spare: ArrayBuffer | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const buffer = new ArrayBuffer(size);
+    const buffer = spare ?? new ArrayBuffer(size);
+    spare = undefined;
     const u8 = new Uint8Array(buffer);
     u8.set(carry, 0);
     const n = await reader.read(u8, carry.length, size - carry.length);
@@ -78,7 +86,7 @@ export async function feedPcapChunks(
       count++;
     }
     carry = u8.slice(p, len);
-    if (count > 0) await sink.send(buffer, p, index);
+    spare = count > 0 ? await sink.send(buffer, p, index) : buffer;
     index += count;
     offset += p;
     options.onProgress?.(offset, index);

@@ -91,13 +91,13 @@ export class WorkerPool implements ChunkSink {
   }
 
   /** Send a chunk to the least busy worker (waits while every worker has `depth` chunks queued). */
-  async send(buffer: ArrayBuffer, length: number, index: number, depth = 2): Promise<void> {
+  async send(buffer: ArrayBuffer, length: number, index: number, depth = 2): Promise<ArrayBuffer | undefined> {
     if (this.local && !this.workers.some((s) => s.ready)) {
-      // Workers take ~0.1 s to start (loading modules, rebuilding the ruleset): count here meanwhile.
-      await this.local.send(buffer, length, index);
+      // Workers take a while to start (loading modules, rebuilding the ruleset): count here meanwhile.
+      const back = await this.local.send(buffer, length, index);
       await new Promise<void>((resolve) => setImmediate(resolve)); // let their "ready" messages in
       if (this.failure) throw this.failure;
-      return;
+      return back;
     }
     const pick = () => this.workers.reduce((a, b) => (b.inflight < a.inflight ? b : a));
     await this.until(() => pick().inflight < depth);
@@ -105,6 +105,7 @@ export class WorkerPool implements ChunkSink {
     slot.inflight++;
     slot.sent++;
     slot.w.postMessage({ type: 'chunk', buffer, length, index } satisfies ChunkMessage, [buffer]);
+    return undefined;
   }
 
   /** Wait for every chunk, collect the summaries and stop the workers. */
@@ -130,7 +131,8 @@ export class WorkerPool implements ChunkSink {
 export class LocalPool implements ChunkSink {
   constructor(private readonly countChunk: (buffer: ArrayBuffer, length: number, index: number) => void) {}
 
-  async send(buffer: ArrayBuffer, length: number, index: number): Promise<void> {
+  async send(buffer: ArrayBuffer, length: number, index: number): Promise<ArrayBuffer> {
     this.countChunk(buffer, length, index);
+    return buffer;
   }
 }
