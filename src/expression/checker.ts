@@ -18,6 +18,9 @@ import { suggest } from '../diagnostics/index.js';
 import { FUNCTIONS } from './functions.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
 
+/** The protocol names `ip.proto` can hold (a set: every check of a name asks it). */
+const PROTOCOL_NAMES: ReadonlySet<string> = new Set(IP_PROTOCOL_NAMES.filter((n) => n !== undefined && n !== ''));
+
 /** Options of {@link check}. */
 export interface CheckOptions {
   scheme: Scheme;
@@ -229,8 +232,17 @@ class Checker {
           }
         }
       }
-      if (ok) this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
-      if (ok) this.predicates.set(node.id, { kind: 'int-set', lhs, values: sortedUnique(values), ranges: mergeIntRanges(ranges) });
+      if (ok) {
+        const count = values.length;
+        const unique = sortedUnique(values);
+        const merged = mergeIntRanges(ranges);
+        // The item-by-item search runs only when the set's normal form lost something: every parse of
+        // a well-written set would otherwise pay for a sort of its items.
+        if (unique.length < count || merged.length < ranges.length || unique.some((v) => merged.some(([lo, hi]) => v >= lo && v <= hi))) {
+          this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
+        }
+        this.predicates.set(node.id, { kind: 'int-set', lhs, values: unique, ranges: merged });
+      }
     } else if (type === 'String') {
       const values = new Set<string>();
       for (let index = 0; index < items.length; index++) {
@@ -281,8 +293,12 @@ class Checker {
           }
         }
       }
-      if (ok) this.overlaps(items, spans, compareIpAddress);
-      if (ok) this.predicates.set(node.id, { kind: 'ip-set', lhs, set: IpSet.fromRanges(ranges) });
+      if (ok) {
+        const set = IpSet.fromRanges(ranges);
+        // As for Int sets: only a set whose index merged items can hold covered or overlapping ones.
+        if (set.rangeCount4 + set.rangeCount6 < ranges.length) this.overlaps(items, spans, compareIpAddress);
+        this.predicates.set(node.id, { kind: 'ip-set', lhs, set });
+      }
     }
     if (!ok && this.out.length === before) {
       // defensive: never leave a rejected set without a word
@@ -331,9 +347,9 @@ class Checker {
 
   /** `ip.proto` values are IANA keywords in lower case (or the decimal number of one without a keyword). */
   private protocolName(value: string, range: Range): void {
-    if (IP_PROTOCOL_NAMES.includes(value)) return;
+    if (PROTOCOL_NAMES.has(value)) return;
     const lower = value.toLowerCase();
-    if (IP_PROTOCOL_NAMES.includes(lower)) {
+    if (PROTOCOL_NAMES.has(lower)) {
       this.out.push(
         expressionDiagnostic('uppercase-protocol', `ip.proto values are lower case: "${value}" never matches; write "${lower}"`, range, {
           fix: { title: `write "${lower}"`, edits: [{ range, newText: JSON.stringify(lower) }] },
