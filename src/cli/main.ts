@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { PHASES } from '../ruleset/index.js';
 import { runDemo } from './demo.js';
 import { checkCommand, validateCommand } from './commands.js';
-import { UsageError } from './io.js';
+import { fileError, UsageError } from './io.js';
 import { simulateCommand } from './simulate.js';
 import { exportCommand } from './export.js';
 
@@ -113,6 +113,13 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     }
     if (e instanceof UsageError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
       process.stderr.write(`rulekit: ${(e as Error).message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    // Any other file system error on a named file (raced with the checks before it): one line too.
+    const fsError = e as NodeJS.ErrnoException;
+    if (typeof fsError?.code === 'string' && /^E[A-Z]+$/.test(fsError.code) && typeof fsError.path === 'string') {
+      process.stderr.write(`rulekit: ${fileError(fsError.path, e).message}\n`);
       process.exitCode = 2;
       return;
     }

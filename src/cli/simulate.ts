@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
-import { readText, UsageError } from './io.js';
+import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './commands.js';
 
 /** Options of the simulate command. */
@@ -36,6 +36,9 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   const started = performance.now();
   if (rulesetPath === '-' && inputPath === '-') throw new UsageError('the ruleset and the input cannot both be standard input');
   const rulesetText = await readText(rulesetPath);
+  // Files are checked before anything runs: a directory, a FIFO or a missing file is one line, exit 2.
+  if (inputPath !== '-') checkRegularFile(inputPath);
+  if (options.geoip) checkRegularFile(options.geoip);
   const lists = await loadLists(options.lists);
   const examples = options.examples ?? '3';
   if (!/^\d+$/.test(examples)) throw new UsageError(`--examples takes a whole number 0 or more, not ${JSON.stringify(examples)}`);

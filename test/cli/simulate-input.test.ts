@@ -81,6 +81,24 @@ describe('rulekit simulate exit codes and messages', () => {
     expect(r.out.match(/deprecated-field/g)).toHaveLength(1);
   });
 
+  it('a capture or --geoip path that is a directory, a FIFO or missing: one line naming it, exit 2', () => {
+    const fifo = join(dir, 'fifo');
+    spawnSync('mkfifo', [fifo]);
+    const capture = join(FIXTURES, 'mixed-le-usec.pcap');
+    for (const args of [
+      [rulesetPath, dir],
+      [rulesetPath, fifo],
+      [rulesetPath, join(dir, 'missing.pcap')],
+      [rulesetPath, capture, '--geoip', dir],
+      [rulesetPath, capture, '--geoip', join(dir, 'missing.csv')],
+    ]) {
+      const r = run(['simulate', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.err).toMatch(/^rulekit: \/.+: (is a directory|is a named pipe|no such file)/);
+    }
+  });
+
   it('--geoip that is not a table exits 1', () => {
     const notGeo = join(dir, 'not-geo.csv');
     writeFileSync(notGeo, 'this is not\na table\n');
