@@ -26,6 +26,12 @@ export default defineConfig({
       'test/capture/memory.test.ts',
       // Reads the source files as text to find Node globals; Stryker's instrumented copies contain some.
       'test/logpush/codes.test.ts',
+      // Runs the CLI commands and the built binary (like test/cli), and times every call against a bound
+      // that instrumented code cannot keep.
+      'test/fuzz/**',
+      // Whole simulations through files, worker threads and the built worker: the in-process tests of
+      // test/ruleset and test/capture cover the same code.
+      'test/simulation/**',
       '**/node_modules/**',
     ],
   },
