@@ -170,6 +170,8 @@ function loneSurrogates(text: string): Diagnostic[] {
  * as braces, and one diagnostic per set whose fix writes the braces. Undefined when there is none.
  */
 function bracketSets(text: string, lexDiagnostics: Diagnostic[]): { text: string; diagnostics: Diagnostic[] } | undefined {
+  // Well-formed input (every parse of it) has no lexer diagnostic: nothing to look for.
+  if (lexDiagnostics.length === 0) return undefined;
   const unexpectedAt = new Map<number, number>();
   lexDiagnostics.forEach((d, i) => {
     if (d.code === 'unexpected-character' && d.range) unexpectedAt.set(d.range.start, i);
