@@ -24,6 +24,7 @@ export const RULESET_CODES = {
   'rule-unreachable': { severity: 'warning', doc: 'An enabled rule that can never decide: an earlier terminating rule matches every packet it would.' },
   'simulation-invalid-packet': { severity: 'error', doc: 'A packet of the simulation input that is not a JSON object (NDJSON line number given).' },
   'simulation-unknown-input': { severity: 'error', doc: 'The simulation input is neither a pcap/pcapng capture (by its magic number) nor NDJSON text: it holds binary data.' },
+  'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },
   'simulation-bad-geoip': { severity: 'error', doc: 'The country/ASN table given for a simulation is not one: no line of it is an entry, or the file could not be read.' },
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
   'simulation-invalid-ruleset': { severity: 'error', doc: 'The ruleset given to a simulation has errors (listed beside this one); nothing was simulated.' },

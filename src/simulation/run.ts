@@ -141,7 +141,17 @@ export async function* simulation(
     inputDiagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
   }
 
-  const reader = openSource(source, options.inputName);
+  let reader: ByteReader;
+  try {
+    reader = openSource(source, options.inputName);
+  } catch (e) {
+    // A library caller gets the reason as a diagnostic, as for every other bad input.
+    const err = e as NodeJS.ErrnoException;
+    const what = typeof source === 'string' ? source : typeof source === 'object' && source !== null && 'path' in source ? String(source.path) : 'the input';
+    const why = err?.code ? `${err.code}: ${err.message}` : String(err?.message ?? e);
+    inputDiagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${what} cannot be read (${why})`, '', { data: err?.code ? { code: err.code } : undefined }));
+    return { ok: false, summary: compiled.summary(), diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...base };
+  }
   const name = options.inputName ?? reader.name;
   const progress = options.progress;
   const total = reader.size;

@@ -183,9 +183,15 @@ describe('bad input: one clear answer each, never a throw', () => {
     expect(junk.diagnostics.map((d) => d.code)).toEqual(['simulation-unknown-input']);
   });
 
-  it('a source that is not bytes is a TypeError from openSource (a programming error), a missing file the fs error', async () => {
-    await expect(runSimulation(rulesetText, 42 as never, {})).rejects.toThrow(TypeError);
-    await expect(runSimulation(rulesetText, join(dir, 'missing.pcap'), {})).rejects.toMatchObject({ code: 'ENOENT' });
+  it('a source that is not bytes, a missing file or a directory: one diagnostic, never a throw', async () => {
+    for (const source of [42, null, { path: 7 }, join(dir, 'missing.pcap'), dir]) {
+      const r = await runSimulation(rulesetText, source as never, {});
+      expect(r.ok, String(source)).toBe(false);
+      expect(r.diagnostics.map((d) => d.code), String(source)).toEqual(['simulation-unreadable-input']);
+    }
+    const missing = await runSimulation(rulesetText, join(dir, 'missing.pcap'), {});
+    expect(missing.diagnostics[0]).toMatchObject({ data: { code: 'ENOENT' } });
+    expect(missing.diagnostics[0]!.message).toContain('missing.pcap');
   });
 });
 
