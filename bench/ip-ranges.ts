@@ -61,14 +61,7 @@ export class RangesV4 {
   }
 
   has(x: number): boolean {
-    const s = this.starts;
-    let lo = 0;
-    let hi = s.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid]! <= x) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = upperBound(this.starts, x, 0, this.starts.length);
     return lo > 0 && this.ends[lo - 1]! >= x;
   }
 
@@ -76,6 +69,16 @@ export class RangesV4 {
     const x = parseV4(ip);
     return x >= 0 && this.has(x);
   }
+}
+
+/** One past the last index in `[lo, hi)` whose start is at or below `x` (a binary search). */
+function upperBound(starts: Uint32Array, x: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -101,14 +104,7 @@ export class BucketedRangesV4 {
 
   has(x: number): boolean {
     const b = x >>> 16;
-    const s = this.starts;
-    let lo = this.first[b]!;
-    let hi = this.first[b + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s[mid]! <= x) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = upperBound(this.starts, x, this.first[b]!, this.first[b + 1]!);
     // `lo` is now one past the last range starting at or below x (possibly the one before the bucket).
     return lo > 0 && this.ends[lo - 1]! >= x;
   }
