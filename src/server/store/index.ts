@@ -1,0 +1,34 @@
+/**
+ * The server's storage: the repository interface and its two implementations. `openStore` picks
+ * PostgreSQL when given a `postgres://` URL and SQLite otherwise.
+ * @module
+ */
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { openSqliteStore } from './sqlite.js';
+import { openPostgresStore } from './postgres.js';
+import type { Store } from './types.js';
+
+export type { Store, Owner, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
+export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
+export { openSqliteStore } from './sqlite.js';
+export { openPostgresStore } from './postgres.js';
+
+/** Where the store lives. */
+export interface StoreOptions {
+  /** `postgres://…` (or `postgresql://…`): PostgreSQL; takes precedence over `dataDir`. */
+  databaseUrl?: string;
+  /** Directory of the SQLite file `rulekit.sqlite` (created when missing); `:memory:` keeps it in memory. */
+  dataDir?: string;
+}
+
+/** Open the store the options name (SQLite in memory when they name none). */
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  if (options.databaseUrl) {
+    if (!/^postgres(ql)?:\/\//.test(options.databaseUrl)) throw new Error(`the database URL must start with postgres:// or postgresql://, not ${JSON.stringify(options.databaseUrl.slice(0, 20))}`);
+    return openPostgresStore({ connectionString: options.databaseUrl });
+  }
+  if (!options.dataDir || options.dataDir === ':memory:') return openSqliteStore({ path: ':memory:' });
+  mkdirSync(options.dataDir, { recursive: true });
+  return openSqliteStore({ path: join(options.dataDir, 'rulekit.sqlite') });
+}

@@ -1,0 +1,79 @@
+/**
+ * Versioned schema migrations, one list per database. A migration runs once, in order, inside a
+ * transaction with its row in `schema_migrations`; a database at a newer version than this code knows is
+ * refused rather than written to.
+ *
+ * Records are kept as JSON text beside the columns the store queries on (owner, phase, kind, version):
+ * the body is returned exactly as written (a jsonb column would reorder its keys).
+ * @module
+ */
+
+/** One migration: its version and the statements of each dialect. */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'rulesets, their versions, logpush jobs',
+    sqlite: `
+      CREATE TABLE rulesets (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX rulesets_owner ON rulesets (scope, owner);
+      CREATE UNIQUE INDEX rulesets_entry_point ON rulesets (scope, owner, phase) WHERE kind IN ('root', 'zone');
+      CREATE TABLE ruleset_versions (
+        ruleset_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (ruleset_id, version)
+      );
+      CREATE TABLE logpush_jobs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX logpush_jobs_owner ON logpush_jobs (scope, owner);
+    `,
+    postgres: `
+      CREATE TABLE rulesets (
+        id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX rulesets_owner ON rulesets (scope, owner);
+      CREATE UNIQUE INDEX rulesets_entry_point ON rulesets (scope, owner, phase) WHERE kind IN ('root', 'zone');
+      CREATE TABLE ruleset_versions (
+        ruleset_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (ruleset_id, version)
+      );
+      CREATE TABLE logpush_jobs (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX logpush_jobs_owner ON logpush_jobs (scope, owner);
+    `,
+  },
+];
+
+/** The newest schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,177 @@
+/**
+ * The embedded store: SQLite through better-sqlite3, one file under the data directory (or `:memory:`).
+ * WAL journal with `synchronous=FULL`: a write the server acknowledged survives a crash of the process
+ * or of the machine. better-sqlite3 is synchronous; the methods are async only to share the interface.
+ * @module
+ */
+import Database from 'better-sqlite3';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+
+/** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
+class Rollback<T> {
+  constructor(readonly value: T) {}
+}
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:`. */
+  path: string;
+}
+
+/** Open (creating and migrating when needed) a SQLite store. */
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+  const current = row.v ?? 0;
+  if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this rulekit (${SCHEMA_VERSION}); upgrade rulekit`);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sqlite);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+    }).immediate();
+  }
+}
+
+class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly q;
+
+  constructor(private readonly db: Database.Database) {
+    this.q = {
+      listRulesets: db.prepare('SELECT body FROM rulesets WHERE scope = ? AND owner = ? ORDER BY rowid'),
+      getRuleset: db.prepare('SELECT body FROM rulesets WHERE scope = ? AND owner = ? AND id = ?'),
+      entryPoint: db.prepare("SELECT id FROM rulesets WHERE scope = ? AND owner = ? AND phase = ? AND kind IN ('root', 'zone')"),
+      insertRuleset: db.prepare('INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      updateRuleset: db.prepare('UPDATE rulesets SET version = ?, body = ? WHERE scope = ? AND owner = ? AND id = ? AND version = ?'),
+      deleteRuleset: db.prepare('DELETE FROM rulesets WHERE scope = ? AND owner = ? AND id = ?'),
+      insertVersion: db.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, ?, ?)'),
+      deleteVersions: db.prepare('DELETE FROM ruleset_versions WHERE ruleset_id = ?'),
+      versions: db.prepare('SELECT v.body FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id WHERE r.scope = ? AND r.owner = ? AND r.id = ? ORDER BY v.version'),
+      listJobs: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? ORDER BY id'),
+      getJob: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? AND id = ?'),
+      insertJob: db.prepare('INSERT INTO logpush_jobs (scope, owner, body) VALUES (?, ?, ?)'),
+      updateJob: db.prepare('UPDATE logpush_jobs SET body = ? WHERE scope = ? AND owner = ? AND id = ?'),
+      deleteJob: db.prepare('DELETE FROM logpush_jobs WHERE scope = ? AND owner = ? AND id = ?'),
+    };
+  }
+
+  /** Run `fn` in an immediate transaction; a dry run or a thrown Rollback undoes it and answers its value. */
+  private write<T>(fn: () => T, dryRun: boolean | undefined): T {
+    try {
+      return this.db.transaction(() => {
+        const value = fn();
+        if (dryRun) throw new Rollback(value);
+        return value;
+      }).immediate();
+    } catch (e) {
+      if (e instanceof Rollback) return e.value as T;
+      throw e;
+    }
+  }
+
+  async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
+    return (this.q.listRulesets.all(owner.scope, owner.id) as { body: string }[]).map((r) => JSON.parse(r.body) as StoredRuleset);
+  }
+
+  async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
+    const row = this.q.getRuleset.get(owner.scope, owner.id, id) as { body: string } | undefined;
+    return row ? (JSON.parse(row.body) as StoredRuleset) : undefined;
+  }
+
+  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
+    return this.write(() => {
+      if (ruleset.kind === 'root' || ruleset.kind === 'zone') {
+        const existing = this.q.entryPoint.get(owner.scope, owner.id, ruleset.phase) as { id: string } | undefined;
+        if (existing) throw new Rollback({ phaseExists: existing.id });
+      }
+      const body = JSON.stringify(ruleset);
+      this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version), body);
+      this.q.insertVersion.run(ruleset.id, Number(ruleset.version), body);
+      return { created: ruleset };
+    }, options.dryRun);
+  }
+
+  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
+    return this.write((): UpdateResult<StoredRuleset, R> => {
+      const row = this.q.getRuleset.get(owner.scope, owner.id, id) as { body: string } | undefined;
+      if (!row) return { notFound: true };
+      const current = JSON.parse(row.body) as StoredRuleset;
+      const outcome = change(current);
+      if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
+      const next = outcome.next;
+      if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
+      const body = JSON.stringify(next);
+      const done = this.q.updateRuleset.run(Number(next.version), body, owner.scope, owner.id, id, Number(current.version));
+      if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
+      this.q.insertVersion.run(id, Number(next.version), body);
+      return { ok: next };
+    }, options.dryRun);
+  }
+
+  async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
+    return this.write(() => {
+      const done = this.q.deleteRuleset.run(owner.scope, owner.id, id);
+      if (done.changes) this.q.deleteVersions.run(id);
+      return done.changes === 1;
+    }, options.dryRun);
+  }
+
+  async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
+    return (this.q.versions.all(owner.scope, owner.id, id) as { body: string }[]).map((r) => JSON.parse(r.body) as StoredRuleset);
+  }
+
+  async listJobs(owner: Owner): Promise<StoredJob[]> {
+    return (this.q.listJobs.all(owner.scope, owner.id) as { id: number; body: string }[]).map(jobOf);
+  }
+
+  async getJob(owner: Owner, id: number): Promise<StoredJob | undefined> {
+    const row = this.q.getJob.get(owner.scope, owner.id, id) as { id: number; body: string } | undefined;
+    return row ? jobOf(row) : undefined;
+  }
+
+  async createJob(owner: Owner, job: Omit<StoredJob, 'id'>, options: WriteOptions = {}): Promise<StoredJob> {
+    return this.write(() => {
+      const done = this.q.insertJob.run(owner.scope, owner.id, JSON.stringify(job));
+      return { id: Number(done.lastInsertRowid), ...job };
+    }, options.dryRun);
+  }
+
+  async updateJob<R>(owner: Owner, id: number, change: Change<StoredJob, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredJob, R>> {
+    return this.write((): UpdateResult<StoredJob, R> => {
+      const row = this.q.getJob.get(owner.scope, owner.id, id) as { id: number; body: string } | undefined;
+      if (!row) return { notFound: true };
+      const outcome = change(jobOf(row));
+      if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
+      const { id: _id, ...body } = outcome.next;
+      this.q.updateJob.run(JSON.stringify(body), owner.scope, owner.id, id);
+      return { ok: { ...outcome.next, id } };
+    }, options.dryRun);
+  }
+
+  async deleteJob(owner: Owner, id: number, options: WriteOptions = {}): Promise<boolean> {
+    return this.write(() => this.q.deleteJob.run(owner.scope, owner.id, id).changes === 1, options.dryRun);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function jobOf(row: { id: number | bigint | string; body: string }): StoredJob {
+  return { id: Number(row.id), ...(JSON.parse(row.body) as Omit<StoredJob, 'id'>) };
+}

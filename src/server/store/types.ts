@@ -1,0 +1,106 @@
+/**
+ * The repository interface the server writes through: rulesets (with their version history) and Logpush
+ * jobs, each owned by one account or zone. SQLite (embedded, one process) and PostgreSQL (several
+ * replicas) implement it and pass the same test suite (test/server/store-suite.ts).
+ *
+ * Every write is one transaction: it changes everything it says or nothing. `dryRun` runs the same
+ * transaction, checks included, and rolls it back, so a dry run answers exactly what the write would.
+ * @module
+ */
+
+/** Who owns a resource: an account or a zone, by id. */
+export interface Owner {
+  scope: 'accounts' | 'zones';
+  id: string;
+}
+
+/** A rule as stored and returned. */
+export interface StoredRule {
+  id: string;
+  version: string;
+  action: string;
+  action_parameters?: Record<string, unknown>;
+  expression: string;
+  description: string;
+  last_updated: string;
+  ref: string;
+  enabled: boolean;
+}
+
+/** A ruleset as stored and returned. `version` counts up from "1" with each write of the ruleset. */
+export interface StoredRuleset {
+  id: string;
+  name: string;
+  description: string;
+  kind: string;
+  phase: string;
+  version: string;
+  last_updated: string;
+  rules: StoredRule[];
+}
+
+/** A Logpush job as stored and returned; `id` is assigned by the store. */
+export interface StoredJob {
+  id: number;
+  name: string | null;
+  dataset: string | null;
+  destination_conf: string;
+  logpull_options: string | null;
+  filter: string | null;
+  enabled: boolean;
+  frequency: string;
+  kind: string;
+  max_upload_bytes: number | null;
+  max_upload_interval_seconds: number | null;
+  max_upload_records: number | null;
+  output_options: Record<string, unknown> | null;
+  error_message: string | null;
+  last_complete: string | null;
+  last_error: string | null;
+}
+
+/** Options of every write. */
+export interface WriteOptions {
+  /** Check and compute everything, then roll back: nothing is stored. */
+  dryRun?: boolean;
+}
+
+/**
+ * What an update computes from the stored record, inside the transaction that holds it: the new record,
+ * or a refusal (whatever the caller wants to answer with) that leaves the store as it was.
+ */
+export type Change<T, R> = (current: T) => { next: T } | { refused: R };
+
+/** Result of an update. */
+export type UpdateResult<T, R> = { ok: T } | { notFound: true } | { refused: R };
+
+/** The repository. Ids of rulesets are strings chosen by the caller; job ids are numbers the store assigns. */
+export interface Store {
+  /** `sqlite` or `postgres`. */
+  readonly kind: 'sqlite' | 'postgres';
+
+  listRulesets(owner: Owner): Promise<StoredRuleset[]>;
+  getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined>;
+  /**
+   * Store a new ruleset. An owner has at most one entry-point ruleset (kind `root` or `zone`) per phase:
+   * a second one answers `phase-exists` with the id of the one that exists.
+   */
+  createRuleset(owner: Owner, ruleset: StoredRuleset, options?: WriteOptions): Promise<{ created: StoredRuleset } | { phaseExists: string }>;
+  /** Replace a ruleset by what `change` computes from it; the stored version must go up. */
+  updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options?: WriteOptions): Promise<UpdateResult<StoredRuleset, R>>;
+  /** Delete a ruleset and its history; false when there was none. */
+  deleteRuleset(owner: Owner, id: string, options?: WriteOptions): Promise<boolean>;
+  /** Every stored version of a ruleset, oldest first (empty when there is none). */
+  rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]>;
+
+  listJobs(owner: Owner): Promise<StoredJob[]>;
+  getJob(owner: Owner, id: number): Promise<StoredJob | undefined>;
+  /** Store a new job; the store assigns `id` (a dry run answers the id the write would likely get, or 0). */
+  createJob(owner: Owner, job: Omit<StoredJob, 'id'>, options?: WriteOptions): Promise<StoredJob>;
+  updateJob<R>(owner: Owner, id: number, change: Change<StoredJob, R>, options?: WriteOptions): Promise<UpdateResult<StoredJob, R>>;
+  deleteJob(owner: Owner, id: number, options?: WriteOptions): Promise<boolean>;
+
+  /** Liveness of the database (for /healthz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,129 @@
+/**
+ * The repository suite every store passes (SQLite here, PostgreSQL in store.postgres.test.ts): the same
+ * calls, the same answers. Each test opens a fresh store from `open` and closes it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Owner, Store, StoredJob, StoredRuleset } from '../../src/server/store/index.js';
+
+const A: Owner = { scope: 'accounts', id: 'acc1' };
+const B: Owner = { scope: 'accounts', id: 'acc2' };
+const Z: Owner = { scope: 'zones', id: 'zone1' };
+
+export function ruleset(id: string, extra: Partial<StoredRuleset> = {}): StoredRuleset {
+  return {
+    id, name: `rs ${id}`, description: '', kind: 'root', phase: 'network_transit', version: '1', last_updated: '2026-01-01T00:00:00.000Z',
+    rules: [{ id: `${id}r1`, version: '1', action: 'block', expression: 'tcp.dstport == 23', description: '', last_updated: '2026-01-01T00:00:00.000Z', ref: `${id}r1`, enabled: true }],
+    ...extra,
+  };
+}
+
+export function job(extra: Partial<StoredJob> = {}): Omit<StoredJob, 'id'> {
+  return {
+    name: 'job', dataset: 'http_requests', destination_conf: 's3://bucket/logs?region=us-east-1', logpull_options: 'fields=ClientIP&timestamps=rfc3339',
+    filter: null, enabled: false, frequency: 'high', kind: '', max_upload_bytes: null, max_upload_interval_seconds: null, max_upload_records: null,
+    output_options: null, error_message: null, last_complete: null, last_error: null, ...extra,
+  };
+}
+
+const bump = (r: StoredRuleset) => ({ next: { ...r, version: String(Number(r.version) + 1), name: `${r.name}+` } });
+
+export function storeSuite(name: string, open: () => Promise<Store>): void {
+  describe(`store: ${name}`, () => {
+    const withStore = (fn: (s: Store) => Promise<void>) => async () => {
+      const s = await open();
+      try {
+        await fn(s);
+      } finally {
+        await s.close();
+      }
+    };
+
+    it('creates, reads back exactly, and lists rulesets per owner in creation order', withStore(async (s) => {
+      const r1 = ruleset('a1');
+      expect(await s.createRuleset(A, r1)).toEqual({ created: r1 });
+      await s.createRuleset(A, ruleset('a2', { kind: 'custom' }));
+      await s.createRuleset(B, ruleset('b1'));
+      expect(await s.getRuleset(A, 'a1')).toEqual(r1);
+      expect((await s.listRulesets(A)).map((r) => r.id)).toEqual(['a1', 'a2']);
+      expect((await s.listRulesets(B)).map((r) => r.id)).toEqual(['b1']);
+      expect(await s.listRulesets(Z)).toEqual([]);
+    }));
+
+    it('never answers another owner’s ruleset', withStore(async (s) => {
+      await s.createRuleset(A, ruleset('a1'));
+      expect(await s.getRuleset(B, 'a1')).toBeUndefined();
+      expect(await s.updateRuleset(B, 'a1', bump)).toEqual({ notFound: true });
+      expect(await s.deleteRuleset(B, 'a1')).toBe(false);
+      expect(await s.rulesetVersions(B, 'a1')).toEqual([]);
+      expect(await s.getRuleset(A, 'a1')).toBeDefined();
+    }));
+
+    it('keeps one entry point per phase and owner', withStore(async (s) => {
+      await s.createRuleset(Z, ruleset('z1', { kind: 'zone', phase: 'http_log_custom_fields' }));
+      expect(await s.createRuleset(Z, ruleset('z2', { kind: 'zone', phase: 'http_log_custom_fields' }))).toEqual({ phaseExists: 'z1' });
+      expect(await s.createRuleset({ scope: 'zones', id: 'zone2' }, ruleset('z3', { kind: 'zone', phase: 'http_log_custom_fields' }))).toHaveProperty('created');
+      expect((await s.listRulesets(Z)).map((r) => r.id)).toEqual(['z1']);
+    }));
+
+    it('updates move the version, keep every version, and refusals change nothing', withStore(async (s) => {
+      await s.createRuleset(A, ruleset('a1'));
+      const u = await s.updateRuleset(A, 'a1', bump);
+      expect(u).toHaveProperty('ok.version', '2');
+      expect(await s.updateRuleset(A, 'a1', () => ({ refused: 'no' }))).toEqual({ refused: 'no' });
+      expect((await s.getRuleset(A, 'a1'))!.version).toBe('2');
+      expect((await s.rulesetVersions(A, 'a1')).map((r) => [r.version, r.name])).toEqual([['1', 'rs a1'], ['2', 'rs a1+']]);
+      await expect(s.updateRuleset(A, 'a1', (r) => ({ next: r }))).rejects.toThrow(/version/);
+      expect((await s.getRuleset(A, 'a1'))!.version).toBe('2');
+    }));
+
+    it('dry runs answer as the write would and store nothing', withStore(async (s) => {
+      expect(await s.createRuleset(A, ruleset('a1'), { dryRun: true })).toHaveProperty('created');
+      expect(await s.getRuleset(A, 'a1')).toBeUndefined();
+      await s.createRuleset(A, ruleset('a1'));
+      expect(await s.updateRuleset(A, 'a1', bump, { dryRun: true })).toHaveProperty('ok.version', '2');
+      expect((await s.getRuleset(A, 'a1'))!.version).toBe('1');
+      expect(await s.deleteRuleset(A, 'a1', { dryRun: true })).toBe(true);
+      expect(await s.getRuleset(A, 'a1')).toBeDefined();
+      const j = await s.createJob(Z, job(), { dryRun: true });
+      expect(j.name).toBe('job');
+      expect(await s.listJobs(Z)).toEqual([]);
+    }));
+
+    it('deletes a ruleset with its history; the phase is free again', withStore(async (s) => {
+      await s.createRuleset(A, ruleset('a1'));
+      await s.updateRuleset(A, 'a1', bump);
+      expect(await s.deleteRuleset(A, 'a1')).toBe(true);
+      expect(await s.getRuleset(A, 'a1')).toBeUndefined();
+      expect(await s.rulesetVersions(A, 'a1')).toEqual([]);
+      expect(await s.deleteRuleset(A, 'a1')).toBe(false);
+      expect(await s.createRuleset(A, ruleset('a3'))).toHaveProperty('created');
+    }));
+
+    it('keeps strings exactly (unicode, quotes, key order)', withStore(async (s) => {
+      const r = ruleset('u1', { description: 'naïve “quotes” \u{1F600} \\ "x"', name: 'z' });
+      await s.createRuleset(A, r);
+      const back = await s.getRuleset(A, 'u1');
+      expect(JSON.stringify(back)).toBe(JSON.stringify(r));
+    }));
+
+    it('assigns job ids, scopes them to the owner, updates and deletes', withStore(async (s) => {
+      const j1 = await s.createJob(Z, job({ name: 'one' }));
+      const j2 = await s.createJob(Z, job({ name: 'two' }));
+      expect(j2.id).toBeGreaterThan(j1.id);
+      expect(await s.getJob(Z, j1.id)).toEqual(j1);
+      expect(await s.getJob({ scope: 'zones', id: 'other' }, j1.id)).toBeUndefined();
+      expect((await s.listJobs(Z)).map((j) => j.name)).toEqual(['one', 'two']);
+      const u = await s.updateJob(Z, j1.id, (j) => ({ next: { ...j, enabled: true } }));
+      expect(u).toEqual({ ok: { ...j1, enabled: true } });
+      expect(await s.updateJob(Z, 999999, (j) => ({ next: j }))).toEqual({ notFound: true });
+      expect(await s.updateJob(Z, j1.id, () => ({ refused: 7 }))).toEqual({ refused: 7 });
+      expect(await s.deleteJob(Z, j1.id)).toBe(true);
+      expect(await s.deleteJob(Z, j1.id)).toBe(false);
+      expect((await s.listJobs(Z)).map((j) => j.name)).toEqual(['two']);
+    }));
+
+    it('answers ping', withStore(async (s) => {
+      await expect(s.ping()).resolves.toBeUndefined();
+    }));
+  });
+}
