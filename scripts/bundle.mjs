@@ -10,6 +10,9 @@
  */
 import { build } from 'esbuild';
 
+/** What the server imports from node_modules at run time. */
+const SERVER_PACKAGES = ['fastify', '@fastify/swagger', 'better-sqlite3', 'pg'];
+
 const common = {
   bundle: true,
   format: 'esm',
@@ -29,14 +32,16 @@ await build({
     capture: 'src/capture/index.ts',
     node: 'src/simulation/index.ts',
     worker: 'src/simulation/worker.ts',
+    server: 'src/server/index.ts',
   },
   outdir: 'dist/bundle',
   splitting: true,
   platform: 'neutral',
   mainFields: ['module', 'main'],
   conditions: ['import', 'module', 'default'],
-  // mmdb-lib is CommonJS, loaded by import() only when a .mmdb table is read.
-  external: ['node:*', 'mmdb-lib'],
+  // mmdb-lib is CommonJS, loaded by import() only when a .mmdb table is read. The server's packages stay
+  // packages: better-sqlite3 is a native addon, and fastify and pg are loaded only by the server entry.
+  external: ['node:*', 'mmdb-lib', ...SERVER_PACKAGES],
   chunkNames: '[name]-[hash]',
 });
 
@@ -45,8 +50,12 @@ await build({
   entryPoints: { cli: 'src/cli/main.ts' },
   outdir: 'dist/bundle',
   platform: 'node',
+  // `rulekit serve` is a chunk of its own, imported only by that command: the other commands never load
+  // fastify or a database driver.
+  splitting: true,
+  chunkNames: 'cli-[name]-[hash]',
+  external: ['mmdb-lib', ...SERVER_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
-  external: ['mmdb-lib'],
   banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
 });

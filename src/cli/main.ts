@@ -34,6 +34,38 @@ export function program(): Command {
       process.exitCode = runDemo(write);
     });
 
+  p.command('serve')
+    .description('run the reference server of the configuration API (what npm start runs)')
+    .option('--port <n>', 'port to listen on; 0: any free port (printed)', (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('give a port number 0..65535');
+      return Number(v);
+    })
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'directory of the SQLite database (default ./.rulekit-data)')
+    .option('--database-url <url>', 'PostgreSQL instead of SQLite: postgres://user:pass@host/db (or DATABASE_URL)')
+    .option('--users <path>', 'JSON file of users: [{"email", "key" or "key_hash", "accounts": [...], "zones": [...]}] (or RULEKIT_USERS)')
+    .option('--no-demo', 'no demo user, account and zone')
+    .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .action(async (opts) => {
+      const { serve } = await import('../server/serve.js');
+      const port = opts.port ?? (process.env.PORT ? Number(process.env.PORT) : undefined);
+      try {
+        await serve({ ...opts, port }, write);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port ?? 8787} is in use; give another with --port (0: any free port)`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === undefined) throw new UsageError((e as Error).message);
+        throw e;
+      }
+    });
+
+  p.command('hash-key')
+    .description('print the key_hash of an API key, for a --users file that keeps no key in clear')
+    .argument('<key>', 'the API key')
+    .action(async (key: string) => {
+      const { hashKey } = await import('../server/auth.js');
+      write(hashKey(key) + '\n');
+    });
+
   p.command('check')
     .description('lint network rule expressions (arguments, or one per line of --file)')
     .argument('[expression...]', 'expressions to check')

@@ -1,0 +1,182 @@
+/**
+ * The reference server: the configuration API of service.md on fastify, every answer in the service's
+ * envelope. `createServer` builds it (listening is the caller's: `app.listen`, or `app.inject` in tests).
+ *
+ * A request goes: route → (closing? 503) → credentials and ownership (onRequest, before the body is read)
+ * → body bytes checked as UTF-8 JSON (body.ts) → rulekit's validator → the store's transaction.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { ListItems } from '../expression/index.js';
+import { openStore, type Store, type StoreOptions } from './store/index.js';
+import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
+import { parseBody } from './body.js';
+import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
+import { EnvelopeError, SCOPES } from './routes/common.js';
+import { rulesetRoutes } from './routes/rulesets.js';
+import { logpushRoutes } from './routes/logpush.js';
+
+/** The path prefix of the API, as the official client uses it. */
+export const API_PREFIX = '/client/v4';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions extends StoreOptions {
+  /** An open store to use (the server then does not close it); else one is opened from `databaseUrl` / `dataDir`. */
+  store?: Store;
+  /** The users, their keys and what they own. */
+  users: readonly UserConfig[];
+  /** Account-level lists expressions may name (`$name`); without them any list name is accepted. */
+  lists?: ListItems;
+  /** fastify's logger: `false` (default), `true` (pino JSON lines on stdout) or pino options. */
+  logger?: boolean | Record<string, unknown>;
+  /** Largest body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Failed authentications allowed per client and window (default 20 a minute). */
+  failedAuthLimit?: FailureLimit;
+  /** Trust `X-Forwarded-For` for the client address (behind a load balancer). */
+  trustProxy?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: User;
+  }
+}
+
+/** Build the server (not yet listening). Closing it closes the store it opened. */
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const users = loadUsers(options.users);
+  const store = options.store ?? (await openStore(options));
+  const limiter = new FailureLimiter(options.failedAuthLimit);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: false,
+    // Idle keep-alive connections are closed at shutdown; requests in flight finish first.
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: false } },
+  });
+  // Route schemas document the API (OpenAPI); bodies are checked by rulekit's validators, parameters by the routes.
+  app.setValidatorCompiler(() => () => true);
+  if (!options.store) app.addHook('onClose', async () => store.close());
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
+  // Only JSON bodies: anything else is 415. The bytes are checked as UTF-8 here, not decoded leniently.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    if (bytes.length === 0) return done(null, undefined);
+    const parsed = parseBody(bytes);
+    if ('code' in parsed) return done(new EnvelopeError(400, [parsed]));
+    done(null, parsed);
+  });
+
+  // Every route's method and pattern, to tell 405 from 404.
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (r) => {
+    const pattern = new RegExp('^' + r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$');
+    for (const m of [r.method].flat()) routes.push({ method: m, pattern });
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'rulekit reference server', version: '0.1.0', description: 'The ruleset and Logpush configuration API of service.md; every answer is the envelope {result, success, errors, messages}.' },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          api_email: { type: 'apiKey', in: 'header', name: 'X-Auth-Email' },
+          api_key: { type: 'apiKey', in: 'header', name: 'X-Auth-Key' },
+        },
+      },
+      security: [{ api_email: [], api_key: [] }],
+    },
+  });
+
+  app.setErrorHandler((error: FastifyError | EnvelopeError, req: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof EnvelopeError) {
+      reply.headers(error.headers);
+      return sendErrors(reply, error.status, error.diagnostics);
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 'server-body-too-large', `the body is larger than ${app.initialConfig.bodyLimit} bytes`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 'server-unsupported-media-type', `bodies are JSON: send Content-Type: application/json (got ${JSON.stringify(req.headers['content-type'] ?? 'none')})`);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, 'server-missing-body', 'the body is empty; send a JSON object');
+      default:
+        break;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendErrors(reply, status === 404 || status === 405 || status === 413 || status === 415 ? status : 400, [serverDiagnostic('server-invalid-parameter', error.message)]);
+    }
+    req.log.error({ err: error }, 'request failed');
+    return sendError(reply, 'server-internal', `the server failed on this request (request id ${req.id}); nothing was written`);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, 'server-method-not-allowed', `${req.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`);
+    }
+    return sendError(reply, 'server-not-found', `no route ${req.method} ${path}; the API lives under ${API_PREFIX} (see /openapi.json)`);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    if (closing) return sendError(reply, 'server-unavailable', 'the server is shutting down');
+    try {
+      await store.ping();
+    } catch (e) {
+      return sendError(reply, 'server-unavailable', `the database does not answer: ${(e as Error).message}`);
+    }
+    return sendResult(reply, { status: 'ok', store: store.kind });
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
+
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (req, reply) => {
+      reply.header('x-request-id', req.id);
+      if (closing) throw EnvelopeError.of('server-unavailable', 'the server is shutting down; retry on another replica or after its restart');
+      const client = req.ip;
+      const wait = limiter.blockedFor(client);
+      if (wait > 0) throw EnvelopeError.of('server-too-many-failed-logins', `too many requests with missing or wrong credentials from ${client}; try again in ${wait} s`, undefined, { 'retry-after': String(wait) });
+      const email = req.headers['x-auth-email'];
+      const key = req.headers['x-auth-key'];
+      if (typeof email !== 'string' || typeof key !== 'string' || !email || !key) {
+        limiter.fail(client);
+        throw EnvelopeError.of('server-missing-credentials', 'send X-Auth-Email and X-Auth-Key with every request');
+      }
+      const user = authenticate(users, email, key);
+      if (!user) {
+        limiter.fail(client);
+        throw EnvelopeError.of('server-bad-credentials', 'no user has this X-Auth-Email and X-Auth-Key');
+      }
+      req.user = user;
+      const params = req.params as Record<string, string> | undefined;
+      for (const s of SCOPES) {
+        const id = params?.[s.param];
+        if (id !== undefined && !owns(user, s.path, id)) {
+          throw EnvelopeError.of('server-forbidden', `${user.email} has no access to ${s.noun} ${id} (or it does not exist)`);
+        }
+      }
+    });
+    const ctx = { store, lists: options.lists };
+    rulesetRoutes(api, ctx);
+    logpushRoutes(api, ctx);
+  }, { prefix: API_PREFIX });
+
+  return app;
+}

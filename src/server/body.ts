@@ -1,0 +1,69 @@
+/**
+ * Request bodies: bytes → checked UTF-8 text → JSON value, each step answering its own error. The JSON
+ * parser of fastify would decode bad UTF-8 to U+FFFD silently and give no position; this one refuses
+ * bad bytes with their offset, refuses nesting deeper than {@link MAX_JSON_DEPTH} before parsing (a deep
+ * body cannot exhaust the stack), and gives the line and column of a syntax error.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { SourceText } from '../diagnostics/index.js';
+import { parseJsonText, scanDepth } from '../json/index.js';
+import { serverDiagnostic } from './envelope.js';
+
+/** Deepest nesting of arrays and objects a body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** A parsed body: the JSON value and its text (validators take the text for ranges and duplicate keys). */
+export interface ParsedBody {
+  value: unknown;
+  text: string;
+}
+
+/** Decode and parse a body; a diagnostic when it is not UTF-8 JSON within the depth limit. */
+export function parseBody(bytes: Buffer): ParsedBody | Diagnostic {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return serverDiagnostic('server-invalid-utf8', `the body is not valid UTF-8: the first bad byte sequence starts at byte ${firstBadUtf8(bytes)}`);
+  }
+  if (text.trim() === '') return serverDiagnostic('server-missing-body', 'the body is empty; send a JSON object');
+  const deep = scanDepth(text, MAX_JSON_DEPTH);
+  if (deep) {
+    const d = serverDiagnostic('server-json-too-deep', `the body nests ${deep.depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted`);
+    d.range = { start: deep.offset, end: deep.offset + 1 };
+    return d;
+  }
+  try {
+    return { value: JSON.parse(text), text };
+  } catch {
+    // JSON.parse says neither line nor column in a stable form: the tolerant parser finds the place.
+    const parsed = parseJsonText(text, MAX_JSON_DEPTH);
+    const first = parsed.errors[0];
+    if (!first) return serverDiagnostic('server-invalid-json', 'the body is not valid JSON');
+    const at = new SourceText(text).position(first.range.start);
+    const d = serverDiagnostic('server-invalid-json', `the body is not valid JSON at line ${at.line}, column ${at.column + 1}: ${first.message}`);
+    d.range = first.range;
+    return d;
+  }
+}
+
+function firstBadUtf8(bytes: Buffer): number {
+  // Bisect on the fatal decoder: the longest prefix that decodes, cut at a sequence boundary.
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    let ok = true;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+    } catch {
+      ok = false;
+    }
+    if (ok) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,40 @@
+/**
+ * The server's own error codes, beside the diagnostic codes of the bodies it validates. Each row gives the
+ * HTTP status the code answers with; `docs/server.md` lists the same rows (a test compares them).
+ * Body problems found by rulekit's validators answer 400 with the validator's code.
+ * @module
+ */
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
+
+/** One server code: its status and meaning. */
+export interface ServerCodeInfo extends DiagnosticCodeInfo {
+  status: number;
+}
+
+export const SERVER_CODES = {
+  'server-invalid-json': { status: 400, severity: 'error', doc: 'The body is not valid JSON; the message gives the line and column.' },
+  'server-invalid-utf8': { status: 400, severity: 'error', doc: 'The body is not valid UTF-8; the byte offset of the first bad sequence is given.' },
+  'server-json-too-deep': { status: 400, severity: 'error', doc: 'The body nests arrays and objects deeper than the limit (64).' },
+  'server-missing-body': { status: 400, severity: 'error', doc: 'A write without a body.' },
+  'server-invalid-parameter': { status: 400, severity: 'error', doc: 'A path or query parameter that is malformed (a job id that is not a number, `dry_run` other than true/false).' },
+  'server-unknown-rule-id': { status: 400, severity: 'error', doc: 'A PUT names a rule `id` the ruleset does not have (ids are assigned by the server; omit `id` for a new rule).' },
+  'server-duplicate-rule-id': { status: 400, severity: 'error', doc: 'A PUT names the same rule `id` twice.' },
+  'server-immutable-member': { status: 400, severity: 'error', doc: 'A PUT changes `kind` or `phase`, which are fixed when a ruleset is created.' },
+  'server-not-simulable': { status: 400, severity: 'error', doc: 'Simulation of a ruleset whose phase is not `network_transit`.' },
+  'server-too-many-packets': { status: 400, severity: 'error', doc: 'A simulation request with more packets than the limit (10,000).' },
+  'server-missing-credentials': { status: 401, severity: 'error', doc: '`X-Auth-Email` or `X-Auth-Key` is missing.' },
+  'server-bad-credentials': { status: 403, severity: 'error', doc: 'No user has this email and key.' },
+  'server-forbidden': { status: 403, severity: 'error', doc: 'The account or zone is not one of the user’s (whether or not it exists: the answer is the same).' },
+  'server-not-found': { status: 404, severity: 'error', doc: 'No route has this path.' },
+  'server-ruleset-not-found': { status: 404, severity: 'error', doc: 'The account or zone has no ruleset with this id.' },
+  'server-job-not-found': { status: 404, severity: 'error', doc: 'The account or zone has no Logpush job with this id.' },
+  'server-method-not-allowed': { status: 405, severity: 'error', doc: 'The path exists but not with this method; `Allow` lists the methods it takes.' },
+  'server-phase-exists': { status: 409, severity: 'error', doc: 'The account or zone already has its entry-point ruleset for this phase (one per phase); PUT that one instead.' },
+  'server-body-too-large': { status: 413, severity: 'error', doc: 'The body is larger than the limit (1 MiB by default).' },
+  'server-unsupported-media-type': { status: 415, severity: 'error', doc: 'A body whose `Content-Type` is not `application/json`.' },
+  'server-too-many-failed-logins': { status: 429, severity: 'error', doc: 'Too many requests with missing or wrong credentials from this client; `Retry-After` says when to try again.' },
+  'server-internal': { status: 500, severity: 'error', doc: 'A fault of the server; the request id in the message finds it in the log. Nothing was written.' },
+  'server-unavailable': { status: 503, severity: 'error', doc: 'The server is shutting down or its database is unreachable.' },
+} as const satisfies Record<string, ServerCodeInfo>;
+
+export type ServerCode = keyof typeof SERVER_CODES;

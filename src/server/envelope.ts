@@ -1,0 +1,31 @@
+/**
+ * Answers in the service's envelope `{result, success, errors, messages}`: diagnostics become entries
+ * `{code, message, source: {pointer}}` through the same `toEnvelope` the CLI prints.
+ * @module
+ */
+import type { FastifyReply } from 'fastify';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { toEnvelope } from '../ruleset/index.js';
+import { SERVER_CODES, type ServerCode } from './codes.js';
+
+/** A diagnostic of the server's own. */
+export function serverDiagnostic(code: ServerCode, message: string, pointer?: string): Diagnostic {
+  const d: Diagnostic = { code, severity: 'error', message };
+  if (pointer !== undefined) d.pointer = pointer;
+  return d;
+}
+
+/** Answer a result, with any warnings as messages. */
+export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(result, diagnostics.filter((d) => d.severity !== 'error')));
+}
+
+/** Answer errors (and any warnings beside them) with a status. */
+export function sendErrors(reply: FastifyReply, status: number, diagnostics: readonly Diagnostic[]): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(null, diagnostics));
+}
+
+/** Answer one server error with the status its code has. */
+export function sendError(reply: FastifyReply, code: ServerCode, message: string, pointer?: string): FastifyReply {
+  return sendErrors(reply, SERVER_CODES[code].status, [serverDiagnostic(code, message, pointer)]);
+}

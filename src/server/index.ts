@@ -1,0 +1,12 @@
+/**
+ * The reference server of the ruleset and Logpush configuration API, as a library (Node only):
+ * `createServer(options)` gives a fastify instance to `listen` on or `inject` requests into, so a team can
+ * run it inside its own test suite. `rulekit serve` runs the same server from the command line.
+ * @module rulekit/server
+ */
+export { createServer, API_PREFIX, type ServerOptions } from './app.js';
+export { SERVER_CODES, type ServerCode, type ServerCodeInfo } from './codes.js';
+export { hashKey, type UserConfig, type FailureLimit } from './auth.js';
+export { openStore, openSqliteStore, openPostgresStore, MIGRATIONS, SCHEMA_VERSION, type Store, type StoreOptions, type Owner, type StoredRule, type StoredRuleset, type StoredJob, type WriteOptions } from './store/index.js';
+export { MAX_JSON_DEPTH } from './body.js';
+export { MAX_SIMULATED_PACKETS } from './routes/rulesets.js';

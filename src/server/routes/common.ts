@@ -1,0 +1,67 @@
+/**
+ * What every route shares: the two scopes (account and zone), the owner of a request, its parsed body and
+ * its `dry_run` flag, and the error a handler throws to answer an envelope at once.
+ * @module
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Diagnostic } from '../../diagnostics/index.js';
+import type { ListItems } from '../../expression/index.js';
+import type { Owner, Store } from '../store/index.js';
+import type { ParsedBody } from '../body.js';
+import { SERVER_CODES, type ServerCode } from '../codes.js';
+import { serverDiagnostic } from '../envelope.js';
+
+/** What the routes work with. */
+export interface RouteContext {
+  store: Store;
+  /** Account-level lists the expressions may name (`$name`), beside the managed `$svc.*` ones. */
+  lists?: ListItems;
+}
+
+/** One of the two levels resources live at. */
+export interface Scope {
+  /** Path segment. */
+  path: 'accounts' | 'zones';
+  /** Path parameter of the owner's id. */
+  param: 'account_id' | 'zone_id';
+  /** Validator scope. */
+  scope: 'account' | 'zone';
+  /** Word for messages. */
+  noun: 'account' | 'zone';
+}
+
+export const SCOPES: readonly Scope[] = [
+  { path: 'accounts', param: 'account_id', scope: 'account', noun: 'account' },
+  { path: 'zones', param: 'zone_id', scope: 'zone', noun: 'zone' },
+];
+
+/** An answer a hook or handler gives by throwing: the error handler sends it in the envelope. */
+export class EnvelopeError extends Error {
+  constructor(readonly status: number, readonly diagnostics: Diagnostic[], readonly headers: Record<string, string> = {}) {
+    super(diagnostics[0]?.message ?? 'error');
+  }
+
+  static of(code: ServerCode, message: string, pointer?: string, headers?: Record<string, string>): EnvelopeError {
+    return new EnvelopeError(SERVER_CODES[code].status, [serverDiagnostic(code, message, pointer)], headers);
+  }
+}
+
+/** The owner the request's path names (access was checked when the request arrived). */
+export function ownerOf(req: FastifyRequest, scope: Scope): Owner {
+  return { scope: scope.path, id: (req.params as Record<string, string>)[scope.param]! };
+}
+
+/** The request's parsed body; a write without one is refused. */
+export function bodyOf(req: FastifyRequest): ParsedBody {
+  const body = req.body as ParsedBody | undefined;
+  if (!body || typeof body.text !== 'string') throw EnvelopeError.of('server-missing-body', `${req.method} needs a JSON body with Content-Type: application/json`);
+  return body;
+}
+
+/** `?dry_run=true` (or false, or absent). */
+export function dryRunOf(req: FastifyRequest): boolean {
+  const v = (req.query as Record<string, unknown> | undefined)?.['dry_run'];
+  if (v === undefined || v === 'false') return false;
+  if (v === 'true') return true;
+  throw EnvelopeError.of('server-invalid-parameter', `dry_run must be true or false, not ${JSON.stringify(v)}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * Ruleset routes, at account and zone level: list, create, read, replace (PUT), delete, versions, and
+ * rulekit's own simulate. Bodies are validated by `validateRuleset`; the store persists what
+ * records.ts computes.
+ * @module
+ */
+import type { FastifyInstance } from 'fastify';
+import { hasErrors, type Diagnostic } from '../../diagnostics/index.js';
+import { simulate, validateRuleset, type Ruleset } from '../../ruleset/index.js';
+import type { ListItems } from '../../expression/index.js';
+import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
+import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
+import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
+
+/** Most packets one simulate request may carry. */
+export const MAX_SIMULATED_PACKETS = 10_000;
+
+export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  for (const scope of SCOPES) {
+    const base = `/${scope.path}/:${scope.param}/rulesets`;
+    const tags = ['rulesets'];
+
+    app.get(base, { schema: { tags, summary: `List the ${scope.noun}'s rulesets (without their rules)`, params: scopeParams(scope) } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      return sendResult(reply, (await ctx.store.listRulesets(owner)).map(rulesetSummary));
+    });
+
+    app.post(base, { schema: { tags, summary: `Create a ${scope.noun} ruleset`, params: scopeParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const dryRun = dryRunOf(req);
+      const body = bodyOf(req);
+      const diagnostics = validateRuleset(body.text, { operation: 'create', scope: scope.scope, expression: { lists: ctx.lists } });
+      if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
+      const outcome = await ctx.store.createRuleset(owner, ruleset, { dryRun });
+      if ('phaseExists' in outcome) {
+        return sendError(reply, 'server-phase-exists', `this ${scope.noun} already has its ${ruleset.phase} ruleset (${outcome.phaseExists}); there is one per phase: PUT /${scope.path}/${owner.id}/rulesets/${outcome.phaseExists} to change its rules`, '/phase');
+      }
+      return sendResult(reply, outcome.created, diagnostics);
+    });
+
+    app.get(`${base}/:ruleset_id`, { schema: { tags, summary: 'Read a ruleset', params: rulesetParams(scope) } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const id = (req.params as Record<string, string>)['ruleset_id']!;
+      const r = await ctx.store.getRuleset(owner, id);
+      if (!r) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      return sendResult(reply, r);
+    });
+
+    app.get(`${base}/:ruleset_id/versions`, { schema: { tags, summary: 'List the stored versions of a ruleset, oldest first', params: rulesetParams(scope) } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const id = (req.params as Record<string, string>)['ruleset_id']!;
+      const versions = await ctx.store.rulesetVersions(owner, id);
+      if (!versions.length) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      return sendResult(reply, versions.map(rulesetSummary));
+    });
+
+    app.put(`${base}/:ruleset_id`, { schema: { tags, summary: 'Replace the rules (and name, description) of a ruleset; the version moves up', params: rulesetParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const id = (req.params as Record<string, string>)['ruleset_id']!;
+      const dryRun = dryRunOf(req);
+      const body = bodyOf(req);
+      const stored = await ctx.store.getRuleset(owner, id);
+      if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      const diagnostics = validateRuleset(body.text, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.lists } });
+      if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      const now = timestamp();
+      const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, body.value as Record<string, unknown>, now), { dryRun });
+      if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      if ('refused' in outcome) return sendErrors(reply, 400, [...outcome.refused, ...diagnostics]);
+      return sendResult(reply, outcome.ok, diagnostics);
+    });
+
+    app.delete(`${base}/:ruleset_id`, { schema: { tags, summary: 'Delete a ruleset and all its versions', params: rulesetParams(scope), querystring: dryRunQuery } }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const id = (req.params as Record<string, string>)['ruleset_id']!;
+      const done = await ctx.store.deleteRuleset(owner, id, { dryRun: dryRunOf(req) });
+      if (!done) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      return sendResult(reply, { id });
+    });
+
+    app.post(`${base}/:ruleset_id/simulate`, {
+      schema: {
+        tags: ['rulekit'],
+        summary: 'rulekit’s own: run packets through the stored ruleset and answer each packet’s verdict and the per-rule summary',
+        params: rulesetParams(scope),
+        body: simulateBodySchema,
+      },
+    }, async (req, reply) => {
+      const owner = ownerOf(req, scope);
+      const id = (req.params as Record<string, string>)['ruleset_id']!;
+      const body = bodyOf(req).value;
+      const stored = await ctx.store.getRuleset(owner, id);
+      if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
+      if (stored.phase !== 'network_transit') return sendError(reply, 'server-not-simulable', `ruleset ${id} is in phase ${stored.phase}; only network_transit rulesets decide on packets`);
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', 'the body must be an object {"packets": [...]}', '')]);
+      const { packets, lists, results } = body as Record<string, unknown>;
+      if (!Array.isArray(packets)) return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"packets" must be an array of packet objects', '/packets')]);
+      if (packets.length > MAX_SIMULATED_PACKETS) return sendError(reply, 'server-too-many-packets', `${packets.length} packets in one request; at most ${MAX_SIMULATED_PACKETS} are simulated per request`, '/packets');
+      if (lists !== undefined && (lists === null || typeof lists !== 'object' || Array.isArray(lists))) {
+        return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"lists" must be an object of list name to array of addresses or CIDRs', '/lists')]);
+      }
+      if (results !== undefined && typeof results !== 'boolean') return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"results" must be true or false', '/results')]);
+      const sim = simulate(stored as unknown as Ruleset, packets, { lists: { ...(ctx.lists ?? {}), ...((lists as ListItems | undefined) ?? {}) } });
+      if (hasErrors(sim.diagnostics)) return sendErrors(reply, 400, sim.diagnostics);
+      return sendResult(reply, results === false ? { summary: sim.summary } : { summary: sim.summary, results: sim.results }, sim.diagnostics);
+    });
+  }
+}
