@@ -14,6 +14,7 @@ export const API_ENTRIES: Readonly<Record<string, string>> = {
   'rulekit-logpush': 'dist/logpush/index.d.ts',
   'rulekit-capture': 'dist/capture/index.d.ts',
   'rulekit-node': 'dist/simulation/index.d.ts',
+  'rulekit-server': 'dist/server/index.d.ts',
 };
 
 export const REPORT_DIR = 'docs/api-report';

@@ -47,7 +47,7 @@ export function program(): Command {
     .option('--no-demo', 'no demo user, account and zone')
     .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .action(async (opts) => {
-      const { serve } = await import('../server/serve.js');
+      const { serve } = await import('../server/index.js');
       const port = opts.port ?? (process.env.PORT ? Number(process.env.PORT) : undefined);
       try {
         await serve({ ...opts, port }, write);
@@ -62,7 +62,7 @@ export function program(): Command {
     .description('print the key_hash of an API key, for a --users file that keeps no key in clear')
     .argument('<key>', 'the API key')
     .action(async (key: string) => {
-      const { hashKey } = await import('../server/auth.js');
+      const { hashKey } = await import('../server/index.js');
       write(hashKey(key) + '\n');
     });
 

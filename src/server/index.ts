@@ -10,3 +10,4 @@ export { hashKey, type UserConfig, type FailureLimit } from './auth.js';
 export { openStore, openSqliteStore, openPostgresStore, MIGRATIONS, SCHEMA_VERSION, type Store, type StoreOptions, type Owner, type StoredRule, type StoredRuleset, type StoredJob, type WriteOptions } from './store/index.js';
 export { MAX_JSON_DEPTH } from './body.js';
 export { MAX_SIMULATED_PACKETS } from './routes/rulesets.js';
+export { serve, demoUser, type ServeOptions } from './serve.js';

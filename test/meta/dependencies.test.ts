@@ -1,7 +1,7 @@
 /**
  * The module structure, held by dependency-cruiser: no import cycles in src/; a folder is entered only
  * through its index.ts; the browser-safe core imports no Node built-in and nothing of the Node-only
- * folders (the CLI and the simulation of files).
+ * folders (the CLI, the simulation of files and the server).
  */
 import { describe, expect, it } from 'vitest';
 import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
@@ -10,7 +10,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 /** Folders that run in a browser (everything but the Node-only entry points). */
 const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen)/';
 /** Node-only folders. */
-const NODE_ONLY = '^src/(cli|simulation)/';
+const NODE_ONLY = '^src/(cli|simulation|server)/';
 
 /** Planted violations the rules must report (so that a rule that matches nothing fails this test). */
 const PLANTS = '^test/meta/dependency-plants/';
