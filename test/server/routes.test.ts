@@ -1,0 +1,142 @@
+/**
+ * Routes beyond what the official client calls: rulekit's simulate endpoint, dry runs of every write,
+ * request ids, /healthz and the OpenAPI document.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, MAX_SIMULATED_PACKETS, openSqliteStore, type Store } from '../../src/server/index.js';
+import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
+
+const H = { 'x-auth-email': USERS[0]!.email, 'x-auth-key': USERS[0]!.key };
+const ACC = '/client/v4/accounts/acc-alice';
+const ZONE = '/client/v4/zones/zone-alice';
+
+describe('routes', () => {
+  let app: FastifyInstance;
+  let store: Store;
+  let rulesetId: string;
+
+  beforeAll(async () => {
+    store = openSqliteStore({ path: ':memory:' });
+    app = await createServer({ users: USERS, store, lists: { blocked_hosts: ['203.0.113.0/24'] } });
+    const r = await app.inject({ method: 'POST', url: `${ACC}/rulesets`, headers: H, payload: { ...ACCOUNT_RULESET, rules: [...ACCOUNT_RULESET.rules.slice(0, 1), { action: 'block', expression: 'ip.src in $blocked_hosts' }, ACCOUNT_RULESET.rules[1]] } });
+    expect(r.statusCode).toBe(200);
+    rulesetId = JSON.parse(r.body).result.id;
+  });
+  afterAll(async () => {
+    await app.close();
+    await store.close();
+  });
+
+  const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: H, payload: payload as object });
+
+  it('simulate: each packet’s verdict and deciding rule, and the per-rule summary', async () => {
+    const r = await post(`${ACC}/rulesets/${rulesetId}/simulate`, {
+      packets: [
+        { 'ip.src': '192.0.2.1', 'tcp.dstport': 8080 },
+        { 'ip.src': '203.0.113.9', 'tcp.dstport': 8080 },
+        { 'ip.src': '203.0.113.9', 'tcp.dstport': 22 },
+        { 'ip.src': '192.0.2.1', 'tcp.dstport': 22 },
+      ],
+    });
+    expect(r.statusCode).toBe(200);
+    const { result } = JSON.parse(r.body);
+    expect(result.results.map((x: { verdict: string; decidedBy?: { index: number } }) => [x.verdict, x.decidedBy?.index])).toEqual([
+      ['allow', 0], ['allow', 0], ['block', 1], ['block', 2],
+    ]);
+    expect(result.summary.verdicts).toEqual({ allow: 2, block: 2 });
+    const only = await post(`${ACC}/rulesets/${rulesetId}/simulate`, { packets: [{ 'tcp.dstport': 1 }], results: false });
+    expect(JSON.parse(only.body).result).not.toHaveProperty('results');
+  });
+
+  it('simulate: lists in the request, limits, and refusals with pointers', async () => {
+    const withList = await post(`${ACC}/rulesets/${rulesetId}/simulate`, { packets: [{ 'ip.src': '198.51.100.1', 'tcp.dstport': 22 }], lists: { blocked_hosts: ['198.51.100.0/24'] } });
+    expect(JSON.parse(withList.body).result.results[0].decidedBy.index).toBe(1);
+    const tooMany = await post(`${ACC}/rulesets/${rulesetId}/simulate`, { packets: Array.from({ length: MAX_SIMULATED_PACKETS + 1 }, () => ({})) });
+    expect(tooMany.statusCode).toBe(400);
+    expect(JSON.parse(tooMany.body).errors[0]).toMatchObject({ source: { pointer: '/packets' }, meta: { code: 'server-too-many-packets' } });
+    for (const [payload, pointer] of [[{ packets: 'x' }, '/packets'], [{ packets: [], lists: [] }, '/lists'], [{ packets: [], results: 'yes' }, '/results'], [[1], '']] as const) {
+      const r = await post(`${ACC}/rulesets/${rulesetId}/simulate`, payload);
+      expect(r.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(JSON.parse(r.body).errors[0].source.pointer).toBe(pointer);
+    }
+    const bad = await post(`${ACC}/rulesets/${rulesetId}/simulate`, { packets: [7] });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.parse(bad.body).errors[0]).toMatchObject({ source: { pointer: '/packets/0' }, meta: { code: 'simulation-invalid-packet' } });
+  });
+
+  it('simulate: only network_transit rulesets decide on packets', async () => {
+    const z = await post(`${ZONE}/rulesets`, { name: 'cf', kind: 'zone', phase: 'http_log_custom_fields' });
+    const id = JSON.parse(z.body).result.id;
+    const r = await post(`${ZONE}/rulesets/${id}/simulate`, { packets: [] });
+    expect(r.statusCode).toBe(400);
+    expect(JSON.parse(r.body).errors[0].meta.code).toBe('server-not-simulable');
+    await app.inject({ method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
+  });
+
+  it('every write takes dry_run: answers as if written (including conflicts), stores nothing', async () => {
+    const snapshot = async () => JSON.stringify([await store.listRulesets({ scope: 'accounts', id: 'acc-alice' }), await store.rulesetVersions({ scope: 'accounts', id: 'acc-alice' }, rulesetId), await store.listJobs({ scope: 'zones', id: 'zone-alice' })]);
+    const before = await snapshot();
+    const conflict = await post(`${ACC}/rulesets?dry_run=true`, ACCOUNT_RULESET);
+    expect(conflict.statusCode).toBe(409);
+    const zone = await post(`${ZONE}/rulesets?dry_run=true`, { name: 'cf', kind: 'zone', phase: 'http_log_custom_fields' });
+    expect(zone.statusCode).toBe(200);
+    expect(JSON.parse(zone.body).result.id).toMatch(/^[0-9a-f]{32}$/);
+    const put = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [] } });
+    expect(JSON.parse(put.body).result).toMatchObject({ version: '2', rules: [] });
+    const unknownRule = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [{ id: 'nope', action: 'block', expression: 'tcp.dstport == 1' }] } });
+    expect(unknownRule.statusCode).toBe(400);
+    expect(JSON.parse(unknownRule.body).errors[0]).toMatchObject({ source: { pointer: '/rules/0/id' }, meta: { code: 'server-unknown-rule-id' } });
+    expect((await app.inject({ method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H })).statusCode).toBe(200);
+    const job = await post(`${ZONE}/logpush/jobs?dry_run=true`, { name: 'j', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339', ownership_challenge: '00000000000000000000' });
+    expect(job.statusCode).toBe(200);
+    expect(await snapshot()).toBe(before);
+    const wrong = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: H, query: { dry_run: 'yes' } });
+    expect(wrong.statusCode).toBe(200); // reads ignore dry_run
+    const wrongWrite = await app.inject({ method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=yes`, headers: H });
+    expect(wrongWrite.statusCode).toBe(400);
+    expect(JSON.parse(wrongWrite.body).errors[0].meta.code).toBe('server-invalid-parameter');
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('PUT refuses a changed kind or phase, and a rule id given twice', async () => {
+    const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
+    expect(r.statusCode).toBe(400);
+    const stored = await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId);
+    const id = stored!.rules[0]!.id;
+    const twice = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { rules: [{ id, action: 'block', expression: 'tcp.dstport == 1' }, { id, action: 'block', expression: 'tcp.dstport == 1' }] } });
+    expect(twice.statusCode).toBe(400);
+    expect(JSON.parse(twice.body).errors.map((e: { meta: { code: string } }) => e.meta.code)).toContain('server-duplicate-rule-id');
+    expect((await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId))!.version).toBe(stored!.version);
+  });
+
+  it('a job cannot change dataset; a job naming custom fields the zone lacks gets a warning', async () => {
+    const body = { name: 'j', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP,RequestHeaders&timestamps=rfc3339', ownership_challenge: '00000000000000000000' };
+    const created = await post(`${ZONE}/logpush/jobs`, body);
+    expect(created.statusCode).toBe(200);
+    const env = JSON.parse(created.body);
+    expect(env.messages.length).toBeGreaterThan(0);
+    const id = env.result.id;
+    const r = await app.inject({ method: 'PUT', url: `${ZONE}/logpush/jobs/${id}`, headers: H, payload: { dataset: 'firewall_events' } });
+    expect(r.statusCode).toBe(400);
+    expect(JSON.parse(r.body).errors.map((e: { meta: { code: string } }) => e.meta.code)).toContain('server-immutable-member');
+    expect((await app.inject({ method: 'GET', url: `${ZONE}/logpush/jobs/abc`, headers: H })).statusCode).toBe(400);
+  });
+
+  it('request ids: a client’s X-Request-Id comes back, else a new one', async () => {
+    const given = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: { ...H, 'x-request-id': 'trace-123' } });
+    expect(given.headers['x-request-id']).toBe('trace-123');
+    const fresh = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: H });
+    expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('/healthz and /openapi.json answer without credentials', async () => {
+    const h = await app.inject({ method: 'GET', url: '/healthz' });
+    expect(JSON.parse(h.body)).toEqual({ result: { status: 'ok', store: 'sqlite' }, success: true, errors: [], messages: [] });
+    const o = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body);
+    expect(o.openapi).toBe('3.1.0');
+    expect(o.components.securitySchemes).toHaveProperty('api_key');
+    expect(o.paths['/client/v4/accounts/{account_id}/rulesets'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('rules');
+    expect(o.paths).not.toHaveProperty('/healthz');
+  });
+});
