@@ -7,7 +7,35 @@
  *   install it, so a CI image that lost a tool cannot turn a cross-check into a silent pass.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'vitest';
+
+/**
+ * Where the PostgreSQL server programs (initdb, pg_ctl, postgres) are: `PG_BIN` when set, else the newest
+ * /usr/lib/postgresql/VERSION/bin (Debian keeps them there, off PATH), else '' (whatever PATH finds).
+ */
+export function postgresBinDir(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = '/usr/lib/postgresql';
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(root).filter((v) => /^\d+(\.\d+)?$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  } catch {
+    // not Debian's layout
+  }
+  for (const v of versions) {
+    const bin = join(root, v, 'bin');
+    if (['initdb', 'pg_ctl', 'postgres'].every((p) => existsSync(join(bin, p)))) return bin;
+  }
+  return '';
+}
+
+/** The path of a PostgreSQL server program (see {@link postgresBinDir}). */
+export function postgresProgram(name: 'initdb' | 'pg_ctl' | 'postgres'): string {
+  const dir = postgresBinDir();
+  return dir ? join(dir, name) : name;
+}
 
 export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres';
 
@@ -16,7 +44,8 @@ const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
   tshark: { probe: [['tshark', ['-v']]], install: 'apt-get install tshark' },
   script: { probe: [['script', ['--version']]], install: 'apt-get install util-linux (bsdutils)' },
   chromium: { probe: [['chromium', ['--version']], ['chromium-browser', ['--version']]], install: 'apt-get install chromium' },
-  postgres: { probe: [['postgres', ['--version']], ['pg_ctl', ['--version']]], install: 'apt-get install postgresql' },
+  // The tests start their own cluster, so they need the server programs themselves, not a client or a running server.
+  postgres: { probe: [[postgresProgram('postgres'), ['--version']]], install: 'apt-get install postgresql' },
 };
 
 const found = new Map<Tool, boolean>();

@@ -49,6 +49,8 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `
       CREATE TABLE rulesets (
         id TEXT PRIMARY KEY,
+        -- creation order, which SQLite's rowid gives (a row's physical place, ctid, moves when it is updated)
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
         scope TEXT NOT NULL,
         owner TEXT NOT NULL,
         kind TEXT NOT NULL,
@@ -56,7 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
         version INTEGER NOT NULL,
         body TEXT NOT NULL
       );
-      CREATE INDEX rulesets_owner ON rulesets (scope, owner);
+      CREATE INDEX rulesets_owner ON rulesets (scope, owner, seq);
       CREATE UNIQUE INDEX rulesets_entry_point ON rulesets (scope, owner, phase) WHERE kind IN ('root', 'zone');
       CREATE TABLE ruleset_versions (
         ruleset_id TEXT NOT NULL,

@@ -1,13 +1,246 @@
 /**
- * PostgreSQL store (placeholder until implemented): several server replicas share one database.
+ * The shared store: PostgreSQL through a `pg` pool, so several server replicas can write one database.
+ * Behaves exactly as the SQLite store (the same suite holds both). What differs is concurrency: SQLite
+ * serializes whole transactions, here they overlap, so every read-modify-write locks its row
+ * (`SELECT … FOR UPDATE`) and the entry-point race is settled by the unique index.
  * @module
  */
-import type { Store } from './types.js';
+import pg from 'pg';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
-export interface PostgresStoreOptions {
-  connectionString: string;
+/** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
+class Rollback<T> {
+  constructor(readonly value: T) {}
 }
 
-export async function openPostgresStore(_options: PostgresStoreOptions): Promise<Store> {
-  throw new Error('the PostgreSQL store is not implemented yet');
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (libpq parameters such as `sslmode` included). */
+  connectionString: string;
+  /** Most connections this process holds open (default 10); replicas × max must stay under the server's `max_connections`. */
+  max?: number;
+  /** How long to wait for a connection, in ms, before a call fails (default 10 000), so a dead database is an error, not a hang. */
+  connectionTimeoutMillis?: number;
+}
+
+/** Key of the advisory lock migrations hold: "rulekit" in ASCII, so it is unlikely to collide with another application's. */
+const MIGRATION_LOCK = '32217255763470708';
+
+/** Open (creating and migrating when needed) a PostgreSQL store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    application_name: 'rulekit',
+  });
+  // An idle client whose connection drops (database restart, network) is reported here and discarded by
+  // the pool; without a listener the event would crash the process. The next call opens a new connection.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool);
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  return new PostgresStore(pool);
+}
+
+/**
+ * Apply the pending migrations in one transaction under an advisory lock: replicas starting together
+ * queue on the lock, and the ones after the first find nothing left to do.
+ */
+async function migrate(pool: pg.Pool): Promise<void> {
+  await transaction(pool, async (c) => {
+    await c.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const { rows } = await c.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
+    const current = rows[0]?.v ?? 0;
+    if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this rulekit (${SCHEMA_VERSION}); upgrade rulekit`);
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      await c.query(m.postgres);
+      await c.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
+    }
+  }, false);
+}
+
+/**
+ * Run `fn` in a transaction on one pooled client; a dry run or a thrown Rollback undoes it and answers
+ * its value, any other error undoes it and is rethrown.
+ */
+async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined): Promise<T> {
+  const c = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await c.query('BEGIN');
+    const value = await fn(c);
+    if (dryRun) throw new Rollback(value);
+    await c.query('COMMIT');
+    return value;
+  } catch (e) {
+    try {
+      await c.query('ROLLBACK');
+    } catch (rollbackError) {
+      // The connection itself failed: give it back as broken so the pool closes it instead of reusing it.
+      broken = rollbackError as Error;
+    }
+    if (e instanceof Rollback) return e.value as T;
+    throw e;
+  } finally {
+    c.release(broken);
+  }
+}
+
+const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
+
+/** A concurrent create of the same entry point committed between our check and our insert. */
+function isEntryPointConflict(e: unknown): boolean {
+  return e instanceof pg.DatabaseError && e.code === '23505' && e.constraint === 'rulesets_entry_point';
+}
+
+/** Job ids are BIGINT; an id that cannot be one names no job (SQLite answers "none" for it too, PostgreSQL would fail the cast). */
+const isJobId = (id: number) => Number.isSafeInteger(id);
+
+class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private closed = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  private write<T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined): Promise<T> {
+    return transaction(this.pool, fn, dryRun);
+  }
+
+  async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
+    const { rows } = await this.pool.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 ORDER BY seq', [owner.scope, owner.id]);
+    return rows.map((r) => JSON.parse(r.body) as StoredRuleset);
+  }
+
+  async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
+    const { rows } = await this.pool.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
+    return rows[0] ? (JSON.parse(rows[0].body) as StoredRuleset) : undefined;
+  }
+
+  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
+    // The check below cannot see a create that has not committed yet; when two race, the unique index
+    // makes the later insert fail, and the retry's check then sees the winner.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.write(async (c) => {
+          if (isEntryPoint(ruleset.kind)) {
+            const { rows } = await c.query<{ id: string }>(
+              "SELECT id FROM rulesets WHERE scope = $1 AND owner = $2 AND phase = $3 AND kind IN ('root', 'zone')",
+              [owner.scope, owner.id, ruleset.phase],
+            );
+            if (rows[0]) throw new Rollback({ phaseExists: rows[0].id });
+          }
+          const body = JSON.stringify(ruleset);
+          await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+            ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version), body,
+          ]);
+          await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES ($1, $2, $3)', [ruleset.id, Number(ruleset.version), body]);
+          return { created: ruleset };
+        }, options.dryRun);
+      } catch (e) {
+        // A winner deleted before our retry read it lets the retry create; a few rounds end any such churn.
+        if (!isEntryPointConflict(e) || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
+    return this.write(async (c): Promise<UpdateResult<StoredRuleset, R>> => {
+      // FOR UPDATE: a concurrent update waits here until this one commits, then reads what it wrote.
+      const { rows } = await c.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3 FOR UPDATE', [owner.scope, owner.id, id]);
+      if (!rows[0]) return { notFound: true };
+      const current = JSON.parse(rows[0].body) as StoredRuleset;
+      const outcome = change(current);
+      if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
+      const next = outcome.next;
+      if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
+      const body = JSON.stringify(next);
+      const done = await c.query('UPDATE rulesets SET version = $1, body = $2 WHERE scope = $3 AND owner = $4 AND id = $5 AND version = $6', [
+        Number(next.version), body, owner.scope, owner.id, id, Number(current.version),
+      ]);
+      if (done.rowCount !== 1) throw new Error('the ruleset changed under its row lock');
+      await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES ($1, $2, $3)', [id, Number(next.version), body]);
+      return { ok: next };
+    }, options.dryRun);
+  }
+
+  async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
+    return this.write(async (c) => {
+      const done = await c.query('DELETE FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
+      if (done.rowCount) await c.query('DELETE FROM ruleset_versions WHERE ruleset_id = $1', [id]);
+      return done.rowCount === 1;
+    }, options.dryRun);
+  }
+
+  async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
+    const { rows } = await this.pool.query<{ body: string }>(
+      'SELECT v.body FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3 ORDER BY v.version',
+      [owner.scope, owner.id, id],
+    );
+    return rows.map((r) => JSON.parse(r.body) as StoredRuleset);
+  }
+
+  async listJobs(owner: Owner): Promise<StoredJob[]> {
+    const { rows } = await this.pool.query<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 ORDER BY id', [owner.scope, owner.id]);
+    return rows.map(jobOf);
+  }
+
+  async getJob(owner: Owner, id: number): Promise<StoredJob | undefined> {
+    if (!isJobId(id)) return undefined;
+    const { rows } = await this.pool.query<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
+    return rows[0] ? jobOf(rows[0]) : undefined;
+  }
+
+  async createJob(owner: Owner, job: Omit<StoredJob, 'id'>, options: WriteOptions = {}): Promise<StoredJob> {
+    // A dry run still draws its id from the identity sequence (sequences do not roll back): ids may skip
+    // numbers, which they may anyway after a failed insert.
+    return this.write(async (c) => {
+      const { rows } = await c.query<{ id: string }>('INSERT INTO logpush_jobs (scope, owner, body) VALUES ($1, $2, $3) RETURNING id', [owner.scope, owner.id, JSON.stringify(job)]);
+      return { id: Number(rows[0]!.id), ...job };
+    }, options.dryRun);
+  }
+
+  async updateJob<R>(owner: Owner, id: number, change: Change<StoredJob, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredJob, R>> {
+    if (!isJobId(id)) return { notFound: true };
+    return this.write(async (c): Promise<UpdateResult<StoredJob, R>> => {
+      const { rows } = await c.query<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 AND id = $3 FOR UPDATE', [owner.scope, owner.id, id]);
+      if (!rows[0]) return { notFound: true };
+      const outcome = change(jobOf(rows[0]));
+      if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
+      const { id: _id, ...body } = outcome.next;
+      await c.query('UPDATE logpush_jobs SET body = $1 WHERE scope = $2 AND owner = $3 AND id = $4', [JSON.stringify(body), owner.scope, owner.id, id]);
+      return { ok: { ...outcome.next, id } };
+    }, options.dryRun);
+  }
+
+  async deleteJob(owner: Owner, id: number, options: WriteOptions = {}): Promise<boolean> {
+    if (!isJobId(id)) return false;
+    return this.write(async (c) => (await c.query('DELETE FROM logpush_jobs WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id])).rowCount === 1, options.dryRun);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    // pool.end() may be called once only; close() is safe to repeat, as SQLite's is.
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+/** `id` is BIGINT, which pg returns as a string. */
+interface JobRow {
+  id: string;
+  body: string;
+}
+
+function jobOf(row: JobRow): StoredJob {
+  return { id: Number(row.id), ...(JSON.parse(row.body) as Omit<StoredJob, 'id'>) };
 }

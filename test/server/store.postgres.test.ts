@@ -1,0 +1,193 @@
+/**
+ * The PostgreSQL store against a throwaway cluster (test/helpers/postgres.ts): the shared suite, each test
+ * in a schema of its own (a database where migrations are under test), then what only a shared database has to get right: writers in separate
+ * processes racing on one ruleset.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { describeNeedsTool, needsTool } from '../helpers/tools.js';
+import { ruleset, storeSuite } from './store-suite.js';
+
+const it = needsTool('postgres');
+const WORKER = fileURLToPath(new URL('../helpers/pg-race-worker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describeNeedsTool('postgres')('postgres store', () => {
+  let cluster: PostgresCluster;
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  storeSuite('postgres', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
+
+  it('is what openStore opens for a postgres:// URL, and migrates once however many open it at once', async () => {
+    const url = await cluster.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ databaseUrl: url })));
+    try {
+      expect(stores.map((s) => s.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres']);
+      await stores[0]!.createRuleset(A, ruleset('m1'));
+      expect((await stores[3]!.getRuleset(A, 'm1'))!.id).toBe('m1');
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+    const reopened = await openStore({ databaseUrl: url });
+    await reopened.close();
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+  });
+
+  it('refuses a database migrated by a newer rulekit', async () => {
+    const url = await cluster.createDatabase();
+    await (await openStore({ databaseUrl: url })).close();
+    await sql(url, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'future', '2030-01-01')");
+    await expect(openStore({ databaseUrl: url })).rejects.toThrow(/schema version 99, newer/);
+  });
+
+  it('lists in creation order after updates move rows', async () => {
+    await withStore(async (s) => {
+      for (const id of ['c1', 'c2', 'c3']) await s.createRuleset(A, ruleset(id, { kind: 'custom' }));
+      await s.updateRuleset(A, 'c1', bump);
+      await s.updateRuleset(A, 'c2', bump);
+      expect((await s.listRulesets(A)).map((r) => r.id)).toEqual(['c1', 'c2', 'c3']);
+    });
+  });
+
+  it('answers a job id no BIGINT can hold as no job, as SQLite does', async () => {
+    await withStore(async (s) => {
+      expect(await s.getJob(A, 1.5)).toBeUndefined();
+      expect(await s.getJob(A, Number.MAX_VALUE)).toBeUndefined();
+      expect(await s.updateJob(A, Number.NaN, (j) => ({ next: j }))).toEqual({ notFound: true });
+      expect(await s.deleteJob(A, 2 ** 64)).toBe(false);
+    });
+  });
+
+  it('answers phase-exists to the loser of a create race (the unique index, not the check, refuses it)', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      // Another writer's entry point, inserted but not committed: the store's check cannot see it, so
+      // its insert waits on the index until that commits, then fails with a unique violation.
+      await other.query('BEGIN');
+      await other.query("INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ('winner', 'zones', 'z', 'zone', 'ddos_l7', 1, '{}')");
+      const loser = s.createRuleset({ scope: 'zones', id: 'z' }, ruleset('loser', { kind: 'zone', phase: 'ddos_l7' }));
+      await waitForLockWait(other);
+      await other.query('COMMIT');
+      expect(await loser).toEqual({ phaseExists: 'winner' });
+      expect(await s.getRuleset({ scope: 'zones', id: 'z' }, 'loser')).toBeUndefined();
+      // Two creates of one process racing: one created, one told which.
+      const both = await Promise.all([
+        s.createRuleset({ scope: 'zones', id: 'y' }, ruleset('y1', { kind: 'zone', phase: 'ddos_l7' })),
+        s.createRuleset({ scope: 'zones', id: 'y' }, ruleset('y2', { kind: 'zone', phase: 'ddos_l7' })),
+      ]);
+      const created = both.filter((r) => 'created' in r).map((r) => (r as { created: StoredRuleset }).created.id);
+      expect(created).toHaveLength(1);
+      expect(both.find((r) => 'phaseExists' in r)).toEqual({ phaseExists: created[0] });
+    } finally {
+      await other.end();
+      await s.close();
+    }
+  });
+
+  it('serializes updates from two processes: no lost update, versions 1..101 without gap or duplicate; one create wins per phase', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    try {
+      await s.createRuleset(RACE, ruleset('hot', { kind: 'custom' }));
+      const N = 50;
+      const updates = await race(['update', url, 'hot', String(N)]);
+      for (const results of updates) {
+        expect(results).toHaveLength(N);
+        for (const r of results) expect(r).toHaveProperty('ok');
+      }
+      const done = await s.getRuleset(RACE, 'hot');
+      expect(done!.version).toBe(String(1 + 2 * N));
+      expect(done!.name).toBe(`rs hot${'+'.repeat(2 * N)}`);
+      const versions = await s.rulesetVersions(RACE, 'hot');
+      expect(versions.map((v) => Number(v.version))).toEqual(Array.from({ length: 2 * N + 1 }, (_, i) => i + 1));
+      // Each version is the one before it plus one write: none was computed from a stale read.
+      versions.forEach((v, i) => expect(v.name).toBe(`rs hot${'+'.repeat(i)}`));
+      // Every version each process was answered is one the other was not.
+      const answered = updates.flat().map((r) => Number((r as { ok: StoredRuleset }).ok.version));
+      expect(new Set(answered).size).toBe(2 * N);
+
+      const owners = 20;
+      const creates = await race(['create', url, 'owner', String(owners)]);
+      for (let i = 0; i < owners; i++) {
+        const pair = creates.map((results) => results[i] as { created: StoredRuleset } | { phaseExists: string });
+        const winners = pair.filter((r) => 'created' in r);
+        expect(winners).toHaveLength(1);
+        const winner = (winners[0] as { created: StoredRuleset }).created.id;
+        expect(pair.find((r) => 'phaseExists' in r)).toEqual({ phaseExists: winner });
+        expect((await s.listRulesets({ scope: 'zones', id: `owner-${i}` })).map((r) => r.id)).toEqual([winner]);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  const withStore = async (fn: (s: Store) => Promise<void>) => {
+    const s = await openPostgresStore({ connectionString: await cluster.createSchema() });
+    try {
+      await fn(s);
+    } finally {
+      await s.close();
+    }
+  };
+});
+
+const A: Owner = { scope: 'accounts', id: 'acc1' };
+const RACE: Owner = { scope: 'accounts', id: 'race' };
+const bump = (r: StoredRuleset) => ({ next: { ...r, version: String(Number(r.version) + 1), name: `${r.name}+` } });
+
+async function sql(url: string, text: string): Promise<unknown[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Wait until some other session of the database waits on a lock (the store's insert, on the index). */
+async function waitForLockWait(c: pg.Client): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the store never waited on the uncommitted entry point');
+}
+
+/** Run the race worker in two processes, start both together, and answer each one's results. */
+async function race(args: string[]): Promise<unknown[][]> {
+  const workers = [0, 1].map(() => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => out.startsWith('ready\n') && resolve());
+      child.on('close', (code) => reject(new Error(`worker exited ${code} before it was ready: ${err}`)));
+    });
+    const done = new Promise<unknown[]>((resolve, reject) => {
+      child.on('close', (code) => {
+        if (code !== 0) return reject(new Error(`worker exited ${code}: ${err}`));
+        resolve(JSON.parse(out.slice('ready\n'.length)) as unknown[]);
+      });
+    });
+    return { child, ready, done };
+  });
+  await Promise.all(workers.map((w) => w.ready));
+  for (const w of workers) w.child.stdin.end('go\n');
+  return Promise.all(workers.map((w) => w.done));
+}
