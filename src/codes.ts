@@ -10,6 +10,7 @@ import { LOGPUSH_CODES } from './logpush/index.js';
 import { RULESET_CODES } from './ruleset/index.js';
 import { CAPTURE_CODES } from './capture/index.js';
 import { EXPORT_CODES } from './export/index.js';
+import { ANALYSIS_CODES } from './analysis/index.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -18,4 +19,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...RULESET_CODES,
   ...CAPTURE_CODES,
   ...EXPORT_CODES,
+  ...ANALYSIS_CODES,
 });

@@ -21,7 +21,6 @@ export const RULESET_CODES = {
   'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },
   'rule-skip-target': { severity: 'warning', doc: 'A skip `ruleset` other than `current`: only `current` (skip the rest of this ruleset) is described; the simulator treats others as not terminating.' },
   'rule-expression': { severity: 'error', doc: 'The rule’s expression has errors; the expression diagnostic follows with its own code.' },
-  'rule-unreachable': { severity: 'warning', doc: 'An enabled rule that can never decide: an earlier terminating rule matches every packet it would.' },
   'simulation-invalid-packet': { severity: 'error', doc: 'A packet of the simulation input that is not a JSON object (NDJSON line number given).' },
   'simulation-unknown-input': { severity: 'error', doc: 'The simulation input is neither a pcap/pcapng capture (by its magic number) nor NDJSON text: it holds binary data.' },
   'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },

@@ -58,7 +58,7 @@ describeNeedsTool('postgres')('two server processes on one PostgreSQL', () => {
   });
 
   it('concurrent PUTs through both replicas: no lost update, no version answered twice, the history complete', async () => {
-    const [a, b] = servers as [{ url: string }, { url: string }];
+    const [a, b] = [servers[0]!, servers[1]!];
     const created = await fetch(`${a.url}/accounts/acc/rulesets`, {
       method: 'POST', headers: H,
       body: JSON.stringify({ name: 'fw', kind: 'root', phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 23' }] }),
@@ -89,7 +89,7 @@ describeNeedsTool('postgres')('two server processes on one PostgreSQL', () => {
   }, 60_000);
 
   it('concurrent creates of one entry point through both replicas: one ruleset, one 409', async () => {
-    const [a, b] = servers as [{ url: string }, { url: string }];
+    const [a, b] = [servers[0]!, servers[1]!];
     const body = JSON.stringify({ name: 'cf', kind: 'zone', phase: 'http_log_custom_fields' });
     const statuses = await Promise.all([a, b, a, b].map(async (s) => (await fetch(`${s.url}/zones/zone/rulesets`, { method: 'POST', headers: H, body })).status));
     expect(statuses.sort()).toEqual([200, 409, 409, 409]);

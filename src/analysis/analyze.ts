@@ -1,0 +1,248 @@
+/**
+ * Ruleset analysis: which rules can never decide, and why. Rules are read in order; the packets earlier
+ * terminating rules decide (`block`, `skip` with `ruleset: "current"`) are subtracted from what each rule
+ * matches, exactly, over the field domains of formula.ts. What is left is empty → the rule is shadowed
+ * (or redundant when the rules that cover it have its action); what is left is a set of packets the rule
+ * does decide, and one of them is its witness.
+ *
+ * Claims are sound: a rule whose expression the domains cannot fully express is still analysed, with its
+ * opaque parts free either way, so "never decides" holds whatever they are; a rule too large for the
+ * bounded normal form is left out, and counts as deciding nothing for the rules after it (which can only
+ * hide a finding, never invent one). Each shadowing finding carries a witness packet that the rule
+ * matches and the interpreter confirms an earlier rule decides first.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet } from '../expression/index.js';
+import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
+import { hasValue, type Domain } from './domains.js';
+import { keyToIp, meet, Normalizer, satisfiable, subtractAll, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
+
+/** A rule as the analysis reads it (the service's rule shape; other members are ignored). */
+export interface AnalysisRule {
+  action?: unknown;
+  expression?: unknown;
+  enabled?: unknown;
+  action_parameters?: unknown;
+}
+
+/** Options: the lists and scheme the expressions are checked with. */
+export type AnalysisOptions = Pick<ExpressionOptions, 'lists' | 'serviceToken' | 'scheme'>;
+
+/** What the analysis found out about one rule. */
+export interface RuleAnalysis {
+  index: number;
+  /**
+   * `live`: some packet reaches the rule and it matches (with a witness); `shadowed`: earlier rules decide
+   * every packet it matches; `never`: it matches no packet; `disabled`; `invalid`: its expression has
+   * errors; `unknown`: too large to analyse.
+   */
+  status: 'live' | 'shadowed' | 'never' | 'disabled' | 'invalid' | 'unknown';
+  /** A packet this rule decides (`live`), or one it matches that `decidedBy` decides first (`shadowed`). */
+  witness?: Packet;
+  /** The earlier rule that decides the witness of a shadowed rule. */
+  decidedBy?: number;
+  /** The earlier terminating rules that share packets with a shadowed rule. */
+  coveredBy?: number[];
+  /** Opaque parts of the expression (regexes, functions, …) the witness assumes true or false. */
+  assumes?: string[];
+}
+
+/** The analysis of a ruleset: findings as diagnostics, and the per-rule verdicts behind them. */
+export interface RulesetAnalysis {
+  diagnostics: Diagnostic[];
+  rules: RuleAnalysis[];
+}
+
+function finding(code: AnalysisCode, message: string, index: number, extra: { range?: { start: number; end: number }; data?: Record<string, unknown> } = {}): Diagnostic {
+  const d: Diagnostic = { code, severity: ANALYSIS_CODES[code].severity, message, pointer: `/rules/${index}/expression` };
+  if (extra.range) {
+    d.range = extra.range;
+    d.rangeIn = 'value';
+  }
+  if (extra.data) d.data = extra.data;
+  return d;
+}
+
+/** Most decided pieces carried from rule to rule. */
+const MAX_DECIDED = 16_384;
+
+const terminates = (r: AnalysisRule): boolean => r.action === 'block' || (r.action === 'skip' && (r.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current');
+
+/** A value that is in the domain (domains here always have one when asked). */
+function valueOf(field: string, d: Domain, scheme: Scheme): unknown {
+  const def = scheme.get(field);
+  if (d.kind === 'string') {
+    if (!d.cofinite) return [...d.items].sort()[0];
+    const pool = def?.country ? [...COUNTRY_CODES] : ['x', 'example', 'other'];
+    const free = pool.find((s) => !d.items.has(s));
+    if (free !== undefined) return free;
+    for (let i = 0; ; i++) if (!d.items.has(`x${i}`)) return `x${i}`;
+  }
+  const k = d.values[0]![0];
+  if (def?.type === 'Ip') return keyToIp(k);
+  if (def?.type === 'Bool') return k === 1n;
+  return Number(k);
+}
+
+/** A packet in the cube: transport chosen, each constrained field given a value or left missing. */
+export function witnessOf(c: Cube, scheme: Scheme): { packet: Packet; assumes: string[] } {
+  const t = transportChoice(c);
+  const packet: Record<string, unknown> = {};
+  const assumes: string[] = [];
+  for (const [k, d] of c) {
+    if (k.startsWith('#')) {
+      const truth = d.kind === 'ordered' && d.values.length === 1 && d.values[0]![0] === 1n;
+      assumes.push(`${k.slice(1)} is ${truth ? 'true' : 'false'}`);
+      continue;
+    }
+    const own = transportOf(k);
+    if (own && own !== t) continue;
+    if (hasValue(d)) packet[k] = valueOf(k, d, scheme);
+  }
+  return { packet, assumes };
+}
+
+const describeRule = (i: number, r: AnalysisRule) => `rule ${i} (${String(r.action)})`;
+const show = (p: Packet) => JSON.stringify(p);
+
+/**
+ * Analyse a ruleset's rules in order. Never throws; a rule whose expression has errors is skipped (its
+ * errors are the validator's to report).
+ *
+ * ```ts
+ * analyzeRuleset({ rules: [
+ *   { action: 'block', expression: 'tcp.dstport in {1..1024}' },
+ *   { action: 'block', expression: 'tcp.dstport == 22' },
+ * ] }).diagnostics; // [{ code: 'rule-redundant', pointer: '/rules/1/expression', ... }]
+ * ```
+ */
+export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOptions = {}): RulesetAnalysis {
+  const rules = Array.isArray(ruleset?.rules) ? (ruleset.rules as AnalysisRule[]) : [];
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const scheme = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
+  const exprOptions: ExpressionOptions = { lists, serviceToken: options.serviceToken, scheme };
+  const normalizer = new Normalizer(scheme);
+  const diagnostics: Diagnostic[] = [];
+  const out: RuleAnalysis[] = [];
+  // What earlier terminating rules decide: their cubes (for who covers whom) and the union left so far.
+  const earlier: { index: number; rule: AnalysisRule; cubes: Cube[]; checked: CheckedExpression }[] = [];
+  let decided: Cube[] = [];
+
+  rules.forEach((rule, index) => {
+    if (rule === null || typeof rule !== 'object') return void out.push({ index, status: 'invalid' });
+    if (rule.enabled === false) return void out.push({ index, status: 'disabled' });
+    const text = typeof rule.expression === 'string' ? rule.expression : undefined;
+    const checkedResult = text === undefined ? undefined : checkExpression(text, exprOptions);
+    if (!text || !checkedResult?.checked || checkedResult.diagnostics.some((d) => d.severity === 'error')) return void out.push({ index, status: 'invalid' });
+    const checked = checkedResult.checked;
+    let cubes: Cube[];
+    try {
+      cubes = normalizer.cubes(checked, text);
+    } catch (e) {
+      if (!(e instanceof TooComplex)) throw e;
+      return void out.push({ index, status: 'unknown' });
+    }
+    const whole = { start: 0, end: text.length };
+    subExpressionFindings(normalizer, checked, text, index, diagnostics);
+    if (!cubes.length) {
+      out.push({ index, status: 'never' });
+      let why = 'its conditions contradict each other';
+      try {
+        if (new Normalizer(scheme, false).cubes(checked, text).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
+      } catch {
+        // Keep the general reason.
+      }
+      diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no packet: ${why}`, index, { range: whole }));
+      return;
+    }
+    let rest: Cube[];
+    try {
+      rest = subtractAll(cubes, decided);
+    } catch (e) {
+      if (!(e instanceof TooComplex)) throw e;
+      // Too many pieces to tell: no claim about this rule; it still decides for the rules after it.
+      out.push({ index, status: 'unknown' });
+      if (terminates(rule)) earlier.push({ index, rule, cubes, checked });
+      return;
+    }
+    if (!rest.length) out.push(shadowed(rule, index, cubes, whole));
+    else {
+      const w = witnessOf(rest[0]!, scheme);
+      out.push({ index, status: 'live', witness: w.packet, ...(w.assumes.length ? { assumes: w.assumes } : {}) });
+    }
+    if (terminates(rule)) {
+      earlier.push({ index, rule, cubes, checked });
+      // The packets decided so far, kept as disjoint pieces; past the bound some are dropped, which can
+      // only hide a finding about a later rule, never invent one.
+      decided = [...decided, ...rest].slice(0, MAX_DECIDED);
+    }
+  });
+  return { diagnostics, rules: out };
+
+  function shadowed(rule: AnalysisRule, index: number, cubes: Cube[], whole: { start: number; end: number }): RuleAnalysis {
+    const coveredBy = earlier.filter((e) => e.cubes.some((x) => cubes.some((y) => { const m = meet(x, y); return m !== undefined && satisfiable(m); }))).map((e) => e.index);
+    let witness: Packet | undefined;
+    let decidedBy: number | undefined;
+    let assumes: string[] = [];
+    // A packet of this rule inside the first covering rule, confirmed by the interpreter: the first
+    // earlier terminating rule it matches is the one that decides it.
+    search: for (const e of earlier) {
+      if (!coveredBy.includes(e.index)) continue;
+      for (const x of e.cubes) for (const y of cubes) {
+        const m = meet(x, y);
+        if (!m || !satisfiable(m)) continue;
+        const w = witnessOf(m, scheme);
+        witness = w.packet;
+        assumes = w.assumes;
+        decidedBy = assumes.length ? e.index : earlier.find((f) => interpret(f.checked, w.packet))?.index;
+        break search;
+      }
+    }
+    const sameAction = coveredBy.length > 0 && coveredBy.every((i) => rules[i]!.action === rule.action);
+    const by = coveredBy.map((i) => describeRule(i, rules[i]!)).join(', ');
+    const example = witness ? `; for example ${show(witness)}${assumes.length ? ` (assuming ${assumes.join(', ')})` : ''} is decided by rule ${decidedBy} first` : '';
+    const data: Record<string, unknown> = { coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
+    diagnostics.push(sameAction
+      ? finding('rule-redundant', `${describeRule(index, rule)} is redundant: ${by} already ${rule.action === 'block' ? 'block' : 'skip'}${coveredBy.length === 1 ? 's' : ''} every packet it matches${example}`, index, { range: whole, data })
+      : finding('rule-unreachable', `${describeRule(index, rule)} can never decide: every packet it matches is decided earlier by ${by}${example}`, index, { range: whole, data }));
+    return { index, status: 'shadowed', coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
+  }
+}
+
+/**
+ * Parts of an expression that can never be true or never be false, reported at their smallest: a part is
+ * named only when none of its own operands already is.
+ */
+function subExpressionFindings(normalizer: Normalizer, checked: CheckedExpression, text: string, index: number, out: Diagnostic[]): void {
+  const empty = new Map<ExprNode, { never: boolean; always: boolean }>();
+  const nodes: ExprNode[] = [];
+  walk(checked.ast, (n: AnyNode) => {
+    if (n.kind === 'logical' || n.kind === 'compare' || n.kind === 'in' || n.kind === 'bare') nodes.push(n);
+  });
+  if (nodes.length > 200) return;
+  for (const n of nodes) {
+    try {
+      empty.set(n, { never: normalizer.node(checked, text, n, true).length === 0, always: normalizer.node(checked, text, n, false).length === 0 });
+    } catch {
+      empty.set(n, { never: false, always: false });
+    }
+  }
+  const children = (n: ExprNode): ExprNode[] => {
+    const kids: ExprNode[] = [];
+    const strip = (x: ExprNode): ExprNode => (x.kind === 'group' ? strip(x.expr) : x.kind === 'not' ? strip(x.operand) : x);
+    if (n.kind === 'logical') for (const o of n.operands) kids.push(strip(o));
+    return kids;
+  };
+  for (const n of nodes) {
+    if (n === checked.ast || (checked.ast.kind === 'group' && n === checked.ast.expr)) continue;
+    const e = empty.get(n)!;
+    const kids = children(n);
+    const src = text.slice(n.range.start, n.range.end);
+    if (e.never && !kids.some((k) => empty.get(k)?.never || empty.get(k)?.always)) {
+      out.push(finding('expression-never-true', `\`${src}\` is never true${n.kind === 'logical' && n.op === 'and' ? ': its conditions contradict each other' : ''}`, index, { range: n.range }));
+    } else if (e.always && !kids.some((k) => empty.get(k)?.never || empty.get(k)?.always)) {
+      out.push(finding('expression-always-true', `\`${src}\` is always true: it does not narrow what the rule matches`, index, { range: n.range }));
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/** Diagnostic codes of ruleset analysis. @module */
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
+
+/** Codes of the analysis, each with its default severity and meaning. */
+export const ANALYSIS_CODES = {
+  'rule-unreachable': { severity: 'warning', doc: 'An enabled rule that can never decide: earlier terminating rules with another action decide every packet it matches. The finding names them and gives a witness packet.' },
+  'rule-redundant': { severity: 'warning', doc: 'An enabled rule that earlier rules with the same action fully cover: removing it changes no verdict. The finding names them and gives a witness packet.' },
+  'rule-never-matches': { severity: 'warning', doc: 'A rule whose expression no packet satisfies (contradicting conditions, or TCP and UDP fields on one packet).' },
+  'expression-never-true': { severity: 'warning', doc: 'A part of an expression that no packet satisfies, named at its smallest (e.g. `ip.src in {10.0.0.0/8} and ip.src in {192.168.0.0/16}`).' },
+  'expression-always-true': { severity: 'info', doc: 'A part of an expression that every packet satisfies: it does not narrow what the rule matches.' },
+} as const satisfies Record<string, DiagnosticCodeInfo>;
+
+export type AnalysisCode = keyof typeof ANALYSIS_CODES;

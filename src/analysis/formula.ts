@@ -1,0 +1,289 @@
+/**
+ * A checked expression as a union of cubes (disjunctive normal form): each cube constrains some fields to
+ * a domain each and leaves the others free. Negations are pushed to the predicates, so a cube is a plain
+ * product of domains, and intersection, difference and emptiness are exact.
+ *
+ * What the domains cannot express — regexes, `contains`, `bitwise_and`, `bit_slice`, ordering of strings,
+ * unknown lists — becomes an opaque boolean named by its source text (`#…` keys): the same text in two
+ * rules is the same unknown. An opaque atom may take either value, so a claim that something is empty
+ * holds whatever the atom's truth: the analysis never claims more than it can show.
+ *
+ * Packets have at most one transport header (tcp.*, udp.* or icmp.* fields, not two): a cube is
+ * satisfiable only when one choice of transport lets every constrained field be what the cube says.
+ * @module
+ */
+import type { CheckedExpression, ExprNode, FieldDef, Predicate, Scheme } from '../expression/index.js';
+import type { IpAddress, IpSet } from '../net/index.js';
+import { complement, fullOf, hasValue, intersect, isEmpty, isFull, normalize, type Domain, type Interval, type OrderedDomain } from './domains.js';
+
+/** A conjunction of field domains; a field that is not a key is free. */
+export type Cube = ReadonlyMap<string, Domain>;
+
+/** The expression cannot be put in the bounded normal form. */
+export class TooComplex extends Error {}
+
+/** Most cubes one expression or one difference may have before the analysis gives up on it. */
+export const MAX_CUBES = 4096;
+
+const V6_BASE = 1n << 33n;
+export const IP_UNIVERSE: readonly Interval[] = [[0n, (1n << 32n) - 1n], [V6_BASE, V6_BASE + (1n << 128n) - 1n]];
+const BOOL_UNIVERSE: readonly Interval[] = [[0n, 1n]];
+const INT_UNIVERSE: readonly Interval[] = [[-(1n << 53n), 1n << 53n]];
+
+/** The key of an address: IPv4 as its value, IPv6 above 2^33. */
+export function ipKey(a: IpAddress): bigint {
+  let v = 0n;
+  for (const b of a.bytes) v = (v << 8n) | BigInt(b);
+  return a.family === 4 ? v : V6_BASE + v;
+}
+
+/** The address text of a key. */
+export function keyToIp(k: bigint): string {
+  if (k < V6_BASE) return [24n, 16n, 8n, 0n].map((s) => String((k >> s) & 255n)).join('.');
+  const v = k - V6_BASE;
+  const groups: string[] = [];
+  for (let s = 112n; s >= 0n; s -= 16n) groups.push(((v >> s) & 0xffffn).toString(16));
+  return groups.join(':');
+}
+
+function universeOf(f: FieldDef): readonly Interval[] {
+  if (f.type === 'Ip') return IP_UNIVERSE;
+  if (f.type === 'Bool') return BOOL_UNIVERSE;
+  return f.range ? [[BigInt(f.range[0]), BigInt(f.range[1])]] : INT_UNIVERSE;
+}
+
+function ordered(f: FieldDef, values: Interval[]): OrderedDomain {
+  const universe = universeOf(f);
+  return { kind: 'ordered', values: normalize(intersectUniverse(normalize(values), universe)), universe, missing: false };
+}
+
+function intersectUniverse(values: Interval[], universe: readonly Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const [a, b] of values) for (const [u, v] of universe) {
+    const lo = a > u ? a : u;
+    const hi = b < v ? b : v;
+    if (lo <= hi) out.push([lo, hi]);
+  }
+  return out;
+}
+
+function ipSetIntervals(set: IpSet): Interval[] {
+  return set.ranges().map((r) => [ipKey(r.first), ipKey(r.last)] as Interval);
+}
+
+/** The transport a field belongs to, if any. */
+export function transportOf(field: string): 'tcp' | 'udp' | 'icmp' | undefined {
+  const dot = field.indexOf('.');
+  const head = dot < 0 ? field : field.slice(0, dot);
+  return head === 'tcp' || head === 'udp' || head === 'icmp' ? head : undefined;
+}
+
+/** What a predicate says, as domains: one `[field, domain]` per field it may read (several for `anyOf`). */
+function predicateDomains(p: Predicate, scheme: Scheme): [string, Domain][] | undefined {
+  if (p.lhs.kind !== 'field') return undefined;
+  let f = p.lhs.field;
+  if (f.aliasOf) f = scheme.get(f.aliasOf) ?? f;
+  const targets = f.anyOf ? f.anyOf.map((n) => scheme.get(n)).filter((x): x is FieldDef => x !== undefined) : [f];
+  if (!targets.length) return undefined;
+  const per = (t: FieldDef): Domain | undefined => {
+    switch (p.kind) {
+      case 'bare':
+        return ordered(t, [[1n, 1n]]);
+      case 'int': {
+        const v = BigInt(p.value);
+        switch (p.op) {
+          case 'eq': return ordered(t, [[v, v]]);
+          case 'ne': { const d = ordered(t, [[v, v]]); return { ...complement(d), missing: false } as Domain; }
+          case 'lt': return ordered(t, [[-(1n << 60n), v - 1n]]);
+          case 'le': return ordered(t, [[-(1n << 60n), v]]);
+          case 'gt': return ordered(t, [[v + 1n, 1n << 60n]]);
+          case 'ge': return ordered(t, [[v, 1n << 60n]]);
+          default: return undefined;
+        }
+      }
+      case 'int-set':
+        return ordered(t, [...p.values.map((v) => [BigInt(v), BigInt(v)] as Interval), ...p.ranges.map(([a, b]) => [BigInt(a), BigInt(b)] as Interval)]);
+      case 'string':
+        if (p.op === 'eq') return { kind: 'string', cofinite: false, items: new Set([p.value]), missing: false };
+        if (p.op === 'ne') return { kind: 'string', cofinite: true, items: new Set([p.value]), missing: false };
+        return undefined;
+      case 'string-set':
+        return { kind: 'string', cofinite: false, items: new Set(p.values), missing: false };
+      case 'ip': {
+        if (p.op === 'eq') return ordered(t, ipSetIntervals(p.set));
+        if (p.op === 'ne') { const d = ordered(t, ipSetIntervals(p.set)); return { ...complement(d), missing: false } as Domain; }
+        const k = ipKey(p.value);
+        const [lo, hi] = p.value.family === 4 ? IP_UNIVERSE[0]! : IP_UNIVERSE[1]!;
+        switch (p.op) {
+          case 'lt': return ordered(t, [[lo, k - 1n]]);
+          case 'le': return ordered(t, [[lo, k]]);
+          case 'gt': return ordered(t, [[k + 1n, hi]]);
+          case 'ge': return ordered(t, [[k, hi]]);
+        }
+        return undefined;
+      }
+      case 'ip-set':
+        return ordered(t, ipSetIntervals(p.set));
+      default:
+        return undefined;
+    }
+  };
+  const out: [string, Domain][] = [];
+  for (const t of targets) {
+    const d = per(t);
+    if (!d) return undefined;
+    out.push([t.name, d]);
+  }
+  return out;
+}
+
+const TOP: Cube = new Map();
+
+/** Intersect two cubes; undefined when some field is left with nothing. */
+export function meet(a: Cube, b: Cube): Cube | undefined {
+  const out = new Map(a);
+  for (const [k, d] of b) {
+    const prev = out.get(k);
+    const next = prev ? intersect(prev, d) : d;
+    if (isEmpty(next)) return undefined;
+    out.set(k, next);
+  }
+  return out;
+}
+
+function product(xs: readonly Cube[], ys: readonly Cube[], transport = true): Cube[] {
+  const out: Cube[] = [];
+  for (const x of xs) for (const y of ys) {
+    const m = meet(x, y);
+    if (m && satisfiable(m, transport)) {
+      out.push(m);
+      if (out.length > MAX_CUBES) throw new TooComplex();
+    }
+  }
+  return out;
+}
+
+function bound(xs: Cube[]): Cube[] {
+  if (xs.length > MAX_CUBES) throw new TooComplex();
+  return xs;
+}
+
+/** The cubes of `a` minus `b`: for each field `b` constrains, the part of `a` outside it (and inside `b` on the fields before). */
+export function difference(a: Cube, b: Cube): Cube[] {
+  const inter = meet(a, b);
+  if (!inter || !satisfiable(inter)) return [a];
+  const out: Cube[] = [];
+  let prefix: Cube | undefined = a;
+  for (const [k, d] of b) {
+    if (!prefix) break;
+    const outside = meet(prefix, new Map([[k, complement(d)]]));
+    if (outside && satisfiable(outside)) out.push(outside);
+    prefix = meet(prefix, new Map([[k, d]]));
+  }
+  return out;
+}
+
+/** Cubes of `xs` minus the union of `ys`. */
+export function subtractAll(xs: readonly Cube[], ys: readonly Cube[]): Cube[] {
+  let rest = [...xs];
+  for (const y of ys) {
+    const next: Cube[] = [];
+    for (const x of rest) next.push(...difference(x, y));
+    rest = bound(next);
+    if (!rest.length) break;
+  }
+  return rest;
+}
+
+/**
+ * The transport a packet of this cube can have (`none`: no transport field present), or undefined when
+ * none works: fields of the chosen transport must be able to hold a value, the others must be able to be
+ * missing.
+ */
+export function transportChoice(c: Cube): 'tcp' | 'udp' | 'icmp' | 'none' | undefined {
+  for (const t of ['tcp', 'udp', 'icmp', 'none'] as const) {
+    let ok = true;
+    for (const [k, d] of c) {
+      const own = transportOf(k);
+      if (!own) continue;
+      if (own === t ? !hasValue(d) && !d.missing : !d.missing) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return t;
+  }
+  return undefined;
+}
+
+/** Some packet lies in the cube. */
+export function satisfiable(c: Cube, transport = true): boolean {
+  for (const d of c.values()) if (isEmpty(d)) return false;
+  return !transport || transportChoice(c) !== undefined;
+}
+
+/** Turns checked expressions into cubes; opaque atoms are keyed by their source text. */
+export class Normalizer {
+  /** `transport: false` drops the one-transport rule (to tell why an expression matches nothing). */
+  constructor(private readonly scheme: Scheme, private readonly transport = true) {}
+
+  /** The cubes where the expression is true (`positive`) or false. Throws {@link TooComplex}. */
+  cubes(checked: CheckedExpression, text: string, positive = true): Cube[] {
+    return this.node(checked, text, checked.ast, positive);
+  }
+
+  /** Same, for one node of the expression. */
+  node(c: CheckedExpression, text: string, n: ExprNode, positive: boolean): Cube[] {
+    switch (n.kind) {
+      case 'group':
+        return this.node(c, text, n.expr, positive);
+      case 'not':
+        return this.node(c, text, n.operand, !positive);
+      case 'error':
+        return positive ? [] : [TOP];
+      case 'logical': {
+        if (n.op === 'xor') {
+          let pos = this.node(c, text, n.operands[0]!, true);
+          let neg = this.node(c, text, n.operands[0]!, false);
+          for (const o of n.operands.slice(1)) {
+            const p = this.node(c, text, o, true);
+            const q = this.node(c, text, o, false);
+            [pos, neg] = [bound([...product(pos, q, this.transport), ...product(neg, p, this.transport)]), bound([...product(pos, p, this.transport), ...product(neg, q, this.transport)])];
+          }
+          return positive ? pos : neg;
+        }
+        const conj = (n.op === 'and') === positive;
+        if (conj) {
+          let acc: Cube[] = [TOP];
+          for (const o of n.operands) {
+            acc = product(acc, this.node(c, text, o, positive), this.transport);
+            if (!acc.length) break;
+          }
+          return acc;
+        }
+        return bound(n.operands.flatMap((o) => this.node(c, text, o, positive)));
+      }
+      default: {
+        const pred = c.predicates.get(n.id);
+        const doms = pred ? predicateDomains(pred, this.scheme) : undefined;
+        if (!doms) {
+          const key = '#' + text.slice(n.range.start, n.range.end).replace(/\s+/g, ' ');
+          const d: Domain = { kind: 'ordered', values: [[positive ? 1n : 0n, positive ? 1n : 0n]], universe: BOOL_UNIVERSE, missing: false };
+          return [new Map([[key, d]])];
+        }
+        // True: some field holds a value in its domain. False: every field is missing or outside.
+        if (positive) return doms.map(([k, d]) => new Map([[k, d]])).filter((x) => satisfiable(x, this.transport));
+        const neg = new Map<string, Domain>();
+        for (const [k, d] of doms) {
+          const nd = complement(d);
+          const prev = neg.get(k);
+          neg.set(k, prev ? intersect(prev, nd) : nd);
+        }
+        return satisfiable(neg, this.transport) ? [neg] : [];
+      }
+    }
+  }
+}
+
+/** Whether a domain constrains nothing (used to keep cubes small in reports). */
+export { isFull, fullOf };
