@@ -110,7 +110,8 @@ function hclErrors(message: string, text: string): Diagnostic[] {
     out.push(lintDiagnostic('lint-parse-error', `not valid HCL: ${m[5]!.trim()}${m[6] ? `; ${m[6].trim()}` : ''}`, { start, end: Math.max(end, start + (start < text.length ? 1 : 0)) }));
   }
   if (!out.length) out.push(lintDiagnostic('lint-parse-error', `not valid HCL: ${message.replace(/^parse config: /, '')}`, { start: 0, end: Math.min(1, src.text.length) }));
-  return out;
+  // Only the first: the later ones are usually cascades of it.
+  return out.slice(0, 1);
 }
 
 /** Compare each decoded string with hcl2json's reading; where they differ, trust hcl2json and point at the whole literal. */
