@@ -8,9 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import { parse as hclParse } from '@cdktf/hcl2json';
 import { applyEdits } from '../../src/lint/index.js';
+
+// ajv-draft-04 is CommonJS with its class on `default`: the official SARIF 2.1.0 schema is draft-04.
+type Validator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (options: object) => { compile(schema: object): Validator };
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
