@@ -54,7 +54,9 @@ await build({
   // fastify or a database driver.
   splitting: true,
   chunkNames: 'cli-[name]-[hash]',
-  external: ['mmdb-lib', ...SERVER_PACKAGES],
+  // @cdktf/hcl2json loads its WebAssembly from its own directory at run time (and only for `rulekit lint`
+  // of a .tf file): it stays a package.
+  external: ['mmdb-lib', '@cdktf/hcl2json', ...SERVER_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },

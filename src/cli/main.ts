@@ -10,6 +10,7 @@ import { checkCommand, validateCommand } from './commands.js';
 import { fileError, UsageError } from './io.js';
 import { simulateCommand } from './simulate.js';
 import { exportCommand } from './export.js';
+import { lintCommand } from './lint.js';
 
 const write = (s: string) => process.stdout.write(s);
 
@@ -91,6 +92,27 @@ export function program(): Command {
     .action(async (path: string, opts) => {
       process.exitCode = await validateCommand(path, opts, write);
     });
+  p.command('lint')
+    .description('lint the rules where they live: Terraform (.tf), JSON or YAML bodies, .rules files; directories, globs, - for stdin')
+    .argument('[paths...]', 'files, directories (walked for .tf .json .yaml .yml .rules), globs, or - (default: .)')
+    .addOption(new Option('--kind <kind>', 'read every input as this kind (default: by extension, else by content)').choices(['terraform', 'json', 'yaml', 'rules']))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif', 'github', 'junit']).default('text'))
+    .addOption(new Option('--max-severity <severity>', 'exit 1 on findings at or above this severity (default: error, or the config\'s maxSeverity)').choices(['error', 'warning', 'info', 'hint']))
+    .option('--fix', 'apply the safe fixes in place and print what changed')
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
+    .option('--scheme <path>', 'JSON file of the field scheme: {"field.name": "Type", ...}')
+    .option('--service-token <token>', 'service token of the managed lists (default svc)')
+    .option('--config <path>', 'config file (default: rulekit.config.json in this directory or above)')
+    .option('--no-config', 'read no config file')
+    .option('--exclude <pattern...>', '.gitignore-style patterns of paths to skip')
+    .option('--severity <code=level...>', 'severity of a code: off, info, warn or error (after the config)')
+    .option('--stdin-filename <name>', 'name (and so kind) of standard input in reports')
+    .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
+    .action(async (paths: string[], opts) => {
+      process.exitCode = await lintCommand(paths, opts, write);
+    });
+
   p.command('simulate')
     .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset and summarise per rule')
     .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]})')

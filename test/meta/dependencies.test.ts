@@ -10,7 +10,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 /** Folders that run in a browser (everything but the Node-only entry points). */
 const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen)/';
 /** Node-only folders. */
-const NODE_ONLY = '^src/(cli|simulation|server)/';
+const NODE_ONLY = '^src/(cli|simulation|server|lint)/';
 
 /** Planted violations the rules must report (so that a rule that matches nothing fails this test). */
 const PLANTS = '^test/meta/dependency-plants/';

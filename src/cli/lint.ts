@@ -1,0 +1,86 @@
+/** `rulekit lint`: the command line around src/lint (options, config, lists and scheme files, exit code). @module */
+import { DIAGNOSTIC_CODES, type ExpressionOptions, type Severity } from '../index.js';
+import {
+  atLeast, ConfigError, Excludes, findConfig, formatReports, LINT_CODES, lintFiles, loadConfig, resolveTargets, severitySetting,
+  type InputKind, type LintFormat, type SeveritySetting,
+} from '../lint/index.js';
+import { loadLists } from './commands.js';
+import { readInput, UsageError } from './io.js';
+
+/** Options of `rulekit lint`, as commander gives them. */
+export interface LintCommandOptions {
+  kind?: InputKind;
+  format?: LintFormat;
+  maxSeverity?: Severity;
+  fix?: boolean;
+  lists?: string;
+  scheme?: string;
+  serviceToken?: string;
+  config?: string | false;
+  exclude?: string[];
+  severity?: string[];
+  stdinFilename?: string;
+  color?: boolean;
+}
+
+/** Load a scheme file: a JSON object of field name → type. */
+async function loadScheme(path: string): Promise<Record<string, string>> {
+  const text = (await readInput(path)).text;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.values(v).every((t) => typeof t === 'string')) {
+    throw new UsageError(`${path}: a scheme is a JSON object of field names and types ({"http.host": "String"})`);
+  }
+  return v as Record<string, string>;
+}
+
+/** Run `rulekit lint`; returns the exit code (0 clean, 1 findings at or above --max-severity). */
+export async function lintCommand(paths: string[], options: LintCommandOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(options.config === false ? undefined : options.config ?? findConfig(process.cwd()));
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+  const severity: Record<string, SeveritySetting> = { ...config.severity };
+  for (const s of options.severity ?? []) {
+    const m = /^([a-z0-9-]+)=(\w+)$/.exec(s);
+    const level = m && severitySetting(m[2]);
+    if (!m || !level) throw new UsageError(`--severity takes code=off|info|warn|error, not ${JSON.stringify(s)}`);
+    severity[m[1]!] = level;
+  }
+  const lists = options.lists ? await loadLists(options.lists) : typeof config.lists === 'string' ? await loadLists(config.lists) : config.lists;
+  const scheme = options.scheme ? await loadScheme(options.scheme) : typeof config.scheme === 'string' ? await loadScheme(config.scheme) : config.scheme;
+  const maxSeverity = options.maxSeverity ?? config.maxSeverity ?? 'error';
+  const format = options.format ?? 'text';
+  const excludes = new Excludes([...config.exclude, ...(options.exclude ?? [])]);
+  let resolved;
+  try {
+    resolved = resolveTargets(paths.length ? paths : ['.'], excludes, config.root);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') throw new UsageError(`${err.path ?? paths.find((p) => p !== '-')}: no such file or directory`);
+    if (err.code === 'ENOMATCH' || err.code === 'EDIR') throw new UsageError(err.message);
+    throw e;
+  }
+  for (const p of resolved.excludedNamed) note(`rulekit: ${p}: excluded by a pattern; not linted\n`);
+  if (resolved.targets.filter((t) => t.path === '-').length > 1) throw new UsageError('- (standard input) can be given once');
+  const reports = await lintFiles(resolved.targets, {
+    kind: options.kind,
+    expression: { lists, scheme: scheme as ExpressionOptions['scheme'], serviceToken: options.serviceToken ?? config.serviceToken },
+    severity,
+    fix: options.fix,
+    read: (p) => readInput(p),
+    stdinName: options.stdinFilename,
+  });
+  // What --fix changed goes with the text report; beside a machine-readable report it goes to stderr.
+  if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
+  const color = options.color ?? (process.stdout.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb');
+  write(formatReports(format, reports, { maxSeverity, color, version: '0.1.0', codes: { ...DIAGNOSTIC_CODES, ...LINT_CODES } }));
+  return reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity))) ? 1 : 0;
+}

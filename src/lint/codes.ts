@@ -1,0 +1,27 @@
+/**
+ * Diagnostic codes of `rulekit lint` itself (the inputs it reads), beside the codes of the languages it
+ * checks. Each row: default severity and documented meaning.
+ * @module
+ */
+import type { Diagnostic, DiagnosticCodeInfo, Range } from '../diagnostics/index.js';
+
+/** Codes of the lint inputs. */
+export const LINT_CODES = {
+  'lint-parse-error': { severity: 'error', doc: 'The file is not valid HCL, JSON or YAML; the parser’s message and position are given.' },
+  'lint-interpolation': { severity: 'info', doc: 'A Terraform interpolation (${var.x}) inside an expression or filter was checked with a stand-in value of a fitting type in its place.' },
+  'lint-not-literal': { severity: 'info', doc: 'An expression or filter that is not a literal string (a variable, a function call) and so was not checked.' },
+  'lint-phase-not-checked': { severity: 'info', doc: 'A ruleset of a phase whose fields rulekit does not model; its rules were not checked.' },
+  'lint-unrecognized': { severity: 'warning', doc: 'A file named on the command line that holds none of the shapes lint reads (ruleset body, rule array, Logpush job or filter, expressions).' },
+  'lint-unknown-action': { severity: 'error', doc: 'A rule action that the ruleset’s phase does not have; the closest action is suggested.' },
+} as const satisfies Record<string, DiagnosticCodeInfo>;
+
+/** A code of `rulekit lint`. */
+export type LintCode = keyof typeof LINT_CODES;
+
+/** A diagnostic of the lint code table. */
+export function lintDiagnostic(code: LintCode, message: string, range: Range | undefined, extra: Partial<Diagnostic> = {}): Diagnostic {
+  const d: Diagnostic = { code, severity: LINT_CODES[code].severity, message, ...extra };
+  if (range) d.range = range;
+  return d;
+}
+

@@ -1,0 +1,222 @@
+/**
+ * A lint run over files (Node only): read each file, tell its kind, extract, check, apply per-code
+ * severities, and with `fix` apply the safe fixes until none is left (a second run changes nothing).
+ * Terraform files are first parsed by `@cdktf/hcl2json` (HashiCorp's HCL parser compiled to
+ * WebAssembly, loaded on the first `.tf` file): a file it rejects is reported at the position it names,
+ * and each string the position-keeping reader decoded is compared with its reading.
+ * @module
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { SourceText, type Diagnostic, type Severity, type TextEdit } from '../diagnostics/index.js';
+import type { ExpressionOptions } from '../expression/index.js';
+import { extractJson, extractRules, extractYaml } from './bodies.js';
+import { checkExtracted, type LintDiagnostic } from './check.js';
+import { lintDiagnostic } from './codes.js';
+import type { SeveritySetting } from './config.js';
+import { kindOfPath, type LintTarget } from './files.js';
+import { OffsetMap } from './offset-map.js';
+import { extractTerraform } from './terraform.js';
+import type { Extracted, InputKind, TextItem } from './types.js';
+
+/** A file as read: text (BOM removed), where invalid UTF-8 was replaced, whether it had a BOM. */
+export interface LintInput {
+  text: string;
+  invalidUtf8: number[];
+  bom: boolean;
+}
+
+/** What one file gave. */
+export interface FileReport {
+  path: string;
+  kind?: InputKind;
+  text: string;
+  /** Labels of the values checked (`cloudflare_ruleset.fw.rules[0].expression`, `line 3`). */
+  checked: string[];
+  diagnostics: LintDiagnostic[];
+  /** What `fix` changed, one line each (`3:17 comma-in-set: remove the comma`). */
+  fixed: string[];
+}
+
+/** Options of {@link lintFiles}. */
+export interface LintFilesOptions {
+  kind?: InputKind;
+  expression?: ExpressionOptions;
+  severity?: Record<string, SeveritySetting>;
+  fix?: boolean;
+  /** Read a file (`-`: standard input). */
+  read: (path: string) => Promise<LintInput>;
+  /** Shown name of standard input. */
+  stdinName?: string;
+}
+
+type Hcl2Json = (name: string, text: string) => Promise<Record<string, unknown>>;
+let hcl2json: Promise<Hcl2Json> | undefined;
+
+/** `@cdktf/hcl2json`'s parse, loaded once. */
+function loadHcl2Json(): Promise<Hcl2Json> {
+  hcl2json ??= import('@cdktf/hcl2json').then((m) => ((m as { parse?: Hcl2Json }).parse ?? (m as unknown as { default: { parse: Hcl2Json } }).default.parse));
+  return hcl2json;
+}
+
+/** Tell the kind of a text with no telling extension: JSON, Terraform, YAML with a known shape, else expressions. */
+export function detectKind(text: string): InputKind {
+  const t = text.trimStart();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      JSON.parse(text);
+      return 'json';
+    } catch {
+      // not JSON: maybe HCL or YAML flow
+    }
+  }
+  if (/^\s*(?:resource|variable|locals|terraform|provider|module|data|output)\s+("|\{|[A-Za-z])/m.test(text)) return 'terraform';
+  if (/^\s*(?:-\s|[A-Za-z_"'][\w"' .-]*:\s)/m.test(text) && !/^\s*[a-z0-9_.]+\s*(==|!=|eq|ne|in|contains|matches|>|<)/m.test(t)) return 'yaml';
+  return 'rules';
+}
+
+/** Extract from one text (the pure part), by kind. */
+export function extract(text: string, kind: InputKind, named: boolean): Extracted {
+  switch (kind) {
+    case 'terraform': return extractTerraform(text);
+    case 'json': return extractJson(text, named);
+    case 'yaml': return extractYaml(text, named);
+    case 'rules': return extractRules(text);
+  }
+}
+
+/** hcl2json's message `file:3,5-6: Summary; Detail` as diagnostics at their place. */
+function hclErrors(message: string, text: string): Diagnostic[] {
+  const src = new SourceText(text);
+  const lineStart = (line: number) => {
+    let off = 0;
+    for (let l = 1; l < line; l++) {
+      const n = text.indexOf('\n', off);
+      if (n < 0) return text.length;
+      off = n + 1;
+    }
+    return off;
+  };
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const m of message.matchAll(/:(\d+),(\d+)(?:-(?:(\d+),)?(\d+))?: ([^;\]]+?)(?:; ([^\]]*?))?(?=\s+\S+:\d+,\d+|\]|$)/g)) {
+    const line = Number(m[1]);
+    const col = Number(m[2]);
+    const start = Math.min(text.length, lineStart(line) + col - 1);
+    const endLine = m[3] ? Number(m[3]) : line;
+    const end = m[4] ? Math.min(text.length, lineStart(endLine) + Number(m[4]) - 1) : start + 1;
+    const key = `${start}:${m[5]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(lintDiagnostic('lint-parse-error', `not valid HCL: ${m[5]!.trim()}${m[6] ? `; ${m[6].trim()}` : ''}`, { start, end: Math.max(end, start + (start < text.length ? 1 : 0)) }));
+  }
+  if (!out.length) out.push(lintDiagnostic('lint-parse-error', `not valid HCL: ${message.replace(/^parse config: /, '')}`, { start: 0, end: Math.min(1, src.text.length) }));
+  // Only the first: the later ones are usually cascades of it.
+  return out.slice(0, 1);
+}
+
+/** Compare each decoded string with hcl2json's reading; where they differ, trust hcl2json and point at the whole literal. */
+function crossCheck(ex: Extracted, parsed: Record<string, unknown>): void {
+  for (const item of ex.items) {
+    if (item.kind !== 'expression' && item.kind !== 'filter') continue;
+    const t = item as TextItem;
+    if (!t.source || t.holes.length) continue;
+    let v: unknown = parsed;
+    for (const k of t.source) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined;
+    if (typeof v !== 'string' || v === t.map.text || /\$\{|%\{/.test(v)) continue;
+    const m = new OffsetMap();
+    m.push(v, t.range.start, t.range.end);
+    t.map = m;
+    delete t.encoder;
+  }
+}
+
+/** Lint one text: extract, check, re-grade by the severity settings. */
+export async function lintText(text: string, kind: InputKind, named: boolean, options: Omit<LintFilesOptions, 'read'>, name = 'input.tf'): Promise<{ diagnostics: LintDiagnostic[]; checked: string[] }> {
+  const ex = extract(text, kind, named);
+  if (kind === 'terraform') {
+    try {
+      crossCheck(ex, await (await loadHcl2Json())(name, text));
+    } catch (e) {
+      return { diagnostics: hclErrors(String((e as Error)?.message ?? e), text), checked: [] };
+    }
+  }
+  const diagnostics = regrade(checkExtracted(ex, { expression: options.expression }), options.severity ?? {});
+  return { diagnostics, checked: ex.items.map((i) => i.label) };
+}
+
+/** Apply per-code severity settings (`off` drops the code). */
+export function regrade(diagnostics: LintDiagnostic[], severity: Record<string, SeveritySetting>): LintDiagnostic[] {
+  if (!Object.keys(severity).length) return diagnostics;
+  const out: LintDiagnostic[] = [];
+  for (const d of diagnostics) {
+    const s = severity[d.code];
+    if (s === 'off') continue;
+    out.push(s ? { ...d, severity: s as Severity } : d);
+  }
+  return out;
+}
+
+/** The safe edits of a set of diagnostics that do not overlap each other (earlier diagnostics first). */
+export function selectFixes(diagnostics: readonly LintDiagnostic[]): { diagnostic: LintDiagnostic; edits: TextEdit[] }[] {
+  const taken: TextEdit[] = [];
+  const chosen: { diagnostic: LintDiagnostic; edits: TextEdit[] }[] = [];
+  for (const d of diagnostics) {
+    if (!d.autofix || !d.fix?.edits.length) continue;
+    const clash = d.fix.edits.some((e) => taken.some((t) => e.range.start < t.range.end && t.range.start < e.range.end || (e.range.start === t.range.start && e.range.end === t.range.end)));
+    if (clash) continue;
+    taken.push(...d.fix.edits);
+    chosen.push({ diagnostic: d, edits: d.fix.edits });
+  }
+  return chosen;
+}
+
+/** Apply edits (non-overlapping) to a text. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.range.start - a.range.start || b.range.end - a.range.end);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+  return out;
+}
+
+/** Lint files in order; with `fix`, fix them in place first. */
+export async function lintFiles(targets: readonly LintTarget[], options: LintFilesOptions): Promise<FileReport[]> {
+  const reports: FileReport[] = [];
+  for (const t of targets) {
+    const input = await options.read(t.path);
+    const path = t.path === '-' ? (options.stdinName ?? '<stdin>') : t.path;
+    const kind = options.kind ?? (t.path === '-' && options.stdinName ? kindOfPath(options.stdinName) : kindOfPath(t.path)) ?? detectKind(input.text);
+    let text = input.text;
+    const fixed: string[] = [];
+    let result = await lintText(text, kind, t.named, options, path);
+    // Fixing a file with bytes that are not UTF-8 would rewrite them: such files are only reported.
+    if (options.fix && t.path !== '-' && input.invalidUtf8.length === 0) {
+      for (let pass = 0; pass < 10; pass++) {
+        const chosen = selectFixes(result.diagnostics);
+        if (!chosen.length) break;
+        const src = new SourceText(text);
+        for (const c of chosen) {
+          const p = src.position(c.diagnostic.range?.start ?? c.edits[0]!.range.start);
+          fixed.push(`${p.line}:${p.column + 1} ${c.diagnostic.code}: ${c.diagnostic.fix!.title}`);
+        }
+        const next = applyEdits(text, chosen.flatMap((c) => c.edits));
+        if (next === text) break;
+        text = next;
+        result = await lintText(text, kind, t.named, options, path);
+      }
+      if (text !== input.text) await writeFile(t.path, (input.bom ? '\uFEFF' : '') + text);
+    }
+    const diagnostics = result.diagnostics;
+    for (const at of input.invalidUtf8) {
+      diagnostics.unshift({ code: 'invalid-utf8', severity: 'error', message: 'bytes that are not UTF-8; they are read as U+FFFD (\uFFFD). Save the file as UTF-8', range: { start: at, end: at + 1 } });
+    }
+    reports.push({ path, kind, text, checked: result.checked, diagnostics, fixed });
+  }
+  return reports;
+}
+
+/** Read a file as a {@link LintInput} (a helper for callers without their own reader). */
+export async function readLintInput(path: string): Promise<LintInput> {
+  const bytes = await readFile(path);
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return { text: new TextDecoder().decode(bom ? bytes.subarray(3) : bytes), invalidUtf8: [], bom };
+}

@@ -1,0 +1,216 @@
+/**
+ * Terraform (`.tf`) extraction: the rule expressions of `cloudflare_ruleset` resources and the `filter` of
+ * `cloudflare_logpush_job` resources, in both provider shapes — v5's `rules = [{ action, expression, … }]`
+ * and v4's `rules { … }` blocks (and `dynamic "rules" { content { … } }`) — with a filter written as a
+ * JSON string, a heredoc or `jsonencode({ … })`. Each becomes a {@link TextItem} whose units map back to
+ * the `.tf` text. Pure: text in, items out (the Node runner checks the syntax with `@cdktf/hcl2json`).
+ * @module
+ */
+import type { Range } from '../diagnostics/index.js';
+import { suggest } from '../diagnostics/index.js';
+import { hclHeredoc, hclQuoted } from './encode.js';
+import { attribute, entry, literalString, parseHcl, type HclBlock, type HclBody, type HclTemplate, type HclValue, type Interpolation } from './hcl.js';
+import { OffsetMap } from './offset-map.js';
+import { lintDiagnostic } from './codes.js';
+import type { Extracted, TextItem } from './types.js';
+
+/** Ruleset phases whose expressions rulekit checks, with the actions each phase has. */
+export const CHECKED_PHASES: Readonly<Record<string, readonly string[]>> = {
+  network_transit: ['skip', 'block'],
+  // The name the public API and the Terraform provider give the network firewall phase.
+  magic_transit: ['skip', 'block'],
+  http_log_custom_fields: ['log_custom_field'],
+};
+
+/** Extract the expressions and filters of a Terraform file. */
+export function extractTerraform(text: string): Extracted {
+  const out: Extracted = { kind: 'terraform', items: [], diagnostics: [] };
+  const file = parseHcl(text);
+  for (const block of file.blocks) {
+    if (block.type !== 'resource' || block.labels.length < 2) continue;
+    const [type, name] = block.labels as [string, string];
+    if (type === 'cloudflare_ruleset') ruleset(block, `${type}.${name}`, out);
+    else if (type === 'cloudflare_logpush_job') logpushJob(block, `${type}.${name}`, out);
+  }
+  return out;
+}
+
+function ruleset(block: HclBlock, address: string, out: Extracted): void {
+  const phaseAttr = attribute(block.body, 'phase');
+  const phase = literalString(phaseAttr?.value);
+  if (phase !== undefined && !Object.hasOwn(CHECKED_PHASES, phase)) {
+    out.diagnostics.push(lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not checked by rulekit (it checks ${Object.keys(CHECKED_PHASES).join(', ')})`, phaseAttr!.value.range));
+    return;
+  }
+  const rules: { body: (key: string) => HclValue | undefined; label: string; source?: (string | number)[] }[] = [];
+  const at = ['resource', 'cloudflare_ruleset', address.slice(address.indexOf('.') + 1), 0, 'rules'];
+  const v5 = attribute(block.body, 'rules');
+  if (v5?.value.type === 'tuple') {
+    v5.value.items.forEach((item, i) => {
+      if (item.type === 'object') rules.push({ body: (k) => entry(item, k)?.value, label: `${address}.rules[${i}]`, source: [...at, i] });
+    });
+  } else if (v5) {
+    out.diagnostics.push(lintDiagnostic('lint-not-literal', `${address}.rules is not a list of rule objects written out; its rules were not checked`, v5.value.range));
+  }
+  let i = 0;
+  const fromBody = (b: HclBody, label: string, source?: (string | number)[]) => rules.push({ body: (k) => attribute(b, k)?.value, label, source });
+  for (const b of block.body.blocks) {
+    if (b.type === 'rules') {
+      fromBody(b.body, `${address}.rules[${i}]`, [...at, i]);
+      i++;
+    }
+    else if (b.type === 'dynamic' && b.labels[0] === 'rules') {
+      const content = b.body.blocks.find((c) => c.type === 'content');
+      if (content) fromBody(content.body, `${address}.rules[dynamic]`);
+    }
+  }
+  for (const rule of rules) {
+    const action = rule.body('action');
+    const actionName = literalString(action);
+    if (phase !== undefined && actionName !== undefined && !CHECKED_PHASES[phase]!.includes(actionName)) {
+      const actions = CHECKED_PHASES[phase]!;
+      const guess = suggest(actionName, actions);
+      out.diagnostics.push(
+        lintDiagnostic('lint-unknown-action', `${rule.label}: the ${phase} phase has no action "${actionName}"; its actions are ${actions.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, action!.range, {
+          fix: guess ? { title: `replace with "${guess}"`, edits: [{ range: action!.range, newText: `"${guess}"` }] } : undefined,
+        }),
+      );
+    }
+    const expression = rule.body('expression');
+    if (!expression) continue;
+    const item = templateItem(expression, 'expression', `${rule.label}.expression`, out);
+    if (item) {
+      if (phase !== undefined) item.phase = phase;
+      if (rule.source) item.source = [...rule.source, 'expression'];
+      out.items.push(item);
+    }
+  }
+}
+
+function logpushJob(block: HclBlock, address: string, out: Extracted): void {
+  const dataset = literalString(attribute(block.body, 'dataset')?.value);
+  const filter = attribute(block.body, 'filter');
+  if (!filter) return;
+  const label = `${address}.filter`;
+  const v = filter.value;
+  let item: TextItem | undefined;
+  if (v.type === 'call' && v.name === 'jsonencode' && v.args.length === 1) item = jsonencodeItem(v.args[0]!, label, v.range);
+  else {
+    item = templateItem(v, 'filter', label, out);
+    if (item) item.source = ['resource', 'cloudflare_logpush_job', address.slice(address.indexOf('.') + 1), 0, 'filter'];
+  }
+  if (!item) return;
+  if (item.kind === 'filter' && item.map.text.trim() === '' && item.holes.length === 0) return; // no filter
+  if (dataset !== undefined) item.dataset = dataset;
+  out.items.push(item);
+}
+
+/** An item of a string or heredoc value; other values are noted as not checked. */
+function templateItem(v: HclValue, kind: TextItem['kind'], label: string, out: Extracted): TextItem | undefined {
+  if (v.type === 'string' || v.type === 'heredoc') {
+    return { kind, label, map: v.map, holes: v.interpolations, encoder: v.type === 'string' ? hclQuoted : hclHeredoc, range: v.range };
+  }
+  if (v.type === 'other' && v.text === 'null') return undefined;
+  out.diagnostics.push(lintDiagnostic('lint-not-literal', `${label} is not a literal string (${v.type === 'call' ? `${v.name}(…)` : v.type === 'other' ? v.text.slice(0, 40) : v.type}); it was not checked`, v.range));
+  return undefined;
+}
+
+/**
+ * A filter written as `jsonencode({...})`: the JSON text Terraform would send, built here with each token
+ * mapped to the HCL it came from. Values that are not literals (variables, calls, templates with
+ * interpolations) become holes, stood in for by the checker.
+ */
+function jsonencodeItem(arg: HclValue, label: string, range: Range): TextItem {
+  const map = new OffsetMap();
+  const holes: Interpolation[] = [];
+  const values: { json: Range; hcl: HclValue }[] = [];
+  const emit = (v: HclValue): void => {
+    const start = map.length;
+    switch (v.type) {
+      case 'object': {
+        map.push('{', v.range.start, v.range.start + 1);
+        v.entries.forEach((e, i) => {
+          if (i) map.push(',', e.keyRange.start, e.keyRange.start);
+          map.push(JSON.stringify(e.key), e.keyRange.start, e.keyRange.end);
+          map.push(':', e.keyRange.end, e.keyRange.end);
+          emit(e.value);
+        });
+        map.push('}', v.range.end - 1, v.range.end);
+        break;
+      }
+      case 'tuple': {
+        map.push('[', v.range.start, v.range.start + 1);
+        v.items.forEach((item, i) => {
+          if (i) map.push(',', item.range.start, item.range.start);
+          emit(item);
+        });
+        map.push(']', v.range.end - 1, v.range.end);
+        break;
+      }
+      case 'string':
+      case 'heredoc':
+        if (v.interpolations.length === 0) {
+          map.push(JSON.stringify(v.map.text), v.range.start, v.range.end);
+          break;
+        }
+        hole(v);
+        break;
+      case 'other':
+        if (/^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/.test(v.text)) {
+          map.push(v.text, v.range.start, v.range.end);
+          break;
+        }
+        hole(v);
+        break;
+      default:
+        hole(v);
+    }
+    values.push({ json: { start, end: map.length }, hcl: v });
+  };
+  const hole = (v: HclValue) => {
+    holes.push({ at: map.length, range: v.range, text: sourceText(v) });
+    map.after = v.range.end;
+  };
+  emit(arg);
+  return {
+    kind: 'filter',
+    label,
+    map,
+    holes,
+    range,
+    synthetic: {
+      replace: (r, json) => {
+        const found = values.find((x) => x.json.start === r.start && x.json.end === r.end);
+        if (!found) return undefined;
+        const t = found.hcl.type;
+        if (t !== 'string' && t !== 'heredoc' && t !== 'other') return undefined;
+        const newText = hclLiteral(json);
+        return newText === undefined ? undefined : { range: found.hcl.range, newText };
+      },
+    },
+  };
+}
+
+function sourceText(v: HclValue): string {
+  return v.type === 'other' ? v.text : v.type === 'string' || v.type === 'heredoc' ? (v as HclTemplate).map.text : v.type === 'call' ? `${v.name}(…)` : v.type;
+}
+
+/** The HCL literal of a JSON value (strings quoted and escaped, arrays as tuples); undefined for objects. */
+export function hclLiteral(json: string): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const lit = (x: unknown): string | undefined => {
+    if (typeof x === 'string') return `"${hclQuoted(x)}"`;
+    if (typeof x === 'number' || typeof x === 'boolean' || x === null) return String(x);
+    if (Array.isArray(x)) {
+      const parts = x.map(lit);
+      return parts.includes(undefined) ? undefined : `[${parts.join(', ')}]`;
+    }
+    return undefined;
+  };
+  return lit(v);
+}
