@@ -87,6 +87,9 @@ export {
   type LogicalOperator,
 } from './expression/index.js';
 
+// Ruleset analysis: rules that can never decide, expressions never or always true
+export { analyzeRuleset, ANALYSIS_CODES, type AnalysisOptions, type AnalysisRule, type RuleAnalysis, type RulesetAnalysis, type AnalysisCode } from './analysis/index.js';
+
 // IP addresses and sets
 export { IpSet, parseIpAddress, formatIpAddress, parseIpCidr, type IpAddress, type IpCidr, type IpFamily } from './net/index.js';
 
