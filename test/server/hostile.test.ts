@@ -4,6 +4,7 @@
  * methods. Every answer is the envelope with the documented status and code, the process does not crash,
  * and a refused write stores nothing (the whole visible state is compared before and after).
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -511,6 +512,103 @@ describe('hostile parameters and routes', () => {
     refused(res, 401, 'server-missing-credentials');
     const big = await inject('PUT', `${ACCOUNT}/rulesets/${rulesetId}`, 'x'.repeat(2 * 1024 * 1024), { 'content-type': 'text/plain' });
     refused(big, 401, 'server-missing-credentials');
+  });
+});
+
+describe('malformed HTTP on a real socket (what inject cannot send)', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
+  });
+
+  /** Write the chunks (a little apart), read until the server closes or `waitMs` passes. */
+  function raw(chunks: (string | Buffer)[], waitMs = 3_000): Promise<string> {
+    return new Promise((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      const got: Buffer[] = [];
+      s.on('data', (d: Buffer) => got.push(d));
+      s.on('error', () => undefined);
+      s.on('connect', async () => {
+        for (const c of chunks) {
+          if (s.destroyed) break;
+          s.write(c);
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      });
+      const timer = setTimeout(() => s.destroy(), waitMs);
+      s.on('close', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(got).toString('utf8'));
+      });
+    });
+  }
+
+  /** The status and envelope of a raw answer, checking the body is whole and JSON. */
+  function answer(text: string): { status: number; body: Envelope } {
+    const end = text.indexOf('\r\n\r\n');
+    expect(end, JSON.stringify(text.slice(0, 300))).toBeGreaterThan(0);
+    const head = text.slice(0, end);
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+    expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
+    const body = text.slice(end + 4);
+    expect(Buffer.byteLength(body)).toBe(length);
+    const env = JSON.parse(body) as Envelope;
+    expect(Object.keys(env).sort()).toEqual(['errors', 'messages', 'result', 'success']);
+    expect(env.success).toBe(status < 400);
+    return { status, body: env };
+  }
+
+  const A = `${ACCOUNT}/rulesets`;
+  const H = `Host: x\r\nX-Auth-Email: ${EMAIL}\r\nX-Auth-Key: ${KEY}\r\nContent-Type: application/json\r\n`;
+
+  it('requests the HTTP parser refuses: 400 server-bad-request in the envelope, nothing stored', async () => {
+    const before = await state();
+    for (const req of [
+      'GARBAGE\r\n\r\n',
+      `GET ${A} HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n`,
+      `GET ${A} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `POST ${A} HTTP/1.1\r\n${H}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      `POST ${A} HTTP/1.1\r\n${H}Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      `PUT ${A}/${rulesetId} HTTP/1.1\r\n${H}Content-Length: -1\r\n\r\n{}`,
+    ]) {
+      const res = answer(await raw([req]));
+      expect(res.status, req.slice(0, 80)).toBe(400);
+      expect(res.body.errors[0]!.meta?.code).toBe('server-bad-request');
+    }
+    expect(await state()).toBe(before);
+  });
+
+  it('a chunked body that grows over the limit: 413 envelope; a declared length over it: 413 before the body', async () => {
+    const before = await state();
+    const chunk = 'a'.repeat(256 * 1024);
+    const chunked = await raw([`PUT ${A}/${rulesetId} HTTP/1.1\r\n${H}Transfer-Encoding: chunked\r\n\r\n`, ...Array.from({ length: 6 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`), '0\r\n\r\n']);
+    expect(answer(chunked).status).toBe(413);
+    const declared = await raw([`POST ${A} HTTP/1.1\r\n${H}Content-Length: ${50 * 1024 * 1024}\r\n\r\n`]);
+    const res = answer(declared);
+    expect(res.status).toBe(413);
+    expect(res.body.errors[0]!.meta?.code).toBe('server-body-too-large');
+    expect(await state()).toBe(before);
+  });
+
+  it('a body cut short by the client (fewer bytes than Content-Length, then close): nothing stored', async () => {
+    const before = await state();
+    const body = JSON.stringify({ rules: VALID_RULESET.rules });
+    const cut = await raw([`PUT ${A}/${rulesetId} HTTP/1.1\r\n${H}Connection: close\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, -5)}`], 300);
+    expect(cut).toBe('');
+    expect(await state()).toBe(before);
+  });
+
+  it('Expect: 100-continue and pipelined requests get whole envelopes', async () => {
+    const put = JSON.stringify({ rules: VALID_RULESET.rules });
+    const out = await raw([`PUT ${A}/${rulesetId}?dry_run=true HTTP/1.1\r\n${H}Connection: close\r\nExpect: 100-continue\r\nContent-Length: ${put.length}\r\n\r\n`, put]);
+    expect(out.startsWith('HTTP/1.1 100 Continue\r\n\r\n')).toBe(true);
+    expect(answer(out.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).status).toBe(200);
+    const two = await raw([`GET ${A} HTTP/1.1\r\n${H}\r\nGET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`]);
+    const second = two.indexOf('HTTP/1.1 404');
+    expect(second).toBeGreaterThan(0);
+    expect(answer(two.slice(0, second)).status).toBe(200);
+    expect(answer(two.slice(second)).status).toBe(404);
   });
 });
 
