@@ -61,8 +61,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Idle keep-alive connections are closed at shutdown; requests in flight finish first.
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
-    // A URL the router cannot read (bad percent-encoding, a path segment over its 100 characters) is
-    // answered before any route: in the envelope too, not fastify's own body (nor its 414).
     // A request Node's HTTP parser refuses never reaches fastify: its answer is written here, in the envelope.
     clientErrorHandler(err: NodeJS.ErrnoException, socket) {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -73,6 +71,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
       socket.destroy(err);
     },
+    // A URL the router cannot read (bad percent-encoding, a path segment over its 100 characters) is
+    // answered before any route: in the envelope too, not fastify's own body (nor its 414).
     frameworkErrors: (error, _req, reply) => {
       const what = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 100 characters' : 'the path is not valid percent-encoded UTF-8';
       void sendError(reply, 'server-invalid-parameter', `${what}; ids are at most 64 characters`);
