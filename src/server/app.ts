@@ -14,6 +14,7 @@ import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
 import { parseBody } from './body.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
+import { toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
@@ -60,6 +61,22 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Idle keep-alive connections are closed at shutdown; requests in flight finish first.
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    // A request Node's HTTP parser refuses never reaches fastify: its answer is written here, in the envelope.
+    clientErrorHandler(err: NodeJS.ErrnoException, socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) {
+        const what = err.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than 16 KiB' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'the request did not arrive in time' : `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`;
+        const body = JSON.stringify(toEnvelope(null, [serverDiagnostic('server-bad-request', what)]));
+        socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(err);
+    },
+    // A URL the router cannot read (bad percent-encoding, a path segment over its 100 characters) is
+    // answered before any route: in the envelope too, not fastify's own body (nor its 414).
+    frameworkErrors: (error, _req, reply) => {
+      const what = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path segment is longer than 100 characters' : 'the path is not valid percent-encoded UTF-8';
+      void sendError(reply, 'server-invalid-parameter', `${what}; ids are at most 64 characters`);
+    },
   });
   // Route schemas document the API (OpenAPI); bodies are checked by rulekit's validators, parameters by the routes.
   app.setValidatorCompiler(() => () => true);

@@ -51,7 +51,7 @@ export function parseBody(bytes: Buffer): ParsedBody | Diagnostic {
 }
 
 function firstBadUtf8(bytes: Buffer): number {
-  // Bisect on the fatal decoder: the longest prefix that decodes, cut at a sequence boundary.
+  // Bisect on the fatal streaming decoder: the longest prefix that decodes as the start of a stream.
   let lo = 0;
   let hi = bytes.length;
   while (lo < hi) {
@@ -64,6 +64,17 @@ function firstBadUtf8(bytes: Buffer): number {
     }
     if (ok) lo = mid;
     else hi = mid - 1;
+  }
+  // That prefix may end inside a sequence whose lead byte was fine (E0 80, ED A0: the second byte is the
+  // bad one; or the body ends there): the bad sequence starts at that lead byte, not after it.
+  let start = lo;
+  while (start > 0 && start > lo - 3 && (bytes[start - 1]! & 0xc0) === 0x80) start--;
+  if (start > 0 && bytes[start - 1]! >= 0xc0) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, lo));
+    } catch {
+      return start - 1;
+    }
   }
   return lo;
 }

@@ -16,6 +16,7 @@ export const SERVER_CODES = {
   'server-invalid-utf8': { status: 400, severity: 'error', doc: 'The body is not valid UTF-8; the byte offset of the first bad sequence is given.' },
   'server-json-too-deep': { status: 400, severity: 'error', doc: 'The body nests arrays and objects deeper than the limit (64).' },
   'server-missing-body': { status: 400, severity: 'error', doc: 'A write without a body.' },
+  'server-bad-request': { status: 400, severity: 'error', doc: 'The request is not valid HTTP/1.1 (a malformed request line, header or chunk, or headers over 16 KiB); the connection is closed after the answer.' },
   'server-invalid-parameter': { status: 400, severity: 'error', doc: 'A path or query parameter that is malformed (a job id that is not a number, `dry_run` other than true/false).' },
   'server-unknown-rule-id': { status: 400, severity: 'error', doc: 'A PUT names a rule `id` the ruleset does not have (ids are assigned by the server; omit `id` for a new rule).' },
   'server-duplicate-rule-id': { status: 400, severity: 'error', doc: 'A PUT names the same rule `id` twice.' },

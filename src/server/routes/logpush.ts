@@ -63,7 +63,8 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const stored = await ctx.store.getJob(owner, id);
       if (!stored) return notFound(reply, scope, id);
       const diagnostics = validateLogpushJob(body.text, { operation: 'update', dataset: stored.dataset ?? undefined, customFieldRules: await customFieldRules(owner) });
-      const value = body.value as Record<string, unknown>;
+      // A body that is not an object is already an error above; it must not be read as one here.
+      const value = (body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? body.value : {}) as Record<string, unknown>;
       if (typeof value['dataset'] === 'string' && value['dataset'] !== stored.dataset) {
         diagnostics.push(serverDiagnostic('server-immutable-member', `"dataset" is fixed when a job is created: this job's is ${JSON.stringify(stored.dataset)}; create a new job for ${JSON.stringify(value['dataset'])}`, '/dataset'));
       }
