@@ -173,9 +173,10 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     }
     if (terminates(rule)) {
       earlier.push({ index, rule, cubes, checked });
-      // The packets decided so far, kept as disjoint pieces; past the bound some are dropped, which can
-      // only hide a finding about a later rule, never invent one.
-      decided = [...decided, ...rest].slice(0, MAX_DECIDED);
+      // The packets decided so far, as the rules' own cubes: the same union as the pieces left after
+      // each subtraction, in far fewer cubes. Past the bound some are dropped, which can only hide a
+      // finding about a later rule, never invent one.
+      decided = [...decided, ...cubes].slice(0, MAX_DECIDED);
     }
   });
   return { diagnostics, rules: out };

@@ -44,8 +44,32 @@ export function normalize(xs: readonly Interval[]): Interval[] {
   return out;
 }
 
+/** Index of the first interval whose end is at or after `v` (intervals sorted, disjoint). */
+function firstEndingAtOrAfter(xs: readonly Interval[], v: bigint): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]![1] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Intersection of two normalised interval lists. */
 export function intersectIntervals(x: readonly Interval[], y: readonly Interval[]): Interval[] {
+  if (x.length > 16 * y.length || y.length > 16 * x.length) {
+    // Very unequal sizes (a few ports or CIDRs against a large list): search instead of merging.
+    const [small, big] = x.length <= y.length ? [x, y] : [y, x];
+    const out: Interval[] = [];
+    for (const [lo, hi] of small) {
+      for (let k = firstEndingAtOrAfter(big, lo); k < big.length && big[k]![0] <= hi; k++) {
+        const q = big[k]!;
+        out.push([q[0] > lo ? q[0] : lo, q[1] < hi ? q[1] : hi]);
+      }
+    }
+    return out;
+  }
   const out: Interval[] = [];
   let i = 0;
   let j = 0;
@@ -85,7 +109,11 @@ export function fullOf(d: Domain): Domain {
 /** Both constraints at once. */
 export function intersect(a: Domain, b: Domain): Domain {
   const missing = a.missing && b.missing;
-  if (a.kind === 'ordered' && b.kind === 'ordered') return { kind: 'ordered', values: intersectIntervals(a.values, b.values), universe: a.universe, missing };
+  if (a.kind === 'ordered' && b.kind === 'ordered') {
+    // A side with every value leaves the other's values as they are (large lists stay shared, not copied).
+    const values = a.values === a.universe ? b.values : b.values === b.universe ? a.values : intersectIntervals(a.values, b.values);
+    return { kind: 'ordered', values, universe: a.universe, missing };
+  }
   if (a.kind === 'string' && b.kind === 'string') {
     if (a.cofinite && b.cofinite) return { kind: 'string', cofinite: true, items: new Set([...a.items, ...b.items]), missing };
     if (!a.cofinite && !b.cofinite) return { kind: 'string', cofinite: false, items: new Set([...a.items].filter((s) => b.items.has(s))), missing };
@@ -95,10 +123,43 @@ export function intersect(a: Domain, b: Domain): Domain {
   throw new Error('domains of different kinds');
 }
 
-/** Every value and missing-ness the domain does not allow. */
+const complementValues = new WeakMap<readonly Interval[], readonly Interval[]>();
+
+/** Every value and missing-ness the domain does not allow (the values' complement computed once per list). */
 export function complement(d: Domain): Domain {
-  if (d.kind === 'ordered') return { kind: 'ordered', values: subtractIntervals(d.universe, d.values), universe: d.universe, missing: !d.missing };
-  return { kind: 'string', cofinite: !d.cofinite, items: d.items, missing: !d.missing };
+  if (d.kind === 'string') return { kind: 'string', cofinite: !d.cofinite, items: d.items, missing: !d.missing };
+  let values = complementValues.get(d.values);
+  if (!values) {
+    values = d.values.length === 0 ? d.universe : subtractIntervals(d.universe, d.values);
+    complementValues.set(d.values, values);
+    complementValues.set(values, d.values);
+  }
+  return { kind: 'ordered', values, universe: d.universe, missing: !d.missing };
+}
+
+/** Whether some value (or missing-ness) is in both: like `!isEmpty(intersect(a, b))`, without building it. */
+export function overlaps(a: Domain, b: Domain): boolean {
+  if (a.missing && b.missing) return true;
+  if (a.kind === 'ordered' && b.kind === 'ordered') {
+    // Each interval of the shorter list is looked up in the longer one (lists run to 10k ranges).
+    const [x, y] = a.values.length <= b.values.length ? [a.values, b.values] : [b.values, a.values];
+    for (const p of x) {
+      const q = y[firstEndingAtOrAfter(y, p[0])];
+      if (q && q[0] <= p[1]) return true;
+    }
+    return false;
+  }
+  if (a.kind === 'string' && b.kind === 'string') {
+    if (a.cofinite && b.cofinite) return true;
+    if (!a.cofinite && !b.cofinite) {
+      for (const s of a.items) if (b.items.has(s)) return true;
+      return false;
+    }
+    const [fin, co] = a.cofinite ? [b, a] : [a, b];
+    for (const s of fin.items) if (!co.items.has(s)) return true;
+    return false;
+  }
+  return true;
 }
 
 /** No value fits and the field may not be missing. */

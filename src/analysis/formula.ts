@@ -14,7 +14,7 @@
  */
 import type { CheckedExpression, ExprNode, FieldDef, Predicate, Scheme } from '../expression/index.js';
 import type { IpAddress, IpSet } from '../net/index.js';
-import { complement, fullOf, hasValue, intersect, isEmpty, isFull, normalize, type Domain, type Interval, type OrderedDomain } from './domains.js';
+import { complement, fullOf, hasValue, intersect, isEmpty, isFull, normalize, overlaps, type Domain, type Interval, type OrderedDomain } from './domains.js';
 
 /** A conjunction of field domains; a field that is not a key is free. */
 export type Cube = ReadonlyMap<string, Domain>;
@@ -54,7 +54,19 @@ function universeOf(f: FieldDef): readonly Interval[] {
 
 function ordered(f: FieldDef, values: Interval[]): OrderedDomain {
   const universe = universeOf(f);
-  return { kind: 'ordered', values: normalize(intersectUniverse(normalize(values), universe)), universe, missing: false };
+  return { kind: 'ordered', values: normalized(values, universe), universe, missing: false };
+}
+
+const normalizedLists = new WeakMap<Interval[], Interval[]>();
+
+/** Values clipped to the universe and merged, once per list (a large list's rules share the result). */
+function normalized(values: Interval[], universe: readonly Interval[]): Interval[] {
+  let v = normalizedLists.get(values);
+  if (!v) {
+    v = normalize(intersectUniverse(normalize(values), universe));
+    normalizedLists.set(values, v);
+  }
+  return v;
 }
 
 function intersectUniverse(values: Interval[], universe: readonly Interval[]): Interval[] {
@@ -67,8 +79,16 @@ function intersectUniverse(values: Interval[], universe: readonly Interval[]): I
   return out;
 }
 
+const setIntervals = new WeakMap<IpSet, Interval[]>();
+
+/** An address set's ranges as keys (once per set: a list is read by many rules). */
 function ipSetIntervals(set: IpSet): Interval[] {
-  return set.ranges().map((r) => [ipKey(r.first), ipKey(r.last)] as Interval);
+  let v = setIntervals.get(set);
+  if (!v) {
+    v = set.ranges().map((r) => [ipKey(r.first), ipKey(r.last)] as Interval);
+    setIntervals.set(set, v);
+  }
+  return v;
 }
 
 /** The transport a field belongs to, if any. */
@@ -170,6 +190,14 @@ function bound(xs: Cube[]): Cube[] {
 
 /** The cubes of `a` minus `b`: for each field `b` constrains, the part of `a` outside it (and inside `b` on the fields before). */
 export function difference(a: Cube, b: Cube): Cube[] {
+  // Most pairs share nothing: tell so without building their intersection.
+  for (const [k, d] of b) {
+    const ad = a.get(k);
+    if (ad && !overlaps(ad, d)) return [a];
+  }
+  const ta = requiredTransport(a);
+  const tb = requiredTransport(b);
+  if (ta && tb && ta !== tb) return [a];
   const inter = meet(a, b);
   if (!inter || !satisfiable(inter)) return [a];
   const out: Cube[] = [];
@@ -214,6 +242,25 @@ export function transportChoice(c: Cube): 'tcp' | 'udp' | 'icmp' | 'none' | unde
     if (ok) return t;
   }
   return undefined;
+}
+
+const required = new WeakMap<Cube, string | null>();
+
+/** The transport a cube's packets must have (a field of it may not be missing), if any. */
+function requiredTransport(c: Cube): string | null {
+  let t = required.get(c);
+  if (t === undefined) {
+    t = null;
+    for (const [k, d] of c) {
+      const own = transportOf(k);
+      if (own && !d.missing) {
+        t = own;
+        break;
+      }
+    }
+    required.set(c, t);
+  }
+  return t;
 }
 
 /** Some packet lies in the cube. */
