@@ -16,7 +16,7 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet } from '../expression/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
-import { keyToIp, meet, Normalizer, satisfiable, subtractAll, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
+import { firstOutside, keyToIp, meet, Normalizer, satisfiable, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
 
 /** A rule as the analysis reads it (the service's rule shape; other members are ignored). */
 export interface AnalysisRule {
@@ -122,7 +122,8 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const scheme = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
   const exprOptions: ExpressionOptions = { lists, serviceToken: options.serviceToken, scheme };
-  const normalizer = new Normalizer(scheme);
+  const knownList = (name: string) => lists?.get(name) !== undefined;
+  const normalizer = new Normalizer(scheme, true, knownList);
   const diagnostics: Diagnostic[] = [];
   const out: RuleAnalysis[] = [];
   // What earlier terminating rules decide: their cubes (for who covers whom) and the union left so far.
@@ -149,16 +150,16 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       out.push({ index, status: 'never' });
       let why = 'its conditions contradict each other';
       try {
-        if (new Normalizer(scheme, false).cubes(checked, text).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
+        if (new Normalizer(scheme, false, knownList).cubes(checked, text).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
       } catch {
         // Keep the general reason.
       }
       diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no packet: ${why}`, index, { range: whole }));
       return;
     }
-    let rest: Cube[];
+    let live: Cube | undefined;
     try {
-      rest = subtractAll(cubes, decided);
+      live = firstOutside(cubes, decided);
     } catch (e) {
       if (!(e instanceof TooComplex)) throw e;
       // Too many pieces to tell: no claim about this rule; it still decides for the rules after it.
@@ -166,9 +167,9 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       if (terminates(rule)) earlier.push({ index, rule, cubes, checked });
       return;
     }
-    if (!rest.length) out.push(shadowed(rule, index, cubes, whole));
+    if (!live) out.push(shadowed(rule, index, cubes, whole));
     else {
-      const w = witnessOf(rest[0]!, scheme);
+      const w = witnessOf(live, scheme);
       out.push({ index, status: 'live', witness: w.packet, ...(w.assumes.length ? { assumes: w.assumes } : {}) });
     }
     if (terminates(rule)) {
@@ -182,7 +183,18 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
   return { diagnostics, rules: out };
 
   function shadowed(rule: AnalysisRule, index: number, cubes: Cube[], whole: { start: number; end: number }): RuleAnalysis {
-    const coveredBy = earlier.filter((e) => e.cubes.some((x) => cubes.some((y) => { const m = meet(x, y); return m !== undefined && satisfiable(m); }))).map((e) => e.index);
+    // The earlier rules that share packets with this one, then only those needed to cover it: each is
+    // dropped in turn, latest first, when the others still cover the rule without it.
+    let cover = earlier.filter((e) => e.cubes.some((x) => cubes.some((y) => { const m = meet(x, y); return m !== undefined && satisfiable(m); })));
+    for (const e of [...cover].reverse()) {
+      const others = cover.filter((f) => f !== e);
+      try {
+        if (!firstOutside(cubes, others.flatMap((f) => f.cubes))) cover = others;
+      } catch {
+        // Keep it: the covering set stays correct, only less small.
+      }
+    }
+    const coveredBy = cover.map((e) => e.index);
     let witness: Packet | undefined;
     let decidedBy: number | undefined;
     let assumes: string[] = [];

@@ -99,8 +99,10 @@ export function transportOf(field: string): 'tcp' | 'udp' | 'icmp' | undefined {
 }
 
 /** What a predicate says, as domains: one `[field, domain]` per field it may read (several for `anyOf`). */
-function predicateDomains(p: Predicate, scheme: Scheme): [string, Domain][] | undefined {
+function predicateDomains(p: Predicate, scheme: Scheme, knownList: (name: string) => boolean): [string, Domain][] | undefined {
   if (p.lhs.kind !== 'field') return undefined;
+  // A list whose items were not given is empty to the evaluator, but its real contents are unknown.
+  if (p.kind === 'ip-set' && p.list !== undefined && !knownList(p.list)) return undefined;
   let f = p.lhs.field;
   if (f.aliasOf) f = scheme.get(f.aliasOf) ?? f;
   const targets = f.anyOf ? f.anyOf.map((n) => scheme.get(n)).filter((x): x is FieldDef => x !== undefined) : [f];
@@ -223,6 +225,37 @@ export function subtractAll(xs: readonly Cube[], ys: readonly Cube[]): Cube[] {
   return rest;
 }
 
+/** Most cube differences one search may take before the analysis gives up on a rule. */
+export const MAX_STEPS = 200_000;
+
+/**
+ * A cube of packets in `xs` and outside every cube of `ys`, or undefined when there is none: a depth-first
+ * search that stops at the first piece every `ys` cube leaves alone. A rule that something reaches is
+ * usually told after a few steps; only an empty answer needs every piece. Throws {@link TooComplex} past
+ * {@link MAX_STEPS}.
+ */
+export function firstOutside(xs: readonly Cube[], ys: readonly Cube[]): Cube | undefined {
+  let steps = 0;
+  const visit = (c: Cube, from: number): Cube | undefined => {
+    for (let k = from; k < ys.length; k++) {
+      const pieces = difference(c, ys[k]!);
+      if (pieces.length === 1 && pieces[0] === c) continue;
+      if (++steps > MAX_STEPS) throw new TooComplex();
+      for (const p of pieces) {
+        const found = visit(p, k + 1);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    return c;
+  };
+  for (const x of xs) {
+    const found = visit(x, 0);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * The transport a packet of this cube can have (`none`: no transport field present), or undefined when
  * none works: fields of the chosen transport must be able to hold a value, the others must be able to be
@@ -272,7 +305,7 @@ export function satisfiable(c: Cube, transport = true): boolean {
 /** Turns checked expressions into cubes; opaque atoms are keyed by their source text. */
 export class Normalizer {
   /** `transport: false` drops the one-transport rule (to tell why an expression matches nothing). */
-  constructor(private readonly scheme: Scheme, private readonly transport = true) {}
+  constructor(private readonly scheme: Scheme, private readonly transport = true, private readonly knownList: (name: string) => boolean = () => false) {}
 
   /** The cubes where the expression is true (`positive`) or false. Throws {@link TooComplex}. */
   cubes(checked: CheckedExpression, text: string, positive = true): Cube[] {
@@ -312,7 +345,7 @@ export class Normalizer {
       }
       default: {
         const pred = c.predicates.get(n.id);
-        const doms = pred ? predicateDomains(pred, this.scheme) : undefined;
+        const doms = pred ? predicateDomains(pred, this.scheme, this.knownList) : undefined;
         if (!doms) {
           const key = '#' + text.slice(n.range.start, n.range.end).replace(/\s+/g, ' ');
           const d: Domain = { kind: 'ordered', values: [[positive ? 1n : 0n, positive ? 1n : 0n]], universe: BOOL_UNIVERSE, missing: false };

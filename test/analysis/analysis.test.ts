@@ -1,0 +1,132 @@
+/**
+ * Ruleset analysis: the findings on hand-written rulesets, and its two laws on generated ones — a rule
+ * reported as never deciding decides no packet (of a large sample plus every witness), and a rule
+ * reported live decides its witness — both checked by the simulator, which shares no code with it.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyzeRuleset, compileExpression, simulate, type Rule } from '../../src/index.js';
+
+const codes = (rules: object[], lists = {}) => analyzeRuleset({ rules }, { lists }).diagnostics.map((d) => [d.code, d.pointer]);
+
+describe('findings', () => {
+  it('a later rule inside an earlier one with the same action is redundant, with the earlier rule and a witness', () => {
+    const a = analyzeRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport in {1..1024}' }, { action: 'block', expression: 'tcp.dstport == 22 and ip.src in {10.0.0.0/8}' }] });
+    expect(a.diagnostics).toHaveLength(1);
+    expect(a.diagnostics[0]).toMatchObject({ code: 'rule-redundant', pointer: '/rules/1/expression', data: { coveredBy: [0], decidedBy: 0, witness: { 'tcp.dstport': 22, 'ip.src': '10.0.0.0' } } });
+    expect(a.rules.map((r) => r.status)).toEqual(['live', 'shadowed']);
+  });
+
+  it('a rule behind a skip of another action is unreachable; the covering set is minimal', () => {
+    const d = analyzeRuleset({
+      rules: [
+        { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {80 443}' },
+        { action: 'block', expression: 'udp.dstport == 53' },
+        { action: 'block', expression: 'tcp.dstport == 443' },
+      ],
+    }).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ code: 'rule-unreachable', pointer: '/rules/2/expression', data: expect.objectContaining({ coveredBy: [0] }) })]);
+    expect(d[0]!.message).toContain('rule 0 (skip)');
+  });
+
+  it('a rule covered only by several earlier rules together names them all', () => {
+    const d = analyzeRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport < 100' }, { action: 'block', expression: 'tcp.dstport >= 100' }, { action: 'block', expression: 'tcp.dstport in {50 150}' }] }).diagnostics;
+    expect(d[0]).toMatchObject({ code: 'rule-redundant', data: { coveredBy: [0, 1] } });
+  });
+
+  it('disabled rules and skips to other rulesets decide nothing for the rules after them', () => {
+    expect(codes([{ action: 'block', expression: 'tcp.dstport == 22', enabled: false }, { action: 'block', expression: 'tcp.dstport == 22' }])).toEqual([]);
+    expect(codes([{ action: 'skip', action_parameters: { ruleset: 'other' }, expression: 'tcp.dstport == 22' }, { action: 'block', expression: 'tcp.dstport == 22' }])).toEqual([]);
+  });
+
+  it('contradictions: two transports on one packet, disjoint CIDRs, two values of one field — at the smallest part', () => {
+    expect(codes([{ action: 'block', expression: 'tcp.dstport in {1..65535} and udp.dstport == 53' }])).toEqual([['rule-never-matches', '/rules/0/expression']]);
+    const d = analyzeRuleset({ rules: [{ action: 'block', expression: '(ip.src in {10.0.0.0/8} and ip.src in {192.168.0.0/16}) or tcp.dstport == 1' }] }).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ code: 'expression-never-true', range: { start: 1, end: 54 }, rangeIn: 'value' })]);
+    expect(codes([{ action: 'block', expression: 'tcp.dstport == 1 and tcp.dstport == 2' }])).toEqual([['rule-never-matches', '/rules/0/expression']]);
+    expect(codes([{ action: 'block', expression: 'ip.src.country == "US" and ip.src.country in {"DE" "FR"}' }])).toEqual([['rule-never-matches', '/rules/0/expression']]);
+  });
+
+  it('tautologies inside an expression are named', () => {
+    const d = analyzeRuleset({ rules: [{ action: 'block', expression: 'udp.dstport == 53 and (tcp.dstport < 10 or not tcp.dstport < 10)' }] }).diagnostics;
+    expect(d.map((x) => x.code)).toEqual(['expression-always-true']);
+  });
+
+  it('lists are read as address sets; unknown parts stay free and are said to be assumed', () => {
+    expect(codes([{ action: 'block', expression: 'ip.src in $bad' }, { action: 'block', expression: 'ip.src in {192.0.2.1}' }], { bad: ['192.0.2.0/24'] })).toEqual([['rule-redundant', '/rules/1/expression']]);
+    const a = analyzeRuleset({ rules: [{ action: 'block', expression: 'ip.src in $bad and tcp.dstport == 1' }, { action: 'block', expression: 'tcp.dstport == 1' }] });
+    // $bad is unknown here: rule 1 is not claimed shadowed.
+    expect(a.diagnostics).toEqual([]);
+    const r = analyzeRuleset({ rules: [{ action: 'block', expression: 'tcp.flags & 0x02 and tcp.dstport == 1' }, { action: 'block', expression: 'tcp.flags & 0x02 and tcp.dstport == 1 and ip.ttl < 5' }] });
+    expect(r.diagnostics[0]).toMatchObject({ code: 'rule-redundant', data: { assumes: [expect.stringContaining('tcp.flags & 0x02 is true')] } });
+  });
+
+  it('never throws on odd input', () => {
+    for (const x of [null, {}, { rules: 'x' }, { rules: [null, 1, 'x', { expression: 5 }, { action: 'block' }, { action: 'block', expression: 'tcp.dstport ==' }] }]) {
+      expect(() => analyzeRuleset(x as never)).not.toThrow();
+    }
+  });
+});
+
+// Generated rulesets over a few fields, and packets that have one transport each.
+const ports = fc.integer({ min: 0, max: 8 });
+const atom = fc.oneof(
+  ports.map((p) => `tcp.dstport == ${p}`),
+  fc.tuple(ports, ports).map(([a, b]) => `tcp.dstport in {${Math.min(a, b)}..${Math.max(a, b)}}`),
+  ports.map((p) => `udp.dstport == ${p}`),
+  ports.map((p) => `udp.dstport > ${p}`),
+  fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.${n}.0/24}`),
+  fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.0.0/${22 + n}}`),
+  fc.constantFrom('tcp.flags.syn', 'ip.proto == "icmp"', 'icmp.type == 8', 'ip.src.country == "DE"', 'ip.src.country in {"DE" "US"}'),
+);
+const expr: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  e: fc.oneof({ depthSize: 'small', withCrossShrink: true }, atom, fc.tuple(tie('e'), fc.constantFrom('and', 'or', 'xor'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`), tie('e').map((a) => `not ${a}`)),
+})).e as fc.Arbitrary<string>;
+const rule = fc.record({
+  action: fc.constantFrom('block', 'skip'),
+  expression: expr,
+  enabled: fc.boolean(),
+}).map((r): Rule => (r.action === 'skip' ? { action: 'skip', action_parameters: { ruleset: 'current' }, expression: r.expression, enabled: r.enabled } : { action: 'block', expression: r.expression, enabled: r.enabled }));
+const packet = fc.record({
+  proto: fc.constantFrom('tcp', 'udp', 'icmp'),
+  port: ports,
+  src: fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 255 })),
+  country: fc.constantFrom('DE', 'US', 'FR', undefined),
+  syn: fc.boolean(),
+  type: fc.constantFrom(0, 8),
+}).map((p) => {
+  const out: Record<string, unknown> = { 'ip.proto': p.proto, 'ip.src': `10.0.${p.src[0]}.${p.src[1]}` };
+  if (p.country) out['ip.src.country'] = p.country;
+  if (p.proto === 'tcp') Object.assign(out, { 'tcp.dstport': p.port, 'tcp.flags.syn': p.syn });
+  if (p.proto === 'udp') out['udp.dstport'] = p.port;
+  if (p.proto === 'icmp') out['icmp.type'] = p.type;
+  return out;
+});
+
+describe('soundness on generated rulesets (checked by the simulator)', () => {
+  it('a rule said never to decide decides no packet; a live rule decides its witness', () => {
+    fc.assert(fc.property(fc.array(rule, { minLength: 1, maxLength: 8 }), fc.array(packet, { minLength: 50, maxLength: 50 }), (rules, sample) => {
+      const analysis = analyzeRuleset({ rules });
+      const witnesses = analysis.rules.flatMap((r) => (r.witness ? [r.witness] : []));
+      const sim = simulate({ rules }, [...sample, ...witnesses]);
+      for (const r of analysis.rules) {
+        if (r.status === 'shadowed' || r.status === 'never') {
+          const decided = sim.results.filter((x) => x.decidedBy?.index === r.index);
+          expect(decided, `rule ${r.index} (${r.status}) decided ${JSON.stringify(decided[0])}`).toEqual([]);
+          if (r.status === 'never') expect(sim.results.filter((x) => x.matched.includes(r.index))).toEqual([]);
+        }
+        if (r.status === 'shadowed' && r.witness && !r.assumes) {
+          // The simulator stops at the deciding rule: whether this one matches is asked of it alone.
+          expect(compileExpression(rules[r.index]!.expression).matcher!(r.witness)).toBe(true);
+          expect(simulate({ rules }, [r.witness]).results[0]!.decidedBy?.index).toBe(r.decidedBy);
+        }
+        if (r.status === 'live' && !r.assumes) {
+          const one = simulate({ rules }, [r.witness!]).results[0]!;
+          const terminating = rules[r.index]!.action === 'block' || rules[r.index]!.action_parameters !== undefined;
+          if (terminating) expect(one.decidedBy?.index, `witness ${JSON.stringify(r.witness)} of rule ${r.index}`).toBe(r.index);
+          else expect(one.matched).toContain(r.index);
+        }
+      }
+    }), { numRuns: process.env.CI ? 400 : 150 });
+  });
+});
