@@ -83,7 +83,7 @@ function utf8Diagnostics(input: TextInput): Diagnostic[] {
 }
 
 /** Exit code of a lint command: 1 on errors, or on more warnings than `--max-warnings` allows. */
-function lintExit(diagnostics: readonly Diagnostic[], maxWarnings: number | undefined, note: (s: string) => void): number {
+export function lintExit(diagnostics: readonly Diagnostic[], maxWarnings: number | undefined, note: (s: string) => void): number {
   let errors = 0;
   let warnings = 0;
   for (const d of diagnostics) {

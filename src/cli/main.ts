@@ -113,6 +113,17 @@ export function program(): Command {
       process.exitCode = await lintCommand(paths, opts, write);
     });
 
+  p.command('analyze')
+    .description('find rules that can never decide (shadowed, redundant) and expressions never or always true, with witness packets')
+    .argument('<ruleset>', 'ruleset JSON file (a create body, {"rules": [...]}, or an array of rules); - for stdin')
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]} (lists not given are unknown, not empty)')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(maxWarnings())
+    .action(async (path: string, opts) => {
+      const { analyzeCommand } = await import('./analyze.js');
+      process.exitCode = await analyzeCommand(path, opts, write);
+    });
   p.command('simulate')
     .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset and summarise per rule')
     .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]})')

@@ -38,6 +38,8 @@ export interface ServerOptions extends StoreOptions {
   failedAuthLimit?: FailureLimit;
   /** Trust `X-Forwarded-For` for the client address (behind a load balancer). */
   trustProxy?: boolean;
+  /** When ruleset writes answer analysis findings in `messages`: `dry-run` (default, and `?analyze=true`), `always`, `never`. */
+  analysis?: 'always' | 'dry-run' | 'never';
 }
 
 declare module 'fastify' {
@@ -190,7 +192,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
     });
-    const ctx = { store, lists: options.lists };
+    const ctx = { store, lists: options.lists, analysis: options.analysis };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

@@ -99,6 +99,18 @@ describe('routes', () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it('analysis findings come as messages with dry runs and ?analyze=true, not on every write', async () => {
+    const rules = [{ action: 'block', expression: 'tcp.dstport in {1..1024}' }, { action: 'block', expression: 'tcp.dstport == 22' }];
+    const codesOf = (r: { body: string }) => (JSON.parse(r.body).messages as { meta: { code: string }; source?: { pointer: string } }[]).map((m) => [m.meta.code, m.source?.pointer]);
+    const dry = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules } });
+    expect(dry.statusCode).toBe(200);
+    expect(codesOf(dry)).toContainEqual(['rule-redundant', '/rules/1/expression']);
+    const plain = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: H, payload: { rules } });
+    expect(codesOf(plain)).toEqual([]);
+    const asked = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true&dry_run=true`, headers: H, payload: { rules } });
+    expect(codesOf(asked)).toContainEqual(['rule-redundant', '/rules/1/expression']);
+  });
+
   it('PUT refuses a changed kind or phase, and a rule id given twice', async () => {
     const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
     expect(r.statusCode).toBe(400);

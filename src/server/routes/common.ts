@@ -16,6 +16,8 @@ export interface RouteContext {
   store: Store;
   /** Account-level lists the expressions may name (`$name`), beside the managed `$svc.*` ones. */
   lists?: ListItems;
+  /** When ruleset writes answer analysis findings as messages (default `dry-run`; `?analyze=true` asks for them). */
+  analysis?: 'always' | 'dry-run' | 'never';
 }
 
 /** One of the two levels resources live at. */

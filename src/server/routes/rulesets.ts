@@ -4,7 +4,9 @@
  * records.ts computes.
  * @module
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { analyzeRuleset } from '../../analysis/index.js';
+import type { StoredRuleset } from '../store/index.js';
 import { hasErrors, type Diagnostic } from '../../diagnostics/index.js';
 import { simulate, validateRuleset, type Ruleset } from '../../ruleset/index.js';
 import type { ListItems } from '../../expression/index.js';
@@ -17,6 +19,20 @@ import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBod
 export const MAX_SIMULATED_PACKETS = 10_000;
 
 export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  /**
+   * Findings of ruleset analysis (rules that can never decide, expressions never true), as messages. They
+   * cost milliseconds for a large ruleset, so by default they come with dry runs (what a plan shows) and
+   * with `?analyze=true`; `analysis: 'always'` adds them to every write.
+   */
+  function analysisOf(req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean): Diagnostic[] {
+    if (ruleset.phase !== 'network_transit') return [];
+    const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
+    const mode = ctx.analysis ?? 'dry-run';
+    if (asked === 'false' || mode === 'never') return [];
+    if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
+    return analyzeRuleset(ruleset, { lists: ctx.lists }).diagnostics;
+  }
+
   for (const scope of SCOPES) {
     const base = `/${scope.path}/:${scope.param}/rulesets`;
     const tags = ['rulesets'];
@@ -33,6 +49,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const diagnostics = validateRuleset(body.text, { operation: 'create', scope: scope.scope, expression: { lists: ctx.lists } });
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
+      diagnostics.push(...analysisOf(req, ruleset, dryRun));
       const outcome = await ctx.store.createRuleset(owner, ruleset, { dryRun });
       if ('phaseExists' in outcome) {
         return sendError(reply, 'server-phase-exists', `this ${scope.noun} already has its ${ruleset.phase} ruleset (${outcome.phaseExists}); there is one per phase: PUT /${scope.path}/${owner.id}/rulesets/${outcome.phaseExists} to change its rules`, '/phase');
@@ -69,7 +86,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, body.value as Record<string, unknown>, now), { dryRun });
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
       if ('refused' in outcome) return sendErrors(reply, 400, [...outcome.refused, ...diagnostics]);
-      return sendResult(reply, outcome.ok, diagnostics);
+      return sendResult(reply, outcome.ok, [...diagnostics, ...analysisOf(req, outcome.ok, dryRun)]);
     });
 
     app.delete(`${base}/:ruleset_id`, { schema: { tags, summary: 'Delete a ruleset and all its versions', params: rulesetParams(scope), querystring: dryRunQuery } }, async (req, reply) => {

@@ -14,7 +14,10 @@ export const jobParams = (scope: Scope) => ({ type: 'object', properties: { [sco
 
 export const dryRunQuery = {
   type: 'object',
-  properties: { dry_run: { type: 'string', enum: ['true', 'false'], description: 'Validate and answer as if written, storing nothing.' } },
+  properties: {
+    dry_run: { type: 'string', enum: ['true', 'false'], description: 'Validate and answer as if written, storing nothing.' },
+    analyze: { type: 'string', enum: ['true', 'false'], description: 'Ruleset writes: add analysis findings (rules that can never decide, expressions never true) to `messages`; on by default for dry runs.' },
+  },
 } as const;
 
 const rule = {

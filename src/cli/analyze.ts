@@ -1,0 +1,70 @@
+/**
+ * `rulekit analyze RULESET.json`: which rules can never decide and why, which expressions (or parts) are
+ * never or always true, each finding with a witness packet; then every rule's verdict. Positions are in
+ * the file (the finding's range inside the expression string, mapped through the JSON string when it
+ * has no escapes).
+ * @module
+ */
+import { analyzeRuleset, renderDiagnostic, SourceText, type Diagnostic } from '../index.js';
+import { parseJsonText } from '../json/index.js';
+import { readInput, UsageError } from './io.js';
+import { lintExit, loadLists } from './commands.js';
+
+export interface AnalyzeOptions {
+  lists?: string;
+  serviceToken?: string;
+  format?: 'text' | 'json';
+  maxWarnings?: number;
+}
+
+/** Run the command; returns the exit code (1 when the file is not a ruleset, or past --max-warnings). */
+export async function analyzeCommand(path: string, options: AnalyzeOptions, write: (s: string) => void): Promise<number> {
+  const input = await readInput(path);
+  const text = input.text.charCodeAt(0) === 0xfeff ? ' ' + input.text.slice(1) : input.text;
+  const lists = await loadLists(options.lists);
+  const parsed = parseJsonText(text, 64);
+  if (!parsed.doc) {
+    const e = parsed.errors[0];
+    throw new UsageError(renderDiagnostic(text, { code: 'ruleset-invalid-json', severity: 'error', message: `the ruleset is not valid JSON: ${e?.message ?? 'unreadable'}`, range: e?.range }, path));
+  }
+  const doc = parsed.doc;
+  const body = doc.value;
+  const ruleset = Array.isArray(body) ? { rules: body } : (body as { rules?: unknown });
+  if (ruleset === null || typeof ruleset !== 'object' || !Array.isArray(ruleset.rules)) throw new UsageError(`${path}: expected a ruleset body {"rules": [...]} or an array of rules`);
+  const prefix = Array.isArray(body) ? '' : '/rules';
+  const analysis = analyzeRuleset(ruleset, { lists, serviceToken: options.serviceToken });
+  // Pointers into the file as given (an array of rules has no /rules prefix), ranges into the file.
+  const findings: Diagnostic[] = analysis.diagnostics.map((d) => {
+    const pointer = d.pointer?.replace(/^\/rules/, prefix);
+    const out: Diagnostic = { ...d, pointer };
+    const value = pointer !== undefined ? doc.valueRange(pointer) : undefined;
+    const expr = (ruleset.rules as { expression?: unknown }[])[Number(/\/(\d+)\//.exec(d.pointer ?? '')?.[1])]?.expression;
+    if (value && d.range && typeof expr === 'string' && value.end - value.start === expr.length + 2) {
+      out.data = { ...d.data, documentRange: { start: value.start + 1 + d.range.start, end: value.start + 1 + d.range.end } };
+    }
+    return out;
+  });
+  if (options.format === 'json') {
+    write(JSON.stringify({ findings, rules: analysis.rules }, null, 2) + '\n');
+  } else {
+    const src = new SourceText(text);
+    for (const d of findings) {
+      const docRange = d.data?.['documentRange'] as Diagnostic['range'] | undefined;
+      write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: docRange } : d, path) + '\n');
+    }
+    const rules = ruleset.rules as { action?: unknown; description?: unknown }[];
+    write(`\nrule  action  status     witness\n`);
+    for (const r of analysis.rules) {
+      const rule = rules[r.index];
+      const action = String(rule?.action ?? '?').padEnd(6);
+      const witness = r.witness ? JSON.stringify(r.witness) + (r.assumes ? ` (assuming ${r.assumes.join(', ')})` : '') : '';
+      const status = r.status === 'shadowed' ? `shadowed by ${r.coveredBy?.join(', ')}` : r.status;
+      write(`${String(r.index).padStart(4)}  ${action}  ${status.padEnd(9)}  ${witness}\n`);
+    }
+    const counts = new Map<string, number>();
+    for (const r of analysis.rules) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
+    write(`\n${path}: ${analysis.rules.length} rule(s): ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}; ${findings.length} finding(s)\n`);
+    if (counts.get('invalid')) write(`  rules marked invalid have expression errors: rulekit validate ${path} shows them\n`);
+  }
+  return lintExit(findings, options.maxWarnings, (s) => process.stderr.write(s));
+}
