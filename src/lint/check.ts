@@ -11,6 +11,7 @@ import type { Diagnostic, Range, TextEdit } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkLogFilter, validateLogpushJob } from '../logpush/index.js';
 import { validateRuleset } from '../ruleset/index.js';
+import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
 import { OffsetMap } from './offset-map.js';
@@ -157,12 +158,24 @@ function mapFix(r: LintDiagnostic, d: Diagnostic, edit: (e: TextEdit) => TextEdi
   if (edits.length && SAFE_FIX_CODES.has(d.code)) r.autofix = true;
 }
 
+/**
+ * A ruleset body's validation, and when it has no errors and decides on packets, the findings of ruleset
+ * analysis (rules that can never decide, expressions never true) at the same pointers.
+ */
+function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions): Diagnostic[] {
+  const found = validateRuleset(value, { operation, expression: expr });
+  const body = value as { phase?: unknown; rules?: unknown } | null;
+  if (found.some((d) => d.severity === 'error') || body === null || typeof body !== 'object') return found;
+  if (body.phase !== undefined && body.phase !== 'network_transit') return found;
+  return [...found, ...analyzeRuleset(body, { lists: expr.lists, serviceToken: expr.serviceToken, scheme: expr.scheme }).diagnostics];
+}
+
 const KEY_CODES = new Set(['ruleset-unknown-member', 'ruleset-read-only-member', 'job-unknown-member', 'rule-action-parameters']);
 
 function checkBody(item: BodyItem, expr: ExpressionOptions): LintDiagnostic[] {
   const found =
     item.kind === 'ruleset'
-      ? validateRuleset(item.value, { operation: item.operation, expression: expr })
+      ? rulesetFindings(item.value, item.operation, expr)
       : validateLogpushJob(item.value, { operation: item.operation });
   const out: LintDiagnostic[] = [...(item.textDiagnostics ?? [])];
   for (const d of found) {

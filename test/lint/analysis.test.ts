@@ -1,0 +1,28 @@
+/** `rulekit lint` reports ruleset analysis findings in JSON and YAML bodies, at the place in the file. */
+import { describe, expect, it } from 'vitest';
+import { checkExtracted, extract } from '../../src/lint/index.js';
+
+const json = `{
+  "name": "fw", "kind": "root", "phase": "network_transit",
+  "rules": [
+    { "action": "block", "expression": "tcp.dstport in {1..1024}" },
+    { "action": "block", "expression": "tcp.dstport == 22" }
+  ]
+}
+`;
+
+describe('lint: analysis findings', () => {
+  it('a redundant rule in a JSON body is reported on its expression', () => {
+    const found = checkExtracted(extract(json, 'json', true)).filter((d) => d.code === 'rule-redundant');
+    expect(found).toHaveLength(1);
+    const at = json.indexOf('tcp.dstport == 22');
+    expect(found[0]!.range).toEqual({ start: at, end: at + 'tcp.dstport == 22'.length });
+  });
+
+  it('a YAML body too; a body with errors is not analysed', () => {
+    const yaml = 'name: fw\nkind: root\nphase: network_transit\nrules:\n  - action: block\n    expression: tcp.dstport in {1..1024}\n  - action: block\n    expression: tcp.dstport == 22\n';
+    expect(checkExtracted(extract(yaml, 'yaml', true)).map((d) => d.code)).toContain('rule-redundant');
+    const broken = json.replace('"tcp.dstport in {1..1024}"', '"tcp.dstport in {1..1024"');
+    expect(checkExtracted(extract(broken, 'json', true)).map((d) => d.code)).not.toContain('rule-redundant');
+  });
+});
