@@ -10,6 +10,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   capture: () => import('./capture.js'),
   decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
+  analysis: () => import('./analysis.js'),
   lint: () => import('./lint.js'),
 };
 

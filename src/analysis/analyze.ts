@@ -186,7 +186,8 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     // The earlier rules that share packets with this one, then only those needed to cover it: each is
     // dropped in turn, latest first, when the others still cover the rule without it.
     let cover = earlier.filter((e) => e.cubes.some((x) => cubes.some((y) => { const m = meet(x, y); return m !== undefined && satisfiable(m); })));
-    for (const e of [...cover].reverse()) {
+    // (Past 16 candidates the set is reported as found: each drop costs a search.)
+    for (const e of cover.length <= 16 ? [...cover].reverse() : []) {
       const others = cover.filter((f) => f !== e);
       try {
         if (!firstOutside(cubes, others.flatMap((f) => f.cubes))) cover = others;

@@ -190,16 +190,24 @@ function bound(xs: Cube[]): Cube[] {
   return xs;
 }
 
-/** The cubes of `a` minus `b`: for each field `b` constrains, the part of `a` outside it (and inside `b` on the fields before). */
-export function difference(a: Cube, b: Cube): Cube[] {
-  // Most pairs share nothing: tell so without building their intersection.
-  for (const [k, d] of b) {
-    const ad = a.get(k);
-    if (ad && !overlaps(ad, d)) return [a];
-  }
+/**
+ * Whether two cubes may share a packet, told without building their intersection (most pairs share
+ * nothing): false is exact, true may still turn out empty.
+ */
+export function mayOverlap(a: Cube, b: Cube): boolean {
   const ta = requiredTransport(a);
   const tb = requiredTransport(b);
-  if (ta && tb && ta !== tb) return [a];
+  if (ta && tb && ta !== tb) return false;
+  for (const [k, d] of b) {
+    const ad = a.get(k);
+    if (ad && !overlaps(ad, d)) return false;
+  }
+  return true;
+}
+
+/** The cubes of `a` minus `b`: for each field `b` constrains, the part of `a` outside it (and inside `b` on the fields before). */
+export function difference(a: Cube, b: Cube): Cube[] {
+  if (!mayOverlap(a, b)) return [a];
   const inter = meet(a, b);
   if (!inter || !satisfiable(inter)) return [a];
   const out: Cube[] = [];
@@ -234,7 +242,9 @@ export const MAX_STEPS = 200_000;
  * usually told after a few steps; only an empty answer needs every piece. Throws {@link TooComplex} past
  * {@link MAX_STEPS}.
  */
-export function firstOutside(xs: readonly Cube[], ys: readonly Cube[]): Cube | undefined {
+export function firstOutside(xs: readonly Cube[], all: readonly Cube[]): Cube | undefined {
+  // Only the cubes that may share packets with these can cut them: the rest are left out of the search.
+  const ys = all.filter((y) => xs.some((x) => mayOverlap(x, y)));
   let steps = 0;
   const visit = (c: Cube, from: number): Cube | undefined => {
     for (let k = from; k < ys.length; k++) {

@@ -203,7 +203,9 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
       expect((await alice.logpush.jobs.list({ zone_id })).result).toEqual([]);
     });
 
-    it('typed errors: wrong key, unknown ruleset, another tenant', async () => {
+    it('typed errors: no key, wrong key, unknown ruleset, another tenant', async () => {
+      const noKey = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: null, maxRetries: 0 });
+      await expectApiError(noKey.rulesets.list({ account_id: 'acc-alice' }), Cloudflare.AuthenticationError, 'server-missing-credentials');
       const wrong = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: 'not-the-key', maxRetries: 0 });
       await expectApiError(wrong.rulesets.list({ account_id: 'acc-alice' }), Cloudflare.PermissionDeniedError, 'server-bad-credentials');
       await expectApiError(alice.rulesets.get('0123456789abcdef0123456789abcdef', { account_id: 'acc-alice' }), Cloudflare.NotFoundError, 'server-ruleset-not-found');
