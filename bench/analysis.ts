@@ -5,7 +5,7 @@
  * `validateRuleset` of the same body — what every lint and PUT already pays. Target: under 50 ms per
  * 200-rule ruleset, so an editor can run it as the user types.
  */
-import { analyzeRuleset, ListCatalog, validateRuleset } from '../dist/bundle/index.js';
+import { analyzeRuleset, ListCatalog, validateRuleset } from '../dist/index.js';
 import { measureInterleaved, printTable, ratio } from './harness.js';
 import { blocklist, ruleSpecs, rulesetBody } from './ruleset-fixture.js';
 
