@@ -19,3 +19,4 @@ export { ipv4Text, ipv6Text, ipv4TextOfNumber, ipv6TextOfWords } from './address
 export { GeoIpTable, combineGeoIp, type GeoIpEntry, type GeoIpInfo, type GeoIpLookup } from './geoip.js';
 export { geoIpFromCsv, type GeoIpCsvOptions, type GeoIpLoad } from './geoip-csv.js';
 export { geoIpFromMmdb } from './geoip-mmdb.js';
+export { packetToIpFrame, writePcap, LINKTYPE_RAW } from './write.js';

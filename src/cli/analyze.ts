@@ -5,12 +5,16 @@
  * has no escapes).
  * @module
  */
-import { analyzeRuleset, renderDiagnostic, SourceText, type Diagnostic } from '../index.js';
+import { writeFileSync } from 'node:fs';
+import { analyzeRuleset, renderDiagnostic, SourceText, type Diagnostic, type RuleAnalysis } from '../index.js';
+import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError } from './io.js';
 import { lintExit, loadLists } from './commands.js';
 
 export interface AnalyzeOptions {
+  /** Write the witness packets as a pcap file (raw IP) to this path. */
+  witnessPcap?: string;
   lists?: string;
   serviceToken?: string;
   format?: 'text' | 'json';
@@ -66,5 +70,27 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
     write(`\n${path}: ${analysis.rules.length} rule(s): ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}; ${findings.length} finding(s)\n`);
     if (counts.get('invalid')) write(`  rules marked invalid have expression errors: rulekit validate ${path} shows them\n`);
   }
+  if (options.witnessPcap) writeWitnesses(options.witnessPcap, analysis.rules, (s) => process.stderr.write(s));
   return lintExit(findings, options.maxWarnings, (s) => process.stderr.write(s));
+}
+
+/**
+ * The witnesses as a capture, one frame per rule that has one (in rule order): a live rule's witness is a
+ * packet it decides, a shadowed rule's one that it matches and an earlier rule decides. Witnesses that
+ * assume the truth of an opaque part, or whose fields no header carries, are named on stderr.
+ */
+function writeWitnesses(path: string, rules: readonly RuleAnalysis[], note: (s: string) => void): void {
+  const frames: Uint8Array[] = [];
+  for (const r of rules) {
+    if (!r.witness) continue;
+    if (r.assumes) {
+      note(`rulekit: rule ${r.index}'s witness assumes ${r.assumes.join(', ')}; not written\n`);
+      continue;
+    }
+    const { frame, problems } = packetToIpFrame(r.witness);
+    for (const p of problems) note(`rulekit: rule ${r.index}'s witness: ${p}\n`);
+    if (frame) frames.push(frame);
+  }
+  writeFileSync(path, writePcap(frames));
+  note(`rulekit: ${frames.length} witness packet(s) written to ${path} (frame N is the Nth rule with a witness)\n`);
 }
