@@ -8,7 +8,8 @@
  *   scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
  * - Deferred modules: a module that `require()`s another is bundled with that one wrapped in a function
  *   esbuild calls on the first require, so a dependency needed only by some calls is not evaluated at
- *   import. src/expression/deferred.ts is such a module here (its source imports plainly; see there).
+ *   import. src/expression/deferred.ts and src/net/deferred.ts are such modules (their sources import
+ *   plainly; see there).
  * Run after `tsc`, which emits the type declarations.
  */
 import { dirname } from 'node:path';
@@ -20,6 +21,7 @@ const DEFERRED = {
     "export function regexEngine() { return require('re2js').RE2JS; }",
     "export function grammarParser() { return require('./parser.ts'); }",
   ].join('\n'),
+  'src/net/deferred.ts': "export function ipaddrLib() { return require('ipaddr.js'); }",
 };
 
 /** The esbuild plugin that swaps in the DEFERRED modules. */
