@@ -228,7 +228,7 @@ async function compare(fixtureDir: string): Promise<void> {
     ['capture', 'pcap s med (min)', 'pcap packets/s', 'pcapng s med (min)', 'pcapng packets/s', 'pcapng time ÷ pcap time', 'blocked (both)'],
     rows,
     [
-      `the whole ruleset (${fx.specs.length} rules); the pcapng is the pcap rewritten by bench/capture-gen.ts's writePcapngOf (SHB, one IDB, an EPB per packet: 16 more bytes per packet); ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, interleaved, after one untimed run`,
+      `the whole ruleset (${fx.specs.length} rules); the pcapng is the pcap rewritten by bench/pcapng-gen.ts (SHB, one IDB, an EPB per packet: 16 more bytes per packet); ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, interleaved, after one untimed run`,
     ],
   );
 }
