@@ -1,15 +1,16 @@
 /**
  * Generated captures kept between bench runs (a 5M-packet file is 351 MB and takes a while to write), in
  * `$BENCH_CACHE_DIR` or `<tmpdir>/rulekit-bench-cache`, never in the repository. A file's name carries a
- * hash of the generator's source, so a change to bench/capture-gen.ts writes new files instead of
- * reusing stale ones; a file is written under a temporary name and renamed, so an interrupted run leaves
- * no half file behind.
+ * hash of the generator's source (a pcapng's, of its converter's too), so a change to bench/capture-gen.ts
+ * or bench/pcapng-gen.ts writes new files instead of reusing stale ones; a file is written under a
+ * temporary name and renamed, so an interrupted run leaves no half file behind.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSyntheticPcap } from './capture-gen.js';
+import { writePcapngOf } from './pcapng-gen.js';
 
 /** The cache directory (created when missing). */
 export function cacheDir(): string {
@@ -18,10 +19,13 @@ export function cacheDir(): string {
   return dir;
 }
 
-const generatorHash = createHash('sha256')
-  .update(readFileSync(new URL('./capture-gen.ts', import.meta.url)))
-  .digest('hex')
-  .slice(0, 12);
+const hashOf = (file: string) =>
+  createHash('sha256')
+    .update(readFileSync(new URL(file, import.meta.url)))
+    .digest('hex')
+    .slice(0, 12);
+const generatorHash = hashOf('./capture-gen.ts');
+const pcapngHash = hashOf('./pcapng-gen.ts');
 
 /** Path of the generated capture of `packets` packets (default generator options), written if missing. */
 export function cachedCapture(packets: number): string {
@@ -29,6 +33,18 @@ export function cachedCapture(packets: number): string {
   if (!existsSync(path)) {
     const part = `${path}.${process.pid}.part`;
     writeSyntheticPcap(part, packets);
+    renameSync(part, path);
+  }
+  return path;
+}
+
+/** Path of the same capture as pcapng ({@link writePcapngOf}), written if missing. */
+export function cachedPcapng(packets: number): string {
+  const pcap = cachedCapture(packets);
+  const path = `${pcap.replace(/\.pcap$/, '')}-${pcapngHash}.pcapng`;
+  if (!existsSync(path)) {
+    const part = `${path}.${process.pid}.part`;
+    writePcapngOf(pcap, part);
     renameSync(part, path);
   }
   return path;

@@ -5,6 +5,8 @@
  * (bench/ruleset-fixture.ts), which tshark gets as exported by `rulekit export --wireshark`. Every pair is
  * printed as packets/s and as a ratio, with rulekit's peak RSS at each size (memory should not grow
  * with the capture). tshark's and rulekit's counts of blocked packets must agree, or the bench throws.
+ * A second table times rulekit on the same captures written as pcapng (one Enhanced Packet Block per
+ * packet) beside the pcap, in the same interleaved runs.
  *
  * Environment (tshark dissects ~60–80k packets/s with the first rule and ~10k/s with the whole ruleset,
  * so its runs dominate the bench):
@@ -19,7 +21,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { cacheDir, cachedCapture, countLabel, parseCount } from './capture-cache.js';
+import { cacheDir, cachedCapture, cachedPcapng, countLabel, parseCount } from './capture-cache.js';
 import { printTable, fmt } from './harness.js';
 import { CLI_ENTRY } from './paths.js';
 import { canMeasurePeak, runInterleaved, type Command, type ProcessRun, type RunStats } from './processes.js';
@@ -192,6 +194,41 @@ async function compare(fixtureDir: string): Promise<void> {
       `whole process, spawn to exit (Node's start-up and module loading in rulekit's figure, tshark's start-up in its own); rulekit: \`simulate RULESET FILE --lists LISTS --format json --no-progress --stats\`, default threads (2 for files ≥ 96 MiB), ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, after one untimed run; tshark's runs are interleaved with rulekit's (every round runs the commands in a rotated order; tshark's fewer runs fall in evenly spread rounds, a single one in the middle round), so both meet the same load; × tshark = tshark's median / rulekit's median`,
       `tshark: \`tshark -n -r FILE -Y FILTER -T fields -e frame.number\`, ${SIZES.filter((n) => n <= Math.max(TSHARK_FIRST_MAX, TSHARK_ALL_MAX)).map((n) => `${tsharkRuns(n)} run${tsharkRuns(n) > 1 ? 's' : ''} at ${countLabel(n)}`).join(', ')}; first rule: \`${firstFilter}\`; whole ruleset: the ${fx.specs.length} rules' \`rulekit export --wireshark\` combined as the packets the ruleset blocks (first match decides, a skip guards the rules after it), ${blockedFilter(fx.specs, filters).length} characters, given as a display-filter macro (one argument may not exceed 128 KiB)`,
       ...(canMeasurePeak ? [] : ['tshark peak RSS not measured (no GNU time at /usr/bin/time)']),
+    ],
+  );
+
+  // The same captures as pcapng: rulekit alone, the whole ruleset, both formats interleaved.
+  const rows: string[][] = [];
+  for (const n of SIZES) {
+    const files = [cachedCapture(n), cachedPcapng(n)];
+    const commands: Command[] = files.map((file, i) => ({
+      name: i === 0 ? 'pcap' : 'pcapng',
+      cmd: process.execPath,
+      args: [CLI_ENTRY, 'simulate', fx.all, file, '--lists', fx.lists, '--format', 'json', '--no-progress'],
+    }));
+    const blocked: number[] = [];
+    const { stats: timed } = runInterleaved(commands, {
+      runs: rulekitRuns(n),
+      check: (_i, r) => void blocked.push((JSON.parse(r.stdout) as { summary: { verdicts: { block: number } } }).summary.verdicts.block),
+    });
+    if (blocked.some((b) => b !== blocked[0])) throw new Error(`${countLabel(n)} packets: pcap and pcapng blocked different counts (${[...new Set(blocked)].join(', ')})`);
+    const [pcap, ng] = timed as [RunStats, RunStats];
+    rows.push([
+      `${countLabel(n)} packets${statSync(files[1]!).size >= THREADED_BYTES ? ' (2 threads)' : ''}`,
+      `${s(pcap.median)} (${s(pcap.min)})`,
+      pps(n, pcap.median),
+      `${s(ng.median)} (${s(ng.min)})`,
+      pps(n, ng.median),
+      `${(ng.median / pcap.median).toFixed(2)}×`,
+      String(blocked[0]),
+    ]);
+  }
+  printTable(
+    'rulekit simulate: the same capture as pcapng and as pcap, whole processes, same run',
+    ['capture', 'pcap s med (min)', 'pcap packets/s', 'pcapng s med (min)', 'pcapng packets/s', 'pcapng time ÷ pcap time', 'blocked (both)'],
+    rows,
+    [
+      `the whole ruleset (${fx.specs.length} rules); the pcapng is the pcap rewritten by bench/pcapng-gen.ts (SHB, one IDB, an EPB per packet: 16 more bytes per packet); ${SIZES.map((n) => `${rulekitRuns(n)} runs at ${countLabel(n)}`).join(', ')}, interleaved, after one untimed run`,
     ],
   );
 }

@@ -6,12 +6,39 @@
  * - The CLI: one file with its dependencies inside. commander and cli-progress are CommonJS that
  *   require() Node built-ins, so this bundle gets a `require` from createRequire; bundled, they are not
  *   scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
+ * - Deferred modules: a module that `require()`s another is bundled with that one wrapped in a function
+ *   esbuild calls on the first require, so a dependency needed only by some calls is not evaluated at
+ *   import. src/expression/deferred.ts and src/net/deferred.ts are such modules (their sources import
+ *   plainly; see there).
  * Run after `tsc`, which emits the type declarations.
  */
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 /** What the server imports from node_modules at run time. */
 const SERVER_PACKAGES = ['fastify', '@fastify/swagger', 'better-sqlite3', 'pg'];
+
+/** Modules replaced in the bundle by getters that require() what the source imports (see above). */
+const DEFERRED = {
+  'src/expression/deferred.ts': [
+    "export function regexEngine() { return require('re2js').RE2JS; }",
+    "export function grammarParser() { return require('./parser.ts'); }",
+  ].join('\n'),
+  'src/net/deferred.ts': "export function ipaddrLib() { return require('ipaddr.js'); }",
+};
+
+/** The esbuild plugin that swaps in the DEFERRED modules. */
+const deferred = {
+  name: 'deferred',
+  setup(b) {
+    const paths = Object.keys(DEFERRED).map((p) => new URL(`../${p}`, import.meta.url).pathname);
+    b.onLoad({ filter: /deferred\.ts$/ }, (args) => {
+      const i = paths.indexOf(args.path);
+      if (i < 0) return undefined;
+      return { contents: Object.values(DEFERRED)[i], loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
 
 const common = {
   bundle: true,
@@ -22,6 +49,7 @@ const common = {
   // library's code is about half the bytes. The source maps keep stack traces readable.
   minify: true,
   logLevel: 'warning',
+  plugins: [deferred],
 };
 
 await build({

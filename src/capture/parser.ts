@@ -140,6 +140,30 @@ export class CaptureParser {
     this.lastSeconds = lastSeconds;
   }
 
+  /**
+   * Not part of the public API. On a new parser, before anything is pushed: continue as if a pcapng
+   * file's blocks up to byte `offset` had been read, `index` records so far, with `section` (the raw
+   * Section Header Block and Interface Description Blocks in force at `offset`, or no bytes) read for the
+   * byte order and interfaces. The next chunk pushed is the file from `offset` on. The simulator's
+   * in-place block walk hands the rest of a file (from a block it does not vouch for) to such a parser.
+   */
+  resumePcapngAt(offset: number, index: number, section: Uint8Array): void {
+    if (this.mode !== 'magic' || this.buf.length !== 0 || this.pendingBytes !== 0) throw new Error('resumePcapngAt: not on a new parser');
+    this.detected = 'pcapng';
+    this.mode = 'pcapng';
+    this.setBuffer(section);
+    while (this.pos < this.buf.length) {
+      const at = this.pos;
+      const type = this.view.getUint32(at, false) === BlockType.SectionHeader ? BlockType.SectionHeader : this.view.getUint32(at, this.le);
+      if ((type !== BlockType.SectionHeader && type !== BlockType.InterfaceDescription) || this.step() !== CONTINUE || this.diagnostics.length > 0) {
+        throw new Error('resumePcapngAt: the section is not whole section header and interface description blocks');
+      }
+    }
+    this.setBuffer(EMPTY);
+    this.base = offset;
+    this.produced = index;
+  }
+
   /** Counts and diagnostics so far (the final summary after `end()` and a drained `read()`). */
   summary(): CaptureSummary {
     const summary: CaptureSummary = {

@@ -4,7 +4,8 @@
  * mutated, as in cel-go's `checker.Check`). It never throws.
  * @module
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { regexEngine } from './deferred.js';
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type * as A from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
@@ -165,13 +166,14 @@ class Checker {
 
   private regex(node: A.CompareNode, value: string): RE2JS | undefined {
     try {
-      if (node.op === 'matches') return RE2JS.compile(value);
+      const RE2 = regexEngine();
+      if (node.op === 'matches') return RE2.compile(value);
       const pattern = wildcardToRegex(value);
       if (typeof pattern !== 'string') {
         this.out.push(expressionDiagnostic('invalid-wildcard', `invalid wildcard pattern: ${pattern.problem}`, node.rhs.range));
         return undefined;
       }
-      return RE2JS.compile(pattern, RE2JS.DOTALL | (node.op === 'wildcard' ? RE2JS.CASE_INSENSITIVE : 0));
+      return RE2.compile(pattern, RE2.DOTALL | (node.op === 'wildcard' ? RE2.CASE_INSENSITIVE : 0));
     } catch (e) {
       this.out.push(expressionDiagnostic('invalid-regex', `invalid regular expression: ${(e as Error).message}`, node.rhs.range));
       return undefined;
@@ -490,13 +492,13 @@ export function wildcardToRegex(value: string): string | { problem: string } {
     }
     if (c === '*') {
       if (value[i + 1] === '*') return { problem: '** is not allowed; one * already matches any run of characters' };
-      out += RE2JS.quote(literal) + '.*';
+      out += regexEngine().quote(literal) + '.*';
       literal = '';
       continue;
     }
     literal += c;
   }
-  return out + RE2JS.quote(literal) + ')$';
+  return out + regexEngine().quote(literal) + ')$';
 }
 
 /** A set item's covered span, with its index among the set's items. */

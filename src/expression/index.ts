@@ -7,7 +7,7 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors, sortDiagnostics } from '../diagnostics/index.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
-import { parseTokens } from './parser.js';
+import { grammarParser } from './deferred.js';
 import { fastParse } from './fast-parser.js';
 import { check, type CheckedExpression } from './checker.js';
 import { compile, type Matcher } from './compiler.js';
@@ -131,7 +131,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
     const fast = fastParse(lexed.tokens);
     if (fast) return { ast: fast, diagnostics: finish(diagnostics) };
   }
-  const parsed = parseTokens(lexed.tokens, text.length);
+  const parsed = grammarParser().parseTokens(lexed.tokens, text.length);
   diagnostics.push(...parsed.diagnostics);
   dropRegexEscapeErrors(parsed.ast, diagnostics);
   if (bracketed) {

@@ -7,16 +7,36 @@
  * expression. Runs of one operator form one n-ary node.
  * @module
  */
-import { EmbeddedActionsParser, EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import { createToken, EmbeddedActionsParser, EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';
 import { expressionDiagnostic } from './diagnostics.js';
 
+/**
+ * Chevrotain's own copy of each token type of `tokens.ts` (same name, label and categories), by the
+ * original's index. Chevrotain keeps a registry of the types `createToken` made and reads it when it
+ * analyses a grammar, so the grammar is written over these copies, and the lexer's tokens are handed to
+ * it re-typed ({@link parseTokens}); the copies are made here, when the grammar is first needed.
+ */
+const copies: TokenType[] = [];
+/** The original of each copy. */
+const originals = new Map<TokenType, TokenType>();
+for (const tt of T.allTokens) {
+  const categories = (tt.CATEGORIES ?? []).map((c) => copies[c.tokenTypeIdx!]!);
+  const copy = createToken({ name: tt.name, pattern: tt.PATTERN, categories, ...(tt.LABEL !== undefined ? { label: tt.LABEL } : {}) });
+  copies[tt.tokenTypeIdx!] = copy;
+  originals.set(copy, tt);
+}
+/** Chevrotain's copy of a token type of tokens.ts. */
+const k = (tt: TokenType): TokenType => copies[tt.tokenTypeIdx!]!;
+/** The token type of tokens.ts a type the grammar saw stands for (Chevrotain's EOF stays itself). */
+const original = (tt: TokenType): TokenType => originals.get(tt) ?? tt;
+
 /** How a token type is named in messages. */
 function label(tt: TokenType): string {
-  switch (tt) {
+  switch (original(tt)) {
     case T.CompareOp: return 'an operator (==, !=, <, contains, ...)';
     case T.AndOp: return "'and'";
     case T.OrOp: return "'or'";
@@ -58,7 +78,7 @@ class ExpressionParser extends EmbeddedActionsParser {
   private textLength = 0;
 
   constructor() {
-    super(T.allTokens, { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
+    super(T.allTokens.map(k), { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
     this.performSelfAnalysis();
   }
 
@@ -126,7 +146,7 @@ class ExpressionParser extends EmbeddedActionsParser {
       this.OR([
         {
           ALT: () => {
-            const tok = this.CONSUME(T.NotOp);
+            const tok = this.CONSUME(k(T.NotOp));
             const operand = this.SUBRULE(this.unary);
             return this.ACTION(() => ({ kind: 'not', id: this.id(), range: { start: this.tokRange(tok).start, end: operand.range.end }, operand }) as A.NotNode);
           },
@@ -136,9 +156,9 @@ class ExpressionParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => this.errorNode() },
   );
 
-  private andExpr = this.binary('andExpr', T.AndOp, 'and', this.unary);
-  private xorExpr = this.binary('xorExpr', T.XorOp, 'xor', this.andExpr);
-  private orExpr = this.binary('orExpr', T.OrOp, 'or', this.xorExpr);
+  private andExpr = this.binary('andExpr', k(T.AndOp), 'and', this.unary);
+  private xorExpr = this.binary('xorExpr', k(T.XorOp), 'xor', this.andExpr);
+  private orExpr = this.binary('orExpr', k(T.OrOp), 'or', this.xorExpr);
 
   private primary: () => A.ExprNode = this.RULE(
     'primary',
@@ -146,9 +166,9 @@ class ExpressionParser extends EmbeddedActionsParser {
       this.OR([
         {
           ALT: () => {
-            const open = this.CONSUME(T.LParen);
+            const open = this.CONSUME(k(T.LParen));
             const expr = this.SUBRULE(this.orExpr);
-            const close = this.CONSUME(T.RParen);
+            const close = this.CONSUME(k(T.RParen));
             return this.ACTION(() => {
               const end = Number.isNaN(close.startOffset) ? expr.range.end : close.endOffset! + 1;
               return { kind: 'group', id: this.id(), range: { start: open.startOffset, end }, expr } as A.GroupNode;
@@ -169,23 +189,23 @@ class ExpressionParser extends EmbeddedActionsParser {
         node = this.OR([
           {
             ALT: () => {
-              const opTok = this.CONSUME(T.CompareOp);
+              const opTok = this.CONSUME(k(T.CompareOp));
               const rhs = this.SUBRULE(this.value);
               let high: A.LiteralNode | undefined;
               this.OPTION2(() => {
-                this.CONSUME(T.DotDot);
+                this.CONSUME(k(T.DotDot));
                 high = this.SUBRULE2(this.value);
               });
               return this.ACTION(() => {
                 if (high) this.rangeOutsideSet(lhs, rhs, high);
-                return this.compare(lhs, T.COMPARE_TOKENS.get(opTok.tokenType) ?? 'eq', this.tokRange(opTok), rhs);
+                return this.compare(lhs, T.COMPARE_TOKENS.get(original(opTok.tokenType)) ?? 'eq', this.tokRange(opTok), rhs);
               });
             },
           },
           {
             ALT: () => {
-              const strict = this.CONSUME(T.Strict);
-              const wc = this.CONSUME(T.Wildcard);
+              const strict = this.CONSUME(k(T.Strict));
+              const wc = this.CONSUME(k(T.Wildcard));
               const rhs = this.SUBRULE3(this.value);
               return this.ACTION(() =>
                 this.compare(lhs, 'strict_wildcard', { start: this.tokRange(strict).start, end: this.tokRange(wc).end }, rhs),
@@ -194,12 +214,12 @@ class ExpressionParser extends EmbeddedActionsParser {
           },
           {
             ALT: () => {
-              const inTok = this.CONSUME(T.In);
+              const inTok = this.CONSUME(k(T.In));
               const rhs = this.OR2([
                 { ALT: () => this.SUBRULE(this.set) },
                 {
                   ALT: () => {
-                    const tok = this.CONSUME(T.ListRef);
+                    const tok = this.CONSUME(k(T.ListRef));
                     return this.ACTION(() => ({ kind: 'list', id: this.id(), range: this.tokRange(tok), name: tok.payload as string }) as A.ListNode);
                   },
                 },
@@ -246,13 +266,13 @@ class ExpressionParser extends EmbeddedActionsParser {
   }
 
   private lhs: () => A.LhsNode = this.RULE('lhs', (): A.LhsNode => {
-    const name = this.CONSUME(T.Identifier);
+    const name = this.CONSUME(k(T.Identifier));
     let call: A.CallNode | undefined;
     this.OPTION(() => {
-      this.CONSUME(T.LParen);
+      this.CONSUME(k(T.LParen));
       const args: (A.FieldNode | A.LiteralNode)[] = [];
       this.MANY_SEP({
-        SEP: T.Comma,
+        SEP: k(T.Comma),
         DEF: () => {
           const v = this.SUBRULE(this.value);
           // A bare name among the arguments is a field (bit_slice(tcp, 0, 8)).
@@ -262,7 +282,7 @@ class ExpressionParser extends EmbeddedActionsParser {
           this.ACTION(() => args.push(arg));
         },
       });
-      const close = this.CONSUME(T.RParen);
+      const close = this.CONSUME(k(T.RParen));
       this.ACTION(() => {
         const nameRange = this.tokRange(name);
         const end = Number.isNaN(close.startOffset) ? (args[args.length - 1]?.range.end ?? nameRange.end) : close.endOffset! + 1;
@@ -275,9 +295,9 @@ class ExpressionParser extends EmbeddedActionsParser {
   private value: () => A.LiteralNode = this.RULE(
     'value',
     (): A.LiteralNode => {
-      const tok = this.CONSUME(T.AnyValue);
+      const tok = this.CONSUME(k(T.AnyValue));
       return this.ACTION(() => {
-        const tt = tok.tokenType;
+        const tt = original(tok.tokenType);
         const form: A.LiteralNode['form'] =
           tt === T.IntLiteral ? 'int' : tt === T.StringLiteral ? 'string' : tt === T.RawStringLiteral ? 'raw' : 'word';
         const node: A.LiteralNode = { kind: 'literal', id: this.id(), range: this.tokRange(tok), form, text: tok.image };
@@ -289,7 +309,7 @@ class ExpressionParser extends EmbeddedActionsParser {
   );
 
   private set: () => A.SetNode = this.RULE('set', (): A.SetNode => {
-    const open = this.CONSUME(T.LBrace);
+    const open = this.CONSUME(k(T.LBrace));
     const items: (A.LiteralNode | A.RangeNode)[] = [];
     this.MANY(() => {
       this.OR([
@@ -298,7 +318,7 @@ class ExpressionParser extends EmbeddedActionsParser {
             const low = this.SUBRULE(this.value);
             let high: A.LiteralNode | undefined;
             this.OPTION(() => {
-              this.CONSUME(T.DotDot);
+              this.CONSUME(k(T.DotDot));
               high = this.SUBRULE2(this.value);
             });
             this.ACTION(() =>
@@ -308,7 +328,7 @@ class ExpressionParser extends EmbeddedActionsParser {
         },
         {
           ALT: () => {
-            const comma = this.CONSUME(T.Comma);
+            const comma = this.CONSUME(k(T.Comma));
             this.ACTION(() => {
               const r = this.tokRange(comma);
               this.buildDiagnostics.push(
@@ -321,7 +341,7 @@ class ExpressionParser extends EmbeddedActionsParser {
         },
       ]);
     });
-    const close = this.CONSUME(T.RBrace);
+    const close = this.CONSUME(k(T.RBrace));
     return this.ACTION(() => {
       const end = Number.isNaN(close.startOffset) ? (items[items.length - 1]?.range.end ?? open.endOffset! + 1) : close.endOffset! + 1;
       return { kind: 'set', id: this.id(), range: { start: open.startOffset, end }, items };
@@ -344,7 +364,13 @@ export interface ParseTokensResult {
 /** Parse lexed tokens into an AST. Never throws. */
 export function parseTokens(tokens: IToken[], textLength: number): ParseTokensResult {
   const parser = parserInstance();
-  parser.begin(tokens, textLength);
+  parser.begin(
+    tokens.map((tok) => {
+      const copy = k(tok.tokenType);
+      return { ...tok, tokenType: copy, tokenTypeIdx: copy.tokenTypeIdx! };
+    }),
+    textLength,
+  );
   let ast: A.ExprNode;
   try {
     ast = parser.expression();
@@ -372,7 +398,7 @@ function grammarDiagnostic(err: IRecognitionException, textLength: number): Diag
   }
   if (atEnd) return expressionDiagnostic('unexpected-end', err.message, range);
   if (err.name === 'NotAllInputParsedException') {
-    const t = tok.tokenType;
+    const t = original(tok.tokenType);
     const operand = t === T.Identifier || t === T.LParen || t === T.NotOp || T.NOT_TOKENS.has(t);
     if (operand) {
       return expressionDiagnostic('missing-operator', `expected 'and' or 'or' before ${shown(tok)}`, range, {

@@ -1,30 +1,46 @@
 /**
- * Token vocabulary of network rule expressions, declared with Chevrotain so the grammar, the railroad
- * diagrams and content assist all share it. Operator families are token categories (Chevrotain style);
- * the operator tokens and the maps the lexer and parsers read are derived from the operator table in
- * `operators.ts`, once, at module load. The tokens themselves are produced by the hand-tuned lexer in
+ * Token vocabulary of network rule expressions, in Chevrotain's `TokenType` shape so the grammar, the
+ * railroad diagrams and content assist all share it. Operator families are token categories (Chevrotain
+ * style); the operator tokens and the maps the lexer and parsers read are derived from the operator table
+ * in `operators.ts`, once, at module load. The tokens themselves are produced by the hand-tuned lexer in
  * `lexer.ts`.
+ *
+ * Made here, not with Chevrotain's `createToken`: the lexer and the fast parser need only the type
+ * objects and their indexes, so Chevrotain is not loaded until the grammar parser is (`parser.ts`, which
+ * gives Chevrotain its own copies of these types).
  * @module
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
 import type { CompareOperator, LogicalOperator } from './ast.js';
 import { COMPARE_OPERATORS, IN_OPERATOR, LOGICAL_OPERATORS, NOT_OPERATOR } from './operators.js';
 
+/** Chevrotain's marker for a token type its own lexer never matches (`Lexer.NA`). */
+const NA = /NOT_APPLICABLE/;
+
+let nextIndex = 1;
+
+/** A token type: name, label, categories and a small integer index unique in this vocabulary. */
+function createToken(config: { name: string; pattern: RegExp | string; categories?: TokenType[]; label?: string }): TokenType {
+  const tt: TokenType = { name: config.name, PATTERN: config.pattern, CATEGORIES: config.categories ?? [], tokenTypeIdx: nextIndex++ };
+  if (config.label !== undefined) tt.LABEL = config.label;
+  return tt;
+}
+
 // Categories (never produced directly).
 /** Any comparison operator (COMPARE_OPERATORS). */
-export const CompareOp = createToken({ name: 'CompareOp', pattern: Lexer.NA });
+export const CompareOp = createToken({ name: 'CompareOp', pattern: NA });
 /** Every spelling of `and` (LOGICAL_OPERATORS). */
-export const AndOp = createToken({ name: 'AndOp', pattern: Lexer.NA });
+export const AndOp = createToken({ name: 'AndOp', pattern: NA });
 /** Every spelling of `or` (LOGICAL_OPERATORS). */
-export const OrOp = createToken({ name: 'OrOp', pattern: Lexer.NA });
+export const OrOp = createToken({ name: 'OrOp', pattern: NA });
 /** Every spelling of `xor` (LOGICAL_OPERATORS). */
-export const XorOp = createToken({ name: 'XorOp', pattern: Lexer.NA });
+export const XorOp = createToken({ name: 'XorOp', pattern: NA });
 /** Every spelling of `not` (NOT_OPERATOR). */
-export const NotOp = createToken({ name: 'NotOp', pattern: Lexer.NA });
+export const NotOp = createToken({ name: 'NotOp', pattern: NA });
 /** A literal value on the right-hand side (number, address, CIDR, byte string, bare word). */
-export const Value = createToken({ name: 'Value', pattern: Lexer.NA });
+export const Value = createToken({ name: 'Value', pattern: NA });
 /** Anything that can stand as a value: a Value, a string, or a bare name (one token test instead of an OR). */
-export const AnyValue = createToken({ name: 'AnyValue', pattern: Lexer.NA, label: 'value (number, "string", address, CIDR, byte string)' });
+export const AnyValue = createToken({ name: 'AnyValue', pattern: NA, label: 'value (number, "string", address, CIDR, byte string)' });
 
 const t = (name: string, pattern: string, categories: TokenType[] = [], label?: string): TokenType =>
   createToken({ name, pattern, categories, label: label ?? `'${pattern}'` });
@@ -116,17 +132,17 @@ export const Comma = t('Comma', ',');
 export const DotDot = t('DotDot', '..');
 
 /** A field or function name: `[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*`. */
-export const Identifier = createToken({ name: 'Identifier', pattern: Lexer.NA, categories: [AnyValue], label: 'field name' });
+export const Identifier = createToken({ name: 'Identifier', pattern: NA, categories: [AnyValue], label: 'field name' });
 /** Decimal, hex (`0x1f`) or octal (`017`) integer. */
-export const IntLiteral = createToken({ name: 'IntLiteral', pattern: Lexer.NA, categories: [Value, AnyValue], label: 'integer' });
+export const IntLiteral = createToken({ name: 'IntLiteral', pattern: NA, categories: [Value, AnyValue], label: 'integer' });
 /** IP address, CIDR, byte string, or another bare value word (classified by the checker). */
-export const WordLiteral = createToken({ name: 'WordLiteral', pattern: Lexer.NA, categories: [Value, AnyValue], label: 'word' });
+export const WordLiteral = createToken({ name: 'WordLiteral', pattern: NA, categories: [Value, AnyValue], label: 'word' });
 /** `"..."` with escapes. */
-export const StringLiteral = createToken({ name: 'StringLiteral', pattern: Lexer.NA, categories: [AnyValue], label: 'string' });
+export const StringLiteral = createToken({ name: 'StringLiteral', pattern: NA, categories: [AnyValue], label: 'string' });
 /** `r"..."` / `r#"..."#`. */
-export const RawStringLiteral = createToken({ name: 'RawStringLiteral', pattern: Lexer.NA, categories: [AnyValue], label: 'raw string' });
+export const RawStringLiteral = createToken({ name: 'RawStringLiteral', pattern: NA, categories: [AnyValue], label: 'raw string' });
 /** `$name` list reference. */
-export const ListRef = createToken({ name: 'ListRef', pattern: Lexer.NA, label: '$list' });
+export const ListRef = createToken({ name: 'ListRef', pattern: NA, label: '$list' });
 
 /** Every token type, categories first (the order Chevrotain wants for its vocabulary). */
 export const allTokens: TokenType[] = [

@@ -12,7 +12,7 @@
  *
  * Browser-safe: no Node built-ins.
  */
-import ipaddr from 'ipaddr.js';
+import { ipaddrLib } from './deferred.js';
 
 /** Address family: 4 or 6. */
 export type IpFamily = 4 | 6;
@@ -64,6 +64,7 @@ export function ipAddressFromBytes(bytes: ArrayLike<number>): IpAddress {
 
 function parseIpv4(text: string): IpAddress | undefined {
   if (text.length > MAX_IPV4_TEXT_LENGTH || !STRICT_DOTTED_QUAD.test(text)) return undefined;
+  const ipaddr = ipaddrLib();
   if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
   return { family: 4, bytes: Uint8Array.from(ipaddr.IPv4.parse(text).toByteArray()) };
 }
@@ -84,6 +85,7 @@ function parseIpv6(text: string): IpAddress | undefined {
   } else if (text.includes('.')) {
     return undefined;
   }
+  const ipaddr = ipaddrLib();
   if (!ipaddr.IPv6.isValid(hex)) return undefined;
   const parsed = ipaddr.IPv6.parse(hex);
   if (parsed.zoneId !== undefined) return undefined;
@@ -119,7 +121,7 @@ export function formatIpAddress(a: IpAddress): string {
   const b = a.bytes;
   if (a.family === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`;
   if (isIpv4Mapped(a)) return `::ffff:${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  return ipaddr.fromByteArray(Array.from(b)).toString();
+  return ipaddrLib().fromByteArray(Array.from(b)).toString();
 }
 
 /** Order addresses: IPv4 before IPv6, then by bytes (numeric order). Returns <0, 0 or >0. */

@@ -1,9 +1,10 @@
 /**
  * One simulation from start to end: the ruleset validated and compiled, the input recognised by its
  * first bytes (pcap, pcapng or NDJSON packet objects), its packets counted through the ruleset by the
- * fastest loop that fits, and a report. A classic pcap is cut into chunks of whole records counted on
- * worker threads or on this thread; pcapng and the rest of a damaged pcap go through the general reader;
- * all of them count frames through the compiled ruleset's one frame counter.
+ * fastest loop that fits, and a report. A pcap or pcapng capture is cut into chunks of whole records
+ * counted on worker threads or on this thread; the rest of a damaged capture (from the first record the
+ * chunk walk does not vouch for) and per-packet results go through the general reader; all of them
+ * count frames through the compiled ruleset's one frame counter.
  * @module
  */
 import { availableParallelism } from 'node:os';
@@ -24,7 +25,7 @@ import {
   type SimulationSummary,
 } from '../ruleset/index.js';
 import { openSource, prepend, type ByteReader, type SimulationSource } from './source.js';
-import { chunkLoop, feedPcapChunks, pcapFacts, type ChunkedResult } from './pcap-chunks.js';
+import { chunkLoop, feedPcapChunks, feedPcapngChunks, pcapFacts, type ChunkedResult, type ChunkFacts, type PcapngFacts } from './pcap-chunks.js';
 import { LocalPool, WorkerPool } from './workers.js';
 import { loadGeoIpFile } from './geoip-file.js';
 
@@ -40,9 +41,9 @@ export interface SimulateInputOptions {
   colo?: { name: string };
   /** Example packets kept per rule (default 3). */
   examplesPerRule?: number;
-  /** Worker threads for a classic pcap; default {@link defaultThreads} of its size; 0: this thread only. */
+  /** Worker threads for a pcap or pcapng capture; default {@link defaultThreads} of its size; 0: this thread only. */
   threads?: number;
-  /** Bytes per chunk of pcap records (default 1 MiB; tests use small ones). */
+  /** Bytes per chunk of capture records (default 1 MiB; tests use small ones). */
   chunkBytes?: number;
   /** `auto` (default): numeric slots when the ruleset allows; `objects`: packet objects always (tests compare). */
   decoder?: 'auto' | 'objects';
@@ -173,14 +174,9 @@ export async function* simulation(
       const linkTypes = new LinkTypes(inputDiagnostics);
       linkTypes.see(header.linkType);
       const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
-      const geoFromFile = typeof options.geoip === 'string' ? options.geoip : undefined;
-      const canShare = !readsGeoFields(compiled.fields) || geoip === undefined || geoFromFile !== undefined;
       const threads = options.threads ?? defaultThreads(total);
-      const portable = threads > 0 && canShare ? compiled.portable() : undefined;
-      if (portable) {
-        pool = new WorkerPool({ ruleset: portable, geoipPath: geoFromFile, colo: options.colo, facts }, threads);
-        pool.countHereUntilReady(local);
-      }
+      pool = startPool(compiled, options, geoip, facts, threads);
+      if (pool) pool.countHereUntilReady(local);
       const chunked: ChunkedResult = await feedPcapChunks(prependReader(first.subarray(24), reader), facts, pool ?? local, {
         chunkBytes: options.chunkBytes ?? 1 << 20,
         maxPacket: MAX_PACKET,
@@ -197,11 +193,41 @@ export async function* simulation(
         parser.resumePcapAt(chunked.rest.offset, chunked.rest.index, chunked.rest.lastSeconds);
         const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
         inputDiagnostics.push(...rest.summary.diagnostics);
-        bytes = chunked.rest.offset + rest.summary.bytes;
+        // The parser's byte count includes the file header pushed to it above.
+        bytes = chunked.rest.offset + rest.summary.bytes - 24;
       }
       packets = compiled.summary().packets;
       progress?.({ bytes, totalBytes: total, packets });
       return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'pcap', decoder, threads: pool ? threads : 0, bytes });
+    }
+
+    if (format === 'pcapng' && !results) {
+      // Chunks of whole blocks, counted on worker threads or here, as for classic pcap.
+      const facts: PcapngFacts = { format: 'pcapng' };
+      const linkTypes = new LinkTypes(inputDiagnostics);
+      const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
+      const threads = options.threads ?? defaultThreads(total);
+      pool = startPool(compiled, options, geoip, facts, threads);
+      if (pool) pool.countHereUntilReady(local);
+      const chunked = await feedPcapngChunks(prependReader(first, reader), pool ?? local, {
+        chunkBytes: options.chunkBytes ?? 1 << 20,
+        maxPacket: MAX_PACKET,
+        signal: options.signal,
+        onProgress: progress ? (b, p) => progress({ bytes: b, totalBytes: total, packets: p }) : undefined,
+        onLinkType: (l) => linkTypes.see(l),
+      });
+      bytes = chunked.bytes;
+      if (pool) for (const s of await pool.finish()) compiled.merge(s);
+      if (chunked.rest) {
+        // A block the walk does not vouch for: the rest through the general parser, with whole-file offsets and numbers.
+        const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+        parser.resumePcapngAt(chunked.rest.offset, chunked.rest.index, chunked.rest.section);
+        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
+        inputDiagnostics.push(...rest.summary.diagnostics);
+        bytes = chunked.rest.offset + rest.summary.bytes;
+      }
+      progress?.({ bytes, totalBytes: total, packets: compiled.summary().packets });
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'pcapng', decoder, threads: pool ? threads : 0, bytes });
     }
 
     if (format !== undefined) {
@@ -287,6 +313,17 @@ export async function* simulation(
     await pool?.close();
     reader.close();
   }
+}
+
+/**
+ * Worker threads for chunks of `facts`' records, or undefined when there are to be none (`threads` 0, or
+ * a country/ASN table given as an object, which workers cannot load themselves, that the rules read).
+ */
+function startPool(compiled: CompiledRuleset, options: SimulateInputOptions, geoip: GeoIpLookup | undefined, facts: ChunkFacts, threads: number): WorkerPool | undefined {
+  const geoFromFile = typeof options.geoip === 'string' ? options.geoip : undefined;
+  const canShare = !readsGeoFields(compiled.fields) || geoip === undefined || geoFromFile !== undefined;
+  const portable = threads > 0 && canShare ? compiled.portable() : undefined;
+  return portable ? new WorkerPool({ ruleset: portable, geoipPath: geoFromFile, colo: options.colo, facts }, threads) : undefined;
 }
 
 /** A reader whose first bytes are `head` (already read), then `reader`'s. */

@@ -1,5 +1,5 @@
 /**
- * Worker threads for a pcap file: this thread cuts the file into chunks of whole records
+ * Worker threads for a pcap or pcapng file: this thread cuts the file into chunks of whole records
  * (pcap-chunks.ts) and hands them, transferred, to the least busy worker; each worker counts them into its
  * own copy of the compiled ruleset (rebuilt from its portable form, without the expression parser) and
  * sends its summary at the end, which this thread merges (counts add up, examples are the lowest indexes).
@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { PortableRuleset, SimulationSummary } from '../ruleset/index.js';
-import type { ChunkSink, PcapFacts } from './pcap-chunks.js';
+import type { ChunkFacts, ChunkSink } from './pcap-chunks.js';
 
 /** What a worker is started with (workerData). */
 export interface WorkerSetup {
@@ -17,7 +17,7 @@ export interface WorkerSetup {
   /** A country/ASN table file the worker loads itself. */
   geoipPath?: string;
   colo?: { name: string };
-  facts: PcapFacts;
+  facts: ChunkFacts;
 }
 
 /** A chunk of whole records, to a worker. */

@@ -12,6 +12,14 @@ const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|js
 /** Node-only folders. */
 const NODE_ONLY = '^src/(cli|simulation|server|lint)/';
 
+/**
+ * Dependencies loaded only when first needed: outside the modules that hold them behind getters (see
+ * src/expression/deferred.ts and src/net/deferred.ts), nothing imports them but for types, or the
+ * shipped bundle would evaluate them at import again.
+ */
+const DEFERRED = 'node_modules/(re2js|chevrotain|ipaddr\\.js)/|^src/expression/parser\\.ts$';
+const DEFERRED_HOLDERS = ['^src/expression/(deferred|parser|grammar-doc)\\.ts$', '^src/net/deferred\\.ts$', '^src/simulation/worker\\.ts$'];
+
 /** Planted violations the rules must report (so that a rule that matches nothing fails this test). */
 const PLANTS = '^test/meta/dependency-plants/';
 
@@ -38,6 +46,13 @@ const RULES: IConfiguration = {
       comment: 'the core runs in a browser: no node: imports',
       from: { path: CORE },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'deferred-behind-getters',
+      severity: 'error',
+      comment: 're2js, Chevrotain, the Chevrotain grammar and ipaddr.js are reached through the deferred.ts getters (types aside)',
+      from: { path: '^src/', pathNot: DEFERRED_HOLDERS },
+      to: { path: DEFERRED, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-without-node-only-folders',
@@ -68,6 +83,11 @@ describe('module structure (dependency-cruiser)', () => {
     expect(output.summary.totalCruised).toBeGreaterThan(80);
     const violations = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle ${v.cycle.map((c) => c.name).join(' → ')})` : ''}`);
     expect(violations).toEqual([]);
+    // The deferred rule's pattern names real dependencies (a renamed package would make it match nothing).
+    const deferred = output.modules.find((m) => m.source === 'src/expression/deferred.ts');
+    expect(deferred?.dependencies.filter((d) => new RegExp(DEFERRED).test(d.resolved)).length).toBe(2);
+    const net = output.modules.find((m) => m.source === 'src/net/deferred.ts');
+    expect(net?.dependencies.filter((d) => new RegExp(DEFERRED).test(d.resolved)).length).toBe(1);
   });
 
   it('the rules catch what they are for (a planted deep import, cycle and node: import are reported)', async () => {
