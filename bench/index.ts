@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
   lint: () => import('./lint.js'),
+  server: () => import('./server.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
