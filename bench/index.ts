@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   simulate: () => import('./simulate.js'),
   analysis: () => import('./analysis.js'),
   lint: () => import('./lint.js'),
+  server: () => import('./server.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
-import type { ListItems } from '../expression/index.js';
+import { ListCatalog, type ListItems } from '../expression/index.js';
 import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
 import { parseBody } from './body.js';
@@ -192,7 +192,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
     });
-    const ctx = { store, lists: options.lists, analysis: options.analysis };
+    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

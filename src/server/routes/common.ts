@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Diagnostic } from '../../diagnostics/index.js';
-import type { ListItems } from '../../expression/index.js';
+import type { ListCatalog, ListItems } from '../../expression/index.js';
 import type { Owner, Store } from '../store/index.js';
 import type { ParsedBody } from '../body.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
@@ -18,6 +18,11 @@ export interface RouteContext {
   lists?: ListItems;
   /** When ruleset writes answer analysis findings as messages (default `dry-run`; `?analyze=true` asks for them). */
   analysis?: 'always' | 'dry-run' | 'never';
+  /**
+   * The same lists built once into a catalog for the validators: given as items, every validation would
+   * build their address sets again, and the validator's cache of checked expressions is kept per catalog.
+   */
+  catalog?: ListCatalog;
 }
 
 /** One of the two levels resources live at. */

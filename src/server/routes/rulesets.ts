@@ -46,7 +46,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const diagnostics = validateRuleset(body.text, { operation: 'create', scope: scope.scope, expression: { lists: ctx.lists } });
+      const diagnostics = validateRuleset(body.text, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } });
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
       diagnostics.push(...analysisOf(req, ruleset, dryRun));
@@ -80,7 +80,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const body = bodyOf(req);
       const stored = await ctx.store.getRuleset(owner, id);
       if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      const diagnostics = validateRuleset(body.text, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.lists } });
+      const diagnostics = validateRuleset(body.text, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.catalog } });
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const now = timestamp();
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, body.value as Record<string, unknown>, now), { dryRun });

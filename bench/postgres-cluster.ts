@@ -1,0 +1,86 @@
+/**
+ * A throwaway PostgreSQL cluster for the server bench: `initdb` into a temporary directory, `pg_ctl start`
+ * on a free loopback port, one database, and `stop()` removes it all. Durability stays as a production
+ * server has it (fsync, synchronous_commit and full_page_writes on, said explicitly), so a benchmarked
+ * write costs its WAL flush. Run as root (as in CI containers), the cluster runs as the `postgres` user,
+ * since PostgreSQL refuses root. The binaries: `$PG_BIN`, else the newest /usr/lib/postgresql/<n>/bin.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+/** A running cluster. */
+export interface Cluster {
+  /** `postgres://…` of its database. */
+  url: string;
+  /** Stop the server and remove its directory. */
+  stop(): void;
+}
+
+/** The directory of initdb and pg_ctl, or why there is none. */
+export function postgresBinaries(): { dir: string } | { missing: string } {
+  const given = process.env.PG_BIN;
+  if (given) return existsSync(join(given, 'pg_ctl')) ? { dir: given } : { missing: `PG_BIN=${given} has no pg_ctl` };
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const dir = versions.map((v) => join(root, v, 'bin')).find((d) => existsSync(join(d, 'pg_ctl')));
+  return dir ? { dir } : { missing: `no initdb/pg_ctl under ${root} (Debian's postgresql package) and no PG_BIN` };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start a cluster. `cpus`: a taskset CPU list the server and its backends are confined to (undefined: no
+ * pinning). Throws with PostgreSQL's log when it does not start.
+ */
+export async function startCluster(options: { cpus?: string } = {}): Promise<Cluster> {
+  const bins = postgresBinaries();
+  if ('missing' in bins) throw new Error(bins.missing);
+  const asRoot = userInfo().uid === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'rulekit-bench-pg-'));
+  const data = join(dir, 'data');
+  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
+  // As root: run the tool as `postgres`; the CPU pinning is inherited by every process the server forks.
+  const run = (tool: string, args: string[]) => {
+    let argv = [join(bins.dir, tool), ...args];
+    if (asRoot) argv = ['runuser', '-u', 'postgres', '--', ...argv];
+    if (options.cpus !== undefined) argv = ['taskset', '-c', options.cpus, ...argv];
+    return execFileSync(argv[0]!, argv.slice(1), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  };
+  const stop = () => {
+    try {
+      if (existsSync(join(data, 'postmaster.pid'))) run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    run('initdb', ['-D', data, '-U', 'rulekit', '-A', 'trust', '-E', 'UTF8', '--locale', 'C']);
+    const port = await freePort();
+    const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=on', 'synchronous_commit=on', 'full_page_writes=on', 'max_connections=200'];
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', settings.map((s) => `-c ${s}`).join(' '), 'start']);
+    run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'rulekit', 'rulekit']);
+    return { url: `postgres://rulekit@127.0.0.1:${port}/rulekit`, stop };
+  } catch (e) {
+    let log = '';
+    try {
+      log = execFileSync('tail', ['-n', '20', join(dir, 'log')], { encoding: 'utf8' });
+    } catch {
+      // no log yet
+    }
+    stop();
+    const err = e as Error & { stderr?: string };
+    throw new Error(`PostgreSQL did not start: ${err.stderr?.trim() || err.message}${log ? `\n${log}` : ''}`);
+  }
+}
