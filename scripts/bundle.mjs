@@ -13,6 +13,7 @@
  * Run after `tsc`, which emits the type declarations.
  */
 import { dirname } from 'node:path';
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /** What the server imports from node_modules at run time. */
@@ -51,6 +52,9 @@ const common = {
   logLevel: 'warning',
   plugins: [deferred],
 };
+
+// Chunk names carry content hashes: without a clean directory, every build would leave the old ones behind.
+rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 
 await build({
   ...common,
