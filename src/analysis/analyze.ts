@@ -13,7 +13,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet } from '../expression/index.js';
+import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet } from '../expression/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
 import { firstOutside, keyToIp, meet, Normalizer, satisfiable, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
@@ -46,7 +46,15 @@ export interface RuleAnalysis {
   coveredBy?: number[];
   /** Opaque parts of the expression (regexes, functions, …) the witness assumes true or false. */
   assumes?: string[];
+  /** What the rule weighs against the service's limits: characters, regexes, and the planner's cost units. */
+  complexity?: { length: number; regexes: number; cost: number };
 }
+
+/** The service's documented limits (expressions.md): characters and regexes per rule, rules per ruleset. */
+export const SERVICE_LIMITS = Object.freeze({ expressionLength: 4096, regexesPerRule: 64, rulesPerRuleset: 200 });
+
+/** Warnings come at this share of a limit, well before the service would refuse the ruleset. */
+const NEAR = 0.8;
 
 /** The analysis of a ruleset: findings as diagnostics, and the per-rule verdicts behind them. */
 export interface RulesetAnalysis {
@@ -129,6 +137,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
   // What earlier terminating rules decide: their cubes (for who covers whom) and the union left so far.
   const earlier: { index: number; rule: AnalysisRule; cubes: Cube[]; checked: CheckedExpression }[] = [];
   let decided: Cube[] = [];
+  const complexities = new Map<number, { length: number; regexes: number; cost: number }>();
 
   rules.forEach((rule, index) => {
     if (rule === null || typeof rule !== 'object') return void out.push({ index, status: 'invalid' });
@@ -137,6 +146,12 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     const checkedResult = text === undefined ? undefined : checkExpression(text, exprOptions);
     if (!text || !checkedResult?.checked || checkedResult.diagnostics.some((d) => d.severity === 'error')) return void out.push({ index, status: 'invalid' });
     const checked = checkedResult.checked;
+    const complexity = { length: text.length, regexes: [...checked.predicates.values()].filter((p) => p.kind === 'regex').length, cost: Math.round(nodeCost(checked, checked.ast) * 10) / 10 };
+    const near: string[] = [];
+    if (complexity.length > NEAR * SERVICE_LIMITS.expressionLength) near.push(`${complexity.length} of ${SERVICE_LIMITS.expressionLength} characters`);
+    if (complexity.regexes > NEAR * SERVICE_LIMITS.regexesPerRule) near.push(`${complexity.regexes} of ${SERVICE_LIMITS.regexesPerRule} regular expressions`);
+    complexities.set(index, complexity);
+    if (near.length) diagnostics.push(finding('rule-complexity', `${describeRule(index, rule)} is near the service's limits: ${near.join(', ')}`, index, { data: complexity }));
     let cubes: Cube[];
     try {
       cubes = normalizer.cubes(checked, text);
@@ -180,6 +195,15 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       decided = [...decided, ...cubes].slice(0, MAX_DECIDED);
     }
   });
+  const enabled = rules.filter((r) => r !== null && typeof r === 'object' && r.enabled !== false).length;
+  if (rules.length > NEAR * SERVICE_LIMITS.rulesPerRuleset) {
+    const d: Diagnostic = { code: 'ruleset-complexity', severity: ANALYSIS_CODES['ruleset-complexity'].severity, message: `the ruleset has ${rules.length} rules (${enabled} enabled); the service takes at most ${SERVICE_LIMITS.rulesPerRuleset}`, pointer: '/rules' };
+    diagnostics.push(d);
+  }
+  for (const r of out) {
+    const c = complexities.get(r.index);
+    if (c) r.complexity = c;
+  }
   return { diagnostics, rules: out };
 
   function shadowed(rule: AnalysisRule, index: number, cubes: Cube[], whole: { start: number; end: number }): RuleAnalysis {

@@ -3,5 +3,5 @@
  * are never or always true, each with a witness packet. Runs in a browser.
  * @module
  */
-export { analyzeRuleset, witnessOf, type AnalysisRule, type AnalysisOptions, type RuleAnalysis, type RulesetAnalysis } from './analyze.js';
+export { analyzeRuleset, witnessOf, SERVICE_LIMITS, type AnalysisRule, type AnalysisOptions, type RuleAnalysis, type RulesetAnalysis } from './analyze.js';
 export { ANALYSIS_CODES, type AnalysisCode } from './codes.js';

@@ -57,17 +57,19 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
       write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: docRange } : d, path) + '\n');
     }
     const rules = ruleset.rules as { action?: unknown; description?: unknown }[];
-    write(`\nrule  action  status     witness\n`);
+    write(`\nrule  action  cost   status     witness\n`);
     for (const r of analysis.rules) {
       const rule = rules[r.index];
       const action = String(rule?.action ?? '?').padEnd(6);
       const witness = r.witness ? JSON.stringify(r.witness) + (r.assumes ? ` (assuming ${r.assumes.join(', ')})` : '') : '';
       const status = r.status === 'shadowed' ? `shadowed by ${r.coveredBy?.join(', ')}` : r.status;
-      write(`${String(r.index).padStart(4)}  ${action}  ${status.padEnd(9)}  ${witness}\n`);
+      const cost = r.complexity ? String(r.complexity.cost).padStart(5) : '    -';
+      write(`${String(r.index).padStart(4)}  ${action}  ${cost}  ${status.padEnd(9)}  ${witness}\n`);
     }
     const counts = new Map<string, number>();
     for (const r of analysis.rules) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-    write(`\n${path}: ${analysis.rules.length} rule(s): ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}; ${findings.length} finding(s)\n`);
+    const total = analysis.rules.reduce((n, r) => n + (r.complexity?.cost ?? 0), 0);
+    write(`\n${path}: ${analysis.rules.length} rule(s): ${[...counts].map(([k, v]) => `${v} ${k}`).join(', ')}; ${findings.length} finding(s); evaluation cost ${Math.round(total)} units (a field compare is 1)\n`);
     if (counts.get('invalid')) write(`  rules marked invalid have expression errors: rulekit validate ${path} shows them\n`);
   }
   if (options.witnessPcap) writeWitnesses(options.witnessPcap, analysis.rules, (s) => process.stderr.write(s));

@@ -130,3 +130,21 @@ describe('soundness on generated rulesets (checked by the simulator)', () => {
     }), { numRuns: process.env.CI ? 400 : 150 });
   });
 });
+
+describe('complexity against the service limits', () => {
+  it('warns at 80% of a rule’s characters or regexes, and of the ruleset’s rules; figures per rule', () => {
+    const long = `tcp.dstport in {${Array.from({ length: 850 }, (_, i) => i + 1).join(' ')}}`;
+    expect(long.length).toBeGreaterThan(3277);
+    const regexes = Array.from({ length: 52 }, (_, i) => `cf.colo.name matches "^x${i}"`).join(' or ');
+    const a = analyzeRuleset({ rules: [{ action: 'block', expression: long }, { action: 'block', expression: regexes }, { action: 'block', expression: 'udp.dstport == 1' }] });
+    expect(a.diagnostics.filter((d) => d.code === 'rule-complexity').map((d) => [d.pointer, d.message.replace(/.*limits: /, '')])).toEqual([
+      ['/rules/0/expression', `${long.length} of 4096 characters`],
+      ['/rules/1/expression', '52 of 64 regular expressions'],
+    ]);
+    expect(a.rules[2]!.complexity).toEqual({ length: 16, regexes: 0, cost: expect.any(Number) });
+    const many = analyzeRuleset({ rules: Array.from({ length: 161 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i}` })) });
+    expect(many.diagnostics.map((d) => d.code)).toEqual(['ruleset-complexity']);
+    const fine = analyzeRuleset({ rules: Array.from({ length: 160 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i}` })) });
+    expect(fine.diagnostics).toEqual([]);
+  });
+});
