@@ -11,6 +11,7 @@ import { RULESET_CODES } from './ruleset/index.js';
 import { CAPTURE_CODES } from './capture/index.js';
 import { EXPORT_CODES } from './export/index.js';
 import { ANALYSIS_CODES } from './analysis/index.js';
+import { SQL_CODES } from './sql/index.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -20,4 +21,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...CAPTURE_CODES,
   ...EXPORT_CODES,
   ...ANALYSIS_CODES,
+  ...SQL_CODES,
 });

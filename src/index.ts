@@ -90,6 +90,9 @@ export {
 // Ruleset analysis: rules that can never decide, expressions never or always true
 export { analyzeRuleset, ANALYSIS_CODES, type AnalysisOptions, type AnalysisRule, type RuleAnalysis, type RulesetAnalysis, type AnalysisCode } from './analysis/index.js';
 
+// Logpush filters as SQL (DuckDB), over a JSON column of log lines
+export { logFilterToSql, sqlString, sqlIdentifier, SQL_CODES, type LogFilterSqlOptions, type SqlResult, type SqlDialect } from './sql/index.js';
+
 // IP addresses and sets
 export { IpSet, parseIpAddress, formatIpAddress, parseIpCidr, type IpAddress, type IpCidr, type IpFamily } from './net/index.js';
 

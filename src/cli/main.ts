@@ -125,6 +125,21 @@ export function program(): Command {
       const { analyzeCommand } = await import('./analyze.js');
       process.exitCode = await analyzeCommand(path, opts, write);
     });
+  p.command('query')
+    .description('run a Logpush filter over stored log lines on DuckDB (NDJSON, .gz, Parquet; globs, s3://)')
+    .argument('<files...>', 'log files or globs')
+    .requiredOption('--filter <path>', 'the filter: a JSON document {"where": …}, or a job body with "filter"')
+    .option('--dataset <name>', 'dataset of the lines', 'http_requests')
+    .option('--count', 'print only the number of matching lines')
+    .option('--limit <n>', 'matching lines shown in text and json output', (v: string) => {
+      if (!/^\d+$/.test(v)) throw new InvalidArgumentError('give a whole number of lines');
+      return Number(v);
+    }, 10)
+    .addOption(new Option('--format <format>', 'text (sample and counts), ndjson (every matching line), json').choices(['text', 'ndjson', 'json']).default('text'))
+    .action(async (files: string[], opts) => {
+      const { queryCommand } = await import('./query.js');
+      process.exitCode = await queryCommand(files, opts, write);
+    });
   p.command('simulate')
     .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset and summarise per rule')
     .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]})')

@@ -1,0 +1,10 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+const db = await DuckDBInstance.create(':memory:');
+const c = await db.connect();
+const q = async (s) => { try { console.log(s, '=>', JSON.stringify((await c.runAndReadAll(s)).getRowObjectsJson())); } catch (e) { console.log(s, 'ERR', e.message.slice(0,120)); } };
+await q(`select json_type('{"a":1}'::JSON, '$."a"') t, json_type('{"a":null}'::JSON, '$."a"') n, json_type('{"a":1}'::JSON, '$."b"') m, json_extract_string('{"a":true}'::JSON, '$."a"') b`);
+await q(`select contains('abc','') c, starts_with('abc','') s, suffix('abc','') e, 'a' || chr(0) || 'b' = 'a' || chr(0) || 'b' nul`);
+await q(`select json_type('{"a":[1,"x",null]}'::JSON, '$."a"') t, (select list(json_type(e)) from unnest(CAST(json_extract('{"a":[1,"x",null]}'::JSON, '$."a"') AS JSON[])) t(e)) els`);
+await q(`select json_type('{"a":12345678901234567890}'::JSON, '$."a"') t, TRY_CAST(json_extract_string('{"a":1e400}'::JSON, '$."a"') AS DOUBLE) big`);
+await q(`select json_extract_string('{"a":"\\u0000x"}'::JSON, '$."a"') = chr(0) || 'x' nulstr, json_extract_string('{"a":"\\ud800"}'::JSON, '$."a"') lone`);
+await q(`select json_type('{"a":1.5}'::JSON, '$."a"') d, json_type('{"a":-0}'::JSON,'$."a"') z, json_extract_string('{"a":"é"}'::JSON,'$."a"') = 'é' u`);

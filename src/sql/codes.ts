@@ -1,0 +1,6 @@
+/** Diagnostic codes of SQL generation. @module */
+import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
+
+export const SQL_CODES = {
+  'sql-no-exact-form': { severity: 'error', doc: 'A part of a filter that SQL cannot express with rulekit’s exact semantics (a value with an unpaired UTF-16 surrogate); no SQL is given rather than SQL that differs.' },
+} as const satisfies Record<string, DiagnosticCodeInfo>;

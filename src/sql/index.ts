@@ -1,0 +1,7 @@
+/**
+ * rulekit's languages as SQL, so they run where months of logs are (DuckDB today): text only, browser-safe.
+ * @module
+ */
+export { logFilterToSql, type LogFilterSqlOptions, type SqlResult } from './logfilter.js';
+export { sqlString, sqlIdentifier, jsonMemberPath, hasLoneSurrogate, sqlDouble, type SqlDialect } from './quote.js';
+export { SQL_CODES } from './codes.js';
