@@ -72,6 +72,9 @@ function finding(code: AnalysisCode, message: string, index: number, extra: { ra
   return d;
 }
 
+/** Most skip-overlap notes per skip rule (the first later block rules it opens a hole in). */
+const MAX_OVERLAPS_PER_SKIP = 3;
+
 /** Most decided pieces carried from rule to rule. */
 const MAX_DECIDED = 16_384;
 
@@ -138,6 +141,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
   const earlier: { index: number; rule: AnalysisRule; cubes: Cube[]; checked: CheckedExpression }[] = [];
   let decided: Cube[] = [];
   const complexities = new Map<number, { length: number; regexes: number; cost: number }>();
+  const overlapCount = new Map<number, number>();
 
   rules.forEach((rule, index) => {
     if (rule === null || typeof rule !== 'object') return void out.push({ index, status: 'invalid' });
@@ -187,6 +191,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       const w = witnessOf(live, scheme);
       out.push({ index, status: 'live', witness: w.packet, ...(w.assumes.length ? { assumes: w.assumes } : {}) });
     }
+    if (rule.action === 'block' && live) overlapsWithSkips(index, rule, cubes);
     if (terminates(rule)) {
       earlier.push({ index, rule, cubes, checked });
       // The packets decided so far, as the rules' own cubes: the same union as the pieces left after
@@ -205,6 +210,35 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     if (c) r.complexity = c;
   }
   return { diagnostics, rules: out };
+
+  /**
+   * Earlier skips that let through packets this block rule would block: information, since that is what a
+   * skip is for, but a skip wider than meant shows up here (a port range that covers a blocked port).
+   */
+  function overlapsWithSkips(index: number, rule: AnalysisRule, cubes: Cube[]): void {
+    for (const e of earlier) {
+      if (e.rule.action !== 'skip' || (overlapCount.get(e.index) ?? 0) >= MAX_OVERLAPS_PER_SKIP) continue;
+      let shared: Cube | undefined;
+      for (const x of e.cubes) {
+        for (const y of cubes) {
+          const m = meet(x, y);
+          if (m && satisfiable(m)) {
+            shared = m;
+            break;
+          }
+        }
+        if (shared) break;
+      }
+      if (!shared) continue;
+      const w = witnessOf(shared, scheme);
+      overlapCount.set(e.index, (overlapCount.get(e.index) ?? 0) + 1);
+      const example = w.assumes.length ? '' : `, for example ${show(w.packet)}`;
+      diagnostics.push(finding('rule-skip-overlap', `${describeRule(e.index, e.rule)} lets through packets that ${describeRule(index, rule)} would block${example}: check that the skip is no wider than meant`, e.index, {
+        range: { start: 0, end: typeof e.rule.expression === 'string' ? e.rule.expression.length : 0 },
+        data: { blockedBy: index, ...(w.assumes.length ? { assumes: w.assumes } : { witness: w.packet }) },
+      }));
+    }
+  }
 
   function shadowed(rule: AnalysisRule, index: number, cubes: Cube[], whole: { start: number; end: number }): RuleAnalysis {
     // The earlier rules that share packets with this one, then only those needed to cover it: each is

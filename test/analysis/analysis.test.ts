@@ -148,3 +148,24 @@ describe('complexity against the service limits', () => {
     expect(fine.diagnostics).toEqual([]);
   });
 });
+
+describe('skips that open holes in later blocks', () => {
+  it('say which block rule they let packets through and give one, at most three per skip', () => {
+    const a = analyzeRuleset({
+      rules: [
+        { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {8000..8999}' },
+        { action: 'block', expression: 'tcp.dstport in {8443 9443} and ip.src in {203.0.113.0/24}' },
+        { action: 'block', expression: 'udp.dstport == 53' },
+      ],
+    });
+    const notes = a.diagnostics.filter((d) => d.code === 'rule-skip-overlap');
+    expect(notes).toEqual([expect.objectContaining({ severity: 'info', pointer: '/rules/0/expression', data: { blockedBy: 1, witness: { 'tcp.dstport': 8443, 'ip.src': '203.0.113.0' } } })]);
+    // The witness is one the skip lets through and the block rule would have blocked.
+    const rules: Rule[] = [{ action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {8000..8999}' }, { action: 'block', expression: 'tcp.dstport in {8443 9443} and ip.src in {203.0.113.0/24}' }];
+    const w = notes[0]!.data!['witness'] as Record<string, unknown>;
+    expect(simulate({ rules }, [w]).results[0]!.decidedBy?.index).toBe(0);
+    expect(simulate({ rules: rules.slice(1) }, [w]).results[0]!.decidedBy?.index).toBe(0);
+    const many = analyzeRuleset({ rules: [rules[0]!, ...Array.from({ length: 5 }, (_, i) => ({ action: 'block', expression: `tcp.dstport in {${8000 + i} ${20000 + i}}` }))] });
+    expect(many.diagnostics.filter((d) => d.code === 'rule-skip-overlap')).toHaveLength(3);
+  });
+});
