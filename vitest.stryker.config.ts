@@ -32,6 +32,12 @@ export default defineConfig({
       // Whole simulations through files, worker threads and the built worker: the in-process tests of
       // test/ruleset and test/capture cover the same code.
       'test/simulation/**',
+      // The server's tests start servers (processes on dist/, PostgreSQL clusters) and time load: no
+      // mutated folder is theirs. Tests that spawn the built CLI cannot kill a mutant either.
+      'test/server/**',
+      'test/sql/query-cli.test.ts',
+      'test/analysis/witness-pcap.test.ts',
+      'test/lint/cli.test.ts',
       '**/node_modules/**',
     ],
   },

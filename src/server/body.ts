@@ -78,3 +78,48 @@ function firstBadUtf8(bytes: Buffer): number {
   }
   return lo;
 }
+
+/**
+ * Whether the text may say something its parsed value has lost: a key given twice in one object (the
+ * value keeps the last), or a `\uD8xx` escape (the value holds a lone surrogate silently). Members are
+ * counted in the text (colons outside strings) and in the value; a difference means a duplicate.
+ */
+export function textMatters(body: ParsedBody): boolean {
+  if (/\\u[dD][89a-fA-F]/.test(body.text)) return true;
+  let inText = 0;
+  const t = body.text;
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) inText++;
+  }
+  let inValue = 0;
+  const stack: unknown[] = [body.value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else for (const k of Object.keys(v)) {
+      inValue++;
+      stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return inText !== inValue;
+}
+
+/**
+ * Validate a body: on its parsed value when the text adds nothing to it and the answer is clean (notes
+ * at most), which skips building the positioned document; else on the text, so that problems come with
+ * their ranges in the body and duplicate keys are reported.
+ */
+export function validateBody(body: ParsedBody, validate: (input: unknown) => Diagnostic[]): Diagnostic[] {
+  if (!textMatters(body)) {
+    const fast = validate(body.value);
+    if (!fast.some((d) => d.severity === 'error' || d.severity === 'warning')) return fast;
+  }
+  return validate(body.text);
+}

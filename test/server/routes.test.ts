@@ -135,6 +135,18 @@ describe('routes', () => {
     expect((await app.inject({ method: 'GET', url: `${ZONE}/logpush/jobs/abc`, headers: H })).statusCode).toBe(400);
   });
 
+  it('what only the text says still counts: a key given twice is reported with its place in the body', async () => {
+    const text = `{"rules":[{"action":"block","expression":"tcp.dstport == 1","description":"a","description":"b"}]}`;
+    const J = { ...H, 'content-type': 'application/json' };
+    const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: J, payload: text });
+    expect(r.statusCode).toBe(400);
+    const dup = (JSON.parse(r.body).errors as { meta: { code: string; range?: { start: number } }; source: { pointer: string } }[]).find((m) => m.meta.code === 'ruleset-duplicate-member');
+    expect(dup).toMatchObject({ source: { pointer: '/rules/0/description' } });
+    expect(dup!.meta.range!.start).toBe(text.lastIndexOf('"description"'));
+    const clean = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: J, payload: `{"rules":[{"action":"block","expression":"tcp.dstport == 1"}]}` });
+    expect(JSON.parse(clean.body).messages).toEqual([]);
+  });
+
   it('request ids: a client’s X-Request-Id comes back, else a new one', async () => {
     const given = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: { ...H, 'x-request-id': 'trace-123' } });
     expect(given.headers['x-request-id']).toBe('trace-123');

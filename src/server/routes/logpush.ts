@@ -11,6 +11,7 @@ import type { Owner } from '../store/index.js';
 import { newJob, updateJob } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext, type Scope } from './common.js';
+import { validateBody } from '../body.js';
 import { dryRunQuery, jobBodySchema, jobParams, scopeParams } from './schemas.js';
 
 export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -42,7 +43,8 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
     app.post(base, { schema: { tags, summary: `Create a ${scope.noun} Logpush job`, params: scopeParams(scope), querystring: dryRunQuery, body: jobBodySchema } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const body = bodyOf(req);
-      const diagnostics = validateLogpushJob(body.text, { operation: 'create', customFieldRules: await customFieldRules(owner) });
+      const rules = await customFieldRules(owner);
+      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', customFieldRules: rules }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const job = await ctx.store.createJob(owner, newJob(body.value as Record<string, unknown>), { dryRun: dryRunOf(req) });
       return sendResult(reply, job, diagnostics);
@@ -62,7 +64,8 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const body = bodyOf(req);
       const stored = await ctx.store.getJob(owner, id);
       if (!stored) return notFound(reply, scope, id);
-      const diagnostics = validateLogpushJob(body.text, { operation: 'update', dataset: stored.dataset ?? undefined, customFieldRules: await customFieldRules(owner) });
+      const rules = await customFieldRules(owner);
+      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', dataset: stored.dataset ?? undefined, customFieldRules: rules }));
       // A body that is not an object is already an error above; it must not be read as one here.
       const value = (body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? body.value : {}) as Record<string, unknown>;
       if (typeof value['dataset'] === 'string' && value['dataset'] !== stored.dataset) {

@@ -13,6 +13,7 @@ import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { validateBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
 /** Most packets one simulate request may carry. */
@@ -46,7 +47,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const diagnostics = validateRuleset(body.text, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } });
+      const diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
       diagnostics.push(...analysisOf(req, ruleset, dryRun));
@@ -80,7 +81,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const body = bodyOf(req);
       const stored = await ctx.store.getRuleset(owner, id);
       if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      const diagnostics = validateRuleset(body.text, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.catalog } });
+      const diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.catalog } }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const now = timestamp();
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, body.value as Record<string, unknown>, now), { dryRun });

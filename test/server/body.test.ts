@@ -1,0 +1,40 @@
+/** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseBody, textMatters, type ParsedBody } from '../../src/server/body.js';
+
+const parsed = (text: string) => parseBody(Buffer.from(text)) as ParsedBody;
+
+describe('textMatters', () => {
+  it('is true exactly when the text holds a key twice in one object, or a surrogate escape', () => {
+    expect(textMatters(parsed('{"a":1,"b":{"c":[{"d":":"}]}}'))).toBe(false);
+    expect(textMatters(parsed('{"a":1,"a":2}'))).toBe(true);
+    expect(textMatters(parsed('{"x":[{"k":1,"k":1}]}'))).toBe(true);
+    expect(textMatters(parsed('{"s":"\\ud800"}'))).toBe(true);
+    expect(textMatters(parsed('{"s":"\\\\\\"a:b\\""}'))).toBe(false);
+    expect(textMatters(parsed('{"__proto__":{"x":1}}'))).toBe(false);
+  });
+
+  it('agrees with a duplicate-key check on generated objects', () => {
+    const key = fc.constantFrom('a', 'b', ':', '"', '\\', '__proto__', 'c:d');
+    const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 0 }), fc.array(tie('v'), { maxLength: 3 }), fc.array(fc.tuple(key, tie('v')), { maxLength: 4 }).map((m) => ({ members: m }))),
+    })).v as fc.Arbitrary<unknown>;
+    const write = (v: unknown): string => {
+      if (v && typeof v === 'object' && 'members' in (v as object)) return `{${((v as { members: [string, unknown][] }).members).map(([k, x]) => `${JSON.stringify(k)}:${write(x)}`).join(',')}}`;
+      if (Array.isArray(v)) return `[${v.map(write).join(',')}]`;
+      return JSON.stringify(v) ?? 'null';
+    };
+    const dup = (v: unknown): boolean => {
+      if (v && typeof v === 'object' && 'members' in (v as object)) {
+        const m = (v as { members: [string, unknown][] }).members;
+        return new Set(m.map(([k]) => k)).size !== m.length || m.some(([, x]) => dup(x));
+      }
+      return Array.isArray(v) && v.some(dup);
+    };
+    fc.assert(fc.property(json, (v) => {
+      const text = write(v);
+      expect(textMatters(parsed(text))).toBe(dup(v) || /\\u[dD][89a-fA-F]/.test(text));
+    }), { numRuns: 500 });
+  });
+});
