@@ -79,14 +79,17 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const stored = await ctx.store.getRuleset(owner, id);
-      if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      const diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: stored.phase as 'network_transit', expression: { lists: ctx.catalog } }));
-      if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const now = timestamp();
-      const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, body.value as Record<string, unknown>, now), { dryRun });
+      // Validated inside the update, against the stored phase it reads: one read of the record, not two.
+      let diagnostics: Diagnostic[] = [];
+      const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
+        diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog } }));
+        if (hasErrors(diagnostics)) return { refused: diagnostics };
+        const next = replaceRules(current, body.value as Record<string, unknown>, now);
+        return 'refused' in next ? { refused: [...next.refused, ...diagnostics] } : next;
+      }, { dryRun });
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      if ('refused' in outcome) return sendErrors(reply, 400, [...outcome.refused, ...diagnostics]);
+      if ('refused' in outcome) return sendErrors(reply, 400, outcome.refused);
       return sendResult(reply, outcome.ok, [...diagnostics, ...analysisOf(req, outcome.ok, dryRun)]);
     });
 
