@@ -101,10 +101,6 @@ export function subtractIntervals(universe: readonly Interval[], x: readonly Int
   return out;
 }
 
-/** The domain with every value and the field possibly missing (what an unconstrained field has). */
-export function fullOf(d: Domain): Domain {
-  return d.kind === 'ordered' ? { kind: 'ordered', values: d.universe, universe: d.universe, missing: true } : { kind: 'string', cofinite: true, items: new Set(), missing: true };
-}
 
 /** Both constraints at once. */
 export function intersect(a: Domain, b: Domain): Domain {
@@ -173,18 +169,4 @@ export function hasValue(d: Domain): boolean {
   return d.kind === 'ordered' ? d.values.length > 0 : d.cofinite || d.items.size > 0;
 }
 
-/** Every value fits and the field may be missing: the domain says nothing. */
-export function isFull(d: Domain): boolean {
-  if (!d.missing) return false;
-  if (d.kind === 'string') return d.cofinite && d.items.size === 0;
-  return d.values.length === d.universe.length && d.values.every((v, i) => v[0] === d.universe[i]![0] && v[1] === d.universe[i]![1]);
-}
 
-/** Same set of values and the same missing-ness. */
-export function sameDomain(a: Domain, b: Domain): boolean {
-  if (a.missing !== b.missing || a.kind !== b.kind) return false;
-  if (a.kind === 'ordered' && b.kind === 'ordered') return a.values.length === b.values.length && a.values.every((v, i) => v[0] === b.values[i]![0] && v[1] === b.values[i]![1]);
-  const x = a as StringDomain;
-  const y = b as StringDomain;
-  return x.cofinite === y.cofinite && x.items.size === y.items.size && [...x.items].every((s) => y.items.has(s));
-}

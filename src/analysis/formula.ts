@@ -14,7 +14,7 @@
  */
 import type { CheckedExpression, ExprNode, FieldDef, Predicate, Scheme } from '../expression/index.js';
 import type { IpAddress, IpSet } from '../net/index.js';
-import { complement, fullOf, hasValue, intersect, isEmpty, isFull, normalize, overlaps, type Domain, type Interval, type OrderedDomain } from './domains.js';
+import { complement, hasValue, intersect, isEmpty, normalize, overlaps, type Domain, type Interval, type OrderedDomain } from './domains.js';
 
 /** A conjunction of field domains; a field that is not a key is free. */
 export type Cube = ReadonlyMap<string, Domain>;
@@ -375,5 +375,3 @@ export class Normalizer {
   }
 }
 
-/** Whether a domain constrains nothing (used to keep cubes small in reports). */
-export { isFull, fullOf };
