@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { complement, hasValue, intersect, intersectIntervals, isEmpty, normalize, overlaps, subtractIntervals, type Domain, type Interval } from '../../src/analysis/domains.js';
+import { complement, hasValue, intersect, intersectIntervals, isEmpty, normalize, overlaps, subtractIntervals, type Domain, type Interval, type OrderedDomain } from '../../src/analysis/domains.js';
 import { difference, firstOutside, ipKey, keyToIp, meet, Normalizer, satisfiable, subtractAll, type Cube } from '../../src/analysis/formula.js';
 import { checkExpression, interpret, NETWORK_SCHEME, parseIpAddress, type Packet } from '../../src/index.js';
 
@@ -53,7 +53,7 @@ describe('interval domains against plain sets', () => {
       const d: Domain = { kind: 'ordered', values: x, universe, missing };
       const c = complement(d);
       expect(c.missing).toBe(!missing);
-      expect(setOf((c as { values: Interval[] }).values)).toEqual(setOf(rest));
+      expect(setOf((c as OrderedDomain).values)).toEqual(setOf(rest));
       expect(complement(c)).toEqual(d);
     }));
   });
@@ -64,7 +64,7 @@ describe('interval domains against plain sets', () => {
       const y: Domain = { kind: 'ordered', values: normalize(b), universe, missing: mb };
       const i = intersect(x, y);
       const common = [...setOf(x.values)].filter((v) => setOf(y.values).has(v));
-      expect(setOf((i as { values: Interval[] }).values)).toEqual(new Set(common));
+      expect(setOf((i as OrderedDomain).values)).toEqual(new Set(common));
       expect(i.missing).toBe(ma && mb);
       expect(overlaps(x, y)).toBe(common.length > 0 || (ma && mb));
       expect(isEmpty(i)).toBe(common.length === 0 && !(ma && mb));
