@@ -169,3 +169,24 @@ describe('skips that open holes in later blocks', () => {
     expect(many.diagnostics.filter((d) => d.code === 'rule-skip-overlap')).toHaveLength(3);
   });
 });
+
+describe('the report, word for word', () => {
+  it('matches the golden findings and per-rule verdicts of a ruleset with one case of each', async () => {
+    const { readFileSync } = await import('node:fs');
+    const a = analyzeRuleset({ rules: [
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'tcp.dstport in {80 443}' },
+      { action: 'block', expression: 'tcp.dstport in {1..1024}' },
+      { action: 'block', expression: 'tcp.dstport == 22' },
+      { action: 'block', expression: 'tcp.dstport == 443 and ip.src in {10.0.0.0/8}' },
+      { action: 'block', expression: 'tcp.dstport == 1 and udp.dstport == 1' },
+      { action: 'block', expression: 'tcp.dstport == 1 and tcp.dstport == 2' },
+      { action: 'block', expression: '(ip.src.country == "DE" and ip.src.country == "FR") or udp.dstport == 9' },
+      { action: 'block', expression: 'udp.dstport == 7 and (icmp.type < 3 or not icmp.type < 3)' },
+      { action: 'block', expression: 'ip.src.country != "DE" and udp.dstport == 5' },
+      { action: 'block', expression: 'udp.dstport == 5' },
+    ] });
+    const text = JSON.stringify(a.diagnostics.map((d) => [d.code, d.pointer, d.message]), null, 1) + '\n'
+      + JSON.stringify(a.rules.map((r) => [r.index, r.status, r.witness ?? null, r.coveredBy ?? null, r.decidedBy ?? null])) + '\n';
+    expect(text).toBe(readFileSync(new URL('./golden/findings.txt', import.meta.url), 'utf8'));
+  });
+});
