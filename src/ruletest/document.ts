@@ -4,9 +4,10 @@
  * value at this path", so that every problem with a test file is reported at its line and column.
  * @module
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Scalar } from 'yaml';
 import type { Range } from '../diagnostics/index.js';
 import { childPointer, parseJsonText } from '../json/index.js';
+import { decodeJsonString, decodeYamlScalar, type OffsetMap } from '../lint/index.js';
 
 /** A path into the test file's value: keys and indexes. */
 export type Path = readonly (string | number)[];
@@ -16,6 +17,8 @@ export interface TestDocument {
   value: unknown;
   /** Range of the value (or of its key) at a path; the nearest enclosing one when the path is absent. */
   locate(path: Path, part?: 'value' | 'key'): Range | undefined;
+  /** The string at a path decoded with the file span of each unit (for positions inside a string). */
+  stringMap(path: Path): OffsetMap | undefined;
 }
 
 /** A syntax problem of the text, with its place. */
@@ -46,6 +49,10 @@ function parseJson(text: string): { doc?: TestDocument; problems: SyntaxProblem[
           if (r) return r;
         }
         return undefined;
+      },
+      stringMap(path) {
+        const r = doc.valueRange(pointer(path));
+        return r ? decodeJsonString(text, r) : undefined;
       },
     },
   };
@@ -86,6 +93,10 @@ function parseYaml(text: string): { doc?: TestDocument; problems: SyntaxProblem[
           } else return best;
         }
         return best;
+      },
+      stringMap(path) {
+        const node = doc.getIn(path, true);
+        return isScalar(node) && typeof node.value === 'string' ? decodeYamlScalar(text, node as Scalar<string>).map : undefined;
       },
     },
   };

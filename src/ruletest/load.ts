@@ -100,6 +100,7 @@ export async function loadSuite(file: string): Promise<{ suite?: LoadedSuite; pr
   const doc = parsed.doc;
   const checked = validateTestFile(doc);
   if (!checked.spec) return { problems: checked.problems.map((p) => at(p.range, p.message)) };
+  problems.push(...checked.problems.map((p) => at(p.range, p.message)));
   const spec = checked.spec;
   const dir = dirname(file);
   const here = (path: Path, part: 'value' | 'key' = 'value') => ({ file, text, range: doc.locate(path, part) });
@@ -155,9 +156,12 @@ export async function loadSuite(file: string): Promise<{ suite?: LoadedSuite; pr
   }
 
   for (const f of spec.filters) {
-    const loaded = await loadFilter(dir, f, here, problems);
+    const loaded = await loadFilter(dir, doc, f, here, problems);
     if (loaded) suite.filters.push(loaded);
   }
+  // The test file's own problems first, in text order; then those of the files it names.
+  const order = (p: TestProblem) => (p.file === file ? 0 : 1);
+  problems.sort((a, b) => order(a) - order(b) || (a.file === b.file ? (a.range?.start ?? 0) - (b.range?.start ?? 0) : 0));
   return problems.length ? { problems } : { suite, problems };
 }
 
@@ -334,7 +338,7 @@ function selectRule(sel: RuleSelector, rules: readonly RuleInfo[], path: Path, h
   return undefined;
 }
 
-async function loadFilter(dir: string, f: FilterTestSpec, here: (path: Path, part?: 'value' | 'key') => { file: string; text: string; range?: Range }, problems: TestProblem[]): Promise<LoadedFilter | undefined> {
+async function loadFilter(dir: string, doc: TestDocument, f: FilterTestSpec, here: (path: Path, part?: 'value' | 'key') => { file: string; text: string; range?: Range }, problems: TestProblem[]): Promise<LoadedFilter | undefined> {
   let filterText: string | undefined;
   let dataset = f.dataset;
   let source = 'inline';
@@ -342,7 +346,8 @@ async function loadFilter(dir: string, f: FilterTestSpec, here: (path: Path, par
   let place: (d: Diagnostic) => TestProblem;
   if (typeof f.filter === 'string') {
     filterText = f.filter;
-    place = (d) => ({ ...here([...f.path, 'filter']), code: d.code, message: `${d.message}${d.pointer ? ` (at ${d.pointer} of the filter)` : ''}` });
+    const map = doc.stringMap([...f.path, 'filter']);
+    place = (d) => ({ ...here([...f.path, 'filter']), ...(map && d.range ? { range: map.toSource(d.range) } : {}), code: d.code, message: d.message });
   } else if (f.filter) {
     filterText = JSON.stringify(f.filter);
     place = (d) => ({ ...here([...f.path, 'filter', ...(d.pointer ?? '').split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')))]), code: d.code, message: d.message });

@@ -54,6 +54,6 @@ export function clauseText(e: FilterExplanation): string {
 export function reasonText(d: LineDecision): string {
   const [first] = d.decidedBy;
   if (d.decidedBy.length === 1 && first) return clauseText(first);
-  const all = d.decidedBy.map(clauseText);
-  return d.kept ? `all held: ${all.join('; ')}` : `none held: ${all.join('; ')}`;
+  const all = d.decidedBy.map((e) => `${e.expression} (line: ${shown(e.value)})`);
+  return d.kept ? `every one held: ${all.join('; ')}` : `none held: ${all.join('; ')}`;
 }

@@ -95,7 +95,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const what = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}` : `${typeof v} ${String(v)}`);
 const where = (path: Path) => path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '') || 'the file';
 
-/** Validate a parsed test file; the spec when valid, else the problems (all of them). */
+/**
+ * Validate a parsed test file: the problems (all of them) and the spec of its valid parts — a case or
+ * filter test with a problem is left out of it — so that the loader can check those parts further.
+ */
 export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; problems: SpecProblem[] } {
   const problems: SpecProblem[] = [];
   const problem = (path: Path, message: string, part: 'value' | 'key' = 'value') => problems.push({ message, range: doc.locate(path, part) });
@@ -141,12 +144,13 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
     } else if (object(v.ruleset, ['ruleset'], TF_RULESET, 'a path of a JSON ruleset, or {terraform, resource}')) {
       const r = v.ruleset;
       const ok = string(r.terraform, ['ruleset', 'terraform'], false) && string(r.resource, ['ruleset', 'resource'], false);
+      const before = problems.length;
       if (ok && !/^cloudflare_ruleset\.[A-Za-z_][A-Za-z0-9_-]*$/.test(r.resource as string)) problem(['ruleset', 'resource'], `ruleset.resource is the address of a cloudflare_ruleset resource (cloudflare_ruleset.NAME), not ${JSON.stringify(r.resource)}`);
       if (r.vars !== undefined) {
         if (!isObject(r.vars)) problem(['ruleset', 'vars'], `ruleset.vars must be an object of values ({"var.office_cidr": "198.51.100.0/24"}), not ${what(r.vars)}`);
         else for (const [k, x] of Object.entries(r.vars)) if (!['string', 'number', 'boolean'].includes(typeof x)) problem(['ruleset', 'vars', k], `ruleset.vars.${k} must be a string, number or boolean, not ${what(x)}`);
       }
-      spec.ruleset = r as unknown as TerraformRulesetSpec;
+      if (ok && problems.length === before) spec.ruleset = r as unknown as TerraformRulesetSpec;
     }
   }
   if (v.lists !== undefined) {
@@ -154,10 +158,11 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
       if (string(v.lists, ['lists'])) spec.lists = v.lists;
     } else if (!isObject(v.lists)) problem(['lists'], `lists must be a path of a JSON file or an object of lists ({"office": ["198.51.100.0/24"]}), not ${what(v.lists)}`);
     else {
+      const before = problems.length;
       for (const [k, items] of Object.entries(v.lists)) {
         if (!Array.isArray(items) || !items.every((x) => typeof x === 'string')) problem(['lists', k], `lists.${k} must be a list of strings, not ${what(items)}`);
       }
-      spec.lists = v.lists as Record<string, string[]>;
+      if (problems.length === before) spec.lists = v.lists as Record<string, string[]>;
     }
   }
   if (string(v.geoip, ['geoip'])) spec.geoip = v.geoip;
@@ -169,6 +174,7 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
       if (v.ruleset === undefined) problem(['cases'], 'cases need a ruleset: give "ruleset" (a JSON body path, or {terraform, resource})', 'key');
       v.cases.forEach((c: unknown, i) => {
         const path = ['cases', i];
+        const before = problems.length;
         if (!isObject(c)) return void problem(path, `${where(path)} must be an object with "name" and "packet" or "capture", not ${what(c)}`);
         if ('capture' in c && 'packet' in c) return void problem([...path, 'capture'], `${where(path)} has both "packet" and "capture"; give one`, 'key');
         if ('capture' in c) {
@@ -196,7 +202,7 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
                 out.rules.push({ rule: r.rule as number | string, matched: count(r.matched, [...rp, 'matched']), decided: count(r.decided, [...rp, 'decided']), path: rp });
               });
           }
-          if (name && capture) spec.cases.push({ kind: 'capture', name: c.name as string, capture: c.capture as string, counts: out, path });
+          if (name && capture && problems.length === before) spec.cases.push({ kind: 'capture', name: c.name as string, capture: c.capture as string, counts: out, path });
           return;
         }
         if (!object(c, path, PACKET_CASE, 'an object')) return;
@@ -212,7 +218,7 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
           problem([...path, 'verdict'], `${where(path)}.verdict is allow or block, not ${what(c.verdict)}${guess ? `; did you mean ${guess}?` : ''}`);
         }
         if ('rule' in c) ruleSelector(c.rule, [...path, 'rule'], true);
-        if (name) {
+        if (name && problems.length === before) {
           const p: PacketCaseSpec = { kind: 'packet', name: c.name as string, packet: c.packet as PacketCaseSpec['packet'], path };
           if (c.verdict !== undefined) p.verdict = c.verdict as 'allow' | 'block';
           if ('rule' in c) p.rule = c.rule as RuleSelector;
@@ -227,6 +233,7 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
     else
       v.filters.forEach((f: unknown, i) => {
         const path = ['filters', i];
+        const before = problems.length;
         if (!object(f, path, FILTER_TEST, 'an object with "name", "filter" or "job", and "lines"')) return;
         const name = string(f.name, [...path, 'name'], false);
         if (f.filter !== undefined && f.job !== undefined) problem([...path, 'job'], `${where(path)} has both "filter" and "job"; give one`, 'key');
@@ -251,9 +258,9 @@ export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; prob
             if (typeof l.kept !== 'boolean') problem(l.kept === undefined ? lp : [...lp, 'kept'], l.kept === undefined ? `${where(lp)} needs "kept": true (the filter keeps the line) or false` : `${where(lp)}.kept is true or false, not ${what(l.kept)}`);
             lines.push({ name: l.name as string | undefined, line: l.line as Record<string, unknown>, kept: l.kept as boolean, path: lp });
           });
-        if (name) spec.filters.push({ name: f.name as string, filter: f.filter as FilterTestSpec['filter'], job: f.job as FilterTestSpec['job'], dataset: f.dataset as string | undefined, lines, path });
+        if (name && problems.length === before) spec.filters.push({ name: f.name as string, filter: f.filter as FilterTestSpec['filter'], job: f.job as FilterTestSpec['job'], dataset: f.dataset as string | undefined, lines, path });
       });
   }
   if (v.cases === undefined && v.filters === undefined) problem([], 'a test file has "cases" (with a "ruleset") or "filters", or both');
-  return problems.length ? { problems } : { spec, problems };
+  return { spec, problems };
 }
