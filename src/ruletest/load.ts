@@ -207,19 +207,38 @@ function ruleInfos(rules: readonly Rule[]): RuleInfo[] {
   });
 }
 
-/** The ruleset's diagnostics at their place in its JSON text. */
-function bodyProblem(file: string, text: string, d: Diagnostic): TestProblem {
-  const documentRange = d.rangeIn === 'value' ? (d.data?.['documentRange'] as Range | undefined) : d.range;
-  const where = d.pointer ? ` (at ${d.pointer})` : '';
-  return { file, text, range: documentRange, code: d.code, message: `${d.message}${documentRange ? '' : where}` };
+/**
+ * The ruleset's diagnostics at their place in its JSON text. `prefix`: the pointer prefix the body adds
+ * (`/rules` when the file is a bare array of rules, validated as `{rules: [...]}`).
+ */
+function bodyProblem(file: string, text: string, d: Diagnostic, prefix = ''): TestProblem {
+  let range = d.rangeIn === 'value' ? undefined : d.range;
+  if (prefix || d.rangeIn === 'value') {
+    const pointer = prefix && d.pointer?.startsWith(prefix) ? d.pointer.slice(prefix.length) : d.pointer ?? '';
+    const doc = parseJsonText(text, 256).doc;
+    const at = doc?.valueRange(pointer);
+    if (at && d.rangeIn === 'value' && d.range) range = decodeJsonString(text, at)?.toSource(d.range) ?? at;
+    else if (at && (!range || prefix)) range = at;
+  }
+  return { file, text, range, code: d.code, message: `${d.message}${range ? '' : d.pointer ? ` (at ${d.pointer})` : ''}` };
 }
 
 async function jsonRuleset(path: string, shown: string, from: { file: string; text: string; range?: Range }, suite: LoadedSuite, problems: TestProblem[]): Promise<LoadedSuite['ruleset']> {
   const text = await readTextFile(path, shown, from, 'the ruleset');
   if (typeof text !== 'string') return void problems.push(text);
-  const found = rulesetProblems(text, { lists: suite.lists, serviceToken: suite.serviceToken }).filter((d) => d.severity === 'error' && d.code !== 'simulation-invalid-ruleset');
+  // A bare array of rules is validated as the PUT body {rules: [...]}.
+  const array = /^\s*\[/.test(text);
+  let input: unknown = text;
+  if (array) {
+    try {
+      input = { rules: JSON.parse(text) };
+    } catch {
+      // not JSON: validated as text, which reports where
+    }
+  }
+  const found = rulesetProblems(input, { lists: suite.lists, serviceToken: suite.serviceToken }).filter((d) => d.severity === 'error' && d.code !== 'simulation-invalid-ruleset');
   if (found.length) {
-    for (const d of found) problems.push(bodyProblem(shown, text, d));
+    for (const d of found) problems.push(bodyProblem(shown, text, d, array && typeof input !== 'string' ? '/rules' : ''));
     return undefined;
   }
   const value = JSON.parse(text) as { rules: Rule[] } | Rule[];
