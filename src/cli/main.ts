@@ -113,6 +113,31 @@ export function program(): Command {
       process.exitCode = await lintCommand(paths, opts, write);
     });
 
+  p.command('test')
+    .description('run rule unit tests: packets, captures and log lines with their expected outcome (*.ruletest.yaml|yml|json)')
+    .argument('[files...]', 'test files, or directories walked for *.ruletest.yaml, *.ruletest.yml, *.ruletest.json (default: .)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'junit', 'github']).default('text'))
+    .option('--verbose', 'text: the trace of passing cases too')
+    .option('--no-times', 'json, junit: leave out durations (stable reports)')
+    .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
+    .action(async (files: string[], opts) => {
+      const { testCommand } = await import('./ruletest.js');
+      process.exitCode = await testCommand(files, opts, write);
+    });
+
+  p.command('logfilter')
+    .description('dry-run a Logpush filter on sample log lines: which lines would be pushed, and why')
+    .argument('<filter>', 'filter document ({"where": …}) or Logpush job body (JSON); - for stdin')
+    .argument('<lines>', 'log lines, one JSON object a line (NDJSON), gzip-compressed or not; - for stdin')
+    .option('--dataset <name>', 'the dataset the filter is checked against (default: the job\'s, else http_requests)')
+    .option('--explain', 'why each line was kept or dropped: the clause that decided, and every clause')
+    .addOption(new Option('--format <format>', 'output format; ndjson: the kept lines as they are').choices(['text', 'json', 'ndjson']).default('text'))
+    .action(async (filter: string, lines: string, opts) => {
+      const { logfilterCommand } = await import('./ruletest.js');
+      process.exitCode = await logfilterCommand(filter, lines, opts, write);
+    });
+
   p.command('analyze')
     .description('find rules that can never decide (shadowed, redundant) and expressions never or always true, with witness packets')
     .argument('<ruleset>', 'ruleset JSON file (a create body, {"rules": [...]}, or an array of rules); - for stdin')

@@ -9,7 +9,7 @@ export { LINT_CODES, lintDiagnostic, type LintCode } from './codes.js';
 export type { BodyItem, Extracted, InputKind, TextItem } from './types.js';
 export { OffsetMap } from './offset-map.js';
 export { parseHcl, type HclBody, type HclValue, type HclTemplate, type Interpolation } from './hcl.js';
-export { extractTerraform, CHECKED_PHASES, hclLiteral } from './terraform.js';
+export { extractTerraform, CHECKED_PHASES, hclLiteral, terraformRuleset, terraformResources, type TerraformRule, type TerraformRuleset } from './terraform.js';
 export { extractJson, extractYaml, extractRules, shapeOf, decodeJsonString, decodeYamlScalar } from './bodies.js';
 export { checkExtracted, SAFE_FIX_CODES, type LintDiagnostic, type LintCheckOptions } from './check.js';
 export { LINT_FORMATS, formatReports, atLeast, summarize, type LintFormat, type FormatOptions } from './formats.js';

@@ -214,3 +214,79 @@ export function hclLiteral(json: string): string | undefined {
   };
   return lit(v);
 }
+
+/** A rule of a `cloudflare_ruleset` resource, as {@link terraformRuleset} reads it for simulation. */
+export interface TerraformRule {
+  /** `cloudflare_ruleset.fw.rules[1]`. */
+  label: string;
+  /** The rule's object or block in the file. */
+  range: Range;
+  action?: string;
+  /** The expression: decoded text, its interpolations and its literal in the file; absent when not a literal string. */
+  expression?: { map: OffsetMap; holes: Interpolation[]; range: Range };
+  /** Where the expression is when it is not a literal string (a variable, a call). */
+  expressionNotLiteral?: Range;
+  description?: string;
+  ref?: string;
+  id?: string;
+  enabled?: boolean;
+  /** `action_parameters.ruleset` (`current` makes a skip rule end evaluation). */
+  skipRuleset?: string;
+}
+
+/** A `cloudflare_ruleset` resource read for simulation; `rules` undefined when they are not written out. */
+export interface TerraformRuleset {
+  address: string;
+  range: Range;
+  phase?: string;
+  rules: TerraformRule[];
+  /** Why some rules could not be read (`dynamic "rules"`, rules from a variable), with where. */
+  unreadable: { message: string; range: Range }[];
+}
+
+/** The addresses (`type.name`) of the resources of a type in a Terraform file. */
+export function terraformResources(text: string, type: string): string[] {
+  return parseHcl(text).blocks.filter((b) => b.type === 'resource' && b.labels[0] === type && b.labels.length >= 2).map((b) => `${type}.${b.labels[1]}`);
+}
+
+/**
+ * The rules of one `cloudflare_ruleset` resource (by address) with their literal attributes, for running
+ * them: both provider shapes, positions into the file. Undefined when no such resource is in the text.
+ */
+export function terraformRuleset(text: string, address: string): TerraformRuleset | undefined {
+  const dot = address.indexOf('.');
+  const block = parseHcl(text).blocks.find((b) => b.type === 'resource' && b.labels[0] === address.slice(0, dot) && b.labels[1] === address.slice(dot + 1));
+  if (!block) return undefined;
+  const out: TerraformRuleset = { address, range: block.range, phase: literalString(attribute(block.body, 'phase')?.value), rules: [], unreadable: [] };
+  const read = (get: (k: string) => HclValue | undefined, nested: HclBody | undefined, label: string, range: Range): TerraformRule => {
+    const rule: TerraformRule = { label, range };
+    const str = (k: string) => literalString(get(k));
+    rule.action = str('action');
+    rule.description = str('description');
+    rule.ref = str('ref');
+    rule.id = str('id');
+    const enabled = get('enabled');
+    if (enabled?.type === 'other' && /^(true|false)$/.test(enabled.text)) rule.enabled = enabled.text === 'true';
+    const params = get('action_parameters');
+    const paramsBlock = nested?.blocks.find((b) => b.type === 'action_parameters');
+    rule.skipRuleset = params ? literalString(entry(params, 'ruleset')?.value) : paramsBlock ? literalString(attribute(paramsBlock.body, 'ruleset')?.value) : undefined;
+    const e = get('expression');
+    if (e?.type === 'string' || e?.type === 'heredoc') rule.expression = { map: e.map, holes: e.interpolations, range: e.range };
+    else if (e) rule.expressionNotLiteral = e.range;
+    return rule;
+  };
+  const v5 = attribute(block.body, 'rules');
+  if (v5?.value.type === 'tuple') {
+    v5.value.items.forEach((item, i) => {
+      if (item.type === 'object') out.rules.push(read((k) => entry(item, k)?.value, undefined, `${address}.rules[${i}]`, item.range));
+      else out.unreadable.push({ message: `${address}.rules[${i}] is not a rule object written out`, range: item.range });
+    });
+  } else if (v5) {
+    out.unreadable.push({ message: `${address}.rules is not a list of rule objects written out`, range: v5.value.range });
+  }
+  for (const b of block.body.blocks) {
+    if (b.type === 'rules') out.rules.push(read((k) => attribute(b.body, k)?.value, b.body, `${address}.rules[${out.rules.length}]`, b.range));
+    else if (b.type === 'dynamic' && b.labels[0] === 'rules') out.unreadable.push({ message: `${address} has dynamic "rules": their number and values are known only to Terraform`, range: b.range });
+  }
+  return out;
+}

@@ -1,0 +1,169 @@
+/**
+ * Running a loaded test file: each packet through the ruleset's simulation (the same `simulate` as
+ * `rulekit simulate`), each capture through `runSimulation` on this thread, each log line through the
+ * compiled filter. Every case gets its checks (expected against actual) and a trace a reader can follow:
+ * the rules tried in order — matched or not, the one that decided — or the per-rule figures of a
+ * capture, or the filter's clauses with the one that decided.
+ * @module
+ */
+import { simulate, type SimulationSummary } from '../ruleset/index.js';
+import { runSimulation } from '../simulation/index.js';
+import type { Range } from '../diagnostics/index.js';
+import { SourceText } from '../diagnostics/index.js';
+import { renderFilterExplanation, type FilterExplanation } from '../logpush/index.js';
+import { decideLine, reasonText } from './logfilter.js';
+import { key, type LoadedSuite, type RuleInfo } from './load.js';
+import type { Path } from './document.js';
+
+/** One expectation of a case, compared. */
+export interface CaseCheck {
+  /** `verdict`, `rule`, `packets`, `rules[telnet].decided`, `kept`… */
+  what: string;
+  expected: string;
+  actual: string;
+  ok: boolean;
+  /** Where the expectation is written in the test file (1-based line and column). */
+  line?: number;
+  column?: number;
+}
+
+/** A rule as tried for a packet. */
+export interface TraceStep {
+  index: number;
+  rule: string;
+  action: string;
+  expression: string;
+  /** `disabled` rules are passed over; rules after the deciding one are not tried (not listed). */
+  result: 'matched' | 'not matched' | 'disabled';
+  decided: boolean;
+}
+
+/** The result of one case. */
+export interface CaseResult {
+  name: string;
+  kind: 'packet' | 'capture' | 'line';
+  /** For log lines: the filter test they belong to. */
+  group?: string;
+  ok: boolean;
+  checks: CaseCheck[];
+  /** The case in the test file (1-based). */
+  line: number;
+  column: number;
+  /** Readable trace, one line each. */
+  trace: string[];
+  /** The trace as data: steps for a packet, the summary for a capture, the explanation for a line. */
+  detail: { steps: TraceStep[]; notReached: number } | { summary: SimulationSummary } | { kept: boolean; decidedBy: FilterExplanation[]; explanation: FilterExplanation };
+  durationMs: number;
+}
+
+/** The results of one test file. */
+export interface SuiteResult {
+  file: string;
+  name: string;
+  ruleset?: string;
+  cases: CaseResult[];
+}
+
+/** A rule as a reader names it: `#1 "telnet and smb"` (ref, else description, else id). */
+export function ruleLabel(r: RuleInfo | undefined): string {
+  if (!r) return 'none (allowed by default)';
+  const name = r.ref ?? r.description ?? r.id;
+  return name === undefined ? `#${r.index}` : `#${r.index} ${JSON.stringify(name)}`;
+}
+
+/** Run every case of a loaded test file. */
+export async function runSuite(suite: LoadedSuite): Promise<SuiteResult> {
+  const text = new SourceText(suite.text);
+  const position = (path: Path): { line: number; column: number } => {
+    const r: Range | undefined = suite.doc.locate(path);
+    const p = text.position(r?.start ?? 0);
+    return { line: p.line, column: p.column + 1 };
+  };
+  const out: SuiteResult = { file: suite.file, name: suite.name, cases: [] };
+  const rs = suite.ruleset;
+  if (rs) out.ruleset = rs.source;
+  const options = { lists: suite.lists, geoip: suite.geoip, serviceToken: suite.serviceToken };
+
+  for (const [i, c] of suite.spec.cases.entries()) {
+    const started = performance.now();
+    const at = position(c.path);
+    if (c.kind === 'packet') {
+      const r = simulate(rs!.body, [c.packet], options).results[0]!;
+      const checks: CaseCheck[] = [];
+      if (c.verdict !== undefined) checks.push({ what: 'verdict', expected: c.verdict, actual: r.verdict, ok: c.verdict === r.verdict, ...position([...c.path, 'verdict']) });
+      if (c.rule !== undefined) {
+        const want = suite.selectors.get(key([...c.path, 'rule']));
+        const got = r.decidedBy?.index ?? null;
+        checks.push({ what: 'rule', expected: ruleLabel(want === null || want === undefined ? undefined : rs!.rules[want]), actual: ruleLabel(got === null ? undefined : rs!.rules[got]), ok: want === got, ...position([...c.path, 'rule']) });
+      }
+      const decided = r.decidedBy?.index;
+      const matched = new Set(r.matched);
+      const steps: TraceStep[] = [];
+      for (const rule of rs!.rules) {
+        if (decided !== undefined && rule.index > decided) break;
+        if (rule.action !== 'skip' && rule.action !== 'block') continue;
+        steps.push({ index: rule.index, rule: ruleLabel(rule), action: rule.action, expression: rule.expression, result: !rule.enabled ? 'disabled' : matched.has(rule.index) ? 'matched' : 'not matched', decided: rule.index === decided });
+      }
+      const notReached = decided === undefined ? 0 : rs!.rules.length - decided - 1;
+      const trace = steps.map((s) => `${s.rule} ${s.action}: ${s.result}${s.decided ? `, decided: ${r.verdict}` : s.result === 'matched' && s.action === 'skip' ? ' (skip without ruleset "current": evaluation goes on)' : ''}  [${oneLine(s.expression)}]`);
+      if (decided === undefined) trace.push(`no rule decided: allowed by default`);
+      else if (notReached) trace.push(`${notReached} later rule(s) not tried`);
+      out.cases.push({ name: c.name, kind: 'packet', ok: checks.every((x) => x.ok), checks, ...at, trace, detail: { steps, notReached }, durationMs: performance.now() - started });
+    } else {
+      const report = await runSimulation(rs!.body as Parameters<typeof runSimulation>[0], suite.captures.get(i)!, { ...options, threads: 0, examplesPerRule: 0, inputName: c.capture });
+      const s = report.summary;
+      const checks: CaseCheck[] = [];
+      const inputErrors = report.diagnostics.filter((d) => d.severity === 'error');
+      if (inputErrors.length) checks.push({ what: 'capture', expected: 'a readable capture', actual: inputErrors.map((d) => d.message).join('; '), ok: false, ...position([...c.path, 'capture']) });
+      const figure = (what: keyof typeof c.counts & string, actual: number) => {
+        const expected = c.counts[what as 'packets'];
+        if (expected !== undefined) checks.push({ what, expected: String(expected), actual: String(actual), ok: expected === actual, ...position([...c.path, 'counts', what]) });
+      };
+      figure('packets', s.packets);
+      figure('allow', s.verdicts.allow);
+      figure('block', s.verdicts.block);
+      figure('defaultAllowed', s.defaultAllowed);
+      for (const r of c.counts.rules) {
+        const index = suite.selectors.get(key([...r.path, 'rule']))!;
+        const rule = s.rules[index];
+        for (const what of ['matched', 'decided'] as const) {
+          const expected = r[what];
+          if (expected === undefined) continue;
+          const actual = rule?.[what] ?? 0;
+          checks.push({ what: `rule ${ruleLabel(rs!.rules[index])} ${what}`, expected: String(expected), actual: String(actual), ok: expected === actual, ...position([...r.path, what]) });
+        }
+      }
+      const trace = s.rules.map((r) => `${ruleLabel(rs!.rules[r.index])} ${r.action}${r.enabled ? '' : ' (disabled)'}: matched ${r.matched}, decided ${r.decided}`);
+      trace.push(`packets ${s.packets}: allow ${s.verdicts.allow}, block ${s.verdicts.block}, allowed by default ${s.defaultAllowed}`);
+      out.cases.push({ name: c.name, kind: 'capture', ok: checks.every((x) => x.ok), checks, ...at, trace, detail: { summary: s }, durationMs: performance.now() - started });
+    }
+  }
+
+  for (const f of suite.filters) {
+    for (const [j, l] of f.spec.lines.entries()) {
+      const started = performance.now();
+      const d = decideLine(f.filter, f.matcher, l.line);
+      const shown = (k: boolean) => (k ? 'kept' : 'dropped');
+      const checks: CaseCheck[] = [{ what: 'kept', expected: shown(l.kept), actual: shown(d.kept), ok: l.kept === d.kept, ...position([...l.path, 'kept']) }];
+      const trace = [`${shown(d.kept)}: ${reasonText(d)}`, ...(f.filter ? renderFilterExplanation(d.explanation).split('\n') : [])];
+      out.cases.push({
+        name: `${f.spec.name} › ${l.name ?? `line ${j + 1}`}`,
+        kind: 'line',
+        group: f.spec.name,
+        ok: checks[0]!.ok,
+        checks,
+        ...position(l.path),
+        trace,
+        detail: { kept: d.kept, decidedBy: d.decidedBy, explanation: d.explanation },
+        durationMs: performance.now() - started,
+      });
+    }
+  }
+  return out;
+}
+
+const oneLine = (s: string) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
+};
+

@@ -1,0 +1,112 @@
+/**
+ * `rulekit logfilter` (the built bundle) on the example job and log lines: which lines would be pushed,
+ * counts, --explain naming the clause that decided, gzip input told by its magic bytes, and errors; and
+ * the deciding-clause rule itself.
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { compileLogFilter } from '../../src/logpush/index.js';
+import { decideLine, reasonText } from '../../src/ruletest/index.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
+const JOB = 'examples/errors.job.json';
+const LINES = 'examples/logs.ndjson';
+const dir = mkdtempSync(join(tmpdir(), 'rulekit-logfilter-'));
+
+function run(args: string[], input?: string | Buffer) {
+  const r = spawnSync(process.execPath, [CLI, 'logfilter', ...args], { cwd: ROOT, input, timeout: 30_000 });
+  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+}
+
+describe('rulekit logfilter', () => {
+  it('tells which lines would be pushed, with counts', () => {
+    const r = run([JOB, LINES]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const marks = r.out.split('\n').filter((l) => l.startsWith('line ')).map((l) => l.split(/\s+/)[2]);
+    expect(marks).toEqual(['kept', 'dropped', 'dropped', 'kept', 'dropped']);
+    expect(r.out).toContain('5 line(s): 2 kept (would be pushed), 3 dropped\n');
+    // ndjson: the kept lines themselves.
+    const kept = run([JOB, LINES, '--format', 'ndjson']).out.trim().split('\n');
+    const all = readFileSync(join(ROOT, LINES), 'utf8').trim().split('\n');
+    expect(kept).toEqual([all[0], all[3]]);
+  });
+
+  it('--explain names the clause that decided each line, and shows every clause', () => {
+    const r = run([JOB, LINES, '--explain']);
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines.find((l) => l.startsWith('line 2'))).toBe('line 2  dropped  EdgeResponseStatus >= 500 failed (line: 200)');
+    expect(lines.find((l) => l.startsWith('line 3'))).toBe('line 3  dropped  none held: ClientRequestHost != "health.example.com" (line: "health.example.com"); ClientCountry in ["de", "fr"] (line: "us")');
+    expect(lines.find((l) => l.startsWith('line 5'))).toContain('EdgeResponseStatus is absent in the line, so the clause is false');
+    expect(r.out).toContain('                   ✓ EdgeResponseStatus >= 500  (line: 503)');
+    const json = JSON.parse(run([JOB, LINES, '--explain', '--format', 'json']).out);
+    expect(json.counts).toEqual({ lines: 5, kept: 2, dropped: 3, invalid: 0 });
+    expect(json.lines[1].decidedBy.map((e: { pointer: string }) => e.pointer)).toEqual(['/where/and/0']);
+    expect(json.lines[3].decidedBy.map((e: { pointer: string }) => e.pointer)).toEqual(['/where/and/0', '/where/and/1/or/1']);
+  });
+
+  it('reads gzip input, told by its magic bytes whatever the name, and gives the same answer', () => {
+    const text = readFileSync(join(ROOT, LINES));
+    const gz = join(dir, 'logs.ndjson.gz');
+    writeFileSync(gz, gzipSync(text));
+    const misnamed = join(dir, 'logs.txt');
+    writeFileSync(misnamed, gzipSync(text));
+    const plain = run([JOB, LINES, '--explain']).out;
+    expect(run([JOB, gz, '--explain']).out).toBe(plain);
+    expect(run([JOB, misnamed, '--explain']).out).toBe(plain);
+    expect(JSON.parse(run([JOB, gz, '--format', 'json']).out).gzip).toBe(true);
+    expect(run([JOB, '-', '--explain'], gzipSync(text)).out).toBe(plain);
+    // A file that starts like gzip but is not one: one line, exit 2.
+    const broken = join(dir, 'broken.gz');
+    writeFileSync(broken, Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
+    const b = run([JOB, broken]);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/^rulekit: .*broken\.gz: starts as gzip but cannot be decompressed/);
+  });
+
+  it('a filter document and --dataset; a filter with errors exits 1 with its position; bad lines exit 1', () => {
+    const f = join(dir, 'f.json');
+    writeFileSync(f, '{"where":{"key":"QueryName","operator":"endsWith","value":".example"}}');
+    const r = run([f, '-', '--dataset', 'dns_logs'], '{"QueryName":"a.example"}\n{"QueryName":"b.test"}\n');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('1 kept (would be pushed), 1 dropped');
+    // The same field is not in http_requests: the filter has an error, at its place.
+    const e = run([f, LINES]);
+    expect(e.code).toBe(1);
+    expect(e.err).toMatch(/f\.json:1:17: error\[filter-unknown-field\]/);
+    const bad = run([JOB, '-'], '{"EdgeResponseStatus":500,"ClientRequestHost":"a"}\nnot json\n[1]\n');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('standard input:2: error[invalid-log-line]: not valid JSON');
+    expect(bad.err).toContain('standard input:3: error[invalid-log-line]: a log line is a JSON object');
+    expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped, 2 not a log line');
+  });
+
+  it('bad usage exits 2', () => {
+    expect(run([JOB, 'no-such.ndjson']).code).toBe(2);
+    expect(run([JOB, LINES, '--dataset', 'nope']).code).toBe(2);
+    expect(run(['examples/lists.json', LINES]).code).toBe(2);
+    expect(run(['-', '-']).code).toBe(2);
+  });
+});
+
+describe('the clause that decided', () => {
+  const compiled = compileLogFilter(JSON.stringify({ where: { or: [{ and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 500 }, { key: 'ClientCountry', operator: 'eq', value: 'de' }] }, { key: 'ClientRequestHost', operator: 'eq', value: 'x' }] } }), { dataset: 'http_requests' });
+  const decide = (line: Record<string, unknown>) => decideLine(compiled.filter, compiled.matcher, line);
+  it('a false and: its first false member; a true or: its first true member; all members otherwise', () => {
+    expect(decide({ EdgeResponseStatus: 500, ClientCountry: 'de' }).decidedBy.map((e) => e.pointer)).toEqual(['/where/or/0/and/0', '/where/or/0/and/1']);
+    expect(decide({ ClientRequestHost: 'x' }).decidedBy.map((e) => e.pointer)).toEqual(['/where/or/1']);
+    const dropped = decide({ EdgeResponseStatus: 200, ClientCountry: 'de', ClientRequestHost: 'y' });
+    expect(dropped.kept).toBe(false);
+    expect(dropped.decidedBy.map((e) => e.pointer)).toEqual(['/where/or/0/and/0', '/where/or/1']);
+    expect(reasonText(decide({ ClientRequestHost: 'x' }))).toBe('ClientRequestHost == "x" held (line: "x")');
+  });
+  it('no filter keeps every line', () => {
+    expect(decideLine(undefined, undefined, {}).kept).toBe(true);
+  });
+});
