@@ -10,7 +10,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 /** Folders that run in a browser (everything but the Node-only entry points). */
 const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen)/';
 /** Node-only folders. */
-const NODE_ONLY = '^src/(cli|simulation|server|lint)/';
+const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp)/';
 
 /**
  * Dependencies loaded only when first needed: outside the modules that hold them behind getters (see
