@@ -11,6 +11,7 @@ import { SourceText, type Diagnostic, type Severity, type TextEdit } from '../di
 import type { ExpressionOptions } from '../expression/index.js';
 import { extractJson, extractRules, extractYaml } from './bodies.js';
 import { checkExtracted, type LintDiagnostic } from './check.js';
+import { analyzeTerraform } from './analysis.js';
 import { lintDiagnostic } from './codes.js';
 import type { SeveritySetting } from './config.js';
 import { kindOfPath, type LintTarget } from './files.js';
@@ -140,7 +141,13 @@ export async function lintText(text: string, kind: InputKind, named: boolean, op
       return { diagnostics: hclErrors(String((e as Error)?.message ?? e), text), checked: [] };
     }
   }
-  const diagnostics = regrade(checkExtracted(ex, { expression: options.expression }), options.severity ?? {});
+  const found = checkExtracted(ex, { expression: options.expression });
+  // Analysis needs the whole ruleset; only files without errors are analysed (an error may be any rule's).
+  if (kind === 'terraform' && !found.some((d) => d.severity === 'error')) {
+    found.push(...analyzeTerraform(text, options.expression));
+    found.sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0));
+  }
+  const diagnostics = regrade(found, options.severity ?? {});
   return { diagnostics, checked: ex.items.map((i) => i.label) };
 }
 

@@ -26,3 +26,55 @@ describe('lint: analysis findings', () => {
     expect(checkExtracted(extract(broken, 'json', true)).map((d) => d.code)).not.toContain('rule-redundant');
   });
 });
+
+describe('lint: analysis findings in Terraform', () => {
+  const tf = `resource "cloudflare_ruleset" "fw" {
+  account_id = var.account_id
+  name       = "fw"
+  kind       = "root"
+  phase      = "magic_transit"
+  rules = [
+    {
+      action     = "block"
+      expression = "tcp.dstport in {1..1024}"
+    },
+    {
+      action      = "block"
+      expression  = "tcp.dstport == 22"
+      description = "ssh"
+    },
+    {
+      action     = "block"
+      expression = "ip.src in {\${var.office}} and tcp.dstport == 23"
+    },
+  ]
+}
+
+resource "cloudflare_ruleset" "legacy" {
+  account_id = var.account_id
+  name       = "legacy"
+  kind       = "root"
+  phase      = "network_transit"
+  rules {
+    action     = "block"
+    expression = <<-EOT
+      udp.dstport == 53
+    EOT
+  }
+  rules {
+    action     = "block"
+    expression = "udp.dstport == 53 and ip.src in {10.0.0.0/8}"
+  }
+}
+`;
+
+  it('reports shadowed rules of v5 and v4 resources inside their strings; an interpolated rule gets no claim', async () => {
+    const { lintText } = await import('../../src/lint/index.js');
+    const { diagnostics } = await lintText(tf, 'terraform', true, {}, 'fw.tf');
+    const found = diagnostics.filter((d) => d.code === 'rule-redundant');
+    expect(found.map((d) => [d.where, tf.slice(d.range!.start, d.range!.end)])).toEqual([
+      ['cloudflare_ruleset.fw.rules[1].expression', 'tcp.dstport == 22'],
+      ['cloudflare_ruleset.legacy.rules[1].expression', 'udp.dstport == 53 and ip.src in {10.0.0.0/8}'],
+    ]);
+  });
+});
