@@ -38,6 +38,7 @@ export default defineConfig({
       'test/sql/query-cli.test.ts',
       'test/analysis/witness-pcap.test.ts',
       'test/lint/cli.test.ts',
+      'test/ruletest/**',
       '**/node_modules/**',
     ],
   },
