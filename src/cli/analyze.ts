@@ -6,7 +6,8 @@
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { analyzeRuleset, renderDiagnostic, SourceText, type Diagnostic, type RuleAnalysis } from '../index.js';
+import { analyzeRuleset, DIAGNOSTIC_CODES, renderDiagnostic, SourceText, type Diagnostic, type RuleAnalysis } from '../index.js';
+import { formatReports, type LintDiagnostic } from '../lint/index.js';
 import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError } from './io.js';
@@ -17,7 +18,7 @@ export interface AnalyzeOptions {
   witnessPcap?: string;
   lists?: string;
   serviceToken?: string;
-  format?: 'text' | 'json';
+  format?: 'text' | 'json' | 'sarif';
   maxWarnings?: number;
 }
 
@@ -40,16 +41,28 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
   // Pointers into the file as given (an array of rules has no /rules prefix), ranges into the file.
   const findings: Diagnostic[] = analysis.diagnostics.map((d) => {
     const pointer = d.pointer?.replace(/^\/rules/, prefix);
-    const out: Diagnostic = { ...d, pointer };
+    const out: Diagnostic = { ...d, pointer, data: { rule: Number(/\/rules\/(\d+)/.exec(d.pointer ?? '')?.[1] ?? -1), ...d.data } };
     const value = pointer !== undefined ? doc.valueRange(pointer) : undefined;
     const expr = (ruleset.rules as { expression?: unknown }[])[Number(/\/(\d+)\//.exec(d.pointer ?? '')?.[1])]?.expression;
     if (value && d.range && typeof expr === 'string' && value.end - value.start === expr.length + 2) {
-      out.data = { ...d.data, documentRange: { start: value.start + 1 + d.range.start, end: value.start + 1 + d.range.end } };
+      out.data = { ...out.data, documentRange: { start: value.start + 1 + d.range.start, end: value.start + 1 + d.range.end } };
     }
     return out;
   });
   if (options.format === 'json') {
     write(JSON.stringify({ findings, rules: analysis.rules }, null, 2) + '\n');
+  } else if (options.format === 'sarif') {
+    // The lint command's SARIF writer, on the findings placed in the file (the JSON string's span when
+    // the place inside it does not map exactly).
+    const diagnostics: LintDiagnostic[] = findings.map((d) => {
+      const at = (d.data?.['documentRange'] as Diagnostic['range'] | undefined) ?? (d.pointer !== undefined ? doc.valueRange(d.pointer) : undefined);
+      const r: LintDiagnostic = { ...d, where: d.pointer ?? '/' };
+      delete r.rangeIn;
+      if (at) r.range = at;
+      else delete r.range;
+      return r;
+    });
+    write(formatReports('sarif', [{ path, kind: 'json', text, checked: [], diagnostics, fixed: [] }], { maxSeverity: 'error', version: '0.1.0', codes: DIAGNOSTIC_CODES }));
   } else {
     const src = new SourceText(text);
     for (const d of findings) {

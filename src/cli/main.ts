@@ -144,7 +144,7 @@ export function program(): Command {
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]} (lists not given are unknown, not empty)')
     .option('--witness-pcap <path>', 'write the witness packets as a pcap file, to replay in tshark, tcpreplay or rulekit simulate')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(maxWarnings())
     .action(async (path: string, opts) => {
       const { analyzeCommand } = await import('./analyze.js');

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePacket, LINKTYPE_RAW, packetToIpFrame, writePcap } from '../../src/capture/index.js';
+import AjvDraft04 from 'ajv-draft-04';
 import { needsTool } from '../helpers/tools.js';
+
+// ajv-draft-04 is CommonJS with its class on `default`: the official SARIF 2.1.0 schema is draft-04.
+const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (options: object) => { compile(schema: object): ((v: unknown) => boolean) & { errors?: unknown } };
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-witness-'));
@@ -75,5 +79,23 @@ describe('rulekit analyze --witness-pcap', () => {
     // Frame N is the Nth rule's witness: live rules decide their own, the shadowed one is decided by rule 1.
     expect(verdicts.map((v) => v.decidedBy?.index)).toEqual([0, 1, 1, 3]);
     expect(readFileSync(pcap).length).toBeGreaterThan(24);
+  });
+
+  it('--format sarif: valid SARIF 2.1.0 with each finding at its place in the file; --format json names the rule', () => {
+    const ruleset = join(dir, 'sarif.json');
+    const text = '{"rules": [\n  {"action": "block", "expression": "tcp.dstport in {1..1024}"},\n  {"action": "block", "expression": "tcp.dstport == 22"}\n]}\n';
+    writeFileSync(ruleset, text);
+    const r = spawnSync(process.execPath, [CLI, 'analyze', ruleset, '--format', 'sarif'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const sarif = JSON.parse(r.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number; endColumn: number } } }[] }[] }[] };
+    const schema = JSON.parse(readFileSync(new URL('../fixtures/sarif-schema-2.1.0.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv({ strict: false, validateFormats: false, allErrors: true }).compile(schema);
+    expect(validate(sarif), JSON.stringify(validate.errors)).toBe(true);
+    const [result] = sarif.runs[0]!.results;
+    expect(result!.ruleId).toBe('rule-redundant');
+    const col = text.split('\n')[2]!.indexOf('tcp.dstport == 22') + 1;
+    expect(result!.locations[0]!.physicalLocation.region).toMatchObject({ startLine: 3, startColumn: col, endColumn: col + 17 });
+    const j = spawnSync(process.execPath, [CLI, 'analyze', ruleset, '--format', 'json'], { encoding: 'utf8' });
+    expect((JSON.parse(j.stdout) as { findings: { data: { rule: number } }[] }).findings[0]!.data.rule).toBe(1);
   });
 });
