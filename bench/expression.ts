@@ -9,6 +9,7 @@
  */
 import { parse as celParse } from '@marcbachmann/cel-js';
 import { measureInterleaved, printTable, fmt, ratio } from './harness.js';
+import { prng } from './capture-gen.js';
 import { rdParse } from './rd-parser.js';
 import { checkExpression, compileExpression, interpret, ListCatalog, IpSet, type Packet } from '../dist/index.js';
 import type { Timing } from './harness.js';
@@ -17,22 +18,12 @@ const VARIANTS = 1000;
 const rule = (n: number) => `tcp.dstport in {22 80 443 8000..${8000 + n}} and not ip.src in $blocklist and (ip.geoip.country == "BR" or ip.proto == "udp")`;
 const celRule = (n: number) => `(port in [22, 80, 443] || (port >= 8000 && port <= ${8000 + n})) && !(src in blocklist) && (country == "BR" || proto == "udp")`;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BLOCKLIST = Array.from({ length: 1000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.0/24`);
 
 /** Synthetic packets: TCP/UDP/ICMP, v4 (a fifth of them in the blocklist), some countries. */
 function packets(count: number): Packet[] {
-  const rnd = mulberry32(7);
+  const rnd = prng(7);
   const out: Packet[] = [];
   const countries = ['BR', 'US', 'DE', 'FR', 'BR', 'JP'];
   const ports = [22, 80, 443, 8080, 8500, 9000, 53, 25];

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import ipaddr from 'ipaddr.js';
 import { measureInterleaved, printTable, retainedMB, fmt, type Timing } from './harness.js';
+import { prng } from './capture-gen.js';
 import { BucketedRangesV4, RangesV4 } from './ip-ranges.js';
 import { IpSet } from '../dist/net/ip-set.js';
 import { formatIpAddress, ipAddressFromBytes } from '../dist/net/address.js';
@@ -20,16 +21,6 @@ import { formatIpAddress, ipAddressFromBytes } from '../dist/net/address.js';
 // ---------------------------------------------------------------------------------------------------------
 // Deterministic data.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const u32 = (rnd: () => number) => Math.floor(rnd() * 4294967296) >>> 0;
 const v4Text = (x: number) => `${x >>> 24}.${(x >>> 16) & 0xff}.${(x >>> 8) & 0xff}.${x & 0xff}`;
@@ -44,7 +35,7 @@ interface V4Case {
 
 /** `count` random IPv4 CIDRs with prefix lengths 16..32; queries: half inside a random CIDR, half uniform. */
 function v4Case(count: number, queries: number, seed: number): V4Case {
-  const rnd = mulberry32(seed);
+  const rnd = prng(seed);
   const nets: { net: number; len: number }[] = [];
   for (let i = 0; i < count; i++) {
     const len = 16 + Math.floor(rnd() * 17);
@@ -72,7 +63,7 @@ interface V6Case {
 
 /** `count` random IPv6 CIDRs inside 2000::/3 with prefix lengths 24..64; queries as for IPv4. */
 function v6Case(count: number, queries: number, seed: number): V6Case {
-  const rnd = mulberry32(seed);
+  const rnd = prng(seed);
   const nets: { w: number[]; len: number }[] = [];
   const maskWords = (w: number[], len: number, fill: boolean, src?: number[]) =>
     w.map((v, i) => {

@@ -10,6 +10,7 @@ import { parse as celParse } from '@marcbachmann/cel-js';
 import * as siftModule from 'sift';
 import { performance } from "node:perf_hooks";
 import { measure, measureInterleaved, printTable, ratio, fmt, type Timing } from "./harness.js";
+import { prng } from './capture-gen.js';
 import { compileLogFilter, evaluateLogFilter, type LogFilter } from '../dist/logpush/index.js';
 
 type Line = Record<string, unknown>;
@@ -20,18 +21,6 @@ const sift = ((typeof siftAny.default === 'function' ? siftAny.default : (siftAn
 type Matcher = (r: Line) => boolean;
 
 const RECORDS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env['LOGFILTER_RECORDS'] ?? 200_000);
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTS = ['www.example.com', 'api.example.com', 'example.org', 'shop.example.net', 'cdn.example.com', 'blog.example.io', 'static.example.org', 'app.example.dev'];
 const COUNTRIES = ['us', 'ca', 'de', 'fr', 'gb', 'jp', 'br', 'in', 'au', 'nl', 'se', 'es', 'it', 'pl', 'kr', 'mx', 'sg', 'za', 'ar', 'ch', 'no', 'dk', 'fi', 'ie', 'nz', 'pt', 'be', 'at', 'cz', 'ro'];
@@ -47,7 +36,7 @@ function pick<T>(r: () => number, a: readonly T[]): T {
 
 /** Synthetic http_requests lines, serialized and parsed back as NDJSON would be. */
 export function syntheticLines(n: number, seed = 42): Line[] {
-  const r = rng(seed);
+  const r = prng(seed);
   const text: string[] = [];
   let ts = 1_700_000_000_000_000_000;
   for (let i = 0; i < n; i++) {
