@@ -6,7 +6,7 @@
  * field-type table and the limits) and its filtering-limitations note
  * (`src/content/partials/logs/filtering-limitations.mdx`).
  *
- *   npm run datasets:refresh -- <docs checkout> [--revision <commit>]
+ *   npm run datasets:refresh -- <docs checkout> [--revision <commit>] [--out <folder>]
  *   npm run datasets            # then regenerate the catalogs, the index and docs/datasets.md
  *
  * Revisions: in a git checkout, each page's last commit (`git log -1 -- <page>`) and HEAD with its date;
@@ -25,15 +25,26 @@ import {
 const DOCS_REPO = 'cloudflare/cloudflare-docs';
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run datasets:refresh -- <cloudflare-docs checkout> [--revision <commit>]`);
+  console.error(`${message}\nusage: npm run datasets:refresh -- <cloudflare-docs checkout> [--revision <commit>] [--out <folder>]`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
-const revFlag = args.indexOf('--revision');
-const revisionArg = revFlag >= 0 ? args[revFlag + 1] : undefined;
-if (revFlag >= 0 && !revisionArg) usage('--revision needs a commit');
-const checkout = args.find((a, i) => !a.startsWith('--') && (revFlag < 0 || i !== revFlag + 1));
+/** The value of `--name <value>`, and the argument indexes it takes. */
+function flag(name: string): { value?: string; at: number[] } {
+  const i = args.indexOf(name);
+  if (i < 0) return { at: [] };
+  if (!args[i + 1] || args[i + 1]!.startsWith('--')) usage(`${name} needs a value`);
+  return { value: args[i + 1], at: [i, i + 1] };
+}
+const rev = flag('--revision');
+const outFlag = flag('--out');
+const revisionArg = rev.value;
+/** Where the tables go: the repository's source folder, or `--out` (tests). */
+const SOURCE_OUT = outFlag.value ?? SOURCE_DIR;
+const unknown = args.filter((a, i) => a.startsWith('--') && !rev.at.includes(i) && !outFlag.at.includes(i));
+if (unknown.length) usage(`unknown option ${unknown[0]}`);
+const checkout = args.find((a, i) => !a.startsWith('--') && !rev.at.includes(i) && !outFlag.at.includes(i));
 if (!checkout) usage('name the docs checkout');
 if (!existsSync(join(checkout, DATASETS_PAGE_DIR))) usage(`${checkout} has no ${DATASETS_PAGE_DIR}/`);
 
@@ -74,21 +85,22 @@ const filters = parseFiltersPage(readFileSync(join(checkout, FILTERS_PAGE), 'utf
 const limitations = parseLimitationsNote(readFileSync(join(checkout, LIMITATIONS_PAGE), 'utf8'), datasets);
 
 // Rewrite the source folder: one table per dataset and scope, the catalog, the filter table.
-for (const f of readdirSync(SOURCE_DIR)) {
-  if (f.endsWith('.json') && f !== 'catalog.json' && f !== 'filters.json') rmSync(join(SOURCE_DIR, f));
+mkdirSync(SOURCE_OUT, { recursive: true });
+for (const f of readdirSync(SOURCE_OUT)) {
+  if (f.endsWith('.json') && f !== 'catalog.json' && f !== 'filters.json') rmSync(join(SOURCE_OUT, f));
 }
 for (const scope of ['zone', 'account']) {
-  rmSync(join(SOURCE_DIR, scope), { recursive: true, force: true });
-  mkdirSync(join(SOURCE_DIR, scope), { recursive: true });
+  rmSync(join(SOURCE_OUT, scope), { recursive: true, force: true });
+  mkdirSync(join(SOURCE_OUT, scope), { recursive: true });
 }
 for (const d of datasets) {
   // One field a line: a refresh's diff reads as the fields that changed.
   const head = JSON.stringify({ dataset: d.dataset, scope: d.scope, title: d.title, source: d.source, count: d.fields.length }, null, 2).slice(0, -2);
   const rows = d.fields.map((f) => `    ${JSON.stringify(f)}`).join(',\n');
-  writeFileSync(join(SOURCE_DIR, d.scope, `${d.dataset}.json`), `${head},\n  "fields": [\n${rows}\n  ]\n}\n`);
+  writeFileSync(join(SOURCE_OUT, d.scope, `${d.dataset}.json`), `${head},\n  "fields": [\n${rows}\n  ]\n}\n`);
 }
-const catalogPath = join(SOURCE_DIR, 'catalog.json');
-const old = JSON.parse(readFileSync(catalogPath, 'utf8')) as { customFieldObjects?: string[] };
+const catalogPath = join(SOURCE_OUT, 'catalog.json');
+const old = (existsSync(catalogPath) ? JSON.parse(readFileSync(catalogPath, 'utf8')) : {}) as { customFieldObjects?: string[] };
 const catalog = {
   about:
     'The Logpush datasets of the public docs by scope (written by npm run datasets:refresh from a cloudflare-docs checkout, with the snapshot read), ' +
@@ -103,7 +115,7 @@ const catalog = {
 };
 writeFileSync(catalogPath, `${JSON.stringify(catalog, null, 2)}\n`);
 writeFileSync(
-  join(SOURCE_DIR, 'filters.json'),
+  join(SOURCE_OUT, 'filters.json'),
   `${JSON.stringify({
     source: { repo: DOCS_REPO, path: FILTERS_PAGE, revision: revisionOf(FILTERS_PAGE) },
     limitationsSource: { repo: DOCS_REPO, path: LIMITATIONS_PAGE, revision: revisionOf(LIMITATIONS_PAGE) },
