@@ -92,9 +92,13 @@ import type { DocsSource, FieldType } from './types.js';
 
 /** One row of the page's operator table: the type columns String, Int, Bool, Array, Object. */
 export interface FiltersPageRow {
+  /** Operator Notation column: the operator as a filter spells it. */
   operator: string;
+  /** Name column. */
   name: string;
+  /** The type columns: true for ✅, false for ❌. */
   types: Readonly<Record<'String' | 'Int' | 'Bool' | 'Array' | 'Object', boolean>>;
+  /** Example column: one clause. */
   example: string;
 }
 

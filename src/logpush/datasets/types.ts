@@ -23,9 +23,13 @@ export interface DatasetField {
 
 /** The documentation page a table was read from, at a commit. */
 export interface DocsSource {
+  /** GitHub `owner/name` of the docs. */
   repo: string;
+  /** The page's path in that repository. */
   path: string;
+  /** The commit the page was read at. */
   revision: string;
+  /** What else the table holds or lacks against the page, when anything. */
   note?: string;
 }
 
