@@ -3,13 +3,15 @@
  * the page path and revision), and every field of every dataset page as the source tables hold it
  * (src/logpush/datasets/source/, each with its page and revision), each with the verdict the current
  * operator table and filtering-limitations note give. The verdicts per documented type are written out
- * here, not derived from src/logpush/operators.ts, so a wrong row or type mapping fails.
+ * here, not derived from src/logpush/operators.ts, so a wrong row or type mapping fails. Every accepted
+ * filter also goes through the SQL back end, which reads the same catalogs.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkLogFilter, validateLogpushJob, FILTERS_PAGE_SOURCE, FILTERS_PAGE_TABLE } from '../../src/logpush/index.js';
 import { readSources } from '../../scripts/dataset-files.js';
+import { logFilterToSql } from '../../src/sql/index.js';
 
 interface Example { from: string; dataset: string; filter: string; verdict: 'accepted' | 'rejected'; codes: string[] }
 const corpus = JSON.parse(readFileSync(join(import.meta.dirname, 'corpus', 'filters-page.json'), 'utf8')) as {
@@ -93,6 +95,7 @@ describe('every field of every dataset page, with the verdict of its documented 
           const want = noted ? ['filter-unfilterable-field', ...c.codes.filter((x) => x === 'filter-operator-type')] : c.codes;
           expect(errors, `${d.scope} ${d.dataset}.${f.name} (${f.type}) ${c.operator}`).toEqual(noted && f.type === 'object' ? ['filter-unfilterable-field', 'filter-object-field'] : want);
           expect(r.diagnostics.some((x) => x.code === 'filter-deprecated-field'), `${d.dataset}.${f.name} deprecated`).toBe(f.deprecated);
+          if (r.filter) expect(logFilterToSql(r.filter).sql, `${d.dataset}.${f.name} ${c.operator} as SQL`).toBeTypeOf('string');
         }
       }
     });
