@@ -204,6 +204,7 @@ class Checker {
     let ok = missing.length === 0;
     // key
     let field: DatasetField | undefined;
+    let unfilterable = false;
     const keyPtr = childPointer(pointer, 'key');
     const key = v['key'];
     if (hasOwn(v, 'key')) {
@@ -220,7 +221,7 @@ class Checker {
           }));
           ok = false;
         } else {
-          this.fieldNotes(field, keyPtr);
+          unfilterable = this.fieldNotes(field, keyPtr);
         }
       }
     }
@@ -267,25 +268,23 @@ class Checker {
       return undefined;
     }
     const operand = this.value(v['value'], childPointer(pointer, 'value'), field, op);
-    if (operand === undefined || !ok || this.unfilterable) return undefined;
+    if (operand === undefined || !ok || unfilterable) return undefined;
     const c: FilterClause = { kind: 'clause', key: field.name, operator: op, value: v['value'] as FilterScalar | FilterScalar[], fieldType: field.type, operand, pointer };
     if (range) c.range = range;
     return c;
   }
 
-  /** True once a clause names a field the limitations note excludes (the clause is then not built). */
-  private unfilterable = false;
-
-  private fieldNotes(field: DatasetField, keyPtr: string): void {
+  /** Notes on a field of the dataset; true when the limitations note excludes it (the clause is then not built). */
+  private fieldNotes(field: DatasetField, keyPtr: string): boolean {
     const ds = this.dataset!;
-    this.unfilterable = false;
-    if (UNFILTERABLE_FIELDS.get(ds.name)?.has(field.name)) {
-      this.unfilterable = true;
+    const unfilterable = UNFILTERABLE_FIELDS.get(ds.name)?.has(field.name) === true;
+    if (unfilterable) {
       this.out.push(diag('filter-unfilterable-field', `The public docs say filtering is not supported on ${field.name} of ${ds.name} (${LIMITATIONS_PAGE})`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, dataset: ds.name } }));
     }
     if (field.deprecated) {
       this.out.push(diag('filter-deprecated-field', `${field.name} is deprecated in ${ds.name}`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name } }));
     }
+    return unfilterable;
   }
 
   /**
