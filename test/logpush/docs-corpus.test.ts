@@ -17,7 +17,7 @@ interface Example { from: string; dataset: string; filter: string; verdict: 'acc
 const corpus = JSON.parse(readFileSync(join(import.meta.dirname, 'corpus', 'filters-page.json'), 'utf8')) as {
   source: { path: string; revision: string };
   examples: Example[];
-  jobs: { from: string; scope: 'zone' | 'account'; body: unknown; codes: string[] }[];
+  jobs: { from: string; source?: { repo: string; path: string; revision: string }; scope: 'zone' | 'account'; body: unknown; codes: string[] }[];
   oldSpellings: { cases: { operator: string; fix: string }[] };
 };
 const at = `${corpus.source.path} @${corpus.source.revision.slice(0, 8)}`;
@@ -37,7 +37,8 @@ describe(`the Filters page's examples (${at})`, () => {
     });
   }
   for (const j of corpus.jobs) {
-    it(`${j.from}: ${j.codes.join(', ') || 'no diagnostics'}`, () => {
+    const from = j.source ? `${j.from} (${j.source.repo} ${j.source.path} @${j.source.revision.slice(0, 8)})` : j.from;
+    it(`${from}: ${j.codes.join(', ') || 'no diagnostics'}`, () => {
       expect(validateLogpushJob(j.body, { scope: j.scope }).map((d) => d.code)).toEqual(j.codes);
     });
   }
