@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { needsTool } from '../helpers/tools.js';
 import { DATASETS_PAGE_DIR, FILTERS_PAGE, LIMITATIONS_PAGE, parseDatasetPage, parseFiltersPage, parseLimitationsNote, plainText } from '../../scripts/docs-pages.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -85,6 +86,22 @@ describe('npm run datasets:refresh', () => {
     expect(refresh([docs, '--revision', 'c'.repeat(40), '--out', out]).code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'zone', 'things.json'), 'utf8')).source).toMatchObject({ revision: 'b'.repeat(40), note: 'a note' });
     expect(JSON.parse(readFileSync(join(out, 'account', 'flows.json'), 'utf8')).source.revision).toBe('c'.repeat(40));
+  });
+  needsTool('git')('in a git checkout: each page\'s last commit, and HEAD with its date as the snapshot', () => {
+    const docs = checkout();
+    const git = (...a: string[]) => execFileSync('git', ['-C', docs, ...a], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_DATE: '2026-03-12T10:00:00Z', GIT_AUTHOR_DATE: '2026-03-12T10:00:00Z' } }).trim();
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'pages');
+    const first = git('rev-parse', 'HEAD');
+    writeFileSync(join(docs, DATASETS_PAGE_DIR, 'account', 'flows.md'), page('Flows', 'flows', field('Rate', 'float', 'R.')));
+    git('commit', '-qam', 'flows changed');
+    const head = git('rev-parse', 'HEAD');
+    const out = mkdtempSync(join(tmpdir(), 'rulekit-src-'));
+    expect(refresh([docs, '--out', out]).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'zone', 'things.json'), 'utf8')).source.revision).toBe(first);
+    expect(JSON.parse(readFileSync(join(out, 'account', 'flows.json'), 'utf8')).source.revision).toBe(head);
+    expect(JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')).snapshot).toEqual({ repo: 'cloudflare/cloudflare-docs', commit: head, date: '2026-03-12T10:00:00+00:00' });
   });
   it('is a usage error (exit 2) without a checkout, without a revision outside git, or with an unknown option', () => {
     const out = mkdtempSync(join(tmpdir(), 'rulekit-src-'));
