@@ -62,6 +62,13 @@ describe('source tables, catalogs, dataset index and docs agree', () => {
       for (const f of d.fields) expect(doc).toContain(`| \`${f.name}\` | ${f.type} |`);
     }
   });
+  it('README.md and docs/logpush.md state the catalog\'s counts', () => {
+    const fields = sources.datasets.reduce((n, d) => n + d.fields.length, 0);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const logpush = readFileSync(join(ROOT, 'docs', 'logpush.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`${ZONE_DATASETS.size} zone-scoped and ${ACCOUNT_DATASETS.size} account-scoped, ${fields} fields`);
+    expect(logpush).toContain(`${ZONE_DATASETS.size} zone and ${ACCOUNT_DATASETS.size} account datasets, ${fields} fields`);
+  });
   it('the limitations note is data: its types and firewall_events fields as filters.json holds them', () => {
     expect([...UNFILTERABLE_TYPES].sort()).toEqual(sources.filters.limitations.types.map((t) => TYPE_MAP[t]).sort());
     expect(Object.fromEntries([...UNFILTERABLE_FIELDS].map(([k, v]) => [k, [...v]]))).toEqual(sources.filters.limitations.fields);
