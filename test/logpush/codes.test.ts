@@ -26,13 +26,13 @@ describe('the Logpush code table', () => {
 describe('dataset catalogs', () => {
   // Field counts of every dataset page read (cloudflare-docs, revisions in src/logpush/datasets/source/),
   // written out so that a lost or doubled page or field fails here.
-  const ZONE = { account_abuse_protection_events: 19, dns_logs: 9, firewall_events: 43, http_requests: 108, spectrum_events: 31, websocket_analytics: 17, zaraz_events: 7 };
+  const ZONE = { account_abuse_protection_events: 19, dns_logs: 9, firewall_events: 43, http_requests: 109, spectrum_events: 31, websocket_analytics: 17, zaraz_events: 7 };
   const ACCOUNT = {
     access_requests: 15, audit_logs: 15, audit_logs_v2: 23, biso_user_actions: 9, device_posture_results: 18, dex_application_tests: 72,
     dex_device_state_events: 60, dlp_forensic_copies: 8, dns_firewall_logs: 19, email_security_alerts: 32, email_security_post_delivery_events: 21,
     firewall_events: 45, gateway_dns: 82, gateway_http: 60, gateway_network: 34, ipsec_logs: 7, magic_bgp_logs: 6, magic_ids_detections: 12,
     mcp_portal_logs: 19, mnm_flow_logs: 24, network_analytics_logs: 84, sinkhole_http_logs: 17, ssh_logs: 18, turnstile_events: 13,
-    warp_config_changes: 11, warp_toggle_changes: 9, websocket_analytics: 19, workers_trace_events: 13, zero_trust_network_sessions: 43,
+    warp_config_changes: 11, warp_toggle_changes: 9, websocket_analytics: 19, workers_trace_events: 13, zero_trust_network_sessions: 47,
   };
   it('embed every zone- and account-scoped dataset of the docs with its field count', async () => {
     const { ZONE_DATASETS, ACCOUNT_DATASETS, DATASET_SCOPES, getDataset } = await import('../../src/logpush/index.js');
