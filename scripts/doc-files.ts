@@ -11,26 +11,58 @@ import { RULESET_CODES } from '../src/ruleset/codes.js';
 import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
 import { numericCode } from '../src/ruleset/envelope.js';
-import { DATASETS, UNFILTERABLE_FIELDS, CUSTOM_FIELD_OBJECTS } from '../src/logpush/datasets/index.js';
+import {
+  ZONE_DATASETS, ACCOUNT_DATASETS, DATASET_SCOPES, DOCS_SNAPSHOT, UNFILTERABLE_FIELDS, UNFILTERABLE_TYPES, CUSTOM_FIELD_OBJECTS,
+  FILTERS_PAGE_SOURCE, FILTER_LIMITATIONS_SOURCE, type Dataset,
+} from '../src/logpush/datasets/index.js';
 import { OPERATORS, FIELD_TYPE_LABEL, operatorSupports, FILTER_LIMITS } from '../src/logpush/operators.js';
 
-/** docs/datasets.md: every Logpush dataset field with its type and the filter operators it takes. */
+/** docs/datasets.md: the dataset index, then every Logpush dataset field with its type and the filter operators it takes. */
 function datasetsPage(): string {
+  const all: Dataset[] = [...ZONE_DATASETS.values(), ...ACCOUNT_DATASETS.values()];
+  const rev = (r: string) => r.slice(0, 8);
+  const anchor = (d: Dataset) => `${d.scope}-${d.name}`.replace(/_/g, '-');
   const lines = [
     '# Logpush datasets: fields and the filter operators each takes',
     '',
     'Generated from the dataset catalogs (`src/logpush/datasets/`) and the operator table',
-    '(`src/logpush/operators.ts`) by `npm run docs:gen`; the filter checker reads the same tables.',
-    `A filter holds at most ${FILTER_LIMITS.maxOperators} operators and ${FILTER_LIMITS.maxBytes} bytes. \`object\` and \`float\` fields take no operator.`,
+    '(`src/logpush/operators.ts`) by `npm run docs:gen`; the filter checker, completion, the SQL back end and the',
+    'server read the same tables. The catalogs come from the dataset pages of',
+    `${DOCS_SNAPSHOT.repo} (\`npm run datasets:refresh\`), each read at the revision given below; the operator`,
+    `table and the filtering limitations from \`${FILTERS_PAGE_SOURCE.path}\` @${rev(FILTERS_PAGE_SOURCE.revision)} and`,
+    `\`${FILTER_LIMITATIONS_SOURCE.path}\` @${rev(FILTER_LIMITATIONS_SOURCE.revision)}.`,
+    ...(DOCS_SNAPSHOT.commit ? [`Docs snapshot: ${DOCS_SNAPSHOT.commit}${DOCS_SNAPSHOT.date ? ` (${DOCS_SNAPSHOT.date})` : ''}.`] : []),
+    '',
+    `A filter holds at most ${FILTER_LIMITS.maxOperators} operators and ${FILTER_LIMITS.maxBytes} bytes. \`float\` fields take no operator;`,
+    `${[...UNFILTERABLE_TYPES].map((t) => `\`${FIELD_TYPE_LABEL[t]}\``).join(' and ')} fields and the fields marked "not filterable" cannot be filtered (the limitations note).`,
     `${CUSTOM_FIELD_OBJECTS.map((n) => `\`${n}\``).join(', ')} in an \`http_requests\` job's \`fields\` add the zone's custom log fields.`,
     '',
+    `## Index (${ZONE_DATASETS.size} zone-scoped, ${ACCOUNT_DATASETS.size} account-scoped)`,
+    '',
+    'Zone-scoped datasets are pushed by `/zones/{zone_id}/logpush/jobs`, account-scoped ones by `/accounts/{account_id}/logpush/jobs`.',
+    '',
+    '| dataset | scope | fields | source revision |',
+    '| --- | --- | --- | --- |',
+    ...all.map((d) => `| [\`${d.name}\`](#${anchor(d)}) | ${d.scope} | ${d.fields.length} | ${rev(d.source.revision)} |`),
+    '',
   ];
-  for (const ds of DATASETS.values()) {
+  for (const ds of all) {
     const unfilterable = UNFILTERABLE_FIELDS.get(ds.name);
-    lines.push(`## ${ds.name} (${ds.fields.length} fields)`, '', '| field | type | operators | description |', '| --- | --- | --- | --- |');
+    const both = (DATASET_SCOPES.get(ds.name) ?? []).length > 1;
+    lines.push(
+      `<a id="${anchor(ds)}"></a>`,
+      '',
+      `## ${ds.name} (${ds.scope}, ${ds.fields.length} fields)`,
+      '',
+      `${ds.title}. Source: \`${ds.source.path}\` @${ds.source.revision}.${ds.source.note ? ` ${ds.source.note}.` : ''}${both ? ' The other scope has a dataset of this name with its own fields.' : ''}`,
+      '',
+      '| field | type | operators | description |',
+      '| --- | --- | --- | --- |',
+    );
     for (const f of ds.fields) {
-      const ops = OPERATORS.filter((o) => operatorSupports(o.name, f.type)).map((o) => `\`${o.name}\``);
-      const note = unfilterable?.has(f.name) ? ' Not filterable (public docs).' : '';
+      const blocked = UNFILTERABLE_TYPES.has(f.type) || unfilterable?.has(f.name) === true;
+      const ops = blocked ? [] : OPERATORS.filter((o) => operatorSupports(o.name, f.type)).map((o) => `\`${o.name}\``);
+      const note = blocked ? ' Not filterable (public docs).' : '';
       const dep = f.deprecated ? ' Deprecated.' : '';
       lines.push(`| \`${f.name}\` | ${FIELD_TYPE_LABEL[f.type]} | ${ops.join(' ') || '–'} | ${f.description.replace(/\|/g, '\\|')}${dep}${note} |`);
     }

@@ -134,6 +134,7 @@ export {
   DATASET_NAMES,
   type CompileLogFilterOptions,
   type CompiledLogFilter,
+  type DatasetScope,
   type LogpushJobContext,
 } from './logpush/index.js';
 

@@ -95,7 +95,7 @@ const within = (a: Range, b: Range) => a.start >= b.start && a.end <= b.end;
 
 function runText(item: TextItem, text: string, expr: ExpressionOptions): Diagnostic[] {
   if (item.kind === 'expression') return checkExpression(text, expr).diagnostics;
-  return checkLogFilter(text, { dataset: item.dataset ?? '' }).diagnostics.filter((d) => d.code !== 'filter-unknown-dataset');
+  return checkLogFilter(text, { dataset: item.dataset ?? '', scope: item.scope }).diagnostics.filter((d) => d.code !== 'filter-unknown-dataset');
 }
 
 function checkText(item: TextItem, expr: ExpressionOptions): LintDiagnostic[] {

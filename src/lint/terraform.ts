@@ -89,6 +89,8 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
 
 function logpushJob(block: HclBlock, address: string, out: Extracted): void {
   const dataset = literalString(attribute(block.body, 'dataset')?.value);
+  // The resource names its owner by zone_id or account_id: that is the job's scope.
+  const scope = attribute(block.body, 'account_id') ? 'account' : attribute(block.body, 'zone_id') ? 'zone' : undefined;
   const filter = attribute(block.body, 'filter');
   if (!filter) return;
   const label = `${address}.filter`;
@@ -102,6 +104,7 @@ function logpushJob(block: HclBlock, address: string, out: Extracted): void {
   if (!item) return;
   if (item.kind === 'filter' && item.map.text.trim() === '' && item.holes.length === 0) return; // no filter
   if (dataset !== undefined) item.dataset = dataset;
+  if (scope) item.scope = scope;
   out.items.push(item);
 }
 

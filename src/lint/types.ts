@@ -24,6 +24,8 @@ export interface TextItem {
   phase?: string;
   /** Logpush dataset, when known. */
   dataset?: string;
+  /** Logpush job scope (the resource's `zone_id` or `account_id`), when known. */
+  scope?: 'zone' | 'account';
   /**
    * A filter given as HCL (`jsonencode({...})`): its JSON text was built by lint, each token mapped to
    * the HCL value it came from; fixes replace whole values with `hclValue(newJson)`.

@@ -5,8 +5,8 @@
  * @module
  */
 import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
-import type { Dataset, DatasetField, FieldType } from './datasets/types.js';
-import { getDataset, DATASET_NAMES, UNFILTERABLE_FIELDS } from './datasets/index.js';
+import type { Dataset, DatasetField, DatasetScope, FieldType } from './datasets/types.js';
+import { getDataset, DATASET_NAMES, DATASETS_BY_SCOPE, UNFILTERABLE_FIELDS, UNFILTERABLE_TYPES, FILTER_LIMITATIONS_SOURCE } from './datasets/index.js';
 import type { FilterClause, FilterGroup, FilterNode, FilterScalar, LogFilter } from './filter-ast.js';
 import {
   ARRAY_ELEMENT, FIELD_TYPE_LABEL, FILTER_LIMITS, OPERATORS, OPERATOR_BY_NAME,
@@ -204,6 +204,7 @@ class Checker {
     let ok = missing.length === 0;
     // key
     let field: DatasetField | undefined;
+    let unfilterable = false;
     const keyPtr = childPointer(pointer, 'key');
     const key = v['key'];
     if (hasOwn(v, 'key')) {
@@ -220,7 +221,7 @@ class Checker {
           }));
           ok = false;
         } else {
-          this.fieldNotes(field, keyPtr);
+          unfilterable = this.fieldNotes(field, keyPtr);
         }
       }
     }
@@ -248,33 +249,63 @@ class Checker {
         }
       }
     }
+    if (!this.dataset && op && hasOwn(v, 'value')) this.untypedValue(v['value'], childPointer(pointer, 'value'), op);
     if (!field || !op || !hasOwn(v, 'value')) return undefined;
-    // operator × field type
-    if (field.type === 'object' || field.type === 'float') {
-      this.out.push(diag(field.type === 'object' ? 'filter-object-field' : 'filter-float-field', `${field.name} is a${field.type === 'object' ? 'n object' : ' float'} field; no Logpush operator supports ${field.type} fields`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, type: field.type } }));
+    // operator × field type; the filtering-limitations note takes some types out whatever the operator.
+    if (UNFILTERABLE_TYPES.has(field.type)) {
+      this.out.push(diag('filter-object-field', `${field.name} is an ${FIELD_TYPE_LABEL[field.type]} field; the public docs say filtering is not supported on ${[...UNFILTERABLE_TYPES].map((t) => FIELD_TYPE_LABEL[t]).join(' or ')} fields (${LIMITATIONS_PAGE})`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, type: field.type } }));
+      return undefined;
+    }
+    if (field.type === 'float') {
+      this.out.push(diag('filter-float-field', `${field.name} is a float field; no Logpush operator supports float fields`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, type: field.type } }));
       return undefined;
     }
     if (!operatorSupports(op, field.type)) {
       const usable = OPERATORS.filter((o) => operatorSupports(o.name, field!.type)).map((o) => o.name);
-      this.out.push(diag('filter-operator-type', `"${op}" does not apply to ${field.name}, a${field.type === 'int' || field.type === 'int_or_string' ? 'n' : ''} ${FIELD_TYPE_LABEL[field.type]} field; operators for it: ${usable.join(', ')}`, {
+      this.out.push(diag('filter-operator-type', `"${op}" does not apply to ${field.name}, ${/^[aeiou]/.test(FIELD_TYPE_LABEL[field.type]) ? 'an' : 'a'} ${FIELD_TYPE_LABEL[field.type]} field; operators for it: ${usable.join(', ')}`, {
         pointer: opPtr, range: this.vr(opPtr), data: { operator: op, key: field.name, type: field.type, usable },
       }));
       return undefined;
     }
     const operand = this.value(v['value'], childPointer(pointer, 'value'), field, op);
-    if (operand === undefined || !ok) return undefined;
+    if (operand === undefined || !ok || unfilterable) return undefined;
     const c: FilterClause = { kind: 'clause', key: field.name, operator: op, value: v['value'] as FilterScalar | FilterScalar[], fieldType: field.type, operand, pointer };
     if (range) c.range = range;
     return c;
   }
 
-  private fieldNotes(field: DatasetField, keyPtr: string): void {
+  /** Notes on a field of the dataset; true when the limitations note excludes it (the clause is then not built). */
+  private fieldNotes(field: DatasetField, keyPtr: string): boolean {
     const ds = this.dataset!;
-    if (field.type === 'array_int' || UNFILTERABLE_FIELDS.get(ds.name)?.has(field.name)) {
-      this.out.push(diag('filter-unfilterable-field', `The public docs list ${field.name} (${FIELD_TYPE_LABEL[field.type]}) of ${ds.name} as not filterable; the service may reject this clause`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name } }));
+    const unfilterable = UNFILTERABLE_FIELDS.get(ds.name)?.has(field.name) === true;
+    if (unfilterable) {
+      this.out.push(diag('filter-unfilterable-field', `The public docs say filtering is not supported on ${field.name} of ${ds.name} (${LIMITATIONS_PAGE})`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name, dataset: ds.name } }));
     }
     if (field.deprecated) {
       this.out.push(diag('filter-deprecated-field', `${field.name} is deprecated in ${ds.name}`, { pointer: keyPtr, range: this.vr(keyPtr), data: { key: field.name } }));
+    }
+    return unfilterable;
+  }
+
+  /**
+   * The value of a clause whose field type is unknown (the dataset is not catalogued): only what the
+   * operator alone decides, an array for `in`/`!in` and a scalar otherwise, each element a scalar.
+   */
+  private untypedValue(v: unknown, ptr: string, op: FilterOperator): void {
+    const info = OPERATOR_BY_NAME.get(op)!;
+    const range = this.vr(ptr);
+    const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+    if (info.arrayValue && !Array.isArray(v)) {
+      this.out.push(diag('filter-value-not-array', `"${op}" takes an array of values, not ${describe(v)}`, {
+        pointer: ptr, range, fix: scalar(v) ? replaceFix('wrap the value in an array', range, [v]) : undefined,
+      }));
+    } else if (info.arrayValue && Array.isArray(v)) {
+      v.forEach((e, i) => {
+        const p = childPointer(ptr, i);
+        if (!scalar(e)) this.out.push(diag('filter-array-element-type', `Element ${describe(e)} at ${p} is not a string, number or boolean`, { pointer: p, range: this.vr(p) }));
+      });
+    } else if (!scalar(v)) {
+      this.out.push(diag('filter-value-type', `Value ${describe(v)} at ${ptr} is not a string, number or boolean; "${op}" compares with one value`, { pointer: ptr, range }));
     }
   }
 
@@ -367,6 +398,19 @@ class Checker {
 export interface CheckFilterOptions {
   /** The job's dataset (`http_requests`, …). */
   dataset: string;
+  /**
+   * The job's scope, for a name both scopes offer with different fields (`firewall_events`,
+   * `websocket_analytics`). A dataset only the other scope has is still checked against that catalog
+   * (job validation reports the scope).
+   */
+  scope?: DatasetScope;
+}
+
+const LIMITATIONS_PAGE = FILTER_LIMITATIONS_SOURCE.path.replace(/^.*\//, '');
+
+/** The catalogued datasets, by scope, for messages. */
+function datasetList(): string {
+  return (['zone', 'account'] as const).map((s) => `${s}: ${[...DATASETS_BY_SCOPE[s].keys()].join(', ')}`).join('; ');
 }
 
 /**
@@ -380,10 +424,11 @@ export function checkLogFilter(text: string, options: CheckFilterOptions): Check
     return { diagnostics: out };
   }
   const datasetName = options?.dataset;
-  const dataset = typeof datasetName === 'string' ? getDataset(datasetName) : undefined;
+  const dataset = typeof datasetName === 'string' ? getDataset(datasetName, options?.scope) ?? getDataset(datasetName) : undefined;
   if (!dataset) {
+    // The rest is still checked: structure, operators, the values' shape, the limits.
     const s = typeof datasetName === 'string' ? suggest(datasetName, DATASET_NAMES) : undefined;
-    out.push(diag('filter-unknown-dataset', `Unknown dataset ${describe(datasetName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, { data: { dataset: datasetName, suggestion: s } }));
+    out.push(diag('filter-unknown-dataset', `Unknown dataset ${describe(datasetName)}.${s ? ` Did you mean "${s}"?` : ''} The catalogued datasets are ${datasetList()}. Fields and value types were not checked`, { data: { dataset: datasetName, suggestion: s, known: [...DATASET_NAMES] } }));
   }
   // A UTF-8 encoding has at least one byte per UTF-16 code unit, so a text longer than the limit in code
   // units is over it whatever it holds. Up to a few times the limit the whole filter is still checked (one

@@ -5,7 +5,9 @@
  */
 export {
   DATASETS, DATASET_NAMES, getDataset, UNFILTERABLE_FIELDS, CUSTOM_FIELD_OBJECTS,
-  type Dataset, type DatasetField, type FieldRow, type FieldType as LogFieldType,
+  ZONE_DATASETS, ACCOUNT_DATASETS, DATASETS_BY_SCOPE, DATASET_SCOPES, DOCS_SNAPSHOT, UNFILTERABLE_TYPES,
+  FILTERS_PAGE_SOURCE, FILTER_LIMITATIONS_SOURCE, FILTERS_PAGE_TABLE, FILTERS_PAGE_LIMITS,
+  type Dataset, type DatasetField, type DatasetScope, type DocsSource, type FiltersPageRow, type FieldRow, type FieldType as LogFieldType,
 } from './datasets/index.js';
 export * from './operators.js';
 export { LOGPUSH_CODES, type LogpushCode } from './codes.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Diagnostic, Range } from '../diagnostics/index.js';
-import { DATASET_NAMES, getDataset, type Dataset } from './datasets/index.js';
+import { DATASETS_BY_SCOPE, DATASET_NAMES, DATASET_SCOPES, getDataset, type Dataset, type DatasetScope } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
 import { checkLogpullOptions, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
@@ -21,6 +21,12 @@ export interface LogpushJobContext {
   operation?: 'create' | 'update';
   /** Dataset of the existing job, used when an update body has no `dataset`. */
   dataset?: string;
+  /**
+   * The endpoint's scope: `zone` for `/zones/{zone_id}/logpush/jobs`, `account` for
+   * `/accounts/{account_id}/logpush/jobs`. When given, a dataset of the other scope is an error
+   * (`job-dataset-scope`), and a name both scopes offer is checked against this scope's fields.
+   */
+  scope?: DatasetScope;
   /**
    * The zone's `log_custom_field` rule(s), when known: naming `RequestHeaders`, `ResponseHeaders` or
    * `Cookies` in `fields` while the zone configures none of that kind is reported.
@@ -91,13 +97,25 @@ class JobValidator {
     // dataset
     let dataset: Dataset | undefined;
     const dsName = str('dataset') ?? (present('dataset') ? undefined : ctx.dataset);
+    const scope = ctx.scope === 'zone' || ctx.scope === 'account' ? ctx.scope : undefined;
     if (dsName !== undefined) {
-      dataset = getDataset(dsName);
+      dataset = getDataset(dsName, scope) ?? getDataset(dsName);
+      const scopes = DATASET_SCOPES.get(dsName);
+      // Suggest from the job's scope first: a zone job's "gateway_dsn" is not meant as an account dataset.
+      const pool = scope ? [...DATASETS_BY_SCOPE[scope].keys()] : DATASET_NAMES;
+      const fixTo = (s: string) => (this.doc?.valueRange('/dataset') ? { title: `replace with "${s}"`, edits: [{ range: this.doc.valueRange('/dataset')!, newText: JSON.stringify(s) }] } : undefined);
       if (!dataset) {
-        const s = suggest(dsName, DATASET_NAMES);
-        this.out.push(diag('job-unknown-dataset', `Unknown dataset ${describe(dsName)}; catalogued: ${DATASET_NAMES.join(', ')}${s ? `. Did you mean "${s}"?` : ''}`, {
+        const s = suggest(dsName, pool) ?? suggest(dsName, DATASET_NAMES);
+        const known = (['zone', 'account'] as const).map((x) => `${x}: ${[...DATASETS_BY_SCOPE[x].keys()].join(', ')}`).join('; ');
+        this.out.push(diag('job-unknown-dataset', `Unknown dataset ${describe(dsName)}.${s ? ` Did you mean "${s}"?` : ''} The catalogued datasets are ${known}`, {
           ...this.at('/dataset'), data: { dataset: dsName, suggestion: s },
-          fix: s && this.doc?.valueRange('/dataset') ? { title: `replace with "${s}"`, edits: [{ range: this.doc.valueRange('/dataset')!, newText: JSON.stringify(s) }] } : undefined,
+          fix: s ? fixTo(s) : undefined,
+        }));
+      } else if (scope && scopes && !scopes.includes(scope)) {
+        const other = scopes[0]!;
+        const s = suggest(dsName, pool);
+        this.out.push(diag('job-dataset-scope', `${dsName} is ${other === 'account' ? 'an account' : 'a zone'}-scoped dataset: create its job at /${other === 'account' ? 'accounts/{account_id}' : 'zones/{zone_id}'}/logpush/jobs, not in this ${scope}${s ? `. The ${scope} dataset nearest by name is "${s}"` : ''}`, {
+          ...this.at('/dataset'), data: { dataset: dsName, scope, datasetScopes: [...scopes], suggestion: s },
         }));
       }
     }
@@ -114,7 +132,7 @@ class JobValidator {
     if (present('output_options')) this.outputOptions(body['output_options'], dataset);
     const filter = str('filter');
     if (filter !== undefined && filter.trim() !== '') {
-      const checked = checkLogFilter(filter, { dataset: dataset?.name ?? '' });
+      const checked = checkLogFilter(filter, { dataset: dataset?.name ?? '', scope: dataset?.scope });
       for (const d of checked.diagnostics) {
         if (d.code === 'filter-unknown-dataset') continue;
         const r: Diagnostic = { ...d, pointer: '/filter', data: { ...(d.data ?? {}), filterPointer: d.pointer ?? '' } };

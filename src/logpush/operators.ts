@@ -1,7 +1,9 @@
 /**
- * The Logpush filter operator table (service.md "Filters") as data: each operator's meaning, the field
- * types it supports, whether its value is an array, and the spellings seen in the wild that mean it.
- * The checker, the evaluators, the printer and the docs all read this table.
+ * The Logpush filter operator table as data: each operator's meaning, the field types it supports (the
+ * public Filters page's String, Int, Bool, Array, Object columns), whether its value is an array, and
+ * the spellings seen in the wild that mean it. The checker, the evaluators, the printer and the docs all
+ * read this table; a test checks it against the page as read by `npm run datasets:refresh`
+ * (src/logpush/datasets/filters-page.ts).
  * @module
  */
 import type { FieldType } from './datasets/types.js';
@@ -12,13 +14,13 @@ export type FilterOperator =
   | 'startsWith' | 'endsWith' | '!startsWith' | '!endsWith'
   | 'contains' | '!contains' | 'in' | '!in';
 
-/** The kinds of field type the operator table speaks of (service.md columns). */
-export type OperandKind = 'string' | 'int' | 'bool' | 'array';
+/** The kinds of field type the operator table speaks of (the Filters page's columns). */
+export type OperandKind = 'string' | 'int' | 'bool' | 'array' | 'object';
 
 /** One row of the operator table. */
 export interface OperatorInfo {
   name: FilterOperator;
-  /** Meaning, as in service.md. */
+  /** Meaning, as the Filters page names the operator. */
   meaning: string;
   /** Field kinds the operator supports. */
   kinds: readonly OperandKind[];
@@ -30,7 +32,16 @@ export interface OperatorInfo {
   symbol: string;
 }
 
-/** The operator table of service.md, in its order. */
+/**
+ * The operator table, in the order and with the type columns of the public Filters page:
+ * cloudflare/cloudflare-docs src/content/docs/logs/logpush/logpush-job/filters.mdx
+ * @ 0c50ffa05a96c48067721cbe0c1d637885537479 (the newest revision read; the page has given `in`/`!in`
+ * String and Int only, no Array, since at least 10ead741 of src/content/docs/logs/reference/filters.mdx;
+ * this table followed service.md, which gave them Array too). No operator takes Object. The
+ * filtering-limitations note beside it (src/content/partials/logs/filtering-limitations.mdx
+ * @ 2678ac4c8e0abda808477ea82dbdb67182020649) is data: UNFILTERABLE_TYPES and UNFILTERABLE_FIELDS in
+ * src/logpush/datasets/filters-page.ts.
+ */
 export const OPERATORS: readonly OperatorInfo[] = [
   { name: 'eq', meaning: 'Equal', kinds: ['string', 'int', 'bool'], arrayValue: false, symbol: '==' },
   { name: '!eq', meaning: 'Not equal', kinds: ['string', 'int', 'bool'], arrayValue: false, negates: 'eq', symbol: '!=' },
@@ -44,8 +55,8 @@ export const OPERATORS: readonly OperatorInfo[] = [
   { name: '!endsWith', meaning: 'Does not end with', kinds: ['string'], arrayValue: false, negates: 'endsWith', symbol: 'does not end with' },
   { name: 'contains', meaning: 'Contains', kinds: ['string', 'array'], arrayValue: false, symbol: 'contains' },
   { name: '!contains', meaning: 'Does not contain', kinds: ['string', 'array'], arrayValue: false, negates: 'contains', symbol: 'does not contain' },
-  { name: 'in', meaning: 'Value is in a set of values', kinds: ['string', 'int', 'array'], arrayValue: true, symbol: 'in' },
-  { name: '!in', meaning: 'Value is not in a set of values', kinds: ['string', 'int', 'array'], arrayValue: true, negates: 'in', symbol: 'not in' },
+  { name: 'in', meaning: 'Value is in a set of values', kinds: ['string', 'int'], arrayValue: true, symbol: 'in' },
+  { name: '!in', meaning: 'Value is not in a set of values', kinds: ['string', 'int'], arrayValue: true, negates: 'in', symbol: 'not in' },
 ];
 
 /** Operator rows by name (a Map: `constructor` is not an operator). */
@@ -79,7 +90,8 @@ export const FIELD_TYPE_KINDS: Readonly<Record<FieldType, readonly OperandKind[]
   int_or_string: ['int', 'string'],
   array_string: ['array'],
   array_int: ['array'],
-  object: [],
+  array_object: ['array'],
+  object: ['object'],
 };
 
 /** Element type of an array field type, used to type `contains`/`in` values on arrays. */
@@ -97,6 +109,7 @@ export const FIELD_TYPE_LABEL: Readonly<Record<FieldType, string>> = {
   int_or_string: 'int or string',
   array_string: 'array[string]',
   array_int: 'array[int]',
+  array_object: 'array[object]',
   object: 'object',
 };
 
@@ -107,7 +120,7 @@ export function operatorSupports(op: FilterOperator, type: FieldType): boolean {
   return FIELD_TYPE_KINDS[type].some((k) => info.kinds.includes(k));
 }
 
-/** The filter limits of service.md "Limits". */
+/** The filter limits (the Filters page: "approximately 30 operators and 1000 bytes"; a test checks them against it). */
 export const FILTER_LIMITS = {
   /** Clauses plus `and`/`or` groups. */
   maxOperators: 30,

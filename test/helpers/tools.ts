@@ -37,7 +37,7 @@ export function postgresProgram(name: 'initdb' | 'pg_ctl' | 'postgres'): string 
   return dir ? join(dir, name) : name;
 }
 
-export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres';
+export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres' | 'git';
 
 /** How each tool is probed (a command that exits 0 when it works) and installed (Debian 12). */
 const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
@@ -46,6 +46,7 @@ const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
   chromium: { probe: [['chromium', ['--version']], ['chromium-browser', ['--version']]], install: 'apt-get install chromium' },
   // The tests start their own cluster, so they need the server programs themselves, not a client or a running server.
   postgres: { probe: [[postgresProgram('postgres'), ['--version']]], install: 'apt-get install postgresql' },
+  git: { probe: [['git', ['--version']]], install: 'apt-get install git' },
 };
 
 const found = new Map<Tool, boolean>();

@@ -115,4 +115,9 @@ describe('lint positions map back into the file', () => {
     expect(tf.slice(d!.range!.start, d!.range!.end)).toBe('"gte"');
     expect(d!.fix!.edits).toEqual([{ range: d!.range, newText: '"geq"' }]);
   });
+  it('a cloudflare_logpush_job filter is checked against the dataset of its owner\'s scope (zone_id or account_id)', () => {
+    const job = (owner: string) => `resource "cloudflare_logpush_job" "j" {\n  ${owner} = "x"\n  dataset = "firewall_events"\n  filter = jsonencode({ where = { key = "ZoneName", operator = "eq", value = "example.com" } })\n}\n`;
+    expect(checkExtracted(extractTerraform(job('account_id')))).toEqual([]);
+    expect(checkExtracted(extractTerraform(job('zone_id'))).map((d) => d.code)).toEqual(['filter-unknown-field']);
+  });
 });

@@ -24,16 +24,36 @@ describe('the Logpush code table', () => {
 });
 
 describe('dataset catalogs', () => {
-  it('embed the four reference datasets with their documented counts', () => {
-    expect([...DATASETS.keys()].sort()).toEqual(['dns_logs', 'firewall_events', 'http_requests', 'spectrum_events']);
-    expect(DATASETS.get('http_requests')!.fields).toHaveLength(103);
-    expect(DATASETS.get('firewall_events')!.fields).toHaveLength(39);
-    expect(DATASETS.get('dns_logs')!.fields).toHaveLength(9);
-    expect(DATASETS.get('spectrum_events')!.fields).toHaveLength(31);
+  // Field counts of every dataset page read (cloudflare-docs, revisions in src/logpush/datasets/source/),
+  // written out so that a lost or doubled page or field fails here.
+  const ZONE = { account_abuse_protection_events: 19, dns_logs: 9, firewall_events: 43, http_requests: 109, spectrum_events: 31, websocket_analytics: 17, zaraz_events: 7 };
+  const ACCOUNT = {
+    access_requests: 15, audit_logs: 15, audit_logs_v2: 23, biso_user_actions: 9, device_posture_results: 18, dex_application_tests: 72,
+    dex_device_state_events: 60, dlp_forensic_copies: 8, dns_firewall_logs: 19, email_security_alerts: 32, email_security_post_delivery_events: 21,
+    firewall_events: 45, gateway_dns: 82, gateway_http: 60, gateway_network: 34, ipsec_logs: 7, magic_bgp_logs: 6, magic_ids_detections: 12,
+    mcp_portal_logs: 19, mnm_flow_logs: 24, network_analytics_logs: 84, sinkhole_http_logs: 17, ssh_logs: 18, turnstile_events: 13,
+    warp_config_changes: 11, warp_toggle_changes: 9, websocket_analytics: 19, workers_trace_events: 13, zero_trust_network_sessions: 47,
+  };
+  it('embed every zone- and account-scoped dataset of the docs with its field count', async () => {
+    const { ZONE_DATASETS, ACCOUNT_DATASETS, DATASET_SCOPES, getDataset } = await import('../../src/logpush/index.js');
+    expect(Object.fromEntries([...ZONE_DATASETS].map(([k, d]) => [k, d.fields.length]))).toEqual(ZONE);
+    expect(Object.fromEntries([...ACCOUNT_DATASETS].map(([k, d]) => [k, d.fields.length]))).toEqual(ACCOUNT);
+    for (const d of ZONE_DATASETS.values()) expect(d.scope).toBe('zone');
+    for (const d of ACCOUNT_DATASETS.values()) expect(d.scope).toBe('account');
+    expect(DATASETS.size).toBe(new Set([...Object.keys(ZONE), ...Object.keys(ACCOUNT)]).size);
+    expect(DATASET_SCOPES.get('firewall_events')).toEqual(['zone', 'account']);
+    expect(DATASET_SCOPES.get('gateway_dns')).toEqual(['account']);
+    // A name of both scopes: each scope has its own fields; no scope means the zone one.
+    expect(getDataset('firewall_events', 'account')!.byName.has('ZoneName')).toBe(true);
+    expect(getDataset('firewall_events', 'zone')!.byName.has('ZoneName')).toBe(false);
+    expect(getDataset('firewall_events')!.scope).toBe('zone');
+    expect(getDataset('gateway_dns', 'zone')).toBeUndefined();
     expect(DATASETS.get('http_requests')!.byName.get('EdgeResponseStatus')!.type).toBe('int');
     expect(DATASETS.get('http_requests')!.byName.get('EdgeStartTimestamp')!.type).toBe('int_or_string');
     expect(DATASETS.get('http_requests')!.byName.get('CacheResponseStatus')!.deprecated).toBe(true);
     expect(DATASETS.get('firewall_events')!.byName.get('Metadata')!.type).toBe('object');
+    expect(getDataset('gateway_dns')!.byName.get('ResourceRecords')!.type).toBe('array_object');
+    expect(getDataset('dex_device_state_events')!.byName.get('CPUPercentage')!.type).toBe('float');
     expect(DATASETS.get('http_requests')!.byName.get('__proto__')).toBeUndefined();
   });
 });
@@ -42,7 +62,7 @@ describe('docs/logpush.md', () => {
   const doc = readFileSync(join(__dirname, '../../docs/logpush.md'), 'utf8');
   it('shows the operator table exactly as the data table holds it', async () => {
     const { OPERATORS } = await import('../../src/logpush/index.js');
-    const cols = ['string', 'int', 'bool', 'array', 'object', 'float'];
+    const cols = ['string', 'int', 'bool', 'array', 'object'];
     for (const o of OPERATORS) {
       const row = `| \`${o.name}\` | ${o.meaning} | ${cols.map((c) => ((o.kinds as readonly string[]).includes(c) ? 'yes' : '—')).join(' | ')} |`;
       expect(doc).toContain(row);

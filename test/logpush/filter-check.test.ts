@@ -186,6 +186,34 @@ describe('names, operators, values', () => {
     expect(d[0]!.code).toBe('filter-unknown-dataset');
     expect(d[0]!.message).toContain('http_requests');
   });
+  it('a dataset rulekit does not know: one diagnostic about it, and the rest of the filter still checked', () => {
+    const f = where({ and: [clause('X', 'neq', 1), clause('Y', 'in', 'a'), clause('Z', 'eq', { o: 1 }), { or: [] }] });
+    const d = checkLogFilter(f, { dataset: 'gateway_dsn' }).diagnostics;
+    expect(d.map((x) => x.code)).toEqual(['filter-unknown-dataset', 'filter-misspelt-operator', 'filter-value-not-array', 'filter-value-type', 'filter-empty-group']);
+    const ds = d[0]!;
+    expect(ds.data).toMatchObject({ dataset: 'gateway_dsn', suggestion: 'gateway_dns' });
+    expect(ds.message).toContain('Did you mean "gateway_dns"?');
+    // It names the known datasets, by scope.
+    expect(ds.message).toContain('zone: account_abuse_protection_events, dns_logs, firewall_events, http_requests');
+    expect(ds.message).toContain('account: access_requests,');
+    expect(d.filter((x) => x.code.includes('dataset'))).toHaveLength(1);
+    // The misspelt operator still gets its fix; the limits still count.
+    expect(applyFix(f, d[1]!)).toContain('"operator":"!eq"');
+    const many = where({ and: Array.from({ length: 30 }, (_, i) => clause(`F${i}`, 'eq', i)) });
+    expect(checkLogFilter(many, { dataset: 'nope' }).diagnostics.map((x) => x.code)).toEqual(['filter-unknown-dataset', 'filter-size-limit', 'filter-operator-limit']);
+    // A well-formed filter of an unknown dataset: only the dataset diagnostic, and no checked filter.
+    const ok = checkLogFilter(where(clause('Anything', 'in', [1, 'a'])), { dataset: 'nope' });
+    expect(ok.diagnostics.map((x) => x.code)).toEqual(['filter-unknown-dataset']);
+    expect(ok.filter).toBeUndefined();
+  });
+  it('a name of both scopes is checked against the scope given', () => {
+    const zoneName = where(clause('ZoneName', 'eq', 'example.com'));
+    expect(checkLogFilter(zoneName, { dataset: 'firewall_events', scope: 'account' }).diagnostics).toEqual([]);
+    expect(checkLogFilter(zoneName, { dataset: 'firewall_events', scope: 'zone' }).diagnostics.map((x) => x.code)).toEqual(['filter-unknown-field']);
+    expect(checkLogFilter(zoneName, { dataset: 'firewall_events' }).diagnostics.map((x) => x.code)).toEqual(['filter-unknown-field']);
+    // A dataset only the other scope has is still checked against its catalog.
+    expect(checkLogFilter(where(clause('QueryName', 'eq', 'a.com')), { dataset: 'gateway_dns', scope: 'zone' }).diagnostics).toEqual([]);
+  });
   it('a deprecated field is an info', () => {
     const d = compileLogFilter(where(clause('CacheResponseStatus', 'eq', 200)), HTTP);
     expect(d.diagnostics.map((x) => [x.code, x.severity])).toEqual([['filter-deprecated-field', 'info']]);

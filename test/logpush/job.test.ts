@@ -56,6 +56,34 @@ describe('validateLogpushJob', () => {
     expect(date.map((x) => x.code)).toEqual(['destination-date-placeholder']);
     expect(GOOD.destination_conf.slice(0, 0) + 's3://b/logs/{date}?region=us-west-2'.slice(date[0]!.range!.start, date[0]!.range!.end)).toBe('{date}');
   });
+  it('knows each dataset\'s scope: a dataset of the other scope is an error naming the endpoint', () => {
+    const gw = { destination_conf: 'https://logs.example.com', dataset: 'gateway_dns' };
+    const d = validateLogpushJob(gw, { scope: 'zone' });
+    expect(d.map((x) => [x.code, x.severity, x.pointer])).toEqual([['job-dataset-scope', 'error', '/dataset']]);
+    expect(d[0]!.message).toContain('gateway_dns is an account-scoped dataset');
+    expect(d[0]!.message).toContain('/accounts/{account_id}/logpush/jobs');
+    expect(d[0]!.data).toMatchObject({ scope: 'zone', datasetScopes: ['account'] });
+    expect(codes(gw, { scope: 'account' })).toEqual([]);
+    expect(codes(gw)).toEqual([]);
+    const http = validateLogpushJob(JSON.stringify({ ...GOOD, ownership_challenge: 'x' }), { scope: 'account' });
+    expect(http.map((x) => x.code)).toEqual(['job-dataset-scope']);
+    expect(http[0]!.message).toContain('/zones/{zone_id}/logpush/jobs');
+    expect(http[0]!.range).toBeDefined();
+    // Both scopes offer firewall_events and websocket_analytics.
+    for (const scope of ['zone', 'account'] as const) {
+      expect(codes({ destination_conf: 'https://l.example.com', dataset: 'firewall_events' }, { scope })).toEqual([]);
+      expect(codes({ destination_conf: 'https://l.example.com', dataset: 'websocket_analytics' }, { scope })).toEqual([]);
+    }
+    // An update without dataset uses the stored one.
+    expect(codes({ name: 'x' }, { operation: 'update', dataset: 'audit_logs', scope: 'zone' })).toEqual(['job-dataset-scope']);
+  });
+  it('an unknown dataset: suggestions from the job\'s scope first; the filter is still checked, with no second dataset diagnostic', () => {
+    const d = validateLogpushJob({ destination_conf: 'https://l.example.com', dataset: 'gatway_http', filter: '{"where":{"key":"X","operator":"gte","value":1}}' }, { scope: 'account' });
+    expect(d.map((x) => x.code)).toEqual(['job-unknown-dataset', 'filter-misspelt-operator']);
+    expect(d[0]!.message).toContain('Did you mean "gateway_http"?');
+    expect(d[0]!.message).toContain('account: access_requests');
+    expect(d[1]!.pointer).toBe('/filter');
+  });
   it('dataset and name', () => {
     const d = validateLogpushJob({ ...GOOD, dataset: 'http_request' });
     expect(d.map((x) => x.code)).toContain('job-unknown-dataset');

@@ -1,6 +1,7 @@
 /**
- * The Logpush operators against an oracle written from the spec (service.md "Filters" and logpush.md
- * "Filters"; the public Cloudflare Logpush filter docs say the same), not from src/logpush/operators.ts:
+ * The Logpush operators against an oracle written from the public Filters page (cloudflare-docs
+ * src/content/docs/logs/logpush/logpush-job/filters.mdx @0c50ffa0, which differs from service.md in one
+ * place: `in`/`!in` take no Array) and logpush.md, not from src/logpush/operators.ts:
  * the table's rows, and what each operator answers on concrete log lines. The evaluators (interpreter,
  * generated code, closures) all read the operator table; a wrong row there (a negated operator that
  * stops negating, a kind dropped) makes them agree with each other and still be wrong — this file is the
@@ -9,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileLogFilter, evaluateLogFilter, OPERATORS, type CompileMode } from '../../src/logpush/index.js';
 
-/** service.md's operator table, copied by hand: meaning, supported field types, value is an array. */
+/** The Filters page's operator table, copied by hand: meaning, supported field types, value is an array. */
 const SPEC_TABLE = [
   ['eq', 'Equal', ['string', 'int', 'bool'], false],
   ['!eq', 'Not equal', ['string', 'int', 'bool'], false],
@@ -23,8 +24,8 @@ const SPEC_TABLE = [
   ['!endsWith', 'Does not end with', ['string'], false],
   ['contains', 'Contains', ['string', 'array'], false],
   ['!contains', 'Does not contain', ['string', 'array'], false],
-  ['in', 'Value is in a set of values', ['string', 'int', 'array'], true],
-  ['!in', 'Value is not in a set of values', ['string', 'int', 'array'], true],
+  ['in', 'Value is in a set of values', ['string', 'int'], true],
+  ['!in', 'Value is not in a set of values', ['string', 'int'], true],
 ] as const;
 
 /** The negated operators of the table and the operator each one is "exactly not" of (logpush.md). */
@@ -87,12 +88,12 @@ const FIELDS: Record<FieldKind, { key: string; operands: Record<string, (Scalar 
   },
   array_string: {
     key: 'SecurityActions',
-    operands: { contains: ['block', 'bl'], in: [['block', 'challenge'], []] },
+    operands: { contains: ['block', 'bl'] },
     values: [['block'], ['log', 'challenge'], ['blocked'], [], 'block', ['Block']],
   },
   array_int: {
     key: 'BotDetectionIDs',
-    operands: { contains: [7, 0], in: [[7, 8], []] },
+    operands: { contains: [7, 0] },
     values: [[7], [1, 8], [0], [], 7, ['7']],
   },
 };

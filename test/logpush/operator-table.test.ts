@@ -10,15 +10,20 @@ const FIELD_OF: Record<FieldType, string> = {
   int_or_string: 'EdgeStartTimestamp',
   array_string: 'SecurityActions',
   array_int: 'BotDetectionIDs',
+  array_object: 'RData',
   object: 'RequestHeaders',
 };
+/** The dataset each field is taken from (`array[object]` fields live in account datasets). */
+const DATASET_OF: Partial<Record<FieldType, string>> = { array_object: 'gateway_dns' };
 const SAMPLE: Record<FieldType, unknown> = {
-  string: 'x', int: 5, bool: true, float: 1.5, int_or_string: 5, array_string: 'x', array_int: 5, object: 'x',
+  string: 'x', int: 5, bool: true, float: 1.5, int_or_string: 5, array_string: 'x', array_int: 5, array_object: 'x', object: 'x',
 };
 
 /**
- * The spec's table (service.md "Filters", logpush.md), written out rather than derived, so the test can
- * fail: which field types each operator accepts. `int or string` accepts what either accepts.
+ * The public Filters page's table (cloudflare-docs src/content/docs/logs/logpush/logpush-job/filters.mdx
+ * @0c50ffa0) with its filtering-limitations note, written out rather than derived, so the test can fail:
+ * which field types each operator accepts. `int or string` accepts what either accepts; `in`/`!in` take
+ * no Array; `object` and `array[object]` take nothing (the note).
  */
 const ACCEPTS: Record<string, FieldType[]> = {
   eq: ['string', 'int', 'bool', 'int_or_string'],
@@ -33,8 +38,8 @@ const ACCEPTS: Record<string, FieldType[]> = {
   '!endsWith': ['string', 'int_or_string'],
   contains: ['string', 'int_or_string', 'array_string', 'array_int'],
   '!contains': ['string', 'int_or_string', 'array_string', 'array_int'],
-  in: ['string', 'int', 'int_or_string', 'array_string', 'array_int'],
-  '!in': ['string', 'int', 'int_or_string', 'array_string', 'array_int'],
+  in: ['string', 'int', 'int_or_string'],
+  '!in': ['string', 'int', 'int_or_string'],
 };
 const TYPES = Object.keys(FIELD_OF) as FieldType[];
 const ARRAY_OPS = new Set(['in', '!in']);
@@ -52,14 +57,15 @@ describe('operator table × every field type', () => {
         if (type === 'int_or_string' && ['startsWith', 'endsWith', '!startsWith', '!endsWith', 'contains', '!contains'].includes(op)) value = '2024-';
         if (ARRAY_OPS.has(op)) value = [value];
         const text = JSON.stringify({ where: { key: FIELD_OF[type], operator: op, value } });
-        const r = compileLogFilter(text, { dataset: 'http_requests' });
+        const r = compileLogFilter(text, { dataset: DATASET_OF[type] ?? 'http_requests' });
         const errors = r.diagnostics.filter((d) => d.severity === 'error');
         if (accepted) {
           expect(errors).toEqual([]);
           expect(r.matcher).toBeTypeOf('function');
         } else {
           expect(r.matcher).toBeUndefined();
-          const code = type === 'float' ? 'filter-float-field' : type === 'object' ? 'filter-object-field' : 'filter-operator-type';
+          const code = type === 'float' ? 'filter-float-field' : type === 'object' || type === 'array_object' ? 'filter-object-field' : 'filter-operator-type';
+          if (type === 'array_object') expect(r.diagnostics.map((d) => d.code)).toContain('filter-deprecated-field');
           expect(errors.map((d) => d.code)).toEqual([code]);
           expect(errors[0]!.pointer).toBe(code === 'filter-operator-type' ? '/where/operator' : '/where/key');
           // The range covers the JSON token the pointer names.
@@ -69,9 +75,16 @@ describe('operator table × every field type', () => {
       });
     }
   }
-  it('warns that array[int] fields are listed as not filterable, without rejecting', () => {
+  it('array[int] fields are filterable: the current limitations note no longer lists them', () => {
     const r = compileLogFilter('{"where":{"key":"BotDetectionIDs","operator":"contains","value":5}}', { dataset: 'http_requests' });
-    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['filter-unfilterable-field', 'warning']]);
+    expect(r.diagnostics).toEqual([]);
     expect(r.matcher!({ BotDetectionIDs: [1, 5] })).toBe(true);
+  });
+  it('the note\'s two findings have one severity: an object field and a listed firewall_events field are both errors', () => {
+    const obj = compileLogFilter('{"where":{"key":"Metadata","operator":"eq","value":"x"}}', { dataset: 'audit_logs' });
+    const fw = compileLogFilter('{"where":{"key":"Description","operator":"eq","value":"x"}}', { dataset: 'firewall_events' });
+    expect(obj.diagnostics.map((d) => [d.code, d.severity])).toEqual([['filter-object-field', 'error']]);
+    expect(fw.diagnostics.map((d) => [d.code, d.severity])).toEqual([['filter-unfilterable-field', 'error']]);
+    expect(fw.matcher).toBeUndefined();
   });
 });

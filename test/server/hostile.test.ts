@@ -35,7 +35,8 @@ const VALID_ZONE_RULESET = {
   phase: 'http_log_custom_fields',
   rules: [{ action: 'log_custom_field', expression: 'true', action_parameters: { request_fields: [{ name: 'content-type' }] } }],
 };
-const VALID_JOB = { name: 'job', destination_conf: 'gs://bucket/logs/{DATE}', dataset: 'http_requests' };
+/** firewall_events: both scopes offer it, so the same body is valid on zone and account routes. */
+const VALID_JOB = { name: 'job', destination_conf: 'gs://bucket/logs/{DATE}', dataset: 'firewall_events' };
 
 interface Envelope {
   result: unknown;
@@ -269,7 +270,7 @@ describe('hostile bodies: the envelope, never a crash, never a partial write', (
   it('__proto__, constructor and prototype keys at every level of a job: warned about, never stored as members, nothing polluted', async () => {
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       const evil = `"${key}": {"${PROTO_MARK}": 1, "polluted": true, "prototype": {"${PROTO_MARK}": 2}}`;
-      const create = `{${evil}, "name": "j-${key.replace(/_/g, '')}", "destination_conf": "gs://bucket/logs", "dataset": "http_requests", "output_options": {${evil}}}`;
+      const create = `{${evil}, "name": "j-${key.replace(/_/g, '')}", "destination_conf": "gs://bucket/logs", "dataset": "firewall_events", "output_options": {${evil}}}`;
       const update = `{${evil}, "name": "u-${key.replace(/_/g, '')}", "output_options": {${evil}}}`;
       for (const [method, url, text] of [['POST', `${ZONE}/logpush/jobs`, create], ['PUT', `${ZONE}/logpush/jobs/${jobId}`, update], ['POST', `${ACCOUNT}/logpush/jobs`, create]] as const) {
         // Dry run first: the answer is the one the write gives, and nothing changes.

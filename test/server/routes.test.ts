@@ -135,6 +135,22 @@ describe('routes', () => {
     expect((await app.inject({ method: 'GET', url: `${ZONE}/logpush/jobs/abc`, headers: H })).statusCode).toBe(400);
   });
 
+  it('a job names a dataset of its route\'s scope: an account dataset on a zone route is refused, and the other way round', async () => {
+    const codes = (r: { body: string }) => (JSON.parse(r.body).errors ?? []).map((e: { meta: { code: string } }) => e.meta.code);
+    const gateway = { destination_conf: 'https://logs.example.com/in', dataset: 'gateway_dns' };
+    const onZone = await post(`${ZONE}/logpush/jobs?dry_run=true`, gateway);
+    expect(onZone.statusCode).toBe(400);
+    expect(codes(onZone)).toEqual(['job-dataset-scope']);
+    expect(JSON.parse(onZone.body).errors[0].message).toContain('/accounts/{account_id}/logpush/jobs');
+    expect((await post(`${ACC}/logpush/jobs?dry_run=true`, gateway)).statusCode).toBe(200);
+    const http = { destination_conf: 'https://logs.example.com/in', dataset: 'http_requests' };
+    expect(codes(await post(`${ACC}/logpush/jobs?dry_run=true`, http))).toEqual(['job-dataset-scope']);
+    // firewall_events is in both scopes, with ZoneName only in the account one.
+    const fw = { destination_conf: 'https://logs.example.com/in', dataset: 'firewall_events', filter: '{"where":{"key":"ZoneName","operator":"eq","value":"example.com"}}' };
+    expect((await post(`${ACC}/logpush/jobs?dry_run=true`, fw)).statusCode).toBe(200);
+    expect(codes(await post(`${ZONE}/logpush/jobs?dry_run=true`, fw))).toEqual(['filter-unknown-field']);
+  });
+
   it('what only the text says still counts: a key given twice is reported with its place in the body', async () => {
     const text = `{"rules":[{"action":"block","expression":"tcp.dstport == 1","description":"a","description":"b"}]}`;
     const J = { ...H, 'content-type': 'application/json' };

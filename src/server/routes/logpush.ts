@@ -1,6 +1,7 @@
 /**
  * Logpush job routes, at zone and account level: list, create, read, update, delete. Bodies are validated
- * by `validateLogpushJob`, with the zone's custom-field rules so that a job naming `RequestHeaders` while
+ * by `validateLogpushJob` with the route's scope (a dataset of the other scope is refused) and the zone's
+ * custom-field rules so that a job naming `RequestHeaders` while
  * the zone logs none is reported.
  * @module
  */
@@ -44,7 +45,7 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const body = bodyOf(req);
       const rules = await customFieldRules(owner);
-      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', customFieldRules: rules }));
+      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', scope: scope.scope, customFieldRules: rules }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const job = await ctx.store.createJob(owner, newJob(body.value as Record<string, unknown>), { dryRun: dryRunOf(req) });
       return sendResult(reply, job, diagnostics);
@@ -65,7 +66,7 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const stored = await ctx.store.getJob(owner, id);
       if (!stored) return notFound(reply, scope, id);
       const rules = await customFieldRules(owner);
-      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', dataset: stored.dataset ?? undefined, customFieldRules: rules }));
+      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', scope: scope.scope, dataset: stored.dataset ?? undefined, customFieldRules: rules }));
       // A body that is not an object is already an error above; it must not be read as one here.
       const value = (body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? body.value : {}) as Record<string, unknown>;
       if (typeof value['dataset'] === 'string' && value['dataset'] !== stored.dataset) {
