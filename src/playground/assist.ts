@@ -1,0 +1,96 @@
+/**
+ * Completion, hover and signature help in the editors, from `rulekit/language` (src/language: the same
+ * module the language server answers with). This file only converts: offsets are CodeMirror's as they
+ * are, a completion item's kind becomes a CodeMirror completion type, hover markdown becomes text.
+ * @module
+ */
+import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import { hoverTooltip, type Tooltip } from '@codemirror/view';
+import { EditorState, type Extension } from '@codemirror/state';
+import {
+  completeExpression,
+  completeLogFilter,
+  hoverExpression,
+  hoverLogFilter,
+  signatureHelpExpression,
+  type CompletionItem,
+  type CompletionKind,
+  type CompletionResult as RulekitCompletions,
+  type Hover,
+} from '../language/index.js';
+import type { ListItems } from '../index.js';
+import { h } from './dom.js';
+
+/** CodeMirror's completion type (its icon) for each kind of item. */
+const TYPE_OF_KIND: Readonly<Record<CompletionKind, string>> = {
+  field: 'property',
+  operator: 'keyword',
+  list: 'variable',
+  keyword: 'keyword',
+  value: 'constant',
+  function: 'function',
+  key: 'property',
+};
+
+function toCompletion(item: CompletionItem): Completion {
+  const c: Completion = { label: item.label, type: TYPE_OF_KIND[item.kind] ?? 'text' };
+  if (item.detail) c.detail = item.detail;
+  if (item.documentation) c.info = item.documentation;
+  if (item.insertText !== undefined && item.insertText !== item.label) c.apply = item.insertText;
+  return c;
+}
+
+/** A completion source registered as language data, so it joins whatever language the editor has. */
+function completionFrom(source: CompletionSource): Extension {
+  return EditorState.languageData.of(() => [{ autocomplete: source }]);
+}
+
+/** rulekit's completions as CodeMirror's; null when there is nothing to offer. */
+export function toCompletionResult(r: RulekitCompletions, context: CompletionContext): CompletionResult | null {
+  if (!r.items.length) return null;
+  // Typing inside the word being completed should not close the list: filter on CodeMirror's side.
+  if (!context.explicit && r.from === r.to && !/[.$({ ]$/.test(context.state.sliceDoc(Math.max(0, context.pos - 1), context.pos))) return null;
+  return { from: r.from, to: r.to, options: r.items.map(toCompletion), validFor: /^[\w.$!]*$/ };
+}
+
+/** Hover markdown as a tooltip: code spans and bold kept, the rest as text. */
+export function hoverDom(markdown: string): HTMLElement {
+  const root = h('div', { class: 'cm-rulekit-hover' });
+  for (const para of markdown.split(/\n{2,}/)) {
+    const p = h('p');
+    for (const part of para.split(/(`[^`]+`|\*\*[^*]+\*\*)/)) {
+      if (part.startsWith('`') && part.endsWith('`') && part.length > 1) p.append(h('code', {}, part.slice(1, -1)));
+      else if (part.startsWith('**') && part.endsWith('**') && part.length > 3) p.append(h('strong', {}, part.slice(2, -2)));
+      else if (part) p.append(part.replace(/```\w*\n?/g, ''));
+    }
+    root.append(p);
+  }
+  return root;
+}
+
+function tooltipOf(hover: Hover | undefined): Tooltip | null {
+  if (!hover) return null;
+  return { pos: hover.from, end: hover.to, above: true, create: () => ({ dom: hoverDom(hover.markdown) }) };
+}
+
+/** Completion, hover and signature help for an expression editor; `lists` read at each request. */
+export function expressionAssist(lists: () => ListItems | undefined): Extension[] {
+  const source: CompletionSource = (context) => {
+    const r = completeExpression(context.state.doc.toString(), context.pos, { lists: lists() });
+    const result = toCompletionResult(r, context);
+    if (result) return result;
+    // Inside a function call's arguments: the signature as the only (informative) entry.
+    const sig = context.explicit ? signatureHelpExpression(context.state.doc.toString(), context.pos, { lists: lists() }) : undefined;
+    return sig ? { from: context.pos, options: [{ label: sig.label, type: 'function', detail: sig.parameters[sig.activeParameter] ?? '', info: sig.documentation, apply: '' }] } : null;
+  };
+  return [
+    completionFrom(source),
+    hoverTooltip((view, pos) => tooltipOf(hoverExpression(view.state.doc.toString(), pos, { lists: lists() }))),
+  ];
+}
+
+/** Completion and hover for a Logpush filter editor on the dataset `dataset()` names. */
+export function logFilterAssist(dataset: () => string): Extension[] {
+  const source: CompletionSource = (context) => toCompletionResult(completeLogFilter(context.state.doc.toString(), context.pos, { dataset: dataset() }), context);
+  return [completionFrom(source), hoverTooltip((view, pos) => tooltipOf(hoverLogFilter(view.state.doc.toString(), pos, { dataset: dataset() })))];
+}
