@@ -35,4 +35,24 @@ describe('browser bundle of the core', () => {
     expect(r.matcher!({ 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
     expect(api.compileExpression('tcp.dst_port == 1').diagnostics[0]!.message).toContain('did you mean tcp.dstport?');
   });
+
+  it('the completion module (rulekit/language) pulls in no Node built-in and completes without Node globals', async () => {
+    const result = await build({
+      entryPoints: ['src/language/index.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'language',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const imported = Object.values(result.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => NODE_BUILTINS.has(p))).toEqual([]);
+    const context = vm.createContext({ TextDecoder, TextEncoder, console });
+    vm.runInContext(`${result.outputFiles[0]!.text}; globalThis.language = language;`, context);
+    const api = (context as { language: typeof import('../../src/language/index.js') }).language;
+    expect(api.completeExpression('tcp.d', 5).items.map((i) => i.label)).toContain('tcp.dstport');
+    expect(api.completeLogFilter('{"where": {"key": }}', 18, { dataset: 'dns_logs' }).items.map((i) => i.label)).toContain('QueryName');
+  });
 });
