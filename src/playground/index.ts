@@ -6,7 +6,7 @@
  * @module
  */
 export { expressionLanguage, rulekitHighlightStyle, rulekitHighlighting, styleSpans, styleOf, TOKEN_STYLES, STYLE_BY_TOKEN, STYLE_BY_CATEGORY, type TokenStyle, type StyledSpan } from './language.js';
-export { rulekitLinter, lintDiagnostics, toLintDiagnostic, fixAction, LINT_DELAY, type Placed } from './lint.js';
+export { rulekitLinter, recheck, requestRecheck, lintDiagnostics, toLintDiagnostic, fixAction, LINT_DELAY, type Placed } from './lint.js';
 export { expressionAssist, logFilterAssist, toCompletionResult, hoverDom } from './assist.js';
 export { encodeState, decodeState, mergeState, TABS, type PlaygroundState, type Tab } from './state.js';
 export { defaultState } from './samples.js';

@@ -7,7 +7,7 @@
 import type { Diagnostic as LintDiagnostic, Action } from '@codemirror/lint';
 import { linter } from '@codemirror/lint';
 import type { EditorView } from '@codemirror/view';
-import type { Extension } from '@codemirror/state';
+import { StateEffect, type Extension } from '@codemirror/state';
 import type { Diagnostic, Fix } from '../diagnostics/index.js';
 
 /** Where a diagnostic sits in the editor's text, and the fix in that text's offsets (if it has one there). */
@@ -54,7 +54,18 @@ export function lintDiagnostics(diagnostics: readonly Diagnostic[], length: numb
 /** How long the editor waits after a keystroke before checking (ms). */
 export const LINT_DELAY = 250;
 
+/** An effect that makes the linter check again though the text did not change (the lists or the dataset did). */
+export const recheck = StateEffect.define<null>();
+
+/** Ask an editor's linter to check its text again. */
+export function requestRecheck(view: EditorView): void {
+  view.dispatch({ effects: recheck.of(null) });
+}
+
 /** A CodeMirror linter over a checker of the whole text. */
 export function rulekitLinter(check: (text: string) => LintDiagnostic[]): Extension {
-  return linter((view) => check(view.state.doc.toString()), { delay: LINT_DELAY });
+  return linter((view) => check(view.state.doc.toString()), {
+    delay: LINT_DELAY,
+    needsRefresh: (update) => update.transactions.some((tr) => tr.effects.some((e) => e.is(recheck))),
+  });
 }

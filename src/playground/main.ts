@@ -10,7 +10,7 @@ import { json } from '@codemirror/lang-json';
 import type { Diagnostic as LintDiagnostic } from '@codemirror/lint';
 import { DATASET_NAMES, type Diagnostic } from '../index.js';
 import { expressionLanguage } from './language.js';
-import { lintDiagnostics, rulekitLinter, toLintDiagnostic } from './lint.js';
+import { lintDiagnostics, requestRecheck, rulekitLinter, toLintDiagnostic } from './lint.js';
 import { expressionAssist, logFilterAssist } from './assist.js';
 import { createEditor, setText } from './editor.js';
 import { byId, debounce, fill, h } from './dom.js';
@@ -64,6 +64,8 @@ const rulesetEditor = createEditor({
 const listsInput = byId<HTMLInputElement>('lists');
 listsInput.addEventListener('input', () => {
   state.lists = listsInput.value;
+  requestRecheck(expressionEditor);
+  requestRecheck(rulesetEditor);
   changed();
 });
 
@@ -125,8 +127,7 @@ const datasetSelect = byId<HTMLSelectElement>('dataset');
 fill(datasetSelect, ...DATASET_NAMES.map((n) => h('option', { value: n }, n)));
 datasetSelect.addEventListener('change', () => {
   state.dataset = datasetSelect.value;
-  // The linter runs on document changes: an empty change makes it check against the new dataset.
-  filterEditor.dispatch({ changes: { from: 0, insert: '' } });
+  requestRecheck(filterEditor);
   changed();
 });
 
@@ -159,6 +160,7 @@ function showLogpush(): void {
   const length = filterEditor.state.doc.length;
   showProblems(byId('filter-problems'), filterEditor, out.diagnostics.map((d) => ({ diagnostic: d, lint: lintDiagnostics([d], length)[0]! })));
   byId('readable').textContent = out.readable ?? '— (fix the errors first)';
+  byId('filter-canonical').textContent = out.canonical ?? '— (fix the errors first)';
   const kept = out.lines.filter((l) => l.kept).length;
   fill(
     byId('lines-results'),
@@ -342,6 +344,7 @@ function load(next: PlaygroundState): void {
   listsInput.value = state.lists;
   if (!DATASET_NAMES.includes(state.dataset)) state.dataset = 'http_requests';
   datasetSelect.value = state.dataset;
+  for (const v of [expressionEditor, rulesetEditor, filterEditor]) requestRecheck(v);
   showMode();
   selectTab(state.tab);
   refresh();

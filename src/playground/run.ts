@@ -19,7 +19,7 @@ import {
   type Rule,
   type RuleRef,
 } from '../index.js';
-import { compileLogFilter, explainLogFilter, printLogFilter, type FilterExplanation } from '../logpush/index.js';
+import { compileLogFilter, explainLogFilter, logFilterToExpression, printLogFilter, type FilterExplanation } from '../logpush/index.js';
 import { readCaptureBatches, type CaptureSummary } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import type { SimulationSummary } from '../ruleset/index.js';
@@ -197,13 +197,18 @@ export interface LogpushOutcome {
   lines: LineOutcome[];
   /** The filter in readable form (`EdgeResponseStatus >= 500 and …`). */
   readable?: string;
+  /** The filter document as the printer writes it (canonical JSON). */
+  canonical?: string;
 }
 
 /** A filter over NDJSON lines: kept or dropped per line, with the explanation. */
 export function runLogFilter(filterText: string, dataset: string, linesText: string): LogpushOutcome {
   const compiled = compileLogFilter(filterText, { dataset });
   const out: LogpushOutcome = { diagnostics: compiled.diagnostics, lines: [] };
-  if (compiled.filter) out.readable = printLogFilter(compiled.filter);
+  if (compiled.filter) {
+    out.readable = logFilterToExpression(compiled.filter);
+    out.canonical = printLogFilter(compiled.filter);
+  }
   linesText.split('\n').forEach((raw, i) => {
     if (!raw.trim()) return;
     let value: unknown;
