@@ -5,8 +5,8 @@
  * @module
  */
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
-import { hoverTooltip, type Tooltip } from '@codemirror/view';
-import { EditorState, type Extension } from '@codemirror/state';
+import { hoverTooltip, showTooltip, type Tooltip } from '@codemirror/view';
+import { EditorState, StateField, type Extension } from '@codemirror/state';
 import {
   completeExpression,
   completeLogFilter,
@@ -17,6 +17,7 @@ import {
   type CompletionKind,
   type CompletionResult as RulekitCompletions,
   type Hover,
+  type SignatureHelp,
 } from '../language/index.js';
 import type { ListItems } from '../index.js';
 import { h } from './dom.js';
@@ -35,7 +36,10 @@ const TYPE_OF_KIND: Readonly<Record<CompletionKind, string>> = {
 function toCompletion(item: CompletionItem): Completion {
   const c: Completion = { label: item.label, type: TYPE_OF_KIND[item.kind] ?? 'text' };
   if (item.detail) c.detail = item.detail;
-  if (item.documentation) c.info = item.documentation;
+  if (item.documentation) {
+    const doc = item.documentation;
+    c.info = () => hoverDom(doc);
+  }
   if (item.insertText !== undefined && item.insertText !== item.label) c.apply = item.insertText;
   return c;
 }
@@ -75,18 +79,37 @@ function tooltipOf(hover: Hover | undefined): Tooltip | null {
 
 /** Completion, hover and signature help for an expression editor; `lists` read at each request. */
 export function expressionAssist(lists: () => ListItems | undefined): Extension[] {
-  const source: CompletionSource = (context) => {
-    const r = completeExpression(context.state.doc.toString(), context.pos, { lists: lists() });
-    const result = toCompletionResult(r, context);
-    if (result) return result;
-    // Inside a function call's arguments: the signature as the only (informative) entry.
-    const sig = context.explicit ? signatureHelpExpression(context.state.doc.toString(), context.pos, { lists: lists() }) : undefined;
-    return sig ? { from: context.pos, options: [{ label: sig.label, type: 'function', detail: sig.parameters[sig.activeParameter] ?? '', info: sig.documentation, apply: '' }] } : null;
-  };
+  const source: CompletionSource = (context) => toCompletionResult(completeExpression(context.state.doc.toString(), context.pos, { lists: lists() }), context);
   return [
     completionFrom(source),
     hoverTooltip((view, pos) => tooltipOf(hoverExpression(view.state.doc.toString(), pos, { lists: lists() }))),
+    signatureTooltip(),
   ];
+}
+
+/** The signature of the function call around the cursor, the parameter being written in bold. */
+export function signatureDom(sig: SignatureHelp): HTMLElement {
+  const params = sig.parameters.map((p, i) => (i === sig.activeParameter ? h('strong', {}, p) : p));
+  const name = sig.label.slice(0, Math.max(0, sig.label.indexOf('(')));
+  const parts: (Node | string)[] = [`${name}(`];
+  params.forEach((p, i) => parts.push(...(i ? [', ', p] : [p])));
+  parts.push(sig.label.slice(sig.label.lastIndexOf(')')));
+  return h('div', { class: 'cm-rulekit-signature' }, h('code', {}, ...parts), sig.documentation ? hoverDom(sig.documentation) : undefined);
+}
+
+/** Signature help while the cursor is inside a function call's arguments: a tooltip above the cursor. */
+function signatureTooltip(): Extension {
+  const at = (state: EditorState): Tooltip | null => {
+    const sel = state.selection.main;
+    if (!sel.empty) return null;
+    const sig = signatureHelpExpression(state.doc.toString(), sel.head);
+    return sig ? { pos: sel.head, above: true, arrow: true, create: () => ({ dom: signatureDom(sig) }) } : null;
+  };
+  return StateField.define<Tooltip | null>({
+    create: at,
+    update: (value, tr) => (tr.docChanged || tr.selection ? at(tr.state) : value),
+    provide: (f) => showTooltip.from(f),
+  });
 }
 
 /** Completion and hover for a Logpush filter editor on the dataset `dataset()` names. */

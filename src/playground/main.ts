@@ -83,7 +83,6 @@ function showMode(): void {
   byId<HTMLInputElement>(`mode-${state.mode}`).checked = true;
   byId('expression-editor').hidden = state.mode !== 'expression';
   byId('ruleset-editor').hidden = state.mode !== 'ruleset';
-  byId('views-title').textContent = state.mode === 'expression' ? 'The expression' : 'The rule at the cursor';
 }
 
 /** The problems list under an editor: each message with its code, and its fix as a button. */
@@ -116,6 +115,7 @@ function showRules(): void {
   showProblems(byId('rules-problems'), view, out.diagnostics.map((d) => ({ diagnostic: d.diagnostic, lint: toLintDiagnostic(d.diagnostic, d.placed, length) })));
   packetTable.show(out.packets);
   byId('lists-error').textContent = out.error ?? '';
+  byId('views-title').textContent = state.mode === 'expression' ? 'The expression' : `The rule at the cursor${out.views.title ? `: ${out.views.title}` : ''}`;
   byId('ast').textContent = out.views.ast ?? '—';
   byId('canonical').textContent = out.views.canonical ?? '— (fix the errors first)';
   byId('wireshark').textContent = out.views.wireshark ?? (out.views.wiresharkNote ? `no equivalent: ${out.views.wiresharkNote}` : '— (fix the errors first)');
@@ -173,12 +173,18 @@ function showLogpush(): void {
         {},
         ...out.lines.map((l) => {
           const outcome = l.error ? 'error' : l.kept === undefined ? '—' : l.kept ? 'kept' : 'dropped';
-          const why = l.error ?? (l.explanation ? explanationText(l.explanation) : 'the filter has errors');
+          const why = l.error ?? (l.explanation ? explanationText(l.explanation) : '');
           return h('tr', {}, h('td', { class: 'num' }, String(l.line)), h('td', { class: `outcome-${outcome}`, 'data-testid': `line-${l.line}` }, outcome), h('td', {}, h('pre', {}, why)));
         }),
       ),
     ),
-    h('p', { class: 'totals' }, `${out.lines.length} line(s): ${kept} kept (would be pushed), ${out.lines.length - kept} dropped or unreadable`),
+    h(
+      'p',
+      { class: 'totals' },
+      out.readable === undefined
+        ? `${out.lines.length} line(s); the filter has errors, so none is judged`
+        : `${out.lines.length} line(s): ${kept} kept (would be pushed), ${out.lines.filter((l) => l.kept === false).length} dropped${out.lines.some((l) => l.error) ? `, ${out.lines.filter((l) => l.error).length} not a JSON object` : ''}`,
+    ),
   );
 }
 

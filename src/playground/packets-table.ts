@@ -14,6 +14,9 @@ export interface PacketTableModel {
   packets: Record<string, string>[];
 }
 
+/** Width of a cell's input by the field's type, in characters (an IPv4 address fits). */
+const CELL_SIZE: Readonly<Record<string, number>> = { Ip: 13, String: 6, Int: 5, Bool: 5 };
+
 export class PacketTable {
   private readonly verdictCells: HTMLElement[] = [];
 
@@ -54,7 +57,7 @@ export class PacketTable {
             h('input', {
               value: p[f] ?? '',
               'aria-label': `packet ${i + 1} ${f}`,
-              placeholder: types.get(f) === 'Int' ? '0' : '',
+              size: String(CELL_SIZE[types.get(f) ?? 'String']),
               spellcheck: 'false',
               oninput: (e: Event) => {
                 p[f] = (e.target as HTMLInputElement).value;
@@ -105,6 +108,7 @@ export class PacketTable {
       const cell = this.verdictCells[i];
       if (!cell) return;
       cell.className = `verdict verdict-${o.verdict.replace(' ', '-')}`;
+      cell.title = o.verdict === 'error' ? 'the rules have errors: see the problems above' : '';
       const rule = o.decidedBy ? `#${o.decidedBy.index}${o.decidedBy.ref ? ` ${o.decidedBy.ref}` : ''}${o.decidedBy.description ? ` (${o.decidedBy.description})` : ''}` : undefined;
       fill(
         cell,

@@ -77,6 +77,8 @@ export interface PacketOutcome {
 
 /** The views beside the editor: AST, canonical form, Wireshark filter (absent when the text has errors). */
 export interface ExpressionViews {
+  /** Which expression these are of (ruleset mode: the rule's index and ref). */
+  title?: string;
   ast?: string;
   canonical?: string;
   wireshark?: string;
@@ -94,9 +96,28 @@ export interface RulesOutcome {
   error?: string;
 }
 
-/** The AST as indented JSON, without the ids (ranges kept: they show what each node covers). */
-export function astText(ast: unknown): string {
-  return JSON.stringify(ast, (k, v) => (k === 'id' ? undefined : v), 1);
+/** A node of the AST as the tree view reads it (the AST is plain data, a union on `kind`). */
+type AstObject = { kind: string; range?: { start: number; end: number } } & Record<string, unknown>;
+
+const isNode = (v: unknown): v is AstObject => typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string';
+
+/**
+ * The AST as an indented tree, a node a line: its kind, its scalar members (`op`, `name`, `text`…) and
+ * its range `[start, end)`; children below it under the member that holds them. Written over any node
+ * shape, so a new kind of node shows without a change here.
+ */
+export function astText(node: unknown, indent = '', label = ''): string {
+  if (!isNode(node)) return `${indent}${label}${JSON.stringify(node)}`;
+  const scalars: string[] = [];
+  const children: string[] = [];
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'kind' || k === 'id' || k === 'range' || k.endsWith('Range')) continue;
+    if (isNode(v)) children.push(astText(v, `${indent}  `, `${k}: `));
+    else if (Array.isArray(v) && v.some(isNode)) v.forEach((c, i) => children.push(astText(c, `${indent}  `, `${k}[${i}]: `)));
+    else if (v !== undefined) scalars.push(`${k}=${JSON.stringify(v)}`);
+  }
+  const range = node.range ? `  [${node.range.start}, ${node.range.end})` : '';
+  return [`${indent}${label}${node.kind}${scalars.length ? ` ${scalars.join(' ')}` : ''}${range}`, ...children].join('\n');
 }
 
 /** The views of one expression. */
@@ -119,7 +140,7 @@ export function runExpression(text: string, listsText: string, rows: Record<stri
   const diagnostics = compiled.diagnostics.map((d) => ({ diagnostic: d, placed: { from: d.range?.start ?? 0, to: d.range?.end ?? text.length, fix: d.fix } }));
   const packets = rows.map((row): PacketOutcome => {
     const { packet, problems } = packetOf(row);
-    if (!compiled.matcher) return { verdict: 'error', problems: ['the expression has errors'] };
+    if (!compiled.matcher) return { verdict: 'error', problems };
     return { verdict: compiled.matcher(packet) ? 'match' : 'no match', problems };
   });
   return { diagnostics, packets, views: expressionViews(text, lists), error };
@@ -168,7 +189,7 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
   const rulesetErrors = hasErrors(found);
   const packets = rows.map((row): PacketOutcome => {
     const { packet, problems } = packetOf(row);
-    if (rulesetErrors || !body) return { verdict: 'error', problems: ['the ruleset has errors'] };
+    if (rulesetErrors || !body) return { verdict: 'error', problems };
     const r = simulate(body, [packet], { lists });
     const v = r.results[0];
     if (!v) return { verdict: 'error', problems: r.diagnostics.map((d) => d.message) };
@@ -177,7 +198,8 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
   const rules = Array.isArray(body?.rules) ? body!.rules : [];
   const at = ruleAt(text, cursor) ?? 0;
   const expression = rules[at]?.expression;
-  const views = typeof expression === 'string' ? expressionViews(expression, lists) : {};
+  const views: ExpressionViews = typeof expression === 'string' ? expressionViews(expression, lists) : {};
+  if (typeof expression === 'string') views.title = `rule #${at}${typeof rules[at]?.ref === 'string' ? ` ${rules[at]!.ref}` : ''}`;
   return { diagnostics, packets, views, error };
 }
 

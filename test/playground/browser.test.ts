@@ -114,7 +114,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await page.textContent('#rules-problems')).toBe('no problems');
     expect(await page.textContent('[data-testid=canonical]')).toBe('tcp.dstport in {80 443} and not ip.src in $svc.anonymizer');
     expect(await page.textContent('[data-testid=wireshark]')).toContain('tcp.dstport in {80, 443}');
-    expect(await page.textContent('[data-testid=ast]')).toContain('"kind": "logical"');
+    expect(await page.textContent('[data-testid=ast]')).toMatch(/^logical op="and"  \[0, 57\)\n  operands\[0\]: in  \[0, 23\)\n    lhs: field name="tcp.dstport"  \[0, 11\)/);
     // Highlighting comes from the lexer's token styles: the field, the list and the numbers are styled.
     expect(await page.locator('#expression-editor .cm-line span').count()).toBeGreaterThan(5);
     await shot(page, '1-first-load');
@@ -157,6 +157,15 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await hover.waitFor();
     expect(await hover.textContent()).toContain('TCP destination port');
     await shot(page, '5-hover');
+    // Signature help inside a function call: the parameter being written is the bold one.
+    await typeExpression(page, 'bit_slice(tcp, 0');
+    // Typing "(" closed the call: the cursor goes back inside it.
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    const sig = page.locator('.cm-rulekit-signature');
+    await sig.waitFor();
+    expect(await sig.locator('strong').first().textContent()).toContain('start_bit');
+    await shot(page, '5b-signature');
     await page.close();
   });
 
@@ -241,7 +250,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     const s = expected.summary!;
     expect(await page.textContent('[data-testid=capture-facts]')).toContain(`pcapng, ${s.packets} packet(s)`);
     expect(await totals.textContent()).toBe(`${s.packets} packet(s): ${s.verdicts.block} blocked, ${s.verdicts.allow} allowed (${s.defaultAllowed} by default: no rule decided)`);
-    const rows = await page.locator('table.summary tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await page.locator('table.summary tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(rows.map((cells) => [cells[3], cells[4], cells[5]])).toEqual(s.rules.map((r) => [String(r.matched), String(r.decided), r.examples.map((e) => e.index + 1).join(', ')]));
     await shot(page, '9-capture');
 
