@@ -1,6 +1,6 @@
 /**
  * What the playground shows on first load: an expression with a packet it matches and two it does not,
- * the example ruleset of examples/ruleset.json with its lists, and an HTTP requests filter with log lines
+ * a ruleset in the shape of examples/ruleset.json with its lists, and an HTTP requests filter with log lines
  * it keeps and drops.
  * @module
  */
