@@ -20,6 +20,7 @@ import {
   type SignatureHelp,
 } from '../language/index.js';
 import type { ListItems } from '../index.js';
+import { parseJsonText } from '../json/index.js';
 import { h } from './dom.js';
 
 /** CodeMirror's completion type (its icon) for each kind of item. */
@@ -116,4 +117,40 @@ function signatureTooltip(): Extension {
 export function logFilterAssist(dataset: () => string): Extension[] {
   const source: CompletionSource = (context) => toCompletionResult(completeLogFilter(context.state.doc.toString(), context.pos, { dataset: dataset() }), context);
   return [completionFrom(source), hoverTooltip((view, pos) => tooltipOf(hoverLogFilter(view.state.doc.toString(), pos, { dataset: dataset() })))];
+}
+
+/**
+ * The expression string of a ruleset body around `pos`: its text and where it starts in the document;
+ * undefined outside one, or in a string with escapes (its offsets would not map one to one).
+ */
+export function expressionStringAt(doc: string, pos: number): { text: string; start: number } | undefined {
+  const parsed = parseJsonText(doc, 64).doc;
+  const rules = (parsed?.value as { rules?: unknown } | undefined)?.rules;
+  if (!parsed || !Array.isArray(rules)) return undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const text = (rules[i] as { expression?: unknown } | null)?.expression;
+    const r = parsed.valueRange(`/rules/${i}/expression`);
+    if (typeof text !== 'string' || !r || pos <= r.start || pos >= r.end) continue;
+    return r.end - r.start === text.length + 2 ? { text, start: r.start + 1 } : undefined;
+  }
+  return undefined;
+}
+
+/** Completion, hover and signature help inside the expression strings of a ruleset body. */
+export function rulesetAssist(lists: () => ListItems | undefined): Extension[] {
+  const source: CompletionSource = (context) => {
+    const at = expressionStringAt(context.state.doc.toString(), context.pos);
+    if (!at) return null;
+    const r = completeExpression(at.text, context.pos - at.start, { lists: lists() });
+    const items = r.items.map((i) => (i.insertText?.includes('"') ? { ...i, insertText: JSON.stringify(i.insertText).slice(1, -1) } : i));
+    return toCompletionResult({ from: r.from + at.start, to: r.to + at.start, items }, context);
+  };
+  return [
+    completionFrom(source),
+    hoverTooltip((view, pos) => {
+      const at = expressionStringAt(view.state.doc.toString(), pos);
+      const hover = at && hoverExpression(at.text, pos - at.start, { lists: lists() });
+      return tooltipOf(hover && { ...hover, from: hover.from + at.start, to: hover.to + at.start });
+    }),
+  ];
 }

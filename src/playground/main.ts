@@ -11,7 +11,7 @@ import type { Diagnostic as LintDiagnostic } from '@codemirror/lint';
 import { DATASET_NAMES, type Diagnostic } from '../index.js';
 import { expressionLanguage } from './language.js';
 import { lintDiagnostics, requestRecheck, rulekitLinter, toLintDiagnostic } from './lint.js';
-import { expressionAssist, logFilterAssist } from './assist.js';
+import { expressionAssist, logFilterAssist, rulesetAssist } from './assist.js';
 import { createEditor, setText } from './editor.js';
 import { byId, debounce, fill, h } from './dom.js';
 import { PacketTable } from './packets-table.js';
@@ -50,6 +50,7 @@ const rulesetEditor = createEditor({
   extensions: [
     json(),
     rulekitLinter((text) => runRuleset(text, state.lists, []).diagnostics.map((d) => toLintDiagnostic(d.diagnostic, d.placed, text.length))),
+    ...rulesetAssist(lists),
   ],
   onChange: (text) => {
     state.ruleset = text;

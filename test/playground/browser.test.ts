@@ -185,6 +185,10 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await squiggle.first().textContent()).toBe('udp.dstprt');
     await expect.poll(() => page.textContent('#rules-problems')).toContain('did you mean udp.dstport?');
     await shot(page, '6-ruleset');
+    // Hover inside an expression string of the JSON: the field's documentation.
+    await page.locator('#ruleset-editor .cm-line').getByText('"tcp.dstport == 22"').hover({ position: { x: 20, y: 5 } });
+    await page.locator('.cm-rulekit-hover').waitFor();
+    expect(await page.textContent('.cm-rulekit-hover')).toContain('TCP destination port');
     await page.close();
   });
 

@@ -18,6 +18,7 @@ import {
   decodeState,
   defaultState,
   encodeState,
+  expressionStringAt,
   fixAction,
   mergeState,
   packetOf,
@@ -156,6 +157,18 @@ describe('quick fixes', () => {
     const placed = placeInDocument(d, body, (p) => doc.valueRange(p));
     expect(body.slice(placed.from, placed.to)).toBe('"http.host == \\"a\\" and tcp.dstport in {80, 443}"');
     expect(placed.fix).toBeUndefined();
+  });
+});
+
+describe('completion inside a ruleset body', () => {
+  it('finds the expression string around the cursor, only where its offsets map one to one', () => {
+    const body = '{"rules": [{"action": "block", "expression": "tcp.dstport == 22"}, {"expression": "http.host == \\"a\\""}]}';
+    const at = body.indexOf('dstport');
+    expect(expressionStringAt(body, at)).toEqual({ text: 'tcp.dstport == 22', start: body.indexOf('tcp.dstport') });
+    expect(expressionStringAt(body, body.indexOf('"tcp.dstport'))).toBeUndefined();
+    expect(expressionStringAt(body, body.indexOf('block'))).toBeUndefined();
+    expect(expressionStringAt(body, body.indexOf('http.host'))).toBeUndefined();
+    expect(expressionStringAt('{"rules": [', 5)).toBeUndefined();
   });
 });
 
