@@ -14,10 +14,16 @@ import type { Browser, Page } from 'playwright-core';
 import { describeNeedsTool, needsTool, toolAvailable } from '../helpers/tools.js';
 import { CLI, ensureBuilt, ROOT } from '../server/process.js';
 import { runSimulation } from '../../src/simulation/index.js';
-import { defaultState } from '../../src/playground/index.js';
+import { decodeState, defaultState } from '../../src/playground/index.js';
 
 const CAPTURE = join(ROOT, 'test', 'fixtures', 'capture', 'two-interfaces.pcapng');
 const SHOTS = mkdtempSync(join(tmpdir(), 'rulekit-playground-shots-'));
+
+/**
+ * `expect.poll` with room for a loaded machine (CI runs the suites side by side on two cores): the page
+ * checks a quarter of a second after the last keystroke, and a busy Chromium can take seconds more.
+ */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 50 });
 
 /** Debian's chromium (or chromium-browser) as playwright-core's executable. */
 function chromiumPath(): string {
@@ -108,7 +114,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
   it('first load: the samples, the sample packets judged, the views beside the expression', async () => {
     const page = await open(url);
     expect(await editorText(page, 'expression-editor')).toBe('tcp.dstport in {80 443} and not ip.src in $svc.anonymizer');
-    await expect.poll(() => page.textContent('[data-testid=verdict-0]')).toContain('match');
+    await poll(() => page.textContent('[data-testid=verdict-0]')).toContain('match');
     expect(await page.textContent('[data-testid=verdict-0] strong')).toBe('match');
     expect(await page.textContent('[data-testid=verdict-1] strong')).toBe('no match');
     expect(await page.textContent('#rules-problems')).toBe('no problems');
@@ -127,7 +133,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await typeExpression(page, 'tcp.dstport in {80, 443}');
     const squiggle = page.locator('#expression-editor .cm-lintRange-error');
     await squiggle.first().waitFor();
-    await expect.poll(() => page.textContent('#rules-problems')).toContain('set items are separated by spaces, not commas');
+    await poll(() => page.textContent('#rules-problems')).toContain('set items are separated by spaces, not commas');
     expect(await page.textContent('[data-testid=verdict-0] strong')).toBe('error');
     await squiggle.first().hover();
     const tooltip = page.locator('.cm-tooltip-lint');
@@ -135,9 +141,9 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await tooltip.textContent()).toContain('set items are separated by spaces, not commas');
     await shot(page, '2-squiggle-and-message');
     await tooltip.locator('.cm-diagnosticAction').first().click();
-    await expect.poll(() => editorText(page, 'expression-editor')).toBe('tcp.dstport in {80  443}');
-    await expect.poll(() => page.textContent('[data-testid=verdict-0] strong')).toBe('match');
-    await expect.poll(() => page.locator('#expression-editor .cm-lintRange-error').count()).toBe(0);
+    await poll(() => editorText(page, 'expression-editor')).toBe('tcp.dstport in {80  443}');
+    await poll(() => page.textContent('[data-testid=verdict-0] strong')).toBe('match');
+    await poll(() => page.locator('#expression-editor .cm-lintRange-error').count()).toBe(0);
     expect(await page.textContent('[data-testid=verdict-3] strong')).toBe('no match');
     await shot(page, '3-after-quick-fix');
     await page.close();
@@ -172,7 +178,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
   it('a ruleset: verdict and deciding rule per packet; its diagnostics land inside the JSON', async () => {
     const page = await open(url);
     await page.check('#mode-ruleset');
-    await expect.poll(() => page.textContent('[data-testid=verdict-2]')).toContain('allow by #0 office-ssh');
+    await poll(() => page.textContent('[data-testid=verdict-2]')).toContain('allow by #0 office-ssh');
     expect(await page.textContent('[data-testid=verdict-0] strong')).toBe('allow');
     expect(await page.textContent('[data-testid=verdict-1]')).toContain('block by #3 anonymizers');
     expect(await page.textContent('[data-testid=verdict-3]')).toContain('block by #4 no-sip');
@@ -183,7 +189,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     const squiggle = page.locator('#ruleset-editor .cm-lintRange-error');
     await squiggle.first().waitFor();
     expect(await squiggle.first().textContent()).toBe('udp.dstprt');
-    await expect.poll(() => page.textContent('#rules-problems')).toContain('did you mean udp.dstport?');
+    await poll(() => page.textContent('#rules-problems')).toContain('did you mean udp.dstport?');
     await shot(page, '6-ruleset');
     // Hover inside an expression string of the JSON: the field's documentation.
     await page.locator('#ruleset-editor .cm-line').getByText('"tcp.dstport == 22"').hover({ position: { x: 20, y: 5 } });
@@ -197,11 +203,13 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await typeExpression(page, 'udp.dstport == 5060');
     await page.fill('[aria-label="packet 1 tcp.dstport"]', '');
     await page.fill('[aria-label="packet 1 udp.dstport"]', '5060');
-    await expect.poll(() => page.textContent('[data-testid=verdict-0] strong')).toBe('match');
+    await poll(() => page.textContent('[data-testid=verdict-0] strong')).toBe('match');
     await page.click('#tab-logpush');
-    await expect.poll(() => page.url()).toMatch(/#s=v1\./);
-    await page.waitForTimeout(600);
+    // The page writes its state into the hash a moment after each change: wait until it holds all of it.
+    const saved = async () => (await decodeState(new URL(page.url()).hash, defaultState())).state;
+    await poll(async () => [(await saved())?.tab, (await saved())?.expression, (await saved())?.packets[0]?.['udp.dstport']]).toEqual(['logpush', 'udp.dstport == 5060', '5060']);
     const link = page.url();
+    expect(link).toMatch(/#s=v1\.[\w-]+$/);
     await page.close();
 
     const again = await open(link);
@@ -209,7 +217,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await again.click('#tab-rules');
     expect(await editorText(again, 'expression-editor')).toBe('udp.dstport == 5060');
     expect(await again.inputValue('[aria-label="packet 1 udp.dstport"]')).toBe('5060');
-    await expect.poll(() => again.textContent('[data-testid=verdict-0] strong')).toBe('match');
+    await poll(() => again.textContent('[data-testid=verdict-0] strong')).toBe('match');
     expect(await again.textContent('[data-testid=verdict-3] strong')).toBe('match');
     await shot(again, '7-from-link');
     await again.close();
@@ -218,7 +226,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
   it('the Logpush tab: kept and dropped per line, with the filter read back', async () => {
     const page = await open(url);
     await page.click('#tab-logpush');
-    await expect.poll(() => page.textContent('[data-testid=line-1]')).toBe('kept');
+    await poll(() => page.textContent('[data-testid=line-1]')).toBe('kept');
     expect(await page.textContent('[data-testid=line-2]')).toBe('dropped');
     expect(await page.textContent('[data-testid=line-3]')).toBe('dropped');
     expect(await page.textContent('[data-testid=line-4]')).toBe('kept');
@@ -226,7 +234,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     // Another dataset: the filter's keys are checked against it.
     await page.selectOption('#dataset', 'dns_logs');
     await page.locator('#filter-editor .cm-lintRange-error').first().waitFor();
-    await expect.poll(() => page.textContent('#filter-problems')).toContain('EdgeResponseStatus');
+    await poll(() => page.textContent('#filter-problems')).toContain('EdgeResponseStatus');
     await shot(page, '8-logpush');
     await page.close();
   });
@@ -260,7 +268,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
 
     // The file input too (the zone is a label around it).
     await page.setInputFiles('#capture-file', CAPTURE);
-    await expect.poll(() => page.textContent('[data-testid=capture-facts]')).toContain('two-interfaces.pcapng');
+    await poll(() => page.textContent('[data-testid=capture-facts]')).toContain('two-interfaces.pcapng');
     await page.close();
   });
 });
