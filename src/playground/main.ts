@@ -116,7 +116,7 @@ function showRules(): void {
   showProblems(byId('rules-problems'), view, out.diagnostics.map((d) => ({ diagnostic: d.diagnostic, lint: toLintDiagnostic(d.diagnostic, d.placed, length) })));
   packetTable.show(out.packets);
   byId('lists-error').textContent = out.error ?? '';
-  byId('views-title').textContent = state.mode === 'expression' ? 'The expression' : `The rule at the cursor${out.views.title ? `: ${out.views.title}` : ''}`;
+  byId('views-title').textContent = state.mode === 'expression' ? 'The expression' : (out.views.title ?? 'No rule with an expression');
   byId('ast').textContent = out.views.ast ?? '—';
   byId('canonical').textContent = out.views.canonical ?? '— (fix the errors first)';
   byId('wireshark').textContent = out.views.wireshark ?? (out.views.wiresharkNote ? `no equivalent: ${out.views.wiresharkNote}` : '— (fix the errors first)');

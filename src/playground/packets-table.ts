@@ -15,7 +15,7 @@ export interface PacketTableModel {
 }
 
 /** Width of a cell's input by the field's type, in characters (an IPv4 address fits). */
-const CELL_SIZE: Readonly<Record<string, number>> = { Ip: 13, String: 6, Int: 5, Bool: 5 };
+const CELL_SIZE: Readonly<Record<string, number>> = { Ip: 12, String: 6, Int: 5, Bool: 5 };
 
 export class PacketTable {
   private readonly verdictCells: HTMLElement[] = [];
@@ -41,7 +41,6 @@ export class PacketTable {
         h('th', { title: types.get(f) ?? 'not a field of the network scheme' }, h('code', {}, f), ' ', h('button', { class: 'icon', title: `remove the ${f} column`, 'aria-label': `remove ${f}`, onclick: () => this.removeField(f) }, '×')),
       ),
       h('th', {}, 'verdict'),
-      h('th', {}),
     );
     const rows = packets.map((p, i) => {
       const verdict = h('td', { class: 'verdict', 'data-testid': `verdict-${i}` }, '…');
@@ -49,7 +48,7 @@ export class PacketTable {
       return h(
         'tr',
         {},
-        h('td', { class: 'num' }, String(i + 1)),
+        h('td', { class: 'num' }, h('button', { class: 'icon', title: 'remove this packet', 'aria-label': `remove packet ${i + 1}`, onclick: () => this.removeRow(i) }, '×'), String(i + 1)),
         ...fields.map((f) =>
           h(
             'td',
@@ -67,7 +66,6 @@ export class PacketTable {
           ),
         ),
         verdict,
-        h('td', {}, h('button', { class: 'icon', title: 'remove this packet', 'aria-label': `remove packet ${i + 1}`, onclick: () => this.removeRow(i) }, '×')),
       );
     });
     const fieldInput = h('input', { list: 'network-fields', placeholder: 'field, e.g. tcp.flags.syn', 'aria-label': 'field to add', spellcheck: 'false' });

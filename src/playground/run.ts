@@ -196,10 +196,11 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
     return v.decidedBy ? { verdict: v.verdict, decidedBy: v.decidedBy, problems } : { verdict: v.verdict, problems };
   });
   const rules = Array.isArray(body?.rules) ? body!.rules : [];
-  const at = ruleAt(text, cursor) ?? 0;
+  const inRule = ruleAt(text, cursor);
+  const at = inRule ?? 0;
   const expression = rules[at]?.expression;
   const views: ExpressionViews = typeof expression === 'string' ? expressionViews(expression, lists) : {};
-  if (typeof expression === 'string') views.title = `rule #${at}${typeof rules[at]?.ref === 'string' ? ` ${rules[at]!.ref}` : ''}`;
+  if (typeof expression === 'string') views.title = `${inRule === undefined ? 'The first rule' : 'The rule at the cursor'}: #${at}${typeof rules[at]?.ref === 'string' ? ` ${rules[at]!.ref}` : ''}`;
   return { diagnostics, packets, views, error };
 }
 

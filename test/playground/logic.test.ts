@@ -202,7 +202,8 @@ describe('the rules tab', () => {
     const s = defaultState();
     const at = s.ruleset.indexOf('udp.dstport in {5060 5061}');
     const r = runRuleset(s.ruleset, s.lists, [], at);
-    expect(r.views.title).toBe('rule #4 no-sip');
+    expect(r.views.title).toBe('The rule at the cursor: #4 no-sip');
+    expect(runRuleset(s.ruleset, s.lists, [], s.ruleset.length).views.title).toBe('The first rule: #0 office-ssh');
     expect(r.views.canonical).toBe('udp.dstport in {5060 5061}');
     expect(r.views.wireshark).toBe('udp.dstport in {5060, 5061}');
   });
