@@ -1,0 +1,116 @@
+/**
+ * What a document is checked with: the lint config file (`rulekit.config.json`, found from the document's
+ * directory upward, as `rulekit lint` finds it) overlaid with the client's `rulekit` settings
+ * (`workspace/configuration`): lists, scheme, service token, per-code severities. Lists and schemes may be
+ * files, read relative to the file that names them. A setting that cannot be read is reported once and
+ * left out; checking goes on without it.
+ * @module
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { ExpressionOptions } from '../expression/index.js';
+import { findConfig, loadConfig, severitySetting, type SeveritySetting } from '../lint/index.js';
+
+/** The client's `rulekit` section. */
+export interface ClientSettings {
+  /** Lists by name (`{"office": ["192.0.2.0/24"]}`) or a JSON file of them. */
+  lists?: string | Record<string, string[]>;
+  /** Extra fields (`{"http.host": "String"}`) or a JSON file of them. */
+  scheme?: string | Record<string, string>;
+  serviceToken?: string;
+  /** Code → off, hint, info, warn(ing), error. */
+  severity?: Record<string, string>;
+}
+
+/** What checks read. */
+export interface Settings {
+  expression: ExpressionOptions;
+  severity: Record<string, SeveritySetting>;
+  /** Why part of the settings was left out. */
+  problems: string[];
+}
+
+function readJsonObject(path: string, what: string, problems: string[]): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    problems.push(`${path}: ${what} is a JSON object`);
+  } catch (e) {
+    problems.push(`${path}: ${what} could not be read (${(e as Error).message})`);
+  }
+  return undefined;
+}
+
+/** A file's modification time, for the cache (undefined when it is gone). */
+function mtime(path: string | undefined): number | undefined {
+  if (!path) return undefined;
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves and caches settings per directory; the cache follows the config file's modification time. */
+export class SettingsStore {
+  private client: ClientSettings = {};
+  private clientRoot: string;
+  private readonly cache = new Map<string, { settings: Settings; config?: string; stamp?: number }>();
+
+  constructor(root: string) {
+    this.clientRoot = root;
+  }
+
+  /** Replace the client's settings (after `workspace/configuration` or a configuration change). */
+  setClient(settings: unknown, root?: string): void {
+    this.client = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? (settings as ClientSettings) : {};
+    if (root) this.clientRoot = root;
+    this.cache.clear();
+  }
+
+  /** Settings for a document in `dir` (the working directory for documents that are not files). */
+  forDirectory(dir: string | undefined): Settings {
+    const key = dir ?? this.clientRoot;
+    const known = this.cache.get(key);
+    if (known && mtime(known.config) === known.stamp) return known.settings;
+    const config = findConfig(key);
+    const settings = this.resolve(config);
+    this.cache.set(key, { settings, config, stamp: mtime(config) });
+    return settings;
+  }
+
+  private resolve(configPath: string | undefined): Settings {
+    const problems: string[] = [];
+    let config;
+    try {
+      config = loadConfig(configPath, this.clientRoot);
+    } catch (e) {
+      problems.push((e as Error).message);
+      config = loadConfig(undefined, this.clientRoot);
+    }
+    const severity: Record<string, SeveritySetting> = { ...config.severity };
+    for (const [code, level] of Object.entries(this.client.severity ?? {})) {
+      const s = severitySetting(level);
+      if (s) severity[code] = s;
+      else problems.push(`rulekit.severity: ${code} is ${JSON.stringify(level)}; use off, hint, info, warn or error`);
+    }
+    const pick = (v: unknown, base: string, what: string): Record<string, unknown> | undefined => {
+      if (typeof v === 'string') return readJsonObject(isAbsolute(v) ? v : resolve(base, v), what, problems);
+      return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    };
+    // A config file's relative paths were resolved by loadConfig; the client's are relative to the workspace.
+    const lists = pick(this.client.lists, this.clientRoot, 'the lists file') ?? pick(config.lists, config.root, 'the lists file');
+    const scheme = pick(this.client.scheme, this.clientRoot, 'the scheme file') ?? pick(config.scheme, config.root, 'the scheme file');
+    const serviceToken = typeof this.client.serviceToken === 'string' ? this.client.serviceToken : config.serviceToken;
+    const expression: ExpressionOptions = {};
+    if (lists) expression.lists = lists as ExpressionOptions['lists'];
+    if (scheme) expression.scheme = scheme as ExpressionOptions['scheme'];
+    if (serviceToken) expression.serviceToken = serviceToken;
+    return { expression, severity, problems };
+  }
+}
+
+/** The directory of a `file:` URI's path (undefined for other schemes). */
+export function directoryOf(path: string | undefined): string | undefined {
+  return path ? dirname(path) : undefined;
+}
