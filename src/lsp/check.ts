@@ -5,7 +5,8 @@
  * parser — and runs once typing pauses.
  * @module
  */
-import { checkExtracted, detectKind, extract, kindOfPath, lintText, regrade, type Extracted, type InputKind, type LintDiagnostic } from '../lint/index.js';
+import { checkExtracted, detectKind, extract, kindOfPath, regrade, type Extracted, type InputKind, type LintDiagnostic } from '../lint/index.js';
+import type { FullChecker } from './full-check.js';
 import { regionsOf, type Region } from './regions.js';
 import type { Settings } from './settings.js';
 
@@ -47,8 +48,8 @@ export function quickCheck(text: string, version: number, kind: InputKind, setti
   return { version, kind, extracted, regions: regionsOf(extracted), diagnostics, full: false };
 }
 
-/** The full check of the same text: `rulekit lint`'s own. */
-export async function fullCheck(quick: DocumentCheck, text: string, settings: Settings): Promise<DocumentCheck> {
-  const { diagnostics } = await lintText(text, quick.kind, false, { expression: settings.expression, severity: settings.severity });
+/** The full check of the same text: `rulekit lint`'s own, on the full checker's thread. */
+export async function fullCheck(checker: FullChecker, quick: DocumentCheck, text: string, settings: Settings): Promise<DocumentCheck> {
+  const diagnostics = await checker.check(text, quick.kind, settings);
   return { ...quick, diagnostics, full: true };
 }

@@ -12,6 +12,7 @@ import {
   type Connection, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fullCheck, kindOf, quickCheck, type DocumentCheck } from './check.js';
+import { FullChecker } from './full-check.js';
 import { lspDiagnostic } from './convert.js';
 import { codeActions, FIX_ALL_KIND } from './features/actions.js';
 import { completion, hover, signatureHelp } from './features/completion.js';
@@ -52,6 +53,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let store = new SettingsStore(process.cwd());
   let configurationRequests = false;
   let dynamicConfiguration = false;
+  const checker = new FullChecker();
 
   const settingsOf = (uri: string): Settings => {
     const s = store.forDirectory(directoryOf(pathOf(uri)));
@@ -92,7 +94,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         fullTimers.delete(uri);
         const now = documents.get(uri);
         if (!now || now.version !== quick.version) return;
-        fullCheck(quick, now.getText(), settingsOf(uri)).then((full) => {
+        fullCheck(checker, quick, now.getText(), settingsOf(uri)).then((full) => {
           const latest = documents.get(uri);
           if (!latest || latest.version !== full.version) return;
           checks.set(uri, full);
@@ -142,6 +144,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
   });
+
+  connection.onShutdown(() => checker.close());
 
   documents.onDidOpen((e) => schedule(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));

@@ -8,7 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { ExpressionOptions } from '../expression/index.js';
+import { ListCatalog, Scheme, type ExpressionOptions, type ListItems, type SchemeLiteral } from '../expression/index.js';
 import { findConfig, loadConfig, severitySetting, type SeveritySetting } from '../lint/index.js';
 
 /** The client's `rulekit` section. */
@@ -22,12 +22,42 @@ export interface ClientSettings {
   severity?: Record<string, string>;
 }
 
+/** The settings as plain data (what a worker thread is sent). */
+export interface PlainSettings {
+  lists?: ListItems;
+  scheme?: SchemeLiteral;
+  serviceToken?: string;
+  severity: Record<string, SeveritySetting>;
+}
+
 /** What checks read. */
 export interface Settings {
+  /** Tells settings apart (a worker builds each once). */
+  id: number;
+  plain: PlainSettings;
   expression: ExpressionOptions;
   severity: Record<string, SeveritySetting>;
   /** Why part of the settings was left out. */
   problems: string[];
+}
+
+let nextId = 1;
+
+/**
+ * The expression options of plain settings. The list catalog and the scheme are built once here, not
+ * per keystroke: the ruleset validator caches each expression's check per catalog and scheme object, so
+ * a change re-checks only the expression it touched.
+ */
+export function expressionOptions(plain: PlainSettings, problems: string[] = []): ExpressionOptions {
+  const expression: ExpressionOptions = {};
+  if (plain.lists) expression.lists = ListCatalog.from(plain.lists, { serviceToken: plain.serviceToken });
+  if (plain.scheme) {
+    const built = Scheme.fromLiteral(plain.scheme);
+    problems.push(...built.problems.map((p) => `scheme: ${p}`));
+    expression.scheme = built.scheme;
+  }
+  if (plain.serviceToken) expression.serviceToken = plain.serviceToken;
+  return expression;
 }
 
 function readJsonObject(path: string, what: string, problems: string[]): Record<string, unknown> | undefined {
@@ -102,11 +132,12 @@ export class SettingsStore {
     const lists = pick(this.client.lists, this.clientRoot, 'the lists file') ?? pick(config.lists, config.root, 'the lists file');
     const scheme = pick(this.client.scheme, this.clientRoot, 'the scheme file') ?? pick(config.scheme, config.root, 'the scheme file');
     const serviceToken = typeof this.client.serviceToken === 'string' ? this.client.serviceToken : config.serviceToken;
-    const expression: ExpressionOptions = {};
-    if (lists) expression.lists = lists as ExpressionOptions['lists'];
-    if (scheme) expression.scheme = scheme as ExpressionOptions['scheme'];
-    if (serviceToken) expression.serviceToken = serviceToken;
-    return { expression, severity, problems };
+    const plain: PlainSettings = { severity };
+    if (lists) plain.lists = lists as ListItems;
+    if (scheme) plain.scheme = scheme as SchemeLiteral;
+    if (serviceToken) plain.serviceToken = serviceToken;
+    const expression = expressionOptions(plain, problems);
+    return { id: nextId++, plain, expression, severity, problems };
   }
 }
 

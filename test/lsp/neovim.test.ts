@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needsTool } from '../helpers/tools.js';
-import { CLI } from './client.js';
+import { CLI } from '../helpers/lsp-client.js';
 
 describe('Neovim', () => {
   needsTool('nvim')('shows rulekit\'s diagnostics for a .rules file and completes fields', () => {

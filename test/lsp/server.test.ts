@@ -12,7 +12,7 @@ import {
   CodeActionRequest, CompletionRequest, DidChangeTextDocumentNotification, DocumentFormattingRequest, DocumentSymbolRequest,
   HoverRequest, SignatureHelpRequest, type CodeAction, type CompletionList, type Diagnostic, type DocumentSymbol, type TextEdit,
 } from 'vscode-languageserver-protocol/node';
-import { fileUri, startSession, type LspSession } from './client.js';
+import { fileUri, startSession, type LspSession } from '../helpers/lsp-client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-lsp-'));
 let lsp: LspSession;
