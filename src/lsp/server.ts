@@ -146,6 +146,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   connection.onShutdown(() => checker.close());
+  // rulekit.config.json changed (clients that watch it say so): settings are re-read on the next check.
+  connection.onDidChangeWatchedFiles(() => {
+    checks.clear();
+    for (const doc of documents.all()) schedule(doc.uri);
+  });
 
   documents.onDidOpen((e) => schedule(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));
