@@ -148,6 +148,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onShutdown(() => checker.close());
   // rulekit.config.json changed (clients that watch it say so): settings are re-read on the next check.
   connection.onDidChangeWatchedFiles(() => {
+    store.invalidate();
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
   });

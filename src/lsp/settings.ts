@@ -43,6 +43,9 @@ export interface Settings {
 
 let nextId = 1;
 
+/** How long a directory's settings are used before the config file is looked for again (ms). */
+const RECHECK_MS = 2000;
+
 /**
  * The expression options of plain settings. The list catalog and the scheme are built once here, not
  * per keystroke: the ruleset validator caches each expression's check per catalog and scheme object, so
@@ -85,7 +88,7 @@ function mtime(path: string | undefined): number | undefined {
 export class SettingsStore {
   private client: ClientSettings = {};
   private clientRoot: string;
-  private readonly cache = new Map<string, { settings: Settings; config?: string; stamp?: number }>();
+  private readonly cache = new Map<string, { settings: Settings; config?: string; stamp?: number; checkedAt: number }>();
 
   constructor(root: string) {
     this.clientRoot = root;
@@ -98,15 +101,30 @@ export class SettingsStore {
     this.cache.clear();
   }
 
-  /** Settings for a document in `dir` (the working directory for documents that are not files). */
+  /**
+   * Settings for a document in `dir` (the working directory for documents that are not files). Every few
+   * seconds at most, the config file is looked for again and its modification time compared, so that a
+   * config created or edited meanwhile is read without a client that watches files.
+   */
   forDirectory(dir: string | undefined): Settings {
     const key = dir ?? this.clientRoot;
     const known = this.cache.get(key);
-    if (known && mtime(known.config) === known.stamp) return known.settings;
+    const now = Date.now();
+    if (known && now - known.checkedAt < RECHECK_MS) return known.settings;
     const config = findConfig(key);
+    const stamp = mtime(config);
+    if (known && known.config === config && known.stamp === stamp) {
+      known.checkedAt = now;
+      return known.settings;
+    }
     const settings = this.resolve(config);
-    this.cache.set(key, { settings, config, stamp: mtime(config) });
+    this.cache.set(key, { settings, config, stamp, checkedAt: now });
     return settings;
+  }
+
+  /** Forget what was read (a watched config file changed). */
+  invalidate(): void {
+    this.cache.clear();
   }
 
   private resolve(configPath: string | undefined): Settings {
