@@ -54,6 +54,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let configurationRequests = false;
   let dynamicConfiguration = false;
   const checker = new FullChecker();
+  /** Documents opened before the client's settings arrived: checked once they have (not twice). */
+  let waitingForSettings: Set<string> | undefined = new Set();
 
   const settingsOf = (uri: string): Settings => {
     const s = store.forDirectory(directoryOf(pathOf(uri)));
@@ -81,6 +83,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** Check now (changes that arrived in the same turn are taken together), then the full check once quiet. */
   const schedule = (uri: string) => {
+    if (waitingForSettings) {
+      waitingForSettings.add(uri);
+      return;
+    }
     clearTimeout(fullTimers.get(uri));
     if (pending.has(uri)) return;
     pending.add(uri);
@@ -105,11 +111,17 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   };
 
   const loadClientSettings = async () => {
-    if (!configurationRequests) return;
-    const [section] = (await connection.workspace.getConfiguration([{ section: 'rulekit' }])) as unknown[];
-    store.setClient(section);
-    checks.clear();
-    for (const doc of documents.all()) schedule(doc.uri);
+    try {
+      if (configurationRequests) {
+        const [section] = (await connection.workspace.getConfiguration([{ section: 'rulekit' }])) as unknown[];
+        store.setClient(section);
+      }
+    } finally {
+      const waited = waitingForSettings;
+      waitingForSettings = undefined;
+      checks.clear();
+      for (const doc of documents.all()) if (!waited || waited.has(doc.uri) || configurationRequests) schedule(doc.uri);
+    }
   };
 
   connection.onInitialize((params): InitializeResult => {

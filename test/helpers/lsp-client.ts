@@ -26,6 +26,8 @@ export interface LspSession {
   /** Shut down, exit, and wait for the process to end; resolves to its exit code. */
   close(): Promise<number | null>;
   stderr(): string;
+  /** Change what the client answers to `workspace/configuration`, and say so (didChangeConfiguration). */
+  changeSettings(settings: unknown): Promise<void>;
 }
 
 export function fileUri(path: string): string {
@@ -50,7 +52,8 @@ export async function startSession(options: { cwd?: string; args?: string[]; set
     }
   });
   // The server asks for the `rulekit` section; answer with the test's settings.
-  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => options.settings ?? {}));
+  let settings: unknown = options.settings ?? {};
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map(() => settings));
   connection.onRequest('client/registerCapability', () => null);
   connection.onNotification('window/showMessage', () => undefined);
   connection.listen();
@@ -96,5 +99,9 @@ export async function startSession(options: { cwd?: string; args?: string[]; set
       return code;
     },
     stderr: () => err,
+    async changeSettings(next) {
+      settings = next;
+      await connection.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    },
   };
 }

@@ -174,6 +174,37 @@ describe('rulekit lsp over stdio', () => {
     expect((h!.contents as { value: string }).value).toContain('**EdgeResponseStatus** `int`');
   });
 
+  it('a YAML ruleset: diagnostics and completion in plain and double-quoted scalars', async () => {
+    const yaml = 'name: fw\nkind: root\nphase: network_transit\nrules:\n  - action: block\n    expression: tcp.dstport in {22, 23}\n  - action: block\n    expression: "ip.src.country == \\"us\\" and tcp.d"\n';
+    const doc = new Doc(fileUri(join(dir, 'rules.yaml')), 'yaml', yaml);
+    const ds = await doc.open();
+    expect(codes(ds)).toEqual(['comma-in-set', 'lowercase-country-code', 'unknown-field']);
+    expect(ds[0]!.range.start).toEqual(doc.pos(', 23'));
+    expect(ds[1]!.range.start).toEqual(doc.pos('\\"us'));
+    const list = (await lsp.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('tcp.d"', 5) })) as CompletionList;
+    expect(list.items.find((i) => i.label === 'tcp.dstport')!.textEdit).toEqual({ range: { start: doc.pos('tcp.d"'), end: doc.pos('tcp.d"', 5) }, newText: 'tcp.dstport' });
+    const fix = (await lsp.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: doc.uri }, range: ds[1]!.range, context: { diagnostics: [ds[1]!] } })) as CodeAction[];
+    await doc.edit(fix[0]!.edit!.changes![doc.uri]!);
+    expect(doc.text()).toContain('expression: "ip.src.country == \\"US\\" and tcp.d"');
+  });
+
+  it('the client\'s settings apply from the first diagnostics, and a change of them is read back', async () => {
+    const other = await startSession({ cwd: dir, rootPath: dir, settings: { severity: { 'comma-in-set': 'hint' } } });
+    try {
+      const uri = fileUri(join(dir, 'settings.rules'));
+      const first = other.diagnostics(uri);
+      await other.open(uri, 'rulekit', 'tcp.dstport in {80, 443}\nip.src in $office\n');
+      expect((await first).diagnostics.map((d) => [d.code, d.severity])).toEqual([['comma-in-set', 4], ['list-not-provided', 3]]);
+      const next = other.diagnostics(uri);
+      await other.changeSettings({ lists: { partners: ['198.51.100.0/24'] } });
+      const ds = (await next).diagnostics;
+      expect(ds.map((d) => [d.code, d.severity])).toEqual([['comma-in-set', 1], ['unknown-list', 1]]);
+      expect(ds[1]!.message).toContain('$office');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a Terraform file: expressions of cloudflare_ruleset are checked in place', async () => {
     const tf = 'resource "cloudflare_ruleset" "fw" {\n  account_id = "x"\n  name  = "fw"\n  kind  = "root"\n  phase = "magic_transit"\n  rules = [{\n    action     = "block"\n    expression = "tcp.dstport in {22, 23}"\n  }]\n}\n';
     const doc = new Doc(fileUri(join(dir, 'main.tf')), 'terraform', tf);
