@@ -78,6 +78,18 @@ export function program(): Command {
       }
     });
 
+  p.command('lsp')
+    .description('run the language server for editors on standard input and output (docs/guides/editor-setup.md)')
+    .option('--stdio', 'talk over standard input and output (the default, and the only transport)')
+    .option('--full-check-delay <ms>', 'quiet time after a change before ruleset analysis runs (default 300)', (v: string) => {
+      if (!/^\d+$/.test(v)) throw new InvalidArgumentError('give a number of milliseconds');
+      return Number(v);
+    })
+    .action(async (opts: { fullCheckDelay?: number }) => {
+      const { runStdio } = await import('../lsp/index.js');
+      runStdio({ fullCheckDelay: opts.fullCheckDelay });
+    });
+
   p.command('hash-key')
     .description('print the key_hash of an API key, for a --users file that keeps no key in clear')
     .argument('<key>', 'the API key')
