@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   simulate: () => import('./simulate.js'),
   analysis: () => import('./analysis.js'),
   lint: () => import('./lint.js'),
+  lsp: () => import('./lsp.js'),
   server: () => import('./server.js'),
 };
 

@@ -62,6 +62,7 @@ await build({
     index: 'src/index.ts',
     logpush: 'src/logpush/index.ts',
     capture: 'src/capture/index.ts',
+    language: 'src/language/index.ts',
     node: 'src/simulation/index.ts',
     worker: 'src/simulation/worker.ts',
     server: 'src/server/index.ts',
@@ -79,7 +80,8 @@ await build({
 
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The language server's full-check thread is a module of its own beside the CLI's chunks (src/lsp/full-check.ts).
+  entryPoints: { cli: 'src/cli/main.ts', 'lsp-worker': 'src/lsp/worker.ts' },
   outdir: 'dist/bundle',
   platform: 'node',
   // `rulekit serve` is a chunk of its own, imported only by that command: the other commands never load

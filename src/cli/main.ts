@@ -59,6 +59,37 @@ export function program(): Command {
       }
     });
 
+  p.command('playground')
+    .description('serve the playground (expressions, rulesets, Logpush filters and captures in the browser) and print its URL')
+    .option('--port <n>', 'port to listen on; 0: any free port (printed)', (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('give a port number 0..65535');
+      return Number(v);
+    }, 8788)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .action(async (opts: { port: number; host: string }) => {
+      const { startPlayground } = await import('../playground-host/index.js');
+      try {
+        const { url } = await startPlayground(opts);
+        write(`rulekit playground on ${url}\n  everything runs in the browser: captures dropped on the page are read there, not uploaded\n`);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${opts.port} is in use; give another with --port (0: any free port)`);
+        if ((e as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL' || (e as NodeJS.ErrnoException).code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${opts.host}: ${(e as Error).message}`);
+        throw new UsageError((e as Error).message);
+      }
+    });
+
+  p.command('lsp')
+    .description('run the language server for editors on standard input and output (docs/guides/editor-setup.md)')
+    .option('--stdio', 'talk over standard input and output (the default, and the only transport)')
+    .option('--full-check-delay <ms>', 'quiet time after a change before ruleset analysis runs (default 300)', (v: string) => {
+      if (!/^\d+$/.test(v)) throw new InvalidArgumentError('give a number of milliseconds');
+      return Number(v);
+    })
+    .action(async (opts: { fullCheckDelay?: number }) => {
+      const { runStdio } = await import('../lsp/index.js');
+      runStdio({ fullCheckDelay: opts.fullCheckDelay });
+    });
+
   p.command('hash-key')
     .description('print the key_hash of an API key, for a --users file that keeps no key in clear')
     .argument('<key>', 'the API key')

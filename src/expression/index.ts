@@ -20,7 +20,7 @@ export * from './ast.js';
 export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
 export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, type FieldDef, type FieldType, type SchemeLiteral } from './scheme.js';
 export { ListCatalog, MANAGED_LISTS, type ListItems } from './lists.js';
-export { COMPARE_OPERATORS, LOGICAL_OPERATORS, IN_SET_TYPES, IN_LIST_TYPES } from './operators.js';
+export { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR, IN_OPERATOR, IN_SET_TYPES, IN_LIST_TYPES, type CompareOperatorInfo, type LogicalOperatorInfo } from './operators.js';
 export { FUNCTIONS, type FunctionInfo } from './functions.js';
 export { COUNTRY_CODES } from './countries.js';
 export { print, shape } from './printer.js';

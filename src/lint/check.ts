@@ -28,6 +28,11 @@ export interface LintDiagnostic extends Diagnostic {
 /** Options of the checks. */
 export interface LintCheckOptions {
   expression?: ExpressionOptions;
+  /**
+   * Run ruleset analysis on bodies without errors (default true). An editor checking as the user types
+   * leaves it out of the keystroke path: it costs far more than validation (bench/lsp.ts).
+   */
+  analysis?: boolean;
 }
 
 /**
@@ -45,7 +50,7 @@ export function checkExtracted(ex: Extracted, options: LintCheckOptions = {}): L
   const expr = prepared(options.expression);
   const out: LintDiagnostic[] = [...ex.diagnostics];
   for (const item of ex.items) {
-    if ('value' in item) out.push(...checkBody(item, expr));
+    if ('value' in item) out.push(...checkBody(item, expr, options.analysis !== false));
     else out.push(...checkText(item, expr));
   }
   return out.sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0) || (a.range?.end ?? 0) - (b.range?.end ?? 0));
@@ -162,8 +167,9 @@ function mapFix(r: LintDiagnostic, d: Diagnostic, edit: (e: TextEdit) => TextEdi
  * A ruleset body's validation, and when it has no errors and decides on packets, the findings of ruleset
  * analysis (rules that can never decide, expressions never true) at the same pointers.
  */
-function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions): Diagnostic[] {
+function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean): Diagnostic[] {
   const found = validateRuleset(value, { operation, expression: expr });
+  if (!analysis) return found;
   const body = value as { phase?: unknown; rules?: unknown } | null;
   if (found.some((d) => d.severity === 'error') || body === null || typeof body !== 'object') return found;
   if (body.phase !== undefined && body.phase !== 'network_transit') return found;
@@ -172,10 +178,10 @@ function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefi
 
 const KEY_CODES = new Set(['ruleset-unknown-member', 'ruleset-read-only-member', 'job-unknown-member', 'rule-action-parameters']);
 
-function checkBody(item: BodyItem, expr: ExpressionOptions): LintDiagnostic[] {
+function checkBody(item: BodyItem, expr: ExpressionOptions, analysis: boolean): LintDiagnostic[] {
   const found =
     item.kind === 'ruleset'
-      ? rulesetFindings(item.value, item.operation, expr)
+      ? rulesetFindings(item.value, item.operation, expr, analysis)
       : validateLogpushJob(item.value, { operation: item.operation });
   const out: LintDiagnostic[] = [...(item.textDiagnostics ?? [])];
   for (const d of found) {

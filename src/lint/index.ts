@@ -15,4 +15,4 @@ export { checkExtracted, SAFE_FIX_CODES, type LintDiagnostic, type LintCheckOpti
 export { LINT_FORMATS, formatReports, atLeast, summarize, type LintFormat, type FormatOptions } from './formats.js';
 export { CONFIG_FILE, ConfigError, findConfig, loadConfig, severitySetting, type LintConfig, type SeveritySetting } from './config.js';
 export { Excludes, resolveTargets, kindOfPath, globToRegExp, type LintTarget } from './files.js';
-export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, type FileReport, type LintFilesOptions, type LintInput } from './run.js';
+export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';

@@ -18,6 +18,7 @@ import { toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
+import { PLAYGROUND_HEADERS, playgroundDirectory, playgroundFile, playgroundPaths } from '../playground-host/index.js';
 
 /** The path prefix of the API, as the official client uses it. */
 export const API_PREFIX = '/client/v4';
@@ -40,6 +41,11 @@ export interface ServerOptions extends StoreOptions {
   trustProxy?: boolean;
   /** When ruleset writes answer analysis findings in `messages`: `dry-run` (default, and `?analyze=true`), `always`, `never`. */
   analysis?: 'always' | 'dry-run' | 'never';
+  /**
+   * The playground page at `/` (GET): `true` (default) serves the built one (dist/playground) when there
+   * is one, a string serves that directory, `false` none.
+   */
+  playground?: boolean | string;
 }
 
 declare module 'fastify' {
@@ -162,6 +168,18 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     return sendResult(reply, { status: 'ok', store: store.kind });
   });
+
+  // The playground: its files at the root, outside the API prefix (no credentials: it is a static page).
+  const playground = options.playground === false ? undefined : playgroundDirectory(typeof options.playground === 'string' ? options.playground : undefined);
+  if (playground) {
+    for (const path of playgroundPaths(playground)) {
+      app.get(path, { schema: { hide: true } }, async (_req, reply) => {
+        const file = playgroundFile(playground, path);
+        if (!file) return sendError(reply, 'server-not-found', `no route GET ${path}; the playground was removed from ${playground}`);
+        return reply.headers(PLAYGROUND_HEADERS).type(file.type).send(file.body);
+      });
+    }
+  }
 
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
 

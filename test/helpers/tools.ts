@@ -1,5 +1,5 @@
 /**
- * Tests that need a program outside Node (tshark, util-linux `script`, chromium, PostgreSQL) declare it
+ * Tests that need a program outside Node (tshark, util-linux `script`, chromium, PostgreSQL, Neovim) declare it
  * with {@link needsTool} / {@link describeNeedsTool} instead of returning early or skipping quietly:
  * - the tool is there: the test runs;
  * - it is not, outside CI: the test is skipped and its title ends with "(skipped: TOOL not installed)";
@@ -37,7 +37,7 @@ export function postgresProgram(name: 'initdb' | 'pg_ctl' | 'postgres'): string 
   return dir ? join(dir, name) : name;
 }
 
-export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres' | 'git';
+export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres' | 'git' | 'nvim';
 
 /** How each tool is probed (a command that exits 0 when it works) and installed (Debian 12). */
 const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
@@ -47,6 +47,7 @@ const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
   // The tests start their own cluster, so they need the server programs themselves, not a client or a running server.
   postgres: { probe: [[postgresProgram('postgres'), ['--version']]], install: 'apt-get install postgresql' },
   git: { probe: [['git', ['--version']]], install: 'apt-get install git' },
+  nvim: { probe: [['nvim', ['--version']]], install: 'apt-get install neovim' },
 };
 
 const found = new Map<Tool, boolean>();

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import vm from 'node:vm';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
@@ -34,5 +36,58 @@ describe('browser bundle of the core', () => {
     expect(r.diagnostics).toEqual([]);
     expect(r.matcher!({ 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
     expect(api.compileExpression('tcp.dst_port == 1').diagnostics[0]!.message).toContain('did you mean tcp.dstport?');
+  });
+
+  it('the completion module (rulekit/language) pulls in no Node built-in and completes without Node globals', async () => {
+    const result = await build({
+      entryPoints: ['src/language/index.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'language',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const imported = Object.values(result.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => NODE_BUILTINS.has(p))).toEqual([]);
+    const context = vm.createContext({ TextDecoder, TextEncoder, console });
+    vm.runInContext(`${result.outputFiles[0]!.text}; globalThis.language = language;`, context);
+    const api = (context as { language: typeof import('../../src/language/index.js') }).language;
+    expect(api.completeExpression('tcp.d', 5).items.map((i) => i.label)).toContain('tcp.dstport');
+    expect(api.completeLogFilter('{"where": {"key": }}', 18, { dataset: 'dns_logs' }).items.map((i) => i.label)).toContain('QueryName');
+  });
+});
+
+describe('browser bundle of the playground', () => {
+  it('pulls in no Node built-in and none of the Node-only folders (what scripts/bundle-playground.mjs builds)', async () => {
+    const result = await build({
+      entryPoints: ['src/playground/main.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      mainFields: ['browser', 'module', 'main'],
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile!.inputs);
+    const imported = Object.values(result.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => NODE_BUILTINS.has(p))).toEqual([]);
+    expect(inputs.filter((p) => /^src\/(cli|server|lsp|simulation|lint|ruletest|playground-host)\//.test(p))).toEqual([]);
+    // The bundle holds what the page is made of: CodeMirror, the core, the completion module.
+    expect(inputs.some((p) => p.includes('node_modules/@codemirror/view/'))).toBe(true);
+    expect(inputs).toContain('src/language/index.ts');
+    expect(inputs).toContain('src/capture/index.ts');
+  });
+
+  it('the build wrote the page (index.html loads the bundle and the stylesheet that sit beside it)', () => {
+    const dir = join(import.meta.dirname, '..', '..', 'dist', 'playground');
+    const html = readFileSync(join(dir, 'index.html'), 'utf8');
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.sort()).toEqual(['playground.css', 'playground.js']);
+    for (const r of refs) expect(existsSync(join(dir, r))).toBe(true);
+    expect(readFileSync(join(dir, 'playground.js'), 'utf8')).not.toMatch(/\brequire\(["']node:/);
   });
 });

@@ -8,9 +8,9 @@ import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-crui
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /** Folders that run in a browser (everything but the Node-only entry points). */
-const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen)/';
+const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen|language|playground)/';
 /** Node-only folders. */
-const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp)/';
+const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host)/';
 
 /**
  * Dependencies loaded only when first needed: outside the modules that hold them behind getters (see

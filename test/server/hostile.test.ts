@@ -120,7 +120,7 @@ function expectNoPollution(): void {
 }
 
 beforeAll(async () => {
-  app = await createServer({ users: [{ email: EMAIL, key: KEY, accounts: ['acc1'], zones: ['zone1'] }], dataDir: ':memory:' });
+  app = await createServer({ users: [{ email: EMAIL, key: KEY, accounts: ['acc1'], zones: ['zone1'] }], dataDir: ':memory:', playground: false });
   const r = await inject('POST', `${ACCOUNT}/rulesets`, JSON.stringify(VALID_RULESET));
   expect(r.statusCode, r.body).toBe(200);
   rulesetId = JSON.parse(r.body).result.id;

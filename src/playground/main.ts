@@ -1,0 +1,368 @@
+/**
+ * The playground page: three tabs over rulekit's core, all in the browser. The rules tab checks an
+ * expression or a ruleset as you type and runs the packet table through it; the Logpush tab runs a
+ * filter over log lines; the capture tab reads a dropped pcap/pcapng file and simulates it. The state
+ * lives in the URL's hash (state.ts), so a link reproduces the page.
+ * @module
+ */
+import type { EditorView } from '@codemirror/view';
+import { json } from '@codemirror/lang-json';
+import type { Diagnostic as LintDiagnostic } from '@codemirror/lint';
+import { DATASET_NAMES, type Diagnostic } from '../index.js';
+import { expressionLanguage } from './language.js';
+import { lintDiagnostics, requestRecheck, rulekitLinter, toLintDiagnostic } from './lint.js';
+import { expressionAssist, logFilterAssist, rulesetAssist } from './assist.js';
+import { createEditor, setText } from './editor.js';
+import { byId, debounce, fill, h } from './dom.js';
+import { PacketTable } from './packets-table.js';
+import { parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RulesOutcome } from './run.js';
+import { decodeState, encodeState, TABS, type PlaygroundState, type Tab } from './state.js';
+import { defaultState } from './samples.js';
+
+let state: PlaygroundState = defaultState();
+let rulesetCursor = 0;
+
+const lists = () => parseLists(state.lists).lists;
+
+// ---- the rules tab ----
+
+const expressionEditor = createEditor({
+  parent: byId('expression-editor'),
+  doc: state.expression,
+  label: 'expression',
+  placeholder: 'tcp.dstport == 443',
+  extensions: [
+    expressionLanguage(),
+    rulekitLinter((text) => lintDiagnostics(runExpression(text, state.lists, []).diagnostics.map((d) => d.diagnostic), text.length)),
+    ...expressionAssist(lists),
+  ],
+  onChange: (text) => {
+    state.expression = text;
+    changed();
+  },
+});
+
+const rulesetEditor = createEditor({
+  parent: byId('ruleset-editor'),
+  doc: state.ruleset,
+  label: 'ruleset',
+  lines: true,
+  extensions: [
+    json(),
+    rulekitLinter((text) => runRuleset(text, state.lists, []).diagnostics.map((d) => toLintDiagnostic(d.diagnostic, d.placed, text.length))),
+    ...rulesetAssist(lists),
+  ],
+  onChange: (text) => {
+    state.ruleset = text;
+    changed();
+  },
+  onCursor: (offset) => {
+    rulesetCursor = offset;
+    changed();
+  },
+});
+
+const listsInput = byId<HTMLInputElement>('lists');
+listsInput.addEventListener('input', () => {
+  state.lists = listsInput.value;
+  requestRecheck(expressionEditor);
+  requestRecheck(rulesetEditor);
+  changed();
+});
+
+const packetTable = new PacketTable(byId('packets'), state, () => changed());
+
+for (const mode of ['expression', 'ruleset'] as const) {
+  byId(`mode-${mode}`).addEventListener('change', () => {
+    state.mode = mode;
+    showMode();
+    changed();
+  });
+}
+
+function showMode(): void {
+  byId<HTMLInputElement>(`mode-${state.mode}`).checked = true;
+  byId('expression-editor').hidden = state.mode !== 'expression';
+  byId('ruleset-editor').hidden = state.mode !== 'ruleset';
+}
+
+/** The problems list under an editor: each message with its code, and its fix as a button. */
+function showProblems(el: HTMLElement, view: EditorView, items: { diagnostic: Diagnostic; lint: LintDiagnostic }[]): void {
+  if (!items.length) {
+    fill(el, h('li', { class: 'ok' }, 'no problems'));
+    return;
+  }
+  fill(
+    el,
+    ...items.map(({ diagnostic: d, lint }) =>
+      h(
+        'li',
+        { class: `problem-${d.severity}` },
+        h('span', { class: 'severity' }, d.severity),
+        ' ',
+        h('code', {}, d.code),
+        ' ',
+        d.message,
+        ...(lint.actions ?? []).map((a) => h('button', { class: 'fix', onclick: () => a.apply(view, lint.from, lint.to) }, a.name)),
+      ),
+    ),
+  );
+}
+
+function showRules(): void {
+  const out: RulesOutcome = state.mode === 'expression' ? runExpression(state.expression, state.lists, state.packets) : runRuleset(state.ruleset, state.lists, state.packets, rulesetCursor);
+  const view = state.mode === 'expression' ? expressionEditor : rulesetEditor;
+  const length = view.state.doc.length;
+  showProblems(byId('rules-problems'), view, out.diagnostics.map((d) => ({ diagnostic: d.diagnostic, lint: toLintDiagnostic(d.diagnostic, d.placed, length) })));
+  packetTable.show(out.packets);
+  byId('lists-error').textContent = out.error ?? '';
+  byId('views-title').textContent = state.mode === 'expression' ? 'The expression' : (out.views.title ?? 'No rule with an expression');
+  byId('ast').textContent = out.views.ast ?? '—';
+  byId('canonical').textContent = out.views.canonical ?? '— (fix the errors first)';
+  byId('wireshark').textContent = out.views.wireshark ?? (out.views.wiresharkNote ? `no equivalent: ${out.views.wiresharkNote}` : '— (fix the errors first)');
+}
+
+// ---- the Logpush tab ----
+
+const datasetSelect = byId<HTMLSelectElement>('dataset');
+fill(datasetSelect, ...DATASET_NAMES.map((n) => h('option', { value: n }, n)));
+datasetSelect.addEventListener('change', () => {
+  state.dataset = datasetSelect.value;
+  requestRecheck(filterEditor);
+  changed();
+});
+
+const filterEditor = createEditor({
+  parent: byId('filter-editor'),
+  doc: state.filter,
+  label: 'Logpush filter',
+  lines: true,
+  extensions: [json(), rulekitLinter((text) => lintDiagnostics(runLogFilter(text, state.dataset, '').diagnostics, text.length)), ...logFilterAssist(() => state.dataset)],
+  onChange: (text) => {
+    state.filter = text;
+    changed();
+  },
+});
+
+const linesEditor = createEditor({
+  parent: byId('lines-editor'),
+  doc: state.lines,
+  label: 'log lines (NDJSON)',
+  lines: true,
+  extensions: [],
+  onChange: (text) => {
+    state.lines = text;
+    changed();
+  },
+});
+
+function showLogpush(): void {
+  const out = runLogFilter(state.filter, state.dataset, state.lines);
+  const length = filterEditor.state.doc.length;
+  showProblems(byId('filter-problems'), filterEditor, out.diagnostics.map((d) => ({ diagnostic: d, lint: lintDiagnostics([d], length)[0]! })));
+  byId('readable').textContent = out.readable ?? '— (fix the errors first)';
+  byId('filter-canonical').textContent = out.canonical ?? '— (fix the errors first)';
+  const kept = out.lines.filter((l) => l.kept).length;
+  fill(
+    byId('lines-results'),
+    h(
+      'table',
+      { class: 'lines' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'line'), h('th', {}, 'outcome'), h('th', {}, 'why'))),
+      h(
+        'tbody',
+        {},
+        ...out.lines.map((l) => {
+          const outcome = l.error ? 'error' : l.kept === undefined ? '—' : l.kept ? 'kept' : 'dropped';
+          const why = l.error ?? (l.explanation ? explanationText(l.explanation) : '');
+          return h('tr', {}, h('td', { class: 'num' }, String(l.line)), h('td', { class: `outcome-${outcome}`, 'data-testid': `line-${l.line}` }, outcome), h('td', {}, h('pre', {}, why)));
+        }),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'totals' },
+      out.readable === undefined
+        ? `${out.lines.length} line(s); the filter has errors, so none is judged`
+        : `${out.lines.length} line(s): ${kept} kept (would be pushed), ${out.lines.filter((l) => l.kept === false).length} dropped${out.lines.some((l) => l.error) ? `, ${out.lines.filter((l) => l.error).length} not a JSON object` : ''}`,
+    ),
+  );
+}
+
+function explanationText(e: { expression: string; result: boolean; value?: unknown; note?: string; children?: unknown[] }, indent = ''): string {
+  const mark = e.result ? '✓' : '✗';
+  if (!e.children) return `${indent}${mark} ${e.expression}  (line: ${e.value === undefined ? 'absent' : JSON.stringify(e.value)})`;
+  return [`${indent}${mark} ${e.expression}`, ...(e.children as (typeof e)[]).map((c) => explanationText(c, `${indent}  `))].join('\n');
+}
+
+// ---- the capture tab ----
+
+let lastCapture: { name: string; bytes: Uint8Array } | undefined;
+
+async function readCaptureFile(file: File): Promise<void> {
+  lastCapture = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+  await showCapture();
+}
+
+async function showCapture(): Promise<void> {
+  const el = byId('capture-summary');
+  if (!lastCapture) {
+    fill(el, h('p', { class: 'hint' }, 'No capture yet. It is read here, in this page: nothing is uploaded.'));
+    return;
+  }
+  const { rules, error } = rulesOf(state.mode, state.expression, state.ruleset);
+  if (!rules) {
+    fill(el, h('p', { class: 'problem-error' }, error ?? 'no rules'));
+    return;
+  }
+  fill(el, h('p', {}, `reading ${lastCapture.name}…`));
+  const started = performance.now();
+  const out = await simulateCapture(lastCapture.bytes, rules, state.lists);
+  renderCapture(el, lastCapture.name, out, performance.now() - started);
+}
+
+function renderCapture(el: HTMLElement, name: string, out: CaptureOutcome, ms: number): void {
+  const c = out.capture;
+  const s = out.summary;
+  const frames = (xs: { index: number }[]) => xs.map((x) => x.index + 1).join(', ');
+  fill(
+    el,
+    h('p', { 'data-testid': 'capture-facts' }, h('strong', {}, name), `: ${c.format ?? 'unknown format'}, ${c.records} packet(s), ${c.bytes} bytes${c.complete ? '' : ' (reading stopped early)'}; ${ms.toFixed(0)} ms`),
+    s &&
+      h(
+        'p',
+        { class: 'totals', 'data-testid': 'capture-totals' },
+        `${s.packets} packet(s): ${s.verdicts.block} blocked, ${s.verdicts.allow} allowed (${s.defaultAllowed} by default: no rule decided)`,
+      ),
+    s &&
+      h(
+        'table',
+        { class: 'summary' },
+        h('thead', {}, h('tr', {}, h('th', {}, 'rule'), h('th', {}, 'action'), h('th', {}, 'expression'), h('th', {}, 'matched'), h('th', {}, 'decided'), h('th', {}, 'example frames'))),
+        h(
+          'tbody',
+          {},
+          ...s.rules.map((r) =>
+            h(
+              'tr',
+              { class: r.enabled ? '' : 'disabled' },
+              h('td', {}, `#${r.index}${r.ref ? ` ${r.ref}` : ''}${r.description ? ` (${r.description})` : ''}`),
+              h('td', {}, r.enabled ? r.action : `${r.action} (disabled)`),
+              h('td', {}, h('code', {}, r.expression)),
+              h('td', { class: 'num' }, String(r.matched)),
+              h('td', { class: 'num' }, String(r.decided)),
+              h('td', {}, frames(r.examples)),
+            ),
+          ),
+        ),
+      ),
+    out.diagnostics.length > 0 && h('ul', { class: 'problems' }, ...out.diagnostics.map((d) => h('li', { class: `problem-${d.severity}` }, `${d.pointer ?? ''} ${d.message}`))),
+    c.diagnostics.length > 0 &&
+      h('details', { open: true }, h('summary', {}, `${c.diagnostics.length + c.droppedDiagnostics} problem(s) in the capture`), h('ul', { class: 'problems' }, ...c.diagnostics.map((d) => h('li', { class: `problem-${d.severity}` }, d.message)))),
+  );
+}
+
+const dropzone = byId('dropzone');
+const fileInput = byId<HTMLInputElement>('capture-file');
+fileInput.addEventListener('change', () => {
+  const f = fileInput.files?.[0];
+  if (f) void readCaptureFile(f);
+});
+dropzone.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  dropzone.classList.add('over');
+});
+dropzone.addEventListener('dragleave', () => dropzone.classList.remove('over'));
+dropzone.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dropzone.classList.remove('over');
+  const f = e.dataTransfer?.files[0];
+  if (f) {
+    selectTab('capture');
+    void readCaptureFile(f);
+  }
+});
+// A capture dropped anywhere on the page is read too (the browser would otherwise open the file).
+window.addEventListener('dragover', (e) => e.preventDefault());
+window.addEventListener('drop', (e) => {
+  if (e.defaultPrevented) return;
+  e.preventDefault();
+  const f = e.dataTransfer?.files[0];
+  if (f) {
+    selectTab('capture');
+    void readCaptureFile(f);
+  }
+});
+
+// ---- tabs, the URL, updates ----
+
+function selectTab(tab: Tab): void {
+  state.tab = tab;
+  for (const t of TABS) {
+    byId(`tab-${t}`).setAttribute('aria-selected', String(t === tab));
+    byId(`panel-${t}`).hidden = t !== tab;
+  }
+  if (tab === 'capture') byId('capture-rules').textContent = state.mode === 'expression' ? 'the expression of the rules tab, as one blocking rule' : 'the ruleset of the rules tab';
+  saveState();
+}
+
+for (const t of TABS) byId(`tab-${t}`).addEventListener('click', () => selectTab(t));
+
+const saveState = debounce(async () => {
+  const hash = await encodeState(state);
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}, 300);
+
+const refresh = debounce(() => {
+  showRules();
+  showLogpush();
+  if (state.tab === 'capture') void showCapture();
+}, 60);
+
+function changed(): void {
+  refresh();
+  saveState();
+}
+
+byId('copy-link').addEventListener('click', async () => {
+  history.replaceState(null, '', await encodeState(state));
+  try {
+    await navigator.clipboard.writeText(location.href);
+    byId('copy-link').textContent = 'link copied';
+  } catch {
+    byId('copy-link').textContent = 'link in the address bar';
+  }
+  setTimeout(() => (byId('copy-link').textContent = 'copy link'), 2000);
+});
+
+byId('reset').addEventListener('click', () => {
+  load(defaultState());
+  history.replaceState(null, '', location.pathname + location.search);
+});
+
+/** Show a state: the editors' texts, the table, the tab. */
+function load(next: PlaygroundState): void {
+  state = next;
+  packetTable.setModel(state);
+  if (expressionEditor.state.doc.toString() !== state.expression) setText(expressionEditor, state.expression);
+  if (rulesetEditor.state.doc.toString() !== state.ruleset) setText(rulesetEditor, state.ruleset);
+  if (filterEditor.state.doc.toString() !== state.filter) setText(filterEditor, state.filter);
+  if (linesEditor.state.doc.toString() !== state.lines) setText(linesEditor, state.lines);
+  listsInput.value = state.lists;
+  if (!DATASET_NAMES.includes(state.dataset)) state.dataset = 'http_requests';
+  datasetSelect.value = state.dataset;
+  for (const v of [expressionEditor, rulesetEditor, filterEditor]) requestRecheck(v);
+  showMode();
+  selectTab(state.tab);
+  refresh();
+}
+
+async function start(): Promise<void> {
+  const { state: fromLink, error } = await decodeState(location.hash, defaultState());
+  if (error) byId('notice').textContent = error;
+  load(fromLink ?? defaultState());
+  document.body.dataset.ready = 'true';
+}
+
+window.addEventListener('hashchange', () => void start());
+void start();

@@ -1,0 +1,75 @@
+/**
+ * What the playground shows on first load: an expression with a packet it matches and two it does not,
+ * a ruleset in the shape of examples/ruleset.json with its lists, and an HTTP requests filter with log lines
+ * it keeps and drops.
+ * @module
+ */
+import type { PlaygroundState } from './state.js';
+
+export const SAMPLE_EXPRESSION = 'tcp.dstport in {80 443} and not ip.src in $svc.anonymizer';
+
+export const SAMPLE_RULESET = JSON.stringify(
+  {
+    name: 'edge firewall',
+    kind: 'root',
+    phase: 'network_transit',
+    rules: [
+      { ref: 'office-ssh', description: 'ssh from the office', action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.src in $office and tcp.dstport == 22' },
+      { ref: 'no-telnet-smb', description: 'telnet and smb', action: 'block', expression: 'tcp.dstport in {23 445}' },
+      { ref: 'no-ssh', description: 'ssh from anywhere else', action: 'block', expression: 'tcp.dstport == 22' },
+      { ref: 'anonymizers', description: 'no web from anonymizers', action: 'block', expression: 'tcp.dstport in {80 443} and ip.src in $svc.anonymizer' },
+      { ref: 'no-sip', description: 'sip', action: 'block', expression: 'udp.dstport in {5060 5061}' },
+    ],
+  },
+  null,
+  2,
+);
+
+export const SAMPLE_LISTS = JSON.stringify({ 'svc.anonymizer': ['198.51.100.0/24'], office: ['203.0.113.0/26'] }, null, 1).replace(/\n\s*/g, ' ');
+
+export const SAMPLE_FIELDS = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'udp.dstport'];
+
+export const SAMPLE_PACKETS: Record<string, string>[] = [
+  { 'ip.src': '192.0.2.1', 'ip.dst': '203.0.113.80', 'ip.proto': 'tcp', 'tcp.dstport': '443' },
+  { 'ip.src': '198.51.100.7', 'ip.dst': '203.0.113.80', 'ip.proto': 'tcp', 'tcp.dstport': '443' },
+  { 'ip.src': '203.0.113.5', 'ip.dst': '203.0.113.22', 'ip.proto': 'tcp', 'tcp.dstport': '22' },
+  { 'ip.src': '192.0.2.9', 'ip.dst': '203.0.113.53', 'ip.proto': 'udp', 'udp.dstport': '5060' },
+];
+
+export const SAMPLE_FILTER = JSON.stringify(
+  {
+    where: {
+      and: [
+        { key: 'EdgeResponseStatus', operator: 'geq', value: 500 },
+        { or: [{ key: 'ClientRequestHost', operator: '!eq', value: 'health.example.com' }, { key: 'ClientCountry', operator: 'in', value: ['de', 'fr'] }] },
+      ],
+    },
+  },
+  null,
+  2,
+);
+
+export const SAMPLE_LINES = [
+  { ClientIP: '192.0.2.10', ClientRequestHost: 'www.example.com', EdgeResponseStatus: 503, ClientCountry: 'us' },
+  { ClientIP: '192.0.2.11', ClientRequestHost: 'www.example.com', EdgeResponseStatus: 200, ClientCountry: 'us' },
+  { ClientIP: '192.0.2.12', ClientRequestHost: 'health.example.com', EdgeResponseStatus: 502, ClientCountry: 'us' },
+  { ClientIP: '192.0.2.13', ClientRequestHost: 'health.example.com', EdgeResponseStatus: 500, ClientCountry: 'de' },
+]
+  .map((l) => JSON.stringify(l))
+  .join('\n');
+
+/** The state of a first visit. */
+export function defaultState(): PlaygroundState {
+  return {
+    tab: 'rules',
+    mode: 'expression',
+    expression: SAMPLE_EXPRESSION,
+    ruleset: SAMPLE_RULESET,
+    lists: SAMPLE_LISTS,
+    fields: [...SAMPLE_FIELDS],
+    packets: SAMPLE_PACKETS.map((p) => ({ ...p })),
+    dataset: 'http_requests',
+    filter: SAMPLE_FILTER,
+    lines: SAMPLE_LINES,
+  };
+}
