@@ -3,5 +3,5 @@
  * @module
  */
 export { logFilterToSql, type LogFilterSqlOptions, type SqlResult } from './logfilter.js';
-export { sqlString, sqlIdentifier, jsonMemberPath, hasLoneSurrogate, sqlDouble, type SqlDialect } from './quote.js';
+export { sqlString, sqlIdentifier, sqlInt, jsonMemberPath, hasLoneSurrogate, sqlDouble, SQL_DIALECTS, type SqlDialect } from './quote.js';
 export { SQL_CODES } from './codes.js';
