@@ -1,0 +1,87 @@
+/**
+ * Network rule expressions as SQL, proven against the compiled matcher on DuckDB and on ClickHouse
+ * (chdb): generated expressions over generated flow rows (missing fields, edge values, hostile strings,
+ * IPv4-mapped IPv6, CIDR edges, text that is nearly an address), row by row. Expressions with no exact
+ * SQL form must say so with `sql-no-exact-form`.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileExpression, NETWORK_FIELDS } from '../../src/expression/index.js';
+import { isIpAddressText } from '../../src/net/index.js';
+import { expressionToSql, hasLoneSurrogate, IPV4_PATTERN, IPV6_PATTERN, sqlIdentifier, sqlString } from '../../src/sql/index.js';
+import { expression, ip, LISTS, packet } from '../expression/arbitraries.js';
+import { bool, chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
+
+const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 200 : 100));
+const SQL_TYPES = { Int: ['BIGINT', 'Nullable(Int64)'], String: ['VARCHAR', 'Nullable(String)'], Ip: ['VARCHAR', 'Nullable(String)'], Bool: ['BOOLEAN', 'Nullable(Bool)'] } as const;
+/** The flow table: one column per stored field (alias and any-of fields read their targets; no raw headers). */
+export const FLOW_COLUMNS = NETWORK_FIELDS.filter((f) => !f.rawHeader && f.aliasOf === undefined && !f.anyOf).map((f) => [f.name, ...SQL_TYPES[f.type]] as [string, string, string]);
+const TYPE_OF = new Map(NETWORK_FIELDS.map((f) => [f.name, f.type]));
+
+/** A packet as a flow row holds it: values of the column's type, else missing (the matcher reads those as missing too). */
+export function flowRow(p: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name] of FLOW_COLUMNS) {
+    const v = p[name];
+    const t = TYPE_OF.get(name);
+    const ok = t === 'Int' ? Number.isSafeInteger(v) : t === 'Bool' ? typeof v === 'boolean' : typeof v === 'string' && !hasLoneSurrogate(v);
+    if (ok) out[name] = v;
+  }
+  return out;
+}
+
+/** Text that is an address, nearly one, or one written in a form the strict rules refuse. */
+export const ipish = fc.oneof(
+  ip,
+  ip.map((a) => a.toUpperCase()),
+  fc.tuple(ip, fc.constantFrom('0', ':', '::', '.', '%eth0', ' ', 'g', '1', ':1', '.0')).chain(([a, s]) => fc.nat(a.length).map((i) => a.slice(0, i) + s + a.slice(i))),
+  fc.constantFrom('01.2.3.4', '1.2.3.04', '1.2.3', '1.2.3.4.5', '256.1.1.1', '::ffff:1.2.3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', '1::2::3', '12345::', ':1::', '1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', '::1.2.3.4', '1::1.2.3.4', 'fe80::1%1', '', '0.0.0.0', '::'),
+);
+const flowPacket = fc.tuple(packet, fc.option(ipish), fc.option(ipish)).map(([p, s, d]) => ({ ...p, ...(s !== null ? { 'ip.src': s } : {}), ...(d !== null ? { 'ip.dst': d } : {}) }));
+
+for (const make of [duckdbEngine, chdbEngine]) {
+  describe(`network expressions on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
+    let engine: Engine;
+    const q = (n: string) => sqlIdentifier(n, engine.dialect);
+    beforeAll(async () => {
+      engine = await make();
+    });
+    afterAll(() => engine?.close());
+
+    it('the address guards accept exactly what rulekit reads as an address', async () => {
+      await fc.assert(fc.asyncProperty(fc.array(ipish, { minLength: 1, maxLength: 20 }), async (texts) => {
+        const fn = engine.dialect === 'duckdb' ? 'regexp_full_match' : 'match';
+        const got = await engine.rows(`SELECT i, ${fn}(a, ${sqlString(IPV4_PATTERN, engine.dialect)}) OR ${fn}(a, ${sqlString(IPV6_PATTERN, engine.dialect)}) AS ok FROM ${relation(texts.map((a) => ({ a })), [['a', 'VARCHAR', 'String']], engine.dialect, q)} ORDER BY i`);
+        expect(got.map((r) => bool(r['ok']))).toEqual(texts.map((t) => isIpAddressText(t)));
+      }), { numRuns: 60 });
+    });
+
+    it('match exactly the packets the compiled matcher matches', async () => {
+      let compared = 0;
+      let refused = 0;
+      await fc.assert(fc.asyncProperty(expression, fc.array(flowPacket, { minLength: 1, maxLength: 10 }), async (text, packets) => {
+        const compiled = compileExpression(text, { lists: LISTS });
+        if (!compiled.matcher) return;
+        const sql = expressionToSql(text, { dialect: engine.dialect, lists: LISTS });
+        if (!sql.sql) {
+          expect(sql.diagnostics.map((d) => d.code)).toContain('sql-no-exact-form');
+          expect(text).toMatch(/matches|wildcard|bit_slice|<|>/);
+          refused++;
+          return;
+        }
+        const rows = packets.map(flowRow);
+        const got = await engine.rows(`SELECT i, ${sql.sql} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
+        expect(got.map((r) => bool(r['m']))).toEqual(rows.map((r) => compiled.matcher!(r)));
+        compared += rows.length;
+      }), { numRuns: RUNS });
+      expect(compared).toBeGreaterThan(RUNS);
+      expect(refused).toBeLessThan(RUNS);
+    });
+
+    it('a missing field makes != false and its negation true', async () => {
+      const sql = expressionToSql('tcp.dstport != 80 or ip.src != 10.0.0.1 or ip.proto != "tcp"', { dialect: engine.dialect }).sql!;
+      const got = await engine.rows(`SELECT i, ${sql} AS m, NOT ${sql} AS n FROM ${relation([{}, { 'tcp.dstport': 80 }], FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
+      expect(got.map((r) => [bool(r['m']), bool(r['n'])])).toEqual([[false, true], [false, true]]);
+    });
+  });
+}
