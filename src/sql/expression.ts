@@ -29,6 +29,11 @@ export interface ExpressionSqlOptions {
   lists?: ListItems | ListCatalog;
   scheme?: Scheme | SchemeLiteral;
   serviceToken?: string;
+  /**
+   * The table also has columns for alias and any-of fields (`ip.geoip.country`), used where not NULL before
+   * their targets, as the matcher reads a packet that carries them (flows read from NDJSON packet objects).
+   */
+  aliasColumns?: boolean;
 }
 
 /** Writes the SQL of one checked expression; problems collect `sql-no-exact-form` errors. */
@@ -38,6 +43,7 @@ export class ExpressionWriter {
   constructor(
     private readonly dialect: SqlDialect,
     private readonly columns: Readonly<Record<string, string>> = {},
+    private readonly aliasColumns = false,
   ) {
     this.ip = ipSql(dialect);
   }
@@ -89,7 +95,10 @@ export class ExpressionWriter {
     const f = p.lhs.field;
     const names = f.aliasOf !== undefined ? [f.aliasOf] : f.anyOf?.length ? f.anyOf : [f.name];
     const tests = names.map((name) => `COALESCE(${this.test(p, op, this.column(name), range)}, FALSE)`);
-    return tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`;
+    const targets = tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`;
+    if (!this.aliasColumns || names[0] === f.name) return targets;
+    const own = this.column(f.name);
+    return `(CASE WHEN ${own} IS NOT NULL THEN COALESCE(${this.test(p, op, own, range)}, FALSE) ELSE ${targets} END)`;
   }
 
   private test(p: Predicate, op: string | undefined, col: string, range: { start: number; end: number }): string {
@@ -173,7 +182,7 @@ export function expressionToSql(input: string | CheckedExpression, options: Expr
     checked = r.checked;
   } else checked = input;
   if (!checked || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const w = new ExpressionWriter(options.dialect ?? 'duckdb', options.columns);
+  const w = new ExpressionWriter(options.dialect ?? 'duckdb', options.columns, options.aliasColumns);
   const sql = w.expression(checked);
   diagnostics.push(...w.problems);
   return w.problems.length ? { diagnostics } : { sql, diagnostics };

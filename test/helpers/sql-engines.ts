@@ -18,7 +18,7 @@ export async function duckdbEngine(): Promise<Engine> {
   const con: DuckDBConnection = await db.connect();
   return {
     dialect: 'duckdb',
-    rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjects() as Record<string, unknown>[],
+    rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
     close: () => {
       con.closeSync();
       db.closeSync();
