@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   analysis: () => import('./analysis.js'),
   lint: () => import('./lint.js'),
   server: () => import('./server.js'),
+  sql: () => import('./sql.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

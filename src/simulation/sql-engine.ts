@@ -155,7 +155,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');
-    summary.verdicts = { block: n('blocked'), allow: n('packets') - n('blocked') };
+    summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
     summary.defaultAllowed = n('default_allowed');
     const wanted = new Map<number, number[]>();
     for (const r of query.rules!) {
