@@ -45,18 +45,18 @@ export interface RulesetSqlResult {
   diagnostics: Diagnostic[];
 }
 
-/** The deciding-rule expression over the given match expressions (one per rule, in order). */
-function decider(rules: readonly { index: number; terminating: boolean }[], match: (i: number) => string, dialect: SqlDialect): string {
+/**
+ * The first terminating rule that matches, as `value(rule)` (its index, or its verdict), else `none`: one
+ * `CASE` (DuckDB) or `multiIf` (ClickHouse) over the given match expressions.
+ */
+function firstMatch(rules: readonly RuleSql[] | readonly { index: number; terminating: boolean; action: RuleAction }[], match: (i: number) => string, dialect: SqlDialect, value: (r: { index: number; action: RuleAction }) => string, none: string): string {
   const t = rules.filter((r) => r.terminating);
-  if (!t.length) return '-1';
-  if (dialect === 'clickhouse') return `multiIf(${t.map((r) => `${match(r.index)}, ${r.index}`).join(', ')}, -1)`;
-  return `CASE ${t.map((r) => `WHEN ${match(r.index)} THEN ${r.index}`).join(' ')} ELSE -1 END`;
+  if (!t.length) return none;
+  if (dialect === 'clickhouse') return `multiIf(${t.map((r) => `${match(r.index)}, ${value(r)}`).join(', ')}, ${none})`;
+  return `CASE ${t.map((r) => `WHEN ${match(r.index)} THEN ${value(r)}`).join(' ')} ELSE ${none} END`;
 }
-
-function verdictOf(rules: readonly RuleSql[], d: string): string {
-  const blocks = rules.filter((r) => r.terminating && r.action === 'block').map((r) => r.index);
-  return blocks.length ? `CASE WHEN ${d} IN (${blocks.join(', ')}) THEN 'block' ELSE 'allow' END` : `'allow'`;
-}
+const indexOf = (r: { index: number }) => String(r.index);
+const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block'` : `'allow'`);
 
 /**
  * A ruleset as SQL over a flow table: the deciding rule's index and the verdict per row.
@@ -89,8 +89,8 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   });
   if (w.problems.length) return { diagnostics };
   const byIndex = new Map(rules.map((r) => [r.index, r.sql]));
-  const sql = decider(rules, (i) => byIndex.get(i)!, dialect);
-  return { sql, verdict: verdictOf(rules, sql), rules, diagnostics };
+  const match = (i: number) => byIndex.get(i)!;
+  return { sql: firstMatch(rules, match, dialect, indexOf, '-1'), verdict: firstMatch(rules, match, dialect, verdictOf, `'allow'`), rules, diagnostics };
 }
 
 /** Options of {@link rulesetSummarySql}. */
@@ -126,7 +126,7 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const n = Math.max(0, Math.floor(options.examplesPerRule ?? 3));
   const m = (i: number) => `m${i}`;
   const inner = `SELECT ${rn} AS rn${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
-  const decided = `SELECT *, ${decider(r.rules, m, dialect)} AS d FROM (${inner}) AS matches`;
+  const decided = `SELECT *, ${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d FROM (${inner}) AS matches`;
   const count = (cond: string) => (ch ? `countIf(${cond})` : `count(*) FILTER (WHERE ${cond})`);
   const examples = (cond: string) => (n === 0 ? (ch ? 'CAST([], \'Array(Int64)\')' : '[]::BIGINT[]') : ch ? `groupArraySortedIf(${n})(rn, ${cond})` : `COALESCE(min(rn, ${n}) FILTER (WHERE ${cond}), [])`);
   const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
