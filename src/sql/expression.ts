@@ -16,6 +16,7 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, type CheckedExpression, type ExprNode, type ListCatalog, type ListItems, type Predicate, type Scheme, type SchemeLiteral } from '../expression/index.js';
+import type { IpRange, IpSet } from '../net/index.js';
 import { ipSql } from './ip.js';
 import { hasLoneSurrogate, sqlIdentifier, sqlInt, sqlString, type SqlDialect } from './quote.js';
 import type { SqlResult } from './logfilter.js';
@@ -139,7 +140,7 @@ export class ExpressionWriter {
         return this.ip.compare(col, SQL_OP[p.op] as '<' | '<=' | '>' | '>=', p.value);
       }
       case 'ip-set':
-        return this.ip.inRanges(col, p.set.ranges());
+        return this.ip.inRanges(col, rangesOf(p.set));
     }
   }
 
@@ -161,6 +162,14 @@ export class ExpressionWriter {
     const like = parts.map((s) => s.replace(/[\\%_]/g, (x) => '\\' + x)).join('%');
     return this.dialect === 'clickhouse' ? `like(${col}, ${this.str(like, range)})` : `${col} LIKE ${this.str(like, range)} ESCAPE '\\'`;
   }
+}
+
+/** A set's ranges, computed once per set: a list's 10k ranges are read again by every rule and compile. */
+const RANGES = new WeakMap<IpSet, IpRange[]>();
+function rangesOf(set: IpSet): IpRange[] {
+  let r = RANGES.get(set);
+  if (!r) RANGES.set(set, (r = set.ranges()));
+  return r;
 }
 
 const SQL_OP: Record<string, string> = { eq: '=', ne: '<>', lt: '<', le: '<=', gt: '>', ge: '>=' };

@@ -36,10 +36,12 @@ export const IPV6_PATTERN = (() => {
   return `^(${alts.join('|')})$`;
 })();
 
+const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 /** Bytes as hex, lower case. */
 function hex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += HEX2[bytes[i]!];
   return s;
 }
 
@@ -69,6 +71,19 @@ export interface IpSql {
 /** Ranges at most this many are written as OR-ed BETWEENs; more go into one array the engine scans. */
 const INLINE_RANGES = 16;
 
+/**
+ * The array literal of a long range list, per dialect and family, kept with the list's ranges: a list of
+ * 10k CIDRs is 10k pairs of text, and a ruleset compiled again (a server's dry runs) reuses it.
+ */
+const ARRAYS = new WeakMap<readonly IpRange[], Map<string, string>>();
+function cachedArray(ranges: readonly IpRange[], key: string, build: () => string): string {
+  let m = ARRAYS.get(ranges);
+  if (!m) ARRAYS.set(ranges, (m = new Map()));
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = build()));
+  return v;
+}
+
 export function ipSql(dialect: SqlDialect): IpSql {
   const q = (s: string) => sqlString(s, dialect);
   if (dialect === 'clickhouse') {
@@ -78,15 +93,19 @@ export function ipSql(dialect: SqlDialect): IpSql {
     const a6 = (c: string) => `toIPv6OrNull(${c})`;
     const lit6 = (a: IpAddress) => `toIPv6(${q(formatIpAddress(a))})`;
     const family = (c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined => {
+      if (ranges.length > INLINE_RANGES) {
+        const array = cachedArray(ranges, `clickhouse${fam}`, () => {
+          const rs = ranges.filter((r) => r.first.family === fam);
+          return rs.length ? `[${rs.map((r) => (fam === 4 ? `(${v4Number(r.first)}, ${v4Number(r.last)})` : `(${lit6(r.first)}, ${lit6(r.last)})`)).join(', ')}]` : '';
+        });
+        if (!array) return undefined;
+        return `(${fam === 4 ? is4(c) : is6(c)} AND arrayExists(r -> ${fam === 4 ? n4(c) : a6(c)} BETWEEN r.1 AND r.2, ${array}))`;
+      }
       const rs = ranges.filter((r) => r.first.family === fam);
       if (!rs.length) return undefined;
       const guard = fam === 4 ? is4(c) : is6(c);
-      if (fam === 4) {
-        if (rs.length <= INLINE_RANGES) return `(${guard} AND (${rs.map((r) => `${n4(c)} BETWEEN ${v4Number(r.first)} AND ${v4Number(r.last)}`).join(' OR ')}))`;
-        return `(${guard} AND arrayExists(r -> ${n4(c)} BETWEEN r.1 AND r.2, [${rs.map((r) => `(${v4Number(r.first)}, ${v4Number(r.last)})`).join(', ')}]))`;
-      }
-      if (rs.length <= INLINE_RANGES) return `(${guard} AND (${rs.map((r) => `${a6(c)} BETWEEN ${lit6(r.first)} AND ${lit6(r.last)}`).join(' OR ')}))`;
-      return `(${guard} AND arrayExists(r -> ${a6(c)} BETWEEN r.1 AND r.2, [${rs.map((r) => `(${lit6(r.first)}, ${lit6(r.last)})`).join(', ')}]))`;
+      if (fam === 4) return `(${guard} AND (${rs.map((r) => `${n4(c)} BETWEEN ${v4Number(r.first)} AND ${v4Number(r.last)}`).join(' OR ')}))`;
+      return `(${guard} AND (${rs.map((r) => `${a6(c)} BETWEEN ${lit6(r.first)} AND ${lit6(r.last)}`).join(' OR ')}))`;
     };
     return {
       isAddress: (c) => `(${is4(c)} OR ${is6(c)})`,
@@ -104,7 +123,8 @@ export function ipSql(dialect: SqlDialect): IpSql {
     inRanges: (c, ranges) => {
       if (!ranges.length) return 'FALSE';
       if (ranges.length <= INLINE_RANGES) return `list_transform([${key(c)}], k -> ${ranges.map((r) => `k BETWEEN ${q(ipKey(r.first))} AND ${q(ipKey(r.last))}`).join(' OR ')})[1]`;
-      return `list_transform([${key(c)}], k -> len(list_filter([${ranges.map((r) => `[${q(ipKey(r.first))}, ${q(ipKey(r.last))}]`).join(', ')}], r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+      const array = cachedArray(ranges, 'duckdb', () => `[${ranges.map((r) => `[${q(ipKey(r.first))}, ${q(ipKey(r.last))}]`).join(', ')}]`);
+      return `list_transform([${key(c)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
     },
     compare: (c, op, a) => `list_transform([${key(c)}], k -> left(k, 1) = ${q(String(a.family))} AND k ${op} ${q(ipKey(a))})[1]`,
   };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileExpression } from '../../src/expression/index.js';
 import { isIpAddressText } from '../../src/net/index.js';
 import { expressionToSql, IPV4_PATTERN, IPV6_PATTERN, sqlIdentifier, sqlString } from '../../src/sql/index.js';
-import { expression, LISTS, packet } from '../expression/arbitraries.js';
+import { expression, ipItem, LISTS, packet } from '../expression/arbitraries.js';
 import { FLOW_COLUMNS, flowRow, ipish } from '../helpers/sql-flows.js';
 import { bool, chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
 
@@ -53,6 +53,19 @@ for (const make of [duckdbEngine, chdbEngine]) {
       }), { numRuns: RUNS });
       expect(compared).toBeGreaterThan(RUNS);
       expect(refused).toBeLessThan(RUNS);
+    });
+
+    it('long lists (arrays of ranges the engine scans) match as the matcher does', async () => {
+      await fc.assert(fc.asyncProperty(fc.array(ipItem, { minLength: 17, maxLength: 60 }), fc.array(flowPacket, { minLength: 1, maxLength: 10 }), async (items, packets) => {
+        const lists = { long: items };
+        const text = 'ip.src in $long or not ip.dst in $long';
+        const compiled = compileExpression(text, { lists });
+        if (!compiled.matcher) return;
+        const sql = expressionToSql(text, { dialect: engine.dialect, lists }).sql!;
+        const rows = packets.map(flowRow);
+        const got = await engine.rows(`SELECT i, ${sql} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
+        expect(got.map((r) => bool(r['m']))).toEqual(rows.map((r) => compiled.matcher!(r)));
+      }), { numRuns: 40 });
     });
 
     it('a missing field makes != false and its negation true', async () => {
