@@ -116,31 +116,37 @@ export function ipSql(dialect: SqlDialect): IpSql {
       compare: (c, op, a) => (a.family === 4 ? `(${is4(c)} AND ${n4(c)} ${op} ${v4Number(a)})` : `(${is6(c)} AND ${a6(c)} ${op} ${lit6(a)})`),
     };
   }
-  // DuckDB: the key, computed once per use through a one-element list_transform (a local binding).
-  const key = (c: string) => `list_transform([${c}], s -> ${DUCKDB_KEY})[1]`;
+  // DuckDB: the key of one family, computed once per use through a one-element list_transform (a local
+  // binding); a test reads only the family its ranges hold, so an IPv4 range never parses IPv6 text.
+  const key = (c: string, fam: 4 | 6) => `list_transform([${c}], s -> ${fam === 4 ? DUCKDB_KEY4 : DUCKDB_KEY6})[1]`;
+  const within = (c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined => {
+    const rs = ranges.filter((r) => r.first.family === fam);
+    if (!rs.length) return undefined;
+    if (ranges.length <= INLINE_RANGES) return `list_transform([${key(c, fam)}], k -> ${rs.map((r) => `k BETWEEN ${q(ipKey(r.first))} AND ${q(ipKey(r.last))}`).join(' OR ')})[1]`;
+    const array = cachedArray(ranges, `duckdb${fam}`, () => `[${rs.map((r) => `[${q(ipKey(r.first))}, ${q(ipKey(r.last))}]`).join(', ')}]`);
+    return `list_transform([${key(c, fam)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+  };
   return {
     isAddress: (c) => `(regexp_full_match(${c}, ${q(IPV4_PATTERN)}) OR regexp_full_match(${c}, ${q(IPV6_PATTERN)}))`,
     inRanges: (c, ranges) => {
-      if (!ranges.length) return 'FALSE';
-      if (ranges.length <= INLINE_RANGES) return `list_transform([${key(c)}], k -> ${ranges.map((r) => `k BETWEEN ${q(ipKey(r.first))} AND ${q(ipKey(r.last))}`).join(' OR ')})[1]`;
-      const array = cachedArray(ranges, 'duckdb', () => `[${ranges.map((r) => `[${q(ipKey(r.first))}, ${q(ipKey(r.last))}]`).join(', ')}]`);
-      return `list_transform([${key(c)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+      const parts = [within(c, 4, ranges), within(c, 6, ranges)].filter((p): p is string => p !== undefined);
+      // Never NULL (text of the other family has no key): `!=` negates this.
+      return parts.length ? `(${parts.map((p) => `COALESCE(${p}, FALSE)`).join(' OR ')})` : 'FALSE';
     },
-    compare: (c, op, a) => `list_transform([${key(c)}], k -> left(k, 1) = ${q(String(a.family))} AND k ${op} ${q(ipKey(a))})[1]`,
+    compare: (c, op, a) => `list_transform([${key(c, a.family)}], k -> k ${op} ${q(ipKey(a))})[1]`,
   };
 }
 
 /**
- * DuckDB: the key of the text `s`, NULL when it is not an address. A dotted quad becomes eight hex digits;
+ * DuckDB: the key of the text `s` as an address of one family, NULL when it is not one. A dotted quad becomes eight hex digits;
  * an IPv6 text has its dotted-quad tail turned into two groups, its `::` expanded, each group padded.
  */
 const QUAD_HEX = (t: string) =>
   `list_aggregate(list_transform(string_split(${t}, '.'), o -> lpad(lower(hex(CAST(o AS UTINYINT))), 2, '0')), 'string_agg', '')`;
 const V6_GROUPS = (t: string) => `CASE WHEN ${t} = '' THEN []::VARCHAR[] ELSE string_split(${t}, ':') END`;
-const DUCKDB_KEY = [
-  'CASE',
-  `WHEN regexp_full_match(s, ${sqlString(IPV4_PATTERN)}) THEN '4' || ${QUAD_HEX('s')}`,
-  `WHEN regexp_full_match(s, ${sqlString(IPV6_PATTERN)}) THEN '6' || list_transform([`,
+const DUCKDB_KEY4 = `CASE WHEN regexp_full_match(s, ${sqlString(IPV4_PATTERN)}) THEN '4' || ${QUAD_HEX('s')} END`;
+const DUCKDB_KEY6 = [
+  `CASE WHEN regexp_full_match(s, ${sqlString(IPV6_PATTERN)}) THEN '6' || list_transform([`,
   // t: the text with a dotted-quad tail written as two hex groups.
   `CASE WHEN contains(s, '.') THEN regexp_replace(s, '[0-9.]+$', '') || list_transform([${QUAD_HEX(`regexp_extract(s, '[0-9.]+$')`)}], x -> left(x, 4) || ':' || right(x, 4))[1] ELSE s END`,
   `], t -> list_transform([string_split(t, '::')], p -> list_aggregate(list_transform(`,
