@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   lint: () => import('./lint.js'),
   lsp: () => import('./lsp.js'),
   server: () => import('./server.js'),
+  sql: () => import('./sql.js'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

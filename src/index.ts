@@ -91,7 +91,12 @@ export {
 export { analyzeRuleset, ANALYSIS_CODES, type AnalysisOptions, type AnalysisRule, type RuleAnalysis, type RulesetAnalysis, type AnalysisCode } from './analysis/index.js';
 
 // Logpush filters as SQL (DuckDB), over a JSON column of log lines
-export { logFilterToSql, sqlString, sqlIdentifier, SQL_CODES, type LogFilterSqlOptions, type SqlResult, type SqlDialect } from './sql/index.js';
+export {
+  toSql, logFilterToSql, expressionToSql, rulesetToSql, rulesetSummarySql, flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked,
+  sqlString, sqlIdentifier, SQL_DIALECTS, SQL_CODES,
+  type ToSqlOptions, type ToSqlResult, type LogFilterSqlOptions, type ExpressionSqlOptions, type RulesetSqlOptions, type RulesetSqlResult,
+  type RuleSql, type SummarySql, type SummarySqlOptions, type SqlResult, type SqlDialect,
+} from './sql/index.js';
 
 // IP addresses and sets
 export { IpSet, parseIpAddress, formatIpAddress, parseIpCidr, type IpAddress, type IpCidr, type IpFamily } from './net/index.js';

@@ -217,6 +217,7 @@ export function program(): Command {
     })
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'ndjson']).default('text'))
     .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
+    .addOption(new Option('--engine <engine>', 'run the ruleset as SQL on DuckDB or ClickHouse embedded (chdb) over flow files: NDJSON packet objects or Parquet, globs allowed').choices(['duckdb', 'clickhouse']))
     .action(async (ruleset: string, input: string, opts) => {
       process.exitCode = await simulateCommand(ruleset, input, opts, write);
     });

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
-import { runSimulation, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
+import { runSimulation, simulateOnEngine, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './commands.js';
 
@@ -29,6 +29,8 @@ export interface SimulateOptions {
   ndjsonDiagnostics?: boolean;
   /** `objects`: decide on packet objects even where numeric slots would do (tests compare the two). */
   decoder?: 'auto' | 'objects';
+  /** Run the ruleset as SQL on this engine over flow files (NDJSON or Parquet) instead of in this process. */
+  engine?: 'duckdb' | 'clickhouse';
 }
 
 /** Run the command. Returns the exit code: 0 fine, 1 the ruleset or the input has errors. */
@@ -36,6 +38,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
   const started = performance.now();
   if (rulesetPath === '-' && inputPath === '-') throw new UsageError('the ruleset and the input cannot both be standard input');
   const rulesetText = await readText(rulesetPath);
+  if (options.engine) return engineCommand(rulesetText, rulesetPath, inputPath, options, out);
   // Files are checked before anything runs: a directory, a FIFO or a missing file is one line, exit 2.
   if (inputPath !== '-') checkRegularFile(inputPath);
   if (options.geoip) checkRegularFile(options.geoip);
@@ -118,6 +121,34 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     if (options.ndjsonDiagnostics) for (const d of report.diagnostics) out(JSON.stringify({ diagnostic: d }) + '\n');
   } else out(renderSummary(summary, report.diagnostics));
   return report.ok ? 0 : 1;
+}
+
+/** `--engine`: the summary from DuckDB or chdb over flow files, rendered as the in-process one is. */
+async function engineCommand(rulesetText: string, rulesetPath: string, inputPath: string, options: SimulateOptions, out: (s: string) => void): Promise<number> {
+  if (inputPath === '-') throw new UsageError('--engine reads flow files (NDJSON or Parquet; globs allowed), not standard input');
+  if (options.geoip || options.colo) throw new UsageError('--engine takes the flows as they are: --geoip and --colo fill packets in this process only');
+  if (options.format === 'ndjson') throw new UsageError('--engine gives the summary (text or json), not one line per packet');
+  if (!/[*?[]/.test(inputPath)) checkRegularFile(inputPath);
+  const lists = await loadLists(options.lists);
+  const started = performance.now();
+  let report;
+  try {
+    report = await simulateOnEngine(rulesetText, [inputPath], { engine: options.engine!, lists, serviceToken: options.serviceToken, examplesPerRule: Number(options.examples ?? '3') });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (!report.ok) {
+    const src = new SourceText(rulesetText);
+    for (const d of report.diagnostics) process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(src, d, rulesetPath)) + '\n');
+    return 1;
+  }
+  if (options.stats) {
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write(`stats: ${report.summary.packets} packets in ${seconds.toFixed(2)} s = ${Math.round(report.summary.packets / seconds)} packets/s on ${options.engine}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
+  }
+  if (options.format === 'json') out(JSON.stringify({ summary: report.summary, diagnostics: report.diagnostics }, null, 2) + '\n');
+  else out(renderSummary(report.summary, report.diagnostics));
+  return 0;
 }
 
 function fileSize(path: string): number | undefined {

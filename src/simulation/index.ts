@@ -23,3 +23,4 @@ export {
 } from './run.js';
 export { openSource, type SimulationSource, type ByteReader } from './source.js';
 export { loadGeoIpFile } from './geoip-file.js';
+export { simulateOnEngine, type SqlEngineName, type EngineSimulationOptions, type EngineSimulationReport } from './sql-engine.js';

@@ -1,7 +1,13 @@
 /**
- * rulekit's languages as SQL, so they run where months of logs are (DuckDB today): text only, browser-safe.
+ * rulekit's languages as SQL, so they run where months of logs and flows are (DuckDB, ClickHouse): text
+ * only, browser-safe. Running the SQL is the CLI's and the simulation side's business.
  * @module
  */
+export { toSql, type ToSqlOptions, type ToSqlResult } from './to-sql.js';
 export { logFilterToSql, type LogFilterSqlOptions, type SqlResult } from './logfilter.js';
-export { sqlString, sqlIdentifier, jsonMemberPath, hasLoneSurrogate, sqlDouble, type SqlDialect } from './quote.js';
+export { expressionToSql, type ExpressionSqlOptions } from './expression.js';
+export { rulesetToSql, rulesetSummarySql, type RulesetSqlOptions, type RulesetSqlResult, type RuleSql, type SummarySql, type SummarySqlOptions } from './ruleset.js';
+export { flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked } from './flows.js';
+export { IPV4_PATTERN, IPV6_PATTERN } from './ip.js';
+export { sqlString, sqlIdentifier, sqlInt, jsonMemberPath, hasLoneSurrogate, sqlDouble, SQL_DIALECTS, type SqlDialect } from './quote.js';
 export { SQL_CODES } from './codes.js';

@@ -1,17 +1,22 @@
 /**
- * A Logpush filter as one SQL boolean expression over a JSON column holding each log line (NDJSON read as
- * it is), with rulekit's semantics, not SQL's:
+ * A Logpush filter as one SQL boolean expression, with rulekit's semantics, not SQL's:
  * - a clause on a member the line lacks, or holds as `null`, is false — negated operators included — and
  *   never NULL: every clause is wrapped so that SQL's three-valued logic cannot leak through `NOT`;
  * - values are compared with their JSON type, as the matcher does (`"500"` is not 500, except that an
  *   `int or string` field's number also equals its decimal text);
  * - `contains` on an array member and `in` on one ask whether some element equals (type included).
- * The member's JSON type comes from `json_type`, its text from `json_extract_string`, numbers as DOUBLE
- * (what JavaScript reads them as).
+ *
+ * Two shapes of table:
+ * - JSON mode (default): one column holds each line as JSON (NDJSON read as it is). DuckDB reads a
+ *   member's JSON type with `json_type`, ClickHouse with `JSONType`; numbers are read as DOUBLE (what
+ *   JavaScript reads them as).
+ * - Column mode (`columns`): one typed column per dataset field (named by the field, or through a mapping),
+ *   NULL where the line lacks it. A column holds its catalog type, so only the value is compared; an
+ *   `int or string` column holds the integer form (Unix timestamps).
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkLogFilter, type LogFilter } from '../logpush/index.js';
+import { checkLogFilter, getDataset, type LogFilter } from '../logpush/index.js';
 import type { FilterClause, FilterNode, FilterScalar } from '../logpush/index.js';
 import { OPERATOR_BY_NAME } from '../logpush/index.js';
 import { hasLoneSurrogate, jsonMemberPath, sqlDouble, sqlIdentifier, sqlString, type SqlDialect } from './quote.js';
@@ -19,23 +24,117 @@ import { hasLoneSurrogate, jsonMemberPath, sqlDouble, sqlIdentifier, sqlString, 
 /** Options of {@link logFilterToSql}. */
 export interface LogFilterSqlOptions {
   dialect?: SqlDialect;
-  /** The JSON column that holds each line (default `line`). */
+  /** JSON mode: the JSON (DuckDB) or String (ClickHouse) column that holds each line (default `line`). */
   column?: string;
+  /**
+   * Column mode: one column per field. `true` names each column by its field; an object maps field names
+   * to column names (fields it leaves out keep their own name).
+   */
+  columns?: true | Readonly<Record<string, string>>;
   /** Dataset of a filter given as text (default `http_requests`). */
   dataset?: string;
 }
 
-/** The SQL, or diagnostics when the filter has errors or a part without an exact SQL form. */
+/** The SQL, or diagnostics when the input has errors or a part without an exact SQL form. */
 export interface SqlResult {
   sql?: string;
   diagnostics: Diagnostic[];
 }
 
-const NUMERIC = `('BIGINT', 'UBIGINT', 'DOUBLE')`;
+/** How a value is read: its JSON type test, text, number; all three SQL expressions over one value. */
+interface Access {
+  isString: string;
+  isNumber: string;
+  isBool: string;
+  isArray: string;
+  present: string;
+  text: string;
+  num: string;
+  /** The boolean as SQL `true`/`false` text comparison. */
+  boolTrue: string;
+  /** `EXISTS`-like: some element satisfies the condition written over an element's access. */
+  some: (cond: (e: Access) => string) => string;
+}
+
+/** JSON access per dialect, over a JSON value and a member key. */
+function jsonAccess(dialect: SqlDialect, col: string, key: string | undefined): Access {
+  if (dialect === 'clickhouse') {
+    const args = key === undefined ? col : `${col}, ${sqlString(key, dialect)}`;
+    const type = `JSONType(${args})`;
+    return {
+      isString: `${type} = 'String'`,
+      isNumber: `${type} IN ('Int64', 'UInt64', 'Double')`,
+      isBool: `${type} = 'Bool'`,
+      isArray: `${type} = 'Array'`,
+      present: `${type} <> 'Null'`,
+      text: `JSONExtractString(${args})`,
+      num: `JSONExtractFloat(${args})`,
+      boolTrue: `JSONExtractBool(${args})`,
+      some: (cond) => `arrayExists(e -> ${cond(jsonAccess(dialect, 'e', undefined))}, JSONExtractArrayRaw(${args}))`,
+    };
+  }
+  const path = key === undefined ? `'$'` : jsonMemberPath(key, dialect);
+  const type = `json_type(${col}, ${path})`;
+  const text = `json_extract_string(${col}, ${path})`;
+  return {
+    isString: `${type} = 'VARCHAR'`,
+    isNumber: `${type} IN ('BIGINT', 'UBIGINT', 'DOUBLE')`,
+    isBool: `${type} = 'BOOLEAN'`,
+    isArray: `${type} = 'ARRAY'`,
+    present: `(${type} IS NOT NULL AND ${type} <> 'NULL')`,
+    text,
+    num: `TRY_CAST(${text} AS DOUBLE)`,
+    boolTrue: `(${text} = 'true')`,
+    some: (cond) => `EXISTS (SELECT 1 FROM unnest(TRY_CAST(json_extract(${col}, ${path}) AS JSON[])) AS elements(e) WHERE ${cond(jsonAccess(dialect, 'e', undefined))})`,
+  };
+}
+
+/** Typed-column access: the column holds the catalog type, so type tests are constant. */
+function columnAccess(dialect: SqlDialect, col: string, type: string): Access {
+  const array = type === 'array_string' || type === 'array_int';
+  const isString = type === 'string' ? 'TRUE' : 'FALSE';
+  const isNumber = type === 'int' || type === 'float' || type === 'int_or_string' ? 'TRUE' : 'FALSE';
+  return {
+    isString,
+    isNumber,
+    isBool: type === 'bool' ? 'TRUE' : 'FALSE',
+    isArray: array ? 'TRUE' : 'FALSE',
+    // ClickHouse has no NULL arrays: a missing array is stored empty, so an empty one reads as missing.
+    present: array && dialect === 'clickhouse' ? `notEmpty(${col})` : `${col} IS NOT NULL`,
+    text: col,
+    num: col,
+    boolTrue: col,
+    some: (cond) => {
+      const e: Access = { ...columnAccess(dialect, 'e', type === 'array_int' ? 'int' : 'string'), present: 'e IS NOT NULL' };
+      return dialect === 'clickhouse' ? `arrayExists(e -> ${cond(e)}, ${col})` : `len(list_filter(${col}, e -> ${cond(e)})) > 0`;
+    },
+  };
+}
+
+/** Negated clauses on array columns in ClickHouse: an empty array there is a missing one (no NULL arrays). */
+function emptyArrays(n: FilterNode, out: Diagnostic[]): void {
+  if (n.kind === 'and' || n.kind === 'or') return n.children.forEach((c) => emptyArrays(c, out));
+  const c = n as FilterClause;
+  if ((c.fieldType === 'array_string' || c.fieldType === 'array_int') && OPERATOR_BY_NAME.get(c.operator)?.negates) {
+    out.push({ code: 'sql-empty-array-missing', severity: 'warning', message: `ClickHouse array columns cannot be NULL, so an empty ${c.key} reads as missing and ${c.operator} is false on it, where a line holding [] would match`, pointer: c.pointer });
+  }
+}
+
+/**
+ * `type AND test`, leaving the test out when the type is known not to hold: a typed column compared with a
+ * value of another type would be a type error in ClickHouse, not FALSE.
+ */
+function when(type: string, test: () => string): string {
+  if (type === 'FALSE') return 'FALSE';
+  return type === 'TRUE' ? `(${test()})` : `(${type} AND ${test()})`;
+}
 
 class Writer {
   readonly problems: Diagnostic[] = [];
-  constructor(private readonly dialect: SqlDialect, private readonly column: string) {}
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly access: (key: string, type: string, pointer: string) => Access | undefined,
+  ) {}
 
   private str(s: string, pointer: string): string {
     if (hasLoneSurrogate(s)) {
@@ -54,40 +153,35 @@ class Writer {
 
   /** One clause: FALSE when the member is missing or null, else the (possibly negated) test; never NULL. */
   clause(c: FilterClause): string {
-    const path = jsonMemberPath(c.key, this.dialect);
-    const col = this.column;
-    const type = `json_type(${col}, ${path})`;
-    const text = `json_extract_string(${col}, ${path})`;
-    const num = `TRY_CAST(${text} AS DOUBLE)`;
+    const x = this.access(c.key, c.fieldType, c.pointer);
+    if (!x) return 'FALSE';
     const info = OPERATOR_BY_NAME.get(c.operator)!;
     const op = info.negates ?? c.operator;
-    const test = this.positive(op, c, { type, text, num, value: `json_extract(${col}, ${path})` });
-    const present = `(${type} IS NOT NULL AND ${type} <> 'NULL')`;
-    return `COALESCE(${present} AND ${info.negates ? `NOT COALESCE(${test}, FALSE)` : `COALESCE(${test}, FALSE)`}, FALSE)`;
+    const test = this.positive(op, c, x);
+    return `COALESCE(${x.present} AND ${info.negates ? `NOT COALESCE(${test}, FALSE)` : `COALESCE(${test}, FALSE)`}, FALSE)`;
   }
 
   /** Scalar equality with the matcher's typing: strings with strings, numbers with numbers, booleans with booleans. */
-  private equals(x: { type: string; text: string; num: string }, o: FilterScalar, c: FilterClause): string {
+  private equals(x: Access, o: FilterScalar, c: FilterClause): string {
     if (typeof o === 'number') {
-      const asNumber = `(${x.type} IN ${NUMERIC} AND ${x.num} = ${sqlDouble(o, this.dialect)})`;
-      return c.fieldType === 'int_or_string' ? `(${asNumber} OR (${x.type} = 'VARCHAR' AND ${x.text} = ${this.str(String(o), c.pointer)}))` : asNumber;
+      const asNumber = when(x.isNumber, () => `${x.num} = ${sqlDouble(o, this.dialect)}`);
+      return c.fieldType === 'int_or_string' ? `(${asNumber} OR ${when(x.isString, () => `${x.text} = ${this.str(String(o), c.pointer)}`)})` : asNumber;
     }
-    if (typeof o === 'boolean') return `(${x.type} = 'BOOLEAN' AND ${x.text} = '${o}')`;
-    return `(${x.type} = 'VARCHAR' AND ${x.text} = ${this.str(o, c.pointer)})`;
+    if (typeof o === 'boolean') return when(x.isBool, () => `${o ? '' : 'NOT '}${x.boolTrue}`);
+    return when(x.isString, () => `${x.text} = ${this.str(o, c.pointer)}`);
   }
 
   /** Some element of the array member equals one of `values` (strictly: type and value). */
-  private someElement(x: { type: string; value: string }, values: readonly FilterScalar[], c: FilterClause): string {
+  private someElement(x: Access, values: readonly FilterScalar[], c: FilterClause): string {
     if (!values.length) return 'FALSE';
-    const e = { type: 'json_type(e)', text: `json_extract_string(e, '$')`, num: `TRY_CAST(json_extract_string(e, '$') AS DOUBLE)` };
     const strict = { ...c, fieldType: 'array_string' as const };
-    const any = values.map((v) => this.equals(e, v, strict)).join(' OR ');
-    return `(${x.type} = 'ARRAY' AND EXISTS (SELECT 1 FROM unnest(TRY_CAST(${x.value} AS JSON[])) AS elements(e) WHERE ${any}))`;
+    return when(x.isArray, () => x.some((e) => `(${values.map((v) => this.equals(e, v, strict)).join(' OR ')})`));
   }
 
-  private positive(op: string, c: FilterClause, x: { type: string; text: string; num: string; value: string }): string {
+  private positive(op: string, c: FilterClause, x: Access): string {
     const o = c.operand;
     const array = c.fieldType === 'array_string' || c.fieldType === 'array_int';
+    const ch = this.dialect === 'clickhouse';
     switch (op) {
       case 'eq':
         return this.equals(x, o as FilterScalar, c);
@@ -96,15 +190,16 @@ class Writer {
       case 'gt':
       case 'geq': {
         const cmp = { lt: '<', leq: '<=', gt: '>', geq: '>=' }[op];
-        return `(${x.type} IN ${NUMERIC} AND ${x.num} ${cmp} ${sqlDouble(o as number, this.dialect)})`;
+        return when(x.isNumber, () => `${x.num} ${cmp} ${sqlDouble(o as number, this.dialect)}`);
       }
       case 'startsWith':
-        return `(${x.type} = 'VARCHAR' AND starts_with(${x.text}, ${this.str(o as string, c.pointer)}))`;
+        return when(x.isString, () => `${ch ? 'startsWith' : 'starts_with'}(${x.text}, ${this.str(o as string, c.pointer)})`);
       case 'endsWith':
-        return `(${x.type} = 'VARCHAR' AND suffix(${x.text}, ${this.str(o as string, c.pointer)}))`;
+        return when(x.isString, () => `${ch ? 'endsWith' : 'suffix'}(${x.text}, ${this.str(o as string, c.pointer)})`);
       case 'contains':
         if (array) return this.someElement(x, [o as FilterScalar], c);
-        return `(${x.type} = 'VARCHAR' AND contains(${x.text}, ${this.str(o as string, c.pointer)}))`;
+        // ClickHouse's position is on bytes: in UTF-8, a substring of bytes is a substring of characters.
+        return when(x.isString, () => (ch ? `position(${x.text}, ${this.str(o as string, c.pointer)}) > 0` : `contains(${x.text}, ${this.str(o as string, c.pointer)})`));
       case 'in': {
         const set = o as FilterScalar[];
         if (array) return this.someElement(x, set, c);
@@ -118,11 +213,14 @@ class Writer {
 }
 
 /**
- * A Logpush filter (its text, or a checked filter) as a DuckDB boolean expression over a JSON column.
+ * A Logpush filter (its text, or a checked filter) as a boolean expression over a JSON column (default) or
+ * over one typed column per field (`columns`).
  *
  * ```ts
  * logFilterToSql('{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}').sql
  * // COALESCE((json_type(line, '$."EdgeResponseStatus"') IS NOT NULL AND …) AND COALESCE(…, FALSE), FALSE)
+ * logFilterToSql(filter, { dialect: 'clickhouse', columns: true }).sql
+ * // COALESCE(`EdgeResponseStatus` IS NOT NULL AND COALESCE((TRUE AND `EdgeResponseStatus` >= toFloat64('500')), FALSE), FALSE)
  * ```
  */
 export function logFilterToSql(filter: string | LogFilter, options: LogFilterSqlOptions = {}): SqlResult {
@@ -134,8 +232,29 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
     checked = r.filter;
   } else checked = filter;
   if (!checked || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const w = new Writer(options.dialect ?? 'duckdb', sqlIdentifier(options.column ?? 'line', options.dialect ?? 'duckdb'));
+  const dialect = options.dialect ?? 'duckdb';
+  const problems: Diagnostic[] = [];
+  let access: (key: string, type: string, pointer: string) => Access | undefined;
+  if (options.columns) {
+    const mapping = options.columns === true ? {} : options.columns;
+    const dataset = getDataset(checked.dataset);
+    access = (key, type, pointer) => {
+      const column = Object.prototype.hasOwnProperty.call(mapping, key) ? mapping[key]! : key;
+      const catalogued = dataset?.byName.get(key)?.type ?? type;
+      if (catalogued === 'object') {
+        problems.push({ code: 'sql-no-exact-form', severity: 'error', message: `${key} is an object field: column mode has no typed column for it (use JSON mode)`, pointer });
+        return undefined;
+      }
+      return columnAccess(dialect, sqlIdentifier(column, dialect), catalogued);
+    };
+    if (dialect === 'clickhouse') emptyArrays(checked.where, problems);
+  } else {
+    const col = sqlIdentifier(options.column ?? 'line', dialect);
+    access = (key) => jsonAccess(dialect, col, key);
+  }
+  const w = new Writer(dialect, access);
   const sql = w.node(checked.where);
-  diagnostics.push(...w.problems);
-  return w.problems.some((d) => d.severity === 'error') ? { diagnostics } : { sql, diagnostics };
+  problems.push(...w.problems);
+  diagnostics.push(...problems);
+  return problems.some((d) => d.severity === 'error') ? { diagnostics } : { sql, diagnostics };
 }

@@ -1,30 +1,42 @@
 /**
  * The one way user text enters generated SQL, per dialect: string literals and identifiers. Nothing else
  * in src/sql writes a quote character around user text; a property test feeds these hostile strings
- * (quotes, backslashes, NUL, `;`, comments, Unicode) and reads them back through the engine.
+ * (quotes, backslashes, NUL, `;`, comments, Unicode) and reads them back through each engine.
  * @module
  */
 
-/** SQL dialects rulekit writes. */
-export type SqlDialect = 'duckdb';
+/** SQL dialects rulekit writes: DuckDB, and ClickHouse (a server, a cluster, or chdb embedded). */
+export type SqlDialect = 'duckdb' | 'clickhouse';
+
+/** The dialects, for validating options. */
+export const SQL_DIALECTS: readonly SqlDialect[] = ['duckdb', 'clickhouse'];
 
 /**
- * A string literal. DuckDB strings are standard SQL: a quote is doubled, a backslash is an ordinary
- * character. A NUL cannot appear inside a literal (the parser stops at it), so it is spliced in as `chr(0)`.
+ * A string literal.
+ * - DuckDB strings are standard SQL: a quote is doubled, a backslash is an ordinary character. A NUL
+ *   cannot appear inside a literal (the parser stops at it), so it is spliced in as `chr(0)`.
+ * - ClickHouse strings take backslash escapes: a backslash and a quote are escaped with a backslash and a
+ *   NUL is written `\0`; every other character (newlines, `;`, `--`, Unicode) stands as itself.
  * Lone UTF-16 surrogates have no UTF-8 form: callers refuse them first ({@link hasLoneSurrogate}).
  */
-export function sqlString(s: string, _dialect: SqlDialect = 'duckdb'): string {
+export function sqlString(s: string, dialect: SqlDialect = 'duckdb'): string {
+  if (dialect === 'clickhouse') return `'${s.replace(/[\\'\0]/g, (c) => (c === '\0' ? '\\0' : '\\' + c))}'`;
   const quoted = (part: string) => `'${part.replace(/'/g, "''")}'`;
   if (!s.includes('\0')) return quoted(s);
   return `(${s.split('\0').map(quoted).join(' || chr(0) || ')})`;
 }
 
-/** A quoted identifier (a column name): double quotes, a double quote doubled. */
-export function sqlIdentifier(name: string, _dialect: SqlDialect = 'duckdb'): string {
-  return `"${name.replace(/"/g, '""').replace(/\0/g, '')}"`;
+/**
+ * A quoted identifier (a column name). DuckDB: double quotes, a double quote doubled. ClickHouse:
+ * backquotes, a backquote or backslash escaped with a backslash. A NUL cannot be part of a name: dropped.
+ */
+export function sqlIdentifier(name: string, dialect: SqlDialect = 'duckdb'): string {
+  const clean = name.replace(/\0/g, '');
+  if (dialect === 'clickhouse') return '`' + clean.replace(/[\\`]/g, (c) => '\\' + c) + '`';
+  return `"${clean.replace(/"/g, '""')}"`;
 }
 
-/** A JSON path selecting one member by name, as a string literal (`'$."Key"'`). */
+/** A JSON path selecting one member by name, as a string literal (`'$."Key"'`), for DuckDB's JSON functions. */
 export function jsonMemberPath(key: string, dialect: SqlDialect = 'duckdb'): string {
   return sqlString(`$.${JSON.stringify(key)}`, dialect);
 }
@@ -36,5 +48,12 @@ export function hasLoneSurrogate(s: string): boolean {
 
 /** A finite number as a DOUBLE: through its decimal text, which every engine reads back exactly. */
 export function sqlDouble(n: number, dialect: SqlDialect = 'duckdb'): string {
-  return `CAST(${sqlString(String(n), dialect)} AS DOUBLE)`;
+  if (Object.is(n, -0)) n = 0;
+  return dialect === 'clickhouse' ? `toFloat64(${sqlString(String(n), dialect)})` : `CAST(${sqlString(String(n), dialect)} AS DOUBLE)`;
+}
+
+/** A safe integer as a literal: digits only, no user text. */
+export function sqlInt(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer: ${n}`);
+  return String(n);
 }

@@ -1,0 +1,186 @@
+/**
+ * Simulation on a SQL engine (Node only): a ruleset's per-rule summary computed by DuckDB
+ * (`@duckdb/node-api`) or ClickHouse embedded (`chdb`) over flow files — NDJSON packet objects (one a
+ * line, plain or gzip) or Parquet with a column per field — instead of in this process. The SQL comes
+ * from src/sql (`rulesetSummarySql`); the summary has the in-process simulator's shape and figures:
+ * blank lines and lines that are not JSON objects are not packets, a value the simulator would take as
+ * missing (wrong type, an Int out of range, text that is not an address) is NULL, and examples are the
+ * lowest packet numbers, their packets read back and checked as the simulator checks them.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { hasErrors } from '../diagnostics/index.js';
+import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import { checkPacketValues, compileRuleset, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
+
+/** The engines `rulekit simulate --engine` runs on. */
+export type SqlEngineName = 'duckdb' | 'clickhouse';
+
+/** Options of {@link simulateOnEngine}. */
+export interface EngineSimulationOptions {
+  engine: SqlEngineName;
+  lists?: ListItems | ListCatalog;
+  serviceToken?: string;
+  examplesPerRule?: number;
+}
+
+/** What {@link simulateOnEngine} returns. */
+export interface EngineSimulationReport {
+  ok: boolean;
+  summary: SimulationSummary;
+  diagnostics: Diagnostic[];
+  /** The summary query as run (for people who want to run it elsewhere). */
+  sql?: string;
+}
+
+/** A connection that answers a query with plain row objects. */
+interface Runner {
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+/** The engine, loaded on demand: both are optional installs. */
+async function open(engine: SqlEngineName): Promise<Runner> {
+  if (engine === 'duckdb') {
+    let duckdb: typeof import('@duckdb/node-api');
+    try {
+      duckdb = await import('@duckdb/node-api');
+    } catch {
+      throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
+    }
+    const db = await duckdb.DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    return {
+      rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
+      close: () => {
+        con.closeSync();
+        db.closeSync();
+      },
+    };
+  }
+  let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
+  try {
+    chdb = (await import('chdb')) as typeof chdb;
+  } catch {
+    throw new Error('--engine clickhouse needs ClickHouse embedded: npm install chdb (about 540 MB; Linux x64/arm64 and macOS)');
+  }
+  return {
+    rows: async (sql) => {
+      const text = (await chdb.queryAsync(sql, { format: 'JSONEachRow' })).text();
+      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    close: () => undefined,
+  };
+}
+
+const isParquet = (f: string) => /\.parquet$/i.test(f);
+
+/** The names of the columns a Parquet source has. */
+async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly string[]): Promise<Set<string>> {
+  const sql = dialect === 'clickhouse' ? `DESCRIBE file(${sqlString(files[0]!, dialect)}, 'Parquet')` : `DESCRIBE SELECT * FROM read_parquet([${files.map((f) => sqlString(f)).join(', ')}])`;
+  const rows = await run.rows(sql);
+  return new Set(rows.map((r) => String(r['column_name'] ?? r['name'])));
+}
+
+/**
+ * The flow table with a packet number `rn` and the raw packet (`packet`, JSON text) for examples. Packets
+ * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
+ * the engine would otherwise number blocks as they finish).
+ */
+async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[]): Promise<{ from: string; settings: string }> {
+  const fields = flowFields(undefined, { aliases: true });
+  const q = (s: string) => sqlString(s, dialect);
+  const id = (s: string) => sqlIdentifier(s, dialect);
+  if (files.every(isParquet)) {
+    const have = await parquetColumns(run, dialect, files);
+    const cols = fields.map((f) => (have.has(f.name) ? flowColumnChecked(f, dialect) : `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`));
+    if (dialect === 'clickhouse') {
+      const rows = files.map((f) => `SELECT * FROM file(${q(f)}, 'Parquet')`).join(' UNION ALL ');
+      return { from: `(SELECT rowNumberInAllBlocks() AS rn, formatRowNoNewline('JSONEachRow', *) AS packet, ${cols.join(', ')} FROM (${rows})) AS flows`, settings: ' SETTINGS max_threads = 1' };
+    }
+    return { from: `(SELECT row_number() OVER () - 1 AS rn, CAST(to_json(p) AS VARCHAR) AS packet, ${cols.join(', ')} FROM read_parquet([${files.map((f) => q(f)).join(', ')}]) AS p) AS flows`, settings: '' };
+  }
+  if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
+  if (dialect === 'clickhouse') {
+    const lines = files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
+    const cols = fields.map((f) => flowColumnFromJson(f, 'line', dialect)).join(', ');
+    return {
+      // Numbered after the filter, in a query of its own: rowNumberInAllBlocks is stateful, nothing is pushed past it.
+      from: `(SELECT rowNumberInAllBlocks() AS rn, line AS packet, ${cols} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
+      settings: ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0',
+    };
+  }
+  const cols = fields.map((f) => flowColumnFromJson(f, 'json', dialect)).join(', ');
+  // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
+  return {
+    from: `(SELECT row_number() OVER () - 1 AS rn, CAST(json AS VARCHAR) AS packet, ${cols} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
+    settings: '',
+  };
+}
+
+/** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
+function packetOf(text: string): Packet {
+  const v = JSON.parse(text) as Record<string, unknown>;
+  for (const k of Object.keys(v)) if (v[k] === null) delete v[k];
+  return v;
+}
+
+/**
+ * Run a ruleset (its JSON text) over flow files on an engine and return the simulator's summary.
+ *
+ * ```ts
+ * const r = await simulateOnEngine(readFileSync('ruleset.json', 'utf8'), ['flows.parquet'], { engine: 'duckdb' });
+ * r.summary.rules.map((x) => [x.index, x.matched, x.decided]);
+ * ```
+ */
+export async function simulateOnEngine(rulesetText: string, files: readonly string[], options: EngineSimulationOptions): Promise<EngineSimulationReport> {
+  const empty: SimulationSummary = { packets: 0, verdicts: { allow: 0, block: 0 }, defaultAllowed: 0, rules: [] };
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const problems = rulesetProblems(rulesetText, { lists, serviceToken: options.serviceToken });
+  if (hasErrors(problems)) return { ok: false, summary: empty, diagnostics: problems };
+  const body = JSON.parse(rulesetText) as Ruleset;
+  const examples = options.examplesPerRule ?? 3;
+  // The in-process compilation gives the summary's rows (every rule, refs, enabled) and the fields whose values examples are checked on.
+  const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
+  const dialect: SqlDialect = options.engine;
+  const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
+  const run = await open(options.engine);
+  try {
+    const { from, settings } = await flowSource(run, dialect, files);
+    const query = rulesetSummarySql(body, from, { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
+    const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
+    if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
+    const [row] = await run.rows(query.sql + settings);
+    const summary = compiled.summary();
+    const n = (k: string) => Number(row?.[k] ?? 0);
+    summary.packets = n('packets');
+    summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
+    summary.defaultAllowed = n('default_allowed');
+    const wanted = new Map<number, number[]>();
+    for (const r of query.rules!) {
+      const s = summary.rules[r.index]!;
+      s.matched = n(`matched_${r.index}`);
+      s.decided = n(`decided_${r.index}`);
+      wanted.set(r.index, ((row?.[`examples_${r.index}`] as unknown[]) ?? []).map(Number));
+    }
+    const numbers = [...new Set([...wanted.values()].flat())];
+    if (numbers.length) {
+      // ClickHouse (26.7) pushes a filter on rn below rowNumberInAllBlocks, renumbering the rows it keeps:
+      // a LIMIT in between is a barrier the optimizer does not cross.
+      const numbered = dialect === 'clickhouse' ? `(SELECT * FROM ${from} LIMIT 9223372036854775807) AS numbered` : from;
+      const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
+      const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
+      const scratch: Diagnostic[] = [];
+      for (const [index, rns] of wanted) {
+        summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+      }
+    }
+    return { ok: true, summary, diagnostics, sql: query.sql };
+  } catch (e) {
+    diagnostics.push({ code: 'simulation-unreadable-input', severity: 'error', message: `${options.engine} could not read the flows: ${(e as Error).message.split('\n')[0]}`, pointer: '' });
+    return { ok: false, summary: compiled.summary(), diagnostics };
+  } finally {
+    run.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * A ruleset as SQL: per row the deciding rule's index (−1 when none decides) and the verdict, with the
+ * simulator's order (src/ruleset/simulate.ts): rules in order; disabled rules, rules of other actions and
+ * rules whose expression has errors left out; `block` and `skip` with `ruleset: "current"` end
+ * evaluation at the first match; other `skip`s only count as matched. DuckDB writes `CASE`, ClickHouse
+ * `multiIf`. {@link rulesetSummarySql} adds the simulator's per-rule summary as one aggregate query.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { checkExpression, ListCatalog, type ListItems, type Scheme, type SchemeLiteral } from '../expression/index.js';
+import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
+import { rulesetShapeProblems } from '../ruleset/index.js';
+import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
+import { sqlIdentifier, type SqlDialect } from './quote.js';
+
+/** Options of {@link rulesetToSql}. */
+export interface RulesetSqlOptions {
+  dialect?: SqlDialect;
+  columns?: Readonly<Record<string, string>>;
+  lists?: ListItems | ListCatalog;
+  scheme?: Scheme | SchemeLiteral;
+  serviceToken?: string;
+  /** The table has alias and any-of field columns too (see {@link ExpressionSqlOptions.aliasColumns}). */
+  aliasColumns?: boolean;
+}
+
+/** One rule the SQL decides with. */
+export interface RuleSql {
+  index: number;
+  action: RuleAction;
+  /** Ends evaluation when it matches (`block`, `skip` of the current ruleset). */
+  terminating: boolean;
+  /** Whether the rule matches the row (never NULL). */
+  sql: string;
+}
+
+/** What {@link rulesetToSql} returns. */
+export interface RulesetSqlResult {
+  /** The deciding rule's index, −1 when no terminating rule matches (allowed by default). */
+  sql?: string;
+  /** `'block'` or `'allow'`. */
+  verdict?: string;
+  /** The rules taking part, in order. */
+  rules?: RuleSql[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The first terminating rule that matches, as `value(rule)` (its index, or its verdict), else `none`: one
+ * `CASE` (DuckDB) or `multiIf` (ClickHouse) over the given match expressions.
+ */
+function firstMatch(rules: readonly RuleSql[] | readonly { index: number; terminating: boolean; action: RuleAction }[], match: (i: number) => string, dialect: SqlDialect, value: (r: { index: number; action: RuleAction }) => string, none: string): string {
+  const t = rules.filter((r) => r.terminating);
+  if (!t.length) return none;
+  if (dialect === 'clickhouse') return `multiIf(${t.map((r) => `${match(r.index)}, ${value(r)}`).join(', ')}, ${none})`;
+  return `CASE ${t.map((r) => `WHEN ${match(r.index)} THEN ${value(r)}`).join(' ')} ELSE ${none} END`;
+}
+const indexOf = (r: { index: number }) => String(r.index);
+const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block'` : `'allow'`);
+
+/**
+ * A ruleset as SQL over a flow table: the deciding rule's index and the verdict per row.
+ *
+ * ```ts
+ * rulesetToSql({ rules: [{ action: 'block', expression: 'tcp.dstport == 23' }] }, { dialect: 'clickhouse' }).sql
+ * // multiIf(COALESCE(`tcp.dstport` = 23, FALSE), 0, -1)
+ * ```
+ */
+export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, options: RulesetSqlOptions = {}): RulesetSqlResult {
+  const shape = rulesetShapeProblems(ruleset);
+  if (shape.length) return { diagnostics: shape };
+  const dialect = options.dialect ?? 'duckdb';
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const diagnostics: Diagnostic[] = [];
+  const rules: RuleSql[] = [];
+  const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns);
+  ruleset.rules.forEach((rule, index) => {
+    if (rule.enabled === false || (rule.action !== 'skip' && rule.action !== 'block')) return;
+    const checked = checkExpression(rule.expression, { lists, scheme: options.scheme, serviceToken: options.serviceToken });
+    const at = (d: Diagnostic): Diagnostic => ({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
+    diagnostics.push(...checked.diagnostics.map(at));
+    // As the simulator: a rule whose expression has errors takes no part.
+    if (!checked.checked || checked.diagnostics.some((d) => d.severity === 'error')) return;
+    const before = w.problems.length;
+    const sql = w.expression(checked.checked);
+    diagnostics.push(...w.problems.slice(before).map(at));
+    const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
+    rules.push({ index, action: rule.action, terminating, sql });
+  });
+  if (w.problems.length) return { diagnostics };
+  const byIndex = new Map(rules.map((r) => [r.index, r.sql]));
+  const match = (i: number) => byIndex.get(i)!;
+  return { sql: firstMatch(rules, match, dialect, indexOf, '-1'), verdict: firstMatch(rules, match, dialect, verdictOf, `'allow'`), rules, diagnostics };
+}
+
+/** Options of {@link rulesetSummarySql}. */
+export interface SummarySqlOptions extends RulesetSqlOptions {
+  /** Example rows per rule (default 3): their row numbers, lowest first. */
+  examplesPerRule?: number;
+  /** The column holding each row's number in the input (0-based), for examples (default `rn`). */
+  rowNumber?: string;
+}
+
+/** What {@link rulesetSummarySql} returns. */
+export interface SummarySql {
+  /**
+   * One row: `packets`, `blocked`, `default_allowed`, and per rule taking part `matched_I`, `decided_I`
+   * and `examples_I` (a list of row numbers).
+   */
+  sql?: string;
+  rules?: RuleSql[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The simulator's summary as one aggregate query over `from` (a table or a parenthesised subquery with an
+ * alias): each rule's match computed once per row, then the deciding rule from those. A rule counts as
+ * matched where it matched and was reached (no earlier terminating rule matched), as in the simulator.
+ */
+export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] }, from: string, options: SummarySqlOptions = {}): SummarySql {
+  const r = rulesetToSql(ruleset, options);
+  if (!r.rules) return { diagnostics: r.diagnostics };
+  const dialect = options.dialect ?? 'duckdb';
+  const ch = dialect === 'clickhouse';
+  const rn = sqlIdentifier(options.rowNumber ?? 'rn', dialect);
+  const n = Math.max(0, Math.floor(options.examplesPerRule ?? 3));
+  const m = (i: number) => `m${i}`;
+  const inner = `SELECT ${rn} AS rn${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
+  const decided = `SELECT *, ${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d FROM (${inner}) AS matches`;
+  const count = (cond: string) => (ch ? `countIf(${cond})` : `count(*) FILTER (WHERE ${cond})`);
+  const examples = (cond: string) => (n === 0 ? (ch ? 'CAST([], \'Array(Int64)\')' : '[]::BIGINT[]') : ch ? `groupArraySortedIf(${n})(rn, ${cond})` : `COALESCE(min(rn, ${n}) FILTER (WHERE ${cond}), [])`);
+  const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
+  const cols = [`count(*) AS packets`, `${blocks.length ? count(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${count('d = -1')} AS default_allowed`];
+  for (const x of r.rules) {
+    const reached = `${m(x.index)} AND (d = -1 OR d >= ${x.index})`;
+    cols.push(`${count(reached)} AS matched_${x.index}`, `${count(`d = ${x.index}`)} AS decided_${x.index}`);
+    cols.push(`${examples(x.terminating ? `d = ${x.index}` : reached)} AS examples_${x.index}`);
+  }
+  return { sql: `SELECT ${cols.join(', ')} FROM (${decided}) AS decided`, rules: r.rules, diagnostics: r.diagnostics };
+}

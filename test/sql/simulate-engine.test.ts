@@ -1,0 +1,86 @@
+/**
+ * `rulekit simulate --engine duckdb|clickhouse`: the per-rule summary computed by DuckDB and by chdb over
+ * flow files equals the in-process simulator's over the same NDJSON (generated rulesets and packet lines,
+ * with blank and non-object lines between them) — the whole summary for NDJSON, and the figures and
+ * example packet numbers for the same flows as typed Parquet. The command itself prints the same table.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
+import { flowColumnFromJson, flowFields, sqlString } from '../../src/sql/index.js';
+import type { Rule, SimulationSummary } from '../../src/ruleset/index.js';
+import { LISTS } from '../expression/arbitraries.js';
+import { lineArb, ruleArb } from '../helpers/sql-rulesets.js';
+
+const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-engine-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A rule the service accepts: a skip ends the current ruleset. */
+const validRule = ruleArb.filter((r) => r.action !== 'log_custom_field').map((r): Rule => (r.action === 'skip' ? { ...r, action_parameters: { ruleset: 'current' } } : { ...r, action_parameters: undefined }));
+const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 30 : 15));
+
+async function toParquet(ndjson: string, parquet: string): Promise<void> {
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  const cols = flowFields(undefined, { aliases: true }).map((f) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
+  await con.run(`COPY (SELECT ${cols} FROM read_ndjson_objects(${sqlString(ndjson)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT') TO ${sqlString(parquet)} (FORMAT parquet)`);
+  con.closeSync();
+  db.closeSync();
+}
+
+const figures = (s: SimulationSummary) => ({ ...s, rules: s.rules.map(({ examples, ...r }) => ({ ...r, examples: examples.map((e) => e.index) })) });
+
+describe('simulate on an engine', () => {
+  it('gives the in-process summary on DuckDB and chdb, over NDJSON and Parquet', async () => {
+    let run = 0;
+    await fc.assert(fc.asyncProperty(fc.array(validRule, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), async (rules, lines) => {
+      const rulesetText = JSON.stringify({ rules });
+      const ndjson = join(dir, `f${run}.ndjson`);
+      const parquet = join(dir, `f${run}.parquet`);
+      run++;
+      writeFileSync(ndjson, lines.join('\n') + '\n');
+      const want = await runSimulation(rulesetText, ndjson, { lists: LISTS, threads: 0 });
+      await toParquet(ndjson, parquet);
+      for (const engine of ['duckdb', 'clickhouse'] as const) {
+        const got = await simulateOnEngine(rulesetText, [ndjson], { engine, lists: LISTS });
+        if (!got.ok) {
+          // Only a rule without an exact SQL form may stop it, and it says so.
+          expect(got.diagnostics.map((d) => d.code)).toContain('sql-no-exact-form');
+          return;
+        }
+        expect(got.summary, engine).toEqual(want.summary);
+        const fromParquet = await simulateOnEngine(rulesetText, [parquet], { engine, lists: LISTS });
+        expect(figures(fromParquet.summary), `${engine} Parquet`).toEqual(figures(want.summary));
+      }
+    }), { numRuns: RUNS });
+  });
+
+  it('rulekit simulate --engine prints the in-process table', () => {
+    const ruleset = join(dir, 'rs.json');
+    writeFileSync(ruleset, JSON.stringify({ rules: [
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'ip.src in {10.0.0.0/8}', description: 'trusted' },
+      { action: 'block', expression: 'tcp.dstport in {23 2323} or udp.dstport == 1900', description: 'telnet, ssdp' },
+      { action: 'block', expression: 'ip.src.country == "XX"', enabled: false },
+    ] }));
+    const flows = join(dir, 'flows.ndjson');
+    writeFileSync(flows, ['{"ip.src":"10.1.2.3","tcp.dstport":23}', '{"ip.src":"192.0.2.1","tcp.dstport":23}', '{"ip.src":"192.0.2.1","udp.dstport":1900}', '{"ip.src":"::ffff:10.0.0.1","tcp.dstport":2323}', '{}'].join('\n') + '\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'simulate', ruleset, flows, ...args], { encoding: 'utf8' });
+    const here = run();
+    expect(here.status).toBe(0);
+    expect(here.stdout).toContain('packets 5: allowed 2 (40.0%), blocked 3 (60.0%), allowed by default 1');
+    for (const engine of ['duckdb', 'clickhouse']) {
+      const there = run('--engine', engine);
+      expect(there.stderr).toBe('');
+      expect([there.status, there.stdout]).toEqual([0, here.stdout]);
+    }
+    const bad = run('--engine', 'clickhouse', '--format', 'ndjson');
+    expect(bad.status).toBe(2);
+  });
+});
