@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 /**
  * The `rulekit` command line. Exit codes: 0 fine, 1 the input has errors, 2 a usage problem.
+ *
+ * Each command's module is imported by its action, so a run loads only the code of its own command (in
+ * the bundle, its own chunks): `rulekit simulate` does not parse the YAML reader `rulekit lint` needs.
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PHASES } from '../ruleset/index.js';
-import { runDemo } from './demo.js';
-import { checkCommand, validateCommand } from './commands.js';
 import { fileError, UsageError } from './io.js';
-import { simulateCommand } from './simulate.js';
-import { exportCommand } from './export.js';
-import { lintCommand } from './lint.js';
 
 const write = (s: string) => process.stdout.write(s);
 
@@ -31,7 +29,8 @@ export function program(): Command {
 
   p.command('demo')
     .description('check a sample ruleset and run sample packets through it (what npm start runs)')
-    .action(() => {
+    .action(async () => {
+      const { runDemo } = await import('./demo.js');
       process.exitCode = runDemo(write);
     });
 
@@ -108,6 +107,7 @@ export function program(): Command {
     .addOption(maxWarnings())
     .action(async (expressions: string[], opts) => {
       if (!expressions.length && !opts.file) throw new UsageError('give an expression or --file');
+      const { checkCommand } = await import('./commands.js');
       process.exitCode = await checkCommand(expressions, opts, write);
     });
 
@@ -121,6 +121,7 @@ export function program(): Command {
     .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))
     .addOption(maxWarnings())
     .action(async (path: string, opts) => {
+      const { validateCommand } = await import('./commands.js');
       process.exitCode = await validateCommand(path, opts, write);
     });
   p.command('lint')
@@ -141,6 +142,7 @@ export function program(): Command {
     .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
     .option('--no-color', 'no colour')
     .action(async (paths: string[], opts) => {
+      const { lintCommand } = await import('./lint.js');
       process.exitCode = await lintCommand(paths, opts, write);
     });
 
@@ -219,6 +221,7 @@ export function program(): Command {
     .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
     .addOption(new Option('--engine <engine>', 'run the ruleset as SQL on DuckDB or ClickHouse embedded (chdb) over flow files: NDJSON packet objects or Parquet, globs allowed').choices(['duckdb', 'clickhouse']))
     .action(async (ruleset: string, input: string, opts) => {
+      const { simulateCommand } = await import('./simulate.js');
       process.exitCode = await simulateCommand(ruleset, input, opts, write);
     });
 
@@ -229,6 +232,7 @@ export function program(): Command {
     .option('--lists <path>', 'JSON file of lists, to export $lists as sets')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .action(async (expression: string, opts) => {
+      const { exportCommand } = await import('./export.js');
       process.exitCode = await exportCommand(expression, opts, write);
     });
   return p;

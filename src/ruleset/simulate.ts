@@ -7,7 +7,8 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
-import { compileExpression, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
+import { compile, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
+import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
 import type { GeoIpLookup } from '../capture/index.js';
@@ -105,12 +106,13 @@ export class CompiledRuleset {
       const enabled = rule.enabled !== false;
       summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
       if (!enabled || (rule.action !== 'skip' && rule.action !== 'block')) return;
-      const compiled = compileExpression(rule.expression, { ...options, lists });
-      for (const d of compiled.diagnostics) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
-      if (!compiled.matcher) return;
-      for (const f of referencedFields(compiled.ast!)) fields.add(f);
+      // The check a validation of the same ruleset (with the same lists) did is reused (check-cache.ts).
+      const checked = checkedExpression(rule.expression, { ...options, lists });
+      for (const d of copyDiagnostics(checked.diagnostics)) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
+      if (!checked.checked || hasErrors(checked.diagnostics)) return;
+      for (const f of referencedFields(checked.ast!)) fields.add(f);
       const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
-      entries.push({ index, checked: compiled.checked!, matcher: compiled.matcher, terminating });
+      entries.push({ index, checked: checked.checked, matcher: compile(checked.checked, { codegen: options.codegen }), terminating });
       this.refs[index] = ref;
       actions[index] = rule.action;
       terminatingAt[index] = terminating;

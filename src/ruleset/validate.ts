@@ -8,7 +8,8 @@
 import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
 import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
-import { checkExpression, ListCatalog, Scheme, type ExpressionOptions } from '../expression/index.js';
+import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
+import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
 import { suggest } from '../diagnostics/index.js';
 import { expressionDiagnostic } from '../expression/index.js';
@@ -230,7 +231,7 @@ class Validator {
 
   private expression(text: string, pointer: string): void {
     const opts: ExpressionOptions = { ...this.context.expression, lists: this.lists };
-    const diagnostics = checkedDiagnostics(text, opts);
+    const diagnostics = copyDiagnostics(checkedExpression(text, opts).diagnostics);
     if (diagnostics.length === 0) return;
     const docRange = this.doc?.valueRange(pointer);
     // The expression's offsets map into the JSON text only when the JSON string has no escapes.
@@ -241,50 +242,6 @@ class Validator {
       this.out.push(rebased);
     }
   }
-}
-
-/**
- * Expression diagnostics cached by expression text, per scheme and list catalog (by identity: both are
- * immutable) and per the options that change a check's outcome (service token, limits, parser). Checking
- * the expressions was two thirds of validating a 50-rule ruleset (~0.5 ms of ~0.75 ms), and a PUT
- * replaces all rules, most of them usually the same text as before: a server validating PUT after PUT
- * checks each distinct expression once. checkExpression is a pure function of these inputs; the cached
- * diagnostics are never handed out, only copies. Options that cannot be keyed (a plain-object scheme,
- * lists as items, which build a new catalog per call) are not cached. At most
- * {@link CHECK_CACHE_ENTRIES} texts per scheme and catalog; the oldest go first.
- */
-const CHECK_CACHE_ENTRIES = 2000;
-const NO_KEY = {};
-const checkCache = new WeakMap<object, WeakMap<object, Map<string, Diagnostic[]>>>();
-
-function checkedDiagnostics(text: string, options: ExpressionOptions): Diagnostic[] {
-  const { scheme, lists, serviceToken, limits, parser } = options;
-  const plainLimits = limits === undefined || (typeof limits === 'object' && limits !== null && Object.getPrototypeOf(limits) === Object.prototype &&
-    ['undefined', 'number'].includes(typeof limits.maxLength) && ['undefined', 'number'].includes(typeof limits.maxDepth));
-  const cacheable = (scheme === undefined || scheme instanceof Scheme) && (lists === undefined || lists instanceof ListCatalog) &&
-    (serviceToken === undefined || typeof serviceToken === 'string') && plainLimits && (parser === undefined || typeof parser === 'string');
-  if (!cacheable) return checkExpression(text, options).diagnostics;
-  let byLists = checkCache.get(scheme ?? NO_KEY);
-  if (!byLists) checkCache.set(scheme ?? NO_KEY, (byLists = new WeakMap()));
-  let texts = byLists.get(lists ?? NO_KEY);
-  if (!texts) byLists.set(lists ?? NO_KEY, (texts = new Map()));
-  const key = `${serviceToken ?? ''}\u0000${limits?.maxLength}\u0000${limits?.maxDepth}\u0000${parser ?? ''}\u0000${text}`;
-  let cached = texts.get(key);
-  if (!cached) {
-    cached = checkExpression(text, options).diagnostics;
-    if (texts.size >= CHECK_CACHE_ENTRIES) texts.delete(texts.keys().next().value!);
-    texts.set(key, cached);
-  }
-  return cached.length ? (copy(cached) as Diagnostic[]) : cached;
-}
-
-/** A deep copy of plain data (arrays and objects; other values as they are). */
-function copy(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(copy);
-  if (typeof v !== 'object' || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = copy(x);
-  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -25,7 +25,7 @@ import {
   type SimulationSummary,
 } from '../ruleset/index.js';
 import { openSource, prepend, type ByteReader, type SimulationSource } from './source.js';
-import { chunkLoop, feedPcapChunks, feedPcapngChunks, pcapFacts, type ChunkedResult, type ChunkFacts, type PcapngFacts } from './pcap-chunks.js';
+import { chunkLoop, feedPcapChunks, feedPcapngChunks, pcapCountingWalk, pcapFacts, type ChunkedResult, type ChunkFacts, type PcapngFacts } from './pcap-chunks.js';
 import { LocalPool, WorkerPool } from './workers.js';
 import { loadGeoIpFile } from './geoip-file.js';
 
@@ -173,7 +173,8 @@ export async function* simulation(
       const facts = pcapFacts(header);
       const linkTypes = new LinkTypes(inputDiagnostics);
       linkTypes.see(header.linkType);
-      const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
+      const countFrame = compiled.frameCounter(frameOptions);
+      const local = new LocalPool(chunkLoop(facts, countFrame), pcapCountingWalk(facts, countFrame));
       const threads = options.threads ?? defaultThreads(total);
       pool = startPool(compiled, options, geoip, facts, threads);
       if (pool) pool.countHereUntilReady(local);

@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { PortableRuleset, SimulationSummary } from '../ruleset/index.js';
-import type { ChunkFacts, ChunkSink } from './pcap-chunks.js';
+import type { ChunkFacts, ChunkSink, PcapCountingWalk } from './pcap-chunks.js';
 
 /** What a worker is started with (workerData). */
 export interface WorkerSetup {
@@ -129,7 +129,11 @@ export class WorkerPool implements ChunkSink {
 
 /** Chunks counted on this thread, straight into the caller's compiled ruleset. */
 export class LocalPool implements ChunkSink {
-  constructor(private readonly countChunk: (buffer: ArrayBuffer, length: number, index: number) => void) {}
+  /** `walkAndCount`: for pcap, the one-pass walk and count the reader uses when this pool is its sink. */
+  constructor(
+    private readonly countChunk: (buffer: ArrayBuffer, length: number, index: number) => void,
+    readonly walkAndCount?: PcapCountingWalk,
+  ) {}
 
   async send(buffer: ArrayBuffer, length: number, index: number): Promise<ArrayBuffer> {
     this.countChunk(buffer, length, index);
