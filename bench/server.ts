@@ -349,13 +349,14 @@ function categorize(frames: readonly { fn: string; source: string }[]): { part: 
           : 'the validator itself (members, rules, pointers)';
     return { part: 'validation (validateRuleset on the JSON text)', sub };
   }
+  // Before the store: the route computes the new record inside the store's transaction (its callback).
+  if (has(/src\/server\/records\.ts$/) >= 0) return { part: 'records: ids, versions (replaceRules)' };
   const store = has(/src\/server\/store\//);
   if (store >= 0) {
     const l = leaf!;
     const sub = l.fn === 'stringify' || l.fn === 'parse' ? 'JSON.stringify / JSON.parse of the record' : 'better-sqlite3: SQL, commit with fsync';
     return { part: 'store (read current, write ruleset + history row)', sub };
   }
-  if (has(/src\/server\/records\.ts$/) >= 0) return { part: 'records: ids, versions (replaceRules)' };
   if (has(/src\/server\/body\.ts$/) >= 0) return { part: 'body: UTF-8 check, depth scan, JSON.parse (parseBody)' };
   if (has(/src\/server\/envelope\.ts$|src\/ruleset\/envelope\.ts$/) >= 0) return { part: 'response: envelope + serialisation' };
   if (has(/src\/server\/auth\.ts$/) >= 0) return { part: 'auth: SHA-256 of the key, constant-time compare' };
