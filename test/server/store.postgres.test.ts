@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
 import { ruleset, storeSuite } from './store-suite.js';
@@ -39,7 +39,27 @@ describeNeedsTool('postgres')('postgres store', () => {
     }
     const reopened = await openStore({ databaseUrl: url });
     await reopened.close();
-    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+  });
+
+  it('opens a database an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {
+    const url = await cluster.createDatabase();
+    const v1 = ruleset('old');
+    const v2 = { ...v1, version: '2', name: 'rs old, second' };
+    await sql(url, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); ${MIGRATIONS[0]!.postgres}`);
+    await sql(url, `INSERT INTO schema_migrations VALUES (1, 'v1', '2026-01-01');
+      INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ('old', 'accounts', 'acc1', 'root', 'network_transit', 2, '${JSON.stringify(v2)}');
+      INSERT INTO ruleset_versions VALUES ('old', 1, '${JSON.stringify(v1)}'), ('old', 2, '${JSON.stringify(v2)}')`);
+    const s = await openStore({ databaseUrl: url });
+    try {
+      expect(await s.getRuleset(A, 'old')).toEqual(v2);
+      expect(await s.listRulesets(A)).toEqual([v2]);
+      expect(await s.updateRuleset(A, 'old', bump)).toEqual({ ok: { ...v2, version: '3', name: 'rs old, second+' } });
+      expect((await s.rulesetVersions(A, 'old')).map((r) => r.version)).toEqual(['1', '2', '3']);
+    } finally {
+      await s.close();
+    }
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
   });
 
   it('refuses a database migrated by a newer rulekit', async () => {
@@ -76,7 +96,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       // Another writer's entry point, inserted but not committed: the store's check cannot see it, so
       // its insert waits on the index until that commits, then fails with a unique violation.
       await other.query('BEGIN');
-      await other.query("INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ('winner', 'zones', 'z', 'zone', 'ddos_l7', 1, '{}')");
+      await other.query("INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ('winner', 'zones', 'z', 'zone', 'ddos_l7', 1)");
       const loser = s.createRuleset({ scope: 'zones', id: 'z' }, ruleset('loser', { kind: 'zone', phase: 'ddos_l7' }));
       await waitForLockWait(other);
       await other.query('COMMIT');
