@@ -1,7 +1,8 @@
 /** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBody, textMatters, type ParsedBody } from '../../src/server/body.js';
+import { parseBody, scanText, textMatters, type ParsedBody } from '../../src/server/body.js';
+import { scanDepth } from '../../src/json/index.js';
 
 const parsed = (text: string) => parseBody(Buffer.from(text)) as ParsedBody;
 
@@ -34,7 +35,27 @@ describe('textMatters', () => {
     };
     fc.assert(fc.property(json, (v) => {
       const text = write(v);
-      expect(textMatters(parsed(text))).toBe(dup(v) || /\\u[dD][89a-fA-F]/.test(text));
+      // A surrogate escape: \u after an odd run of backslashes (an even run is escaped backslashes).
+      expect(textMatters(parsed(text))).toBe(dup(v) || /(^|[^\\])(\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(text));
     }), { numRuns: 500 });
+  });
+});
+
+describe('scanText', () => {
+  it('finds what the separate scans found: nesting past the limit as scanDepth, blank as JSON whitespace only', () => {
+    const text = fc.stringMatching(/^[\s{}[\]":,\\ua-f0-9DF]*$/);
+    fc.assert(fc.property(fc.oneof(text, fc.json()), fc.integer({ min: 0, max: 6 }), (t, max) => {
+      const scan = scanText(t, max);
+      expect(scan.tooDeep).toBe(scanDepth(t, max) !== undefined);
+      if (!scan.tooDeep) expect(scan.blank).toBe(/^[ \t\r\n]*$/.test(t));
+    }), { numRuns: 2000 });
+  });
+
+  it('tells a surrogate escape from an escaped backslash before "ud800"', () => {
+    expect(scanText('{"s":"\\ud800"}', 64).surrogateEscape).toBe(true);
+    expect(scanText('{"s":"\\uDFFF"}', 64).surrogateEscape).toBe(true);
+    expect(scanText('{"s":"\\\\ud800"}', 64).surrogateEscape).toBe(false);
+    expect(scanText('{"s":"\\u00e9\\ud7ff"}', 64).surrogateEscape).toBe(false);
+    expect(scanText('{"a":1,"b":{"c":":"}}', 64).members).toBe(3);
   });
 });
