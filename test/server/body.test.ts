@@ -1,7 +1,8 @@
 /** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBody, scanText, textMatters, type ParsedBody } from '../../src/server/body.js';
+import { parseBody, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { scanDepth } from '../../src/json/index.js';
 
 const parsed = (text: string) => parseBody(Buffer.from(text)) as ParsedBody;
@@ -57,5 +58,35 @@ describe('scanText', () => {
     expect(scanText('{"s":"\\\\ud800"}', 64).surrogateEscape).toBe(false);
     expect(scanText('{"s":"\\u00e9\\ud7ff"}', 64).surrogateEscape).toBe(false);
     expect(scanText('{"a":1,"b":{"c":":"}}', 64).members).toBe(3);
+  });
+});
+
+describe('ValidationMemo', () => {
+  it('validates a text once per kind, answers each call its own array of the same (frozen) diagnostics, keeps the most recent', () => {
+    const memo = new ValidationMemo(2, 100);
+    let calls = 0;
+    const validate = (input: unknown): Diagnostic[] => {
+      calls++;
+      return [{ code: 'x', severity: 'info', message: JSON.stringify(input), range: { start: 0, end: 1 } }];
+    };
+    const a = parsed('{"a":1}');
+    const first = memo.validate(a, 'k1', validate);
+    const again = memo.validate(parsed('{"a":1}'), 'k1', validate);
+    expect(calls).toBe(1);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    again.push({ code: 'y', severity: 'info', message: '' });
+    expect(memo.validate(a, 'k1', validate)).toHaveLength(1);
+    expect(() => {
+      (first[0]!.range as { start: number }).start = 5;
+    }).toThrow(TypeError);
+    memo.validate(a, 'k2', validate);
+    expect(calls).toBe(2);
+    memo.validate(parsed('{"b":1}'), 'k1', validate);
+    memo.validate(a, 'k1', validate);
+    expect(calls).toBe(4);
+    memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
+    memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
+    expect(calls).toBe(6);
   });
 });

@@ -16,6 +16,9 @@ describe('sqlite file', () => {
     const s1 = await openStore({ dataDir: dir });
     await s1.createRuleset({ scope: 'accounts', id: 'a' }, ruleset('r1'));
     await s1.close();
+    const file = new Database(join(dir, 'rulekit.sqlite'), { readonly: true });
+    expect(file.pragma('page_size', { simple: true })).toBe(16384);
+    file.close();
     const s2 = await openStore({ dataDir: dir });
     expect((await s2.getRuleset({ scope: 'accounts', id: 'a' }, 'r1'))!.name).toBe('rs r1');
     await s2.close();
@@ -42,6 +45,8 @@ describe('sqlite file', () => {
       expect((await s.rulesetVersions(A, 'old')).map((r) => r.version)).toEqual(['1', '2', '3']);
       await s.close();
       const check = new Database(join(old, 'rulekit.sqlite'), { readonly: true });
+      // Its page size stays what it was (new databases get 16 KiB pages).
+      expect(check.pragma('page_size', { simple: true })).toBe(4096);
       expect(check.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(MIGRATIONS.map((m) => m.version));
       check.close();
     } finally {
