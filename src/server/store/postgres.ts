@@ -93,6 +93,9 @@ async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T
   }
 }
 
+/** Most updates written by one statement. */
+const MAX_GROUP = 1000;
+
 /** An update waiting for its group (see {@link PostgresStore.updateRuleset}). */
 interface QueuedUpdate {
   change: Change<StoredRuleset, unknown>;
@@ -213,12 +216,13 @@ class PostgresStore implements Store {
   /** Write the queued updates of one ruleset, group after group, until none is left. */
   private async drain(key: string, owner: Owner, id: string): Promise<void> {
     for (;;) {
-      const group = this.updates.get(key)!;
-      if (!group.length) {
+      const queued = this.updates.get(key)!;
+      if (!queued.length) {
         this.updates.delete(key);
         return;
       }
-      this.updates.set(key, []);
+      // Two parameters per history row: a group stays far below PostgreSQL's 65,535.
+      const group = queued.splice(0, MAX_GROUP);
       try {
         const outcomes = await this.writeGroup(owner, id, group);
         group.forEach((u, i) => {
@@ -274,10 +278,13 @@ class PostgresStore implements Store {
           if (client) await client.query('COMMIT');
           return outcomes;
         }
+        // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
+        // text into an array literal, escaping every quote, and the server would parse it back.
+        const rows = writes.map((_, k) => `($${6 + 2 * k}::int, $${7 + 2 * k}::text)`).join(', ');
         const done = await (client ?? this.pool).query(
           `WITH moved AS (UPDATE rulesets SET version = $5 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 RETURNING id)
-           INSERT INTO ruleset_versions (ruleset_id, version, body) SELECT moved.id, v.version, v.body FROM moved, unnest($6::int[], $7::text[]) AS v(version, body)`,
-          [owner.scope, owner.id, id, Number(start.version), Number(current.version), writes.map((w) => Number(w.version)), writes.map((w) => jsonTextOf(w)!)],
+           INSERT INTO ruleset_versions (ruleset_id, version, body) SELECT moved.id, v.version, v.body FROM moved, (VALUES ${rows}) AS v(version, body)`,
+          [owner.scope, owner.id, id, Number(start.version), Number(current.version), ...writes.flatMap((w) => [Number(w.version), jsonTextOf(w)!])],
         );
         if (done.rowCount === writes.length) {
           if (client) await client.query('COMMIT');
