@@ -175,23 +175,32 @@ function freezeDeep<T>(v: T): T {
  * their diagnostics are frozen (shared by every answer that reuses them) and each call gets its own array.
  */
 export class ValidationMemo {
-  private readonly byKey = new Map<string, readonly Diagnostic[]>();
+  /** By kind, then text (a map per kind: no key string of kind and text to build and hash per request). */
+  private readonly byKind = new Map<string, Map<string, readonly Diagnostic[]>>();
+  private size = 0;
 
   constructor(readonly maxEntries = 128, readonly maxText = 64 * 1024) {}
 
   /** {@link validateBody}, or the answer it gave before for the same kind and text. */
   validate(body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]): Diagnostic[] {
     if (body.text.length > this.maxText) return validateBody(body, validate);
-    const key = `${kind}\u0000${body.text}`;
-    const hit = this.byKey.get(key);
+    let byText = this.byKind.get(kind);
+    if (!byText) this.byKind.set(kind, (byText = new Map()));
+    const hit = byText.get(body.text);
     if (hit) {
-      this.byKey.delete(key);
-      this.byKey.set(key, hit);
+      byText.delete(body.text);
+      byText.set(body.text, hit);
       return [...hit];
     }
     const out = validateBody(body, validate).map(freezeDeep);
-    this.byKey.set(key, [...out]);
-    if (this.byKey.size > this.maxEntries) this.byKey.delete(this.byKey.keys().next().value!);
+    byText.set(body.text, [...out]);
+    if (++this.size > this.maxEntries) {
+      // The oldest entry of the kind with the most: kinds are few (operation × scope × phase).
+      let fullest = byText;
+      for (const m of this.byKind.values()) if (m.size > fullest.size) fullest = m;
+      fullest.delete(fullest.keys().next().value!);
+      this.size--;
+    }
     return out;
   }
 }

@@ -29,8 +29,19 @@ export function sendResult(reply: FastifyReply, result: unknown, diagnostics: re
 export function envelopeText(result: unknown, messages: readonly Diagnostic[]): string {
   const text = jsonTextOf(result);
   if (text === undefined || messages.some((d) => d.severity === 'error')) return JSON.stringify(toEnvelope(result, messages));
-  const envelope = toEnvelope(null, messages);
-  return `{"result":${text},"success":${envelope.success},"errors":${JSON.stringify(envelope.errors)},"messages":${JSON.stringify(envelope.messages)}}`;
+  return `{"result":${text},"success":true,"errors":[],"messages":[${messages.map(entryText).join(',')}]}`;
+}
+
+/** Entries of frozen diagnostics (the validation memo's, answered again and again), as JSON text. */
+const entryTexts = new WeakMap<Diagnostic, string>();
+
+function entryText(d: Diagnostic): string {
+  let text = entryTexts.get(d);
+  if (text === undefined) {
+    text = JSON.stringify(toEnvelope(null, [d]).messages[0]);
+    if (Object.isFrozen(d)) entryTexts.set(d, text);
+  }
+  return text;
 }
 
 /** Answer errors (and any warnings beside them) with a status. */

@@ -20,6 +20,10 @@ describe('envelopeText', () => {
       const expected = JSON.stringify(toEnvelope(result, diagnostics));
       expect(envelopeText(result, diagnostics)).toBe(expected);
       expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), diagnostics)).toBe(expected);
+      // Frozen diagnostics (the validation memo's) have their entries' text kept: the same bytes, twice.
+      const frozen = diagnostics.map((d) => Object.freeze({ ...d }));
+      expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), frozen)).toBe(expected);
+      expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), frozen)).toBe(expected);
     }));
   });
 
