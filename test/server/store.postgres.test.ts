@@ -3,7 +3,7 @@
  * in a schema of its own (a database where migrations are under test), then what only a shared database has to get right: writers in separate
  * processes racing on one ruleset.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -60,6 +60,41 @@ describeNeedsTool('postgres')('postgres store', () => {
       await s.close();
     }
     expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+  });
+
+  it('a group that loses the optimistic write twice to another writer takes the row lock, and nothing is lost', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    try {
+      await s.createRuleset(A, ruleset('contended', { kind: 'custom' }));
+      // Another replica's write, made between this store's read and its write (synchronously, from a
+      // process of its own): the optimistic statement then finds another version and writes nothing.
+      const otherWrites = (lockTimeout = 0) => execFileSync(process.execPath, ['--input-type=module', '-e', `
+        import pg from 'pg';
+        const c = new pg.Client({ connectionString: ${JSON.stringify(url)} });
+        await c.connect();
+        await c.query("SET lock_timeout = ${lockTimeout}");
+        const { rows } = await c.query("UPDATE rulesets SET version = version + 1 WHERE id = 'contended' RETURNING version");
+        const v = rows[0].version;
+        await c.query('INSERT INTO ruleset_versions VALUES ($1, $2, $3)', ['contended', v, JSON.stringify({ ...${JSON.stringify(ruleset('contended', { kind: 'custom' }))}, version: String(v), name: 'other ' + v })]);
+        await c.end();
+      `], { cwd: ROOT, stdio: 'pipe' });
+      let calls = 0;
+      const seen: string[] = [];
+      const r = await s.updateRuleset(A, 'contended', (current) => {
+        calls++;
+        seen.push(current.version);
+        if (calls <= 2) otherWrites();
+        // The third round holds the row's lock: the other writer now waits (and gives up after 300 ms).
+        else expect(() => otherWrites(300)).toThrow(/lock timeout/);
+        return bump(current);
+      });
+      expect(seen).toEqual(['1', '2', '3']);
+      expect(r).toEqual({ ok: expect.objectContaining({ version: '4', name: 'other 3+' }) });
+      expect((await s.rulesetVersions(A, 'contended')).map((v) => [v.version, v.name])).toEqual([['1', 'rs contended'], ['2', 'other 2'], ['3', 'other 3'], ['4', 'other 3+']]);
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses a database migrated by a newer rulekit', async () => {
