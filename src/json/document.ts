@@ -31,7 +31,9 @@ export interface JsonTextError {
 
 /** Escape one JSON pointer segment (RFC 6901). */
 export function pointerSegment(s: string | number): string {
-  return String(s).replace(/~/g, '~0').replace(/\//g, '~1');
+  // Most segments are indexes and plain keys: no replace (a validated PUT of 50 rules builds ~400 pointers).
+  if (typeof s === 'number') return String(s);
+  return s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s;
 }
 
 /** Append a segment to a pointer. */

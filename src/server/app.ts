@@ -12,7 +12,7 @@ import swagger from '@fastify/swagger';
 import { ListCatalog, type ListItems } from '../expression/index.js';
 import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
-import { parseBody } from './body.js';
+import { parseBody, ValidationMemo } from './body.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
 import { toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
@@ -210,7 +210,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
     });
-    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis };
+    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo() };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { toEnvelope } from '../ruleset/index.js';
 import { SERVER_CODES, type ServerCode } from './codes.js';
+import { jsonTextOf } from './store/index.js';
 
 /** A diagnostic of the server's own. */
 export function serverDiagnostic(code: ServerCode, message: string, pointer?: string): Diagnostic {
@@ -17,7 +18,30 @@ export function serverDiagnostic(code: ServerCode, message: string, pointer?: st
 
 /** Answer a result, with any warnings as messages. */
 export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(result, diagnostics.filter((d) => d.severity !== 'error')));
+  return reply.code(status).type('application/json; charset=utf-8').send(envelopeText(result, diagnostics.filter((d) => d.severity !== 'error')));
+}
+
+/**
+ * The envelope of a result as JSON text: `JSON.stringify(toEnvelope(result, messages))`, byte for byte,
+ * but a record the store returned is not serialised again: its stored text goes in as it is (a ruleset
+ * of 50 rules is ~16 KB, whose serialisation was a tenth of a PUT's time).
+ */
+export function envelopeText(result: unknown, messages: readonly Diagnostic[]): string {
+  const text = jsonTextOf(result);
+  if (text === undefined || messages.some((d) => d.severity === 'error')) return JSON.stringify(toEnvelope(result, messages));
+  return `{"result":${text},"success":true,"errors":[],"messages":[${messages.map(entryText).join(',')}]}`;
+}
+
+/** Entries of frozen diagnostics (the validation memo's, answered again and again), as JSON text. */
+const entryTexts = new WeakMap<Diagnostic, string>();
+
+function entryText(d: Diagnostic): string {
+  let text = entryTexts.get(d);
+  if (text === undefined) {
+    text = JSON.stringify(toEnvelope(null, [d]).messages[0]);
+    if (Object.isFrozen(d)) entryTexts.set(d, text);
+  }
+  return text;
 }
 
 /** Answer errors (and any warnings beside them) with a status. */

@@ -9,9 +9,25 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import type { StoredJob, StoredRule, StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
-/** A new id: 32 lower-case hex digits, like the service's. */
+/**
+ * Random bytes drawn in bulk: one `randomBytes` call costs ~5 µs whatever its size (a call into the
+ * CSPRNG), and a PUT of 50 new rules draws 50 ids, so ids are cut from a pool of 256 (the bench's
+ * profile of a PUT showed a third of its time in single `randomBytes(16)` calls).
+ */
+const ID_BYTES = 16;
+const POOL_IDS = 256;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+/** A new id: 32 lower-case hex digits (128 random bits), like the service's. */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  if (poolAt >= pool.length) {
+    pool = randomBytes(ID_BYTES * POOL_IDS);
+    poolAt = 0;
+  }
+  const id = pool.toString('hex', poolAt, poolAt + ID_BYTES);
+  poolAt += ID_BYTES;
+  return id;
 }
 
 /** The timestamp format of responses: ISO 8601, UTC, fractional seconds. */

@@ -1,7 +1,9 @@
 /** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBody, textMatters, type ParsedBody } from '../../src/server/body.js';
+import { parseBody, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
+import { scanDepth } from '../../src/json/index.js';
 
 const parsed = (text: string) => parseBody(Buffer.from(text)) as ParsedBody;
 
@@ -34,7 +36,57 @@ describe('textMatters', () => {
     };
     fc.assert(fc.property(json, (v) => {
       const text = write(v);
-      expect(textMatters(parsed(text))).toBe(dup(v) || /\\u[dD][89a-fA-F]/.test(text));
+      // A surrogate escape: \u after an odd run of backslashes (an even run is escaped backslashes).
+      expect(textMatters(parsed(text))).toBe(dup(v) || /(^|[^\\])(\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(text));
     }), { numRuns: 500 });
+  });
+});
+
+describe('scanText', () => {
+  it('finds what the separate scans found: nesting past the limit as scanDepth, blank as JSON whitespace only', () => {
+    const text = fc.stringMatching(/^[\s{}[\]":,\\ua-f0-9DF]*$/);
+    fc.assert(fc.property(fc.oneof(text, fc.json()), fc.integer({ min: 0, max: 6 }), (t, max) => {
+      const scan = scanText(t, max);
+      expect(scan.tooDeep).toBe(scanDepth(t, max) !== undefined);
+      if (!scan.tooDeep) expect(scan.blank).toBe(/^[ \t\r\n]*$/.test(t));
+    }), { numRuns: 2000 });
+  });
+
+  it('tells a surrogate escape from an escaped backslash before "ud800"', () => {
+    expect(scanText('{"s":"\\ud800"}', 64).surrogateEscape).toBe(true);
+    expect(scanText('{"s":"\\uDFFF"}', 64).surrogateEscape).toBe(true);
+    expect(scanText('{"s":"\\\\ud800"}', 64).surrogateEscape).toBe(false);
+    expect(scanText('{"s":"\\u00e9\\ud7ff"}', 64).surrogateEscape).toBe(false);
+    expect(scanText('{"a":1,"b":{"c":":"}}', 64).members).toBe(3);
+  });
+});
+
+describe('ValidationMemo', () => {
+  it('validates a text once per kind, answers each call its own array of the same (frozen) diagnostics, keeps the most recent', () => {
+    const memo = new ValidationMemo(2, 100);
+    let calls = 0;
+    const validate = (input: unknown): Diagnostic[] => {
+      calls++;
+      return [{ code: 'x', severity: 'info', message: JSON.stringify(input), range: { start: 0, end: 1 } }];
+    };
+    const a = parsed('{"a":1}');
+    const first = memo.validate(a, 'k1', validate);
+    const again = memo.validate(parsed('{"a":1}'), 'k1', validate);
+    expect(calls).toBe(1);
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    again.push({ code: 'y', severity: 'info', message: '' });
+    expect(memo.validate(a, 'k1', validate)).toHaveLength(1);
+    expect(() => {
+      (first[0]!.range as { start: number }).start = 5;
+    }).toThrow(TypeError);
+    memo.validate(a, 'k2', validate);
+    expect(calls).toBe(2);
+    memo.validate(parsed('{"b":1}'), 'k1', validate);
+    memo.validate(a, 'k1', validate);
+    expect(calls).toBe(4);
+    memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
+    memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
+    expect(calls).toBe(6);
   });
 });

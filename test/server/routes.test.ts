@@ -109,6 +109,16 @@ describe('routes', () => {
     expect(codesOf(plain)).toEqual([]);
     const asked = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true&dry_run=true`, headers: H, payload: { rules } });
     expect(codesOf(asked)).toContainEqual(['rule-redundant', '/rules/1/expression']);
+    // On a real write the analysed record is the one the store keeps (frozen, shared by later reads), and
+    // the answer sends its stored text: the same bytes a read of it answers afterwards.
+    const written = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
+    expect(written.statusCode).toBe(200);
+    expect(codesOf(written)).toContainEqual(['rule-redundant', '/rules/1/expression']);
+    const read = await app.inject({ method: 'GET', url: `${ACC}/rulesets/${rulesetId}`, headers: H });
+    expect(JSON.parse(read.body).result).toEqual(JSON.parse(written.body).result);
+    const again = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
+    expect(codesOf(again)).toEqual(codesOf(written));
+    expect(JSON.parse(again.body).result.version).toBe(String(Number(JSON.parse(written.body).result.version) + 1));
   });
 
   it('PUT refuses a changed kind or phase, and a rule id given twice', async () => {

@@ -76,6 +76,32 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       expect((await s.getRuleset(A, 'a1'))!.version).toBe('2');
     }));
 
+    it('concurrent updates of one ruleset (writes, dry runs, refusals, failures, reads) each see every write before them', withStore(async (s) => {
+      await s.createRuleset(A, ruleset('hot'));
+      const kinds = ['write', 'dry', 'write', 'refuse', 'write', 'throw', 'read', 'write', 'dry', 'write'] as const;
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => {
+        const kind = kinds[i % kinds.length]!;
+        if (kind === 'read') return s.getRuleset(A, 'hot').then((r) => ({ read: r!.version }));
+        return s.updateRuleset(A, 'hot', (r) => {
+          if (kind === 'refuse') return { refused: i };
+          if (kind === 'throw') throw new Error(`update ${i} fails`);
+          return { next: { ...r, version: String(Number(r.version) + 1), name: `${r.name}+` } };
+        }, { dryRun: kind === 'dry' }).catch((e: Error) => ({ failed: e.message }));
+      }));
+      const written = answers.filter((_, i) => kinds[i % kinds.length] === 'write').map((a) => (a as { ok: StoredRuleset }).ok);
+      // Writes in the order they were asked for, each one up from the one before: none computed from a stale record.
+      expect(written.map((r) => [r.version, r.name])).toEqual(written.map((_, k) => [String(k + 2), `rs hot${'+'.repeat(k + 1)}`]));
+      answers.forEach((a, i) => {
+        const kind = kinds[i % kinds.length]!;
+        if (kind === 'refuse') expect(a).toEqual({ refused: i });
+        if (kind === 'throw') expect(a).toEqual({ failed: `update ${i} fails` });
+        if (kind === 'dry') expect(Number((a as { ok: StoredRuleset }).ok.version)).toBeLessThanOrEqual(written.length + 2);
+      });
+      const stored = await s.getRuleset(A, 'hot');
+      expect(stored).toEqual(written[written.length - 1]);
+      expect((await s.rulesetVersions(A, 'hot')).map((r) => r.name)).toEqual(Array.from({ length: written.length + 1 }, (_, k) => `rs hot${'+'.repeat(k)}`));
+    }));
+
     it('dry runs answer as the write would and store nothing', withStore(async (s) => {
       expect(await s.createRuleset(A, ruleset('a1'), { dryRun: true })).toHaveProperty('created');
       expect(await s.getRuleset(A, 'a1')).toBeUndefined();

@@ -3,11 +3,11 @@
  * in a schema of its own (a database where migrations are under test), then what only a shared database has to get right: writers in separate
  * processes racing on one ruleset.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
 import { ruleset, storeSuite } from './store-suite.js';
@@ -39,7 +39,62 @@ describeNeedsTool('postgres')('postgres store', () => {
     }
     const reopened = await openStore({ databaseUrl: url });
     await reopened.close();
-    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+  });
+
+  it('opens a database an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {
+    const url = await cluster.createDatabase();
+    const v1 = ruleset('old');
+    const v2 = { ...v1, version: '2', name: 'rs old, second' };
+    await sql(url, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); ${MIGRATIONS[0]!.postgres}`);
+    await sql(url, `INSERT INTO schema_migrations VALUES (1, 'v1', '2026-01-01');
+      INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ('old', 'accounts', 'acc1', 'root', 'network_transit', 2, '${JSON.stringify(v2)}');
+      INSERT INTO ruleset_versions VALUES ('old', 1, '${JSON.stringify(v1)}'), ('old', 2, '${JSON.stringify(v2)}')`);
+    const s = await openStore({ databaseUrl: url });
+    try {
+      expect(await s.getRuleset(A, 'old')).toEqual(v2);
+      expect(await s.listRulesets(A)).toEqual([v2]);
+      expect(await s.updateRuleset(A, 'old', bump)).toEqual({ ok: { ...v2, version: '3', name: 'rs old, second+' } });
+      expect((await s.rulesetVersions(A, 'old')).map((r) => r.version)).toEqual(['1', '2', '3']);
+    } finally {
+      await s.close();
+    }
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+  });
+
+  it('a group that loses the optimistic write twice to another writer takes the row lock, and nothing is lost', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    try {
+      await s.createRuleset(A, ruleset('contended', { kind: 'custom' }));
+      // Another replica's write, made between this store's read and its write (synchronously, from a
+      // process of its own): the optimistic statement then finds another version and writes nothing.
+      const otherWrites = (lockTimeout = 0) => execFileSync(process.execPath, ['--input-type=module', '-e', `
+        import pg from 'pg';
+        const c = new pg.Client({ connectionString: ${JSON.stringify(url)} });
+        await c.connect();
+        await c.query("SET lock_timeout = ${lockTimeout}");
+        const { rows } = await c.query("UPDATE rulesets SET version = version + 1 WHERE id = 'contended' RETURNING version");
+        const v = rows[0].version;
+        await c.query('INSERT INTO ruleset_versions VALUES ($1, $2, $3)', ['contended', v, JSON.stringify({ ...${JSON.stringify(ruleset('contended', { kind: 'custom' }))}, version: String(v), name: 'other ' + v })]);
+        await c.end();
+      `], { cwd: ROOT, stdio: 'pipe' });
+      let calls = 0;
+      const seen: string[] = [];
+      const r = await s.updateRuleset(A, 'contended', (current) => {
+        calls++;
+        seen.push(current.version);
+        if (calls <= 2) otherWrites();
+        // The third round holds the row's lock: the other writer now waits (and gives up after 300 ms).
+        else expect(() => otherWrites(300)).toThrow(/lock timeout/);
+        return bump(current);
+      });
+      expect(seen).toEqual(['1', '2', '3']);
+      expect(r).toEqual({ ok: expect.objectContaining({ version: '4', name: 'other 3+' }) });
+      expect((await s.rulesetVersions(A, 'contended')).map((v) => [v.version, v.name])).toEqual([['1', 'rs contended'], ['2', 'other 2'], ['3', 'other 3'], ['4', 'other 3+']]);
+    } finally {
+      await s.close();
+    }
   });
 
   it('refuses a database migrated by a newer rulekit', async () => {
@@ -76,7 +131,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       // Another writer's entry point, inserted but not committed: the store's check cannot see it, so
       // its insert waits on the index until that commits, then fails with a unique violation.
       await other.query('BEGIN');
-      await other.query("INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ('winner', 'zones', 'z', 'zone', 'ddos_l7', 1, '{}')");
+      await other.query("INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ('winner', 'zones', 'z', 'zone', 'ddos_l7', 1)");
       const loser = s.createRuleset({ scope: 'zones', id: 'z' }, ruleset('loser', { kind: 'zone', phase: 'ddos_l7' }));
       await waitForLockWait(other);
       await other.query('COMMIT');

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ListCatalog, ListItems } from '../../expression/index.js';
 import type { Owner, Store } from '../store/index.js';
-import type { ParsedBody } from '../body.js';
+import type { ParsedBody, ValidationMemo } from '../body.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic } from '../envelope.js';
 
@@ -23,6 +23,8 @@ export interface RouteContext {
    * build their address sets again, and the validator's cache of checked expressions is kept per catalog.
    */
   catalog?: ListCatalog;
+  /** Validations already made (of the same body text, for the same operation, scope and phase). */
+  validations?: ValidationMemo;
 }
 
 /** One of the two levels resources live at. */

@@ -13,7 +13,7 @@ import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext } from './common.js';
-import { validateBody } from '../body.js';
+import { validateBody, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
 /** Most packets one simulate request may carry. */
@@ -34,6 +34,9 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     return analyzeRuleset(ruleset, { lists: ctx.lists }).diagnostics;
   }
 
+  const validated = (body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]) =>
+    ctx.validations ? ctx.validations.validate(body, kind, validate) : validateBody(body, validate);
+
   for (const scope of SCOPES) {
     const base = `/${scope.path}/:${scope.param}/rulesets`;
     const tags = ['rulesets'];
@@ -47,7 +50,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } }));
+      const diagnostics = validated(body, `create ${scope.scope}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
       diagnostics.push(...analysisOf(req, ruleset, dryRun));
@@ -83,7 +86,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       // Validated inside the update, against the stored phase it reads: one read of the record, not two.
       let diagnostics: Diagnostic[] = [];
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
-        diagnostics = validateBody(body, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog } }));
+        diagnostics = validated(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog } }));
         if (hasErrors(diagnostics)) return { refused: diagnostics };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
         return 'refused' in next ? { refused: [...next.refused, ...diagnostics] } : next;

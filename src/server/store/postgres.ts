@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -92,6 +93,17 @@ async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T
   }
 }
 
+/** Most updates written by one statement. */
+const MAX_GROUP = 1000;
+
+/** An update waiting for its group (see {@link PostgresStore.updateRuleset}). */
+interface QueuedUpdate {
+  change: Change<StoredRuleset, unknown>;
+  dryRun: boolean;
+  resolve: (value: UpdateResult<StoredRuleset, unknown>) => void;
+  reject: (error: unknown) => void;
+}
+
 const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
 
 /** A concurrent create of the same entry point committed between our check and our insert. */
@@ -105,6 +117,9 @@ const isJobId = (id: number) => Number.isSafeInteger(id);
 class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private closed = false;
+  private readonly cache = new RulesetCache();
+  /** Updates waiting for the group in flight on their ruleset, by owner and id. */
+  private readonly updates = new Map<string, QueuedUpdate[]>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -113,13 +128,38 @@ class PostgresStore implements Store {
   }
 
   async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
-    const { rows } = await this.pool.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 ORDER BY seq', [owner.scope, owner.id]);
+    const { rows } = await this.pool.query<{ body: string }>(
+      'SELECT v.body FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version WHERE r.scope = $1 AND r.owner = $2 ORDER BY r.seq',
+      [owner.scope, owner.id],
+    );
     return rows.map((r) => JSON.parse(r.body) as StoredRuleset);
   }
 
   async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
-    const { rows } = await this.pool.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
-    return rows[0] ? (JSON.parse(rows[0].body) as StoredRuleset) : undefined;
+    return this.current(this.pool, owner, id, false);
+  }
+
+  /**
+   * The stored record of a ruleset, in one round trip: the body comes over the wire only when the cache
+   * does not hold the stored version. `lock`: FOR UPDATE (inside a transaction).
+   */
+  private async current(c: pg.Pool | pg.PoolClient, owner: Owner, id: string, lock: boolean): Promise<StoredRuleset | undefined> {
+    // The cache may move on while the query runs (this process commits a newer version): then the body
+    // left out is asked for again.
+    for (let cached = this.cache.versionOf(id) ?? -1; ; cached = -1) {
+      const { rows } = await c.query<{ version: number; body: string | null }>(
+        `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body
+           FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version
+          WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3${lock ? ' FOR UPDATE OF r' : ''}`,
+        [owner.scope, owner.id, id, cached],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const body = row.body;
+      if (body !== null) return this.cache.of(id, row.version, () => body);
+      const hit = this.cache.get(id, row.version);
+      if (hit) return hit;
+    }
   }
 
   async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
@@ -127,7 +167,8 @@ class PostgresStore implements Store {
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.write(async (c) => {
+        const body = JSON.stringify(ruleset);
+        const outcome = await this.write(async (c) => {
           if (isEntryPoint(ruleset.kind)) {
             const { rows } = await c.query<{ id: string }>(
               "SELECT id FROM rulesets WHERE scope = $1 AND owner = $2 AND phase = $3 AND kind IN ('root', 'zone')",
@@ -135,13 +176,14 @@ class PostgresStore implements Store {
             );
             if (rows[0]) throw new Rollback({ phaseExists: rows[0].id });
           }
-          const body = JSON.stringify(ruleset);
-          await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-            ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version), body,
+          await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ($1, $2, $3, $4, $5, $6)', [
+            ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version),
           ]);
           await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES ($1, $2, $3)', [ruleset.id, Number(ruleset.version), body]);
-          return { created: ruleset };
+          return { created: withJsonText(ruleset, body) };
         }, options.dryRun);
+        if ('created' in outcome && !options.dryRun) this.cache.put(outcome.created);
+        return outcome;
       } catch (e) {
         // A winner deleted before our retry read it lets the retry create; a few rounds end any such churn.
         if (!isEntryPointConflict(e) || attempt >= 3) throw e;
@@ -149,32 +191,130 @@ class PostgresStore implements Store {
     }
   }
 
+  /**
+   * Updates of one ruleset made by this process are queued and written in groups: while one group's
+   * statement (and its commit's fsync) is under way, the updates that arrive queue behind it, and the
+   * next group applies them one after the other in memory and writes them all with one statement. So a
+   * busy ruleset costs one round trip and one commit per group, not a transaction of five round trips
+   * per update holding the row's lock. Each update still gets what it would have got alone, in order,
+   * and is answered only after its group's commit.
+   */
   async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
-    return this.write(async (c): Promise<UpdateResult<StoredRuleset, R>> => {
-      // FOR UPDATE: a concurrent update waits here until this one commits, then reads what it wrote.
-      const { rows } = await c.query<{ body: string }>('SELECT body FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3 FOR UPDATE', [owner.scope, owner.id, id]);
-      if (!rows[0]) return { notFound: true };
-      const current = JSON.parse(rows[0].body) as StoredRuleset;
-      const outcome = change(current);
-      if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
-      const next = outcome.next;
-      if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-      const body = JSON.stringify(next);
-      const done = await c.query('UPDATE rulesets SET version = $1, body = $2 WHERE scope = $3 AND owner = $4 AND id = $5 AND version = $6', [
-        Number(next.version), body, owner.scope, owner.id, id, Number(current.version),
-      ]);
-      if (done.rowCount !== 1) throw new Error('the ruleset changed under its row lock');
-      await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES ($1, $2, $3)', [id, Number(next.version), body]);
-      return { ok: next };
-    }, options.dryRun);
+    return new Promise((resolve, reject) => {
+      const key = `${owner.scope}\u0000${owner.id}\u0000${id}`;
+      const update: QueuedUpdate = { change: change as Change<StoredRuleset, unknown>, dryRun: options.dryRun === true, resolve: resolve as QueuedUpdate['resolve'], reject };
+      const queued = this.updates.get(key);
+      if (queued) {
+        queued.push(update);
+        return;
+      }
+      this.updates.set(key, [update]);
+      void this.drain(key, owner, id);
+    });
+  }
+
+  /** Write the queued updates of one ruleset, group after group, until none is left. */
+  private async drain(key: string, owner: Owner, id: string): Promise<void> {
+    for (;;) {
+      const queued = this.updates.get(key)!;
+      if (!queued.length) {
+        this.updates.delete(key);
+        return;
+      }
+      // Two parameters per history row: a group stays far below PostgreSQL's 65,535.
+      const group = queued.splice(0, MAX_GROUP);
+      try {
+        const outcomes = await this.writeGroup(owner, id, group);
+        group.forEach((u, i) => {
+          const o = outcomes[i]!;
+          if ('error' in o) u.reject(o.error);
+          else u.resolve(o.value);
+        });
+      } catch (e) {
+        for (const u of group) u.reject(e);
+      }
+    }
+  }
+
+  /**
+   * One group: read the stored record, apply each update's change in order (a dry run or a refusal
+   * leaves the record as it was for the next), then write every new version in one statement that
+   * moves the ruleset's version only if it is still the one read: optimistic, because replicas may write
+   * the same ruleset. When another replica wrote in between, nothing is written and the group is
+   * computed again on what it wrote; after two such rounds the group takes the row's lock
+   * (SELECT … FOR UPDATE in a transaction), which cannot fail that way, so every update ends.
+   */
+  private async writeGroup(owner: Owner, id: string, group: QueuedUpdate[]): Promise<({ value: UpdateResult<StoredRuleset, unknown> } | { error: unknown })[]> {
+    for (let attempt = 1; ; attempt++) {
+      const locked = attempt > 2;
+      const client = locked ? await this.pool.connect() : undefined;
+      let broken: Error | undefined;
+      try {
+        if (client) await client.query('BEGIN');
+        const start = await this.current(client ?? this.pool, owner, id, locked);
+        if (!start) {
+          if (client) await client.query('COMMIT');
+          return group.map(() => ({ value: { notFound: true } }));
+        }
+        let current = start;
+        const writes: StoredRuleset[] = [];
+        const outcomes = group.map((u): { value: UpdateResult<StoredRuleset, unknown> } | { error: unknown } => {
+          try {
+            const outcome = u.change(current);
+            if ('refused' in outcome) return { value: { refused: outcome.refused } };
+            const next = outcome.next;
+            if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
+            withJsonText(next, JSON.stringify(next));
+            if (!u.dryRun) {
+              writes.push(next);
+              current = next;
+            }
+            return { value: { ok: next } };
+          } catch (error) {
+            return { error };
+          }
+        });
+        if (!writes.length) {
+          if (client) await client.query('COMMIT');
+          return outcomes;
+        }
+        // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
+        // text into an array literal, escaping every quote, and the server would parse it back.
+        const rows = writes.map((_, k) => `($${6 + 2 * k}::int, $${7 + 2 * k}::text)`).join(', ');
+        const done = await (client ?? this.pool).query(
+          `WITH moved AS (UPDATE rulesets SET version = $5 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 RETURNING id)
+           INSERT INTO ruleset_versions (ruleset_id, version, body) SELECT moved.id, v.version, v.body FROM moved, (VALUES ${rows}) AS v(version, body)`,
+          [owner.scope, owner.id, id, Number(start.version), Number(current.version), ...writes.flatMap((w) => [Number(w.version), jsonTextOf(w)!])],
+        );
+        if (done.rowCount === writes.length) {
+          if (client) await client.query('COMMIT');
+          this.cache.put(current);
+          return outcomes;
+        }
+        if (locked) throw new Error('the ruleset changed under its row lock');
+      } catch (e) {
+        if (client) {
+          try {
+            await client.query('ROLLBACK');
+          } catch (rollbackError) {
+            broken = rollbackError as Error;
+          }
+        }
+        throw e;
+      } finally {
+        client?.release(broken);
+      }
+    }
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
-    return this.write(async (c) => {
+    const deleted = await this.write(async (c) => {
       const done = await c.query('DELETE FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
       if (done.rowCount) await c.query('DELETE FROM ruleset_versions WHERE ruleset_id = $1', [id]);
       return done.rowCount === 1;
     }, options.dryRun);
+    if (deleted && !options.dryRun) this.cache.delete(id);
+    return deleted;
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {

@@ -7,6 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { RulesetCache, withJsonText } from './cache.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -22,6 +23,11 @@ export interface SqliteStoreOptions {
 /** Open (creating and migrating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const db = new Database(options.path);
+  // 16 KiB pages for a new database (an existing one keeps its own): a stored ruleset of 50 rules is
+  // ~16 KB of text, which 4 KiB pages split over a chain of overflow pages, each its own WAL frame and
+  // write; with 16 KiB pages a write of a group of PUTs took ~30% less time (commit and fsync
+  // included) in a measurement of 5,000 history rows in groups of 25. Set before WAL mode, which fixes it.
+  db.pragma('page_size = 16384');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -48,6 +54,13 @@ function migrate(db: Database.Database): void {
 interface QueuedWrite {
   fn: () => unknown;
   dryRun: boolean;
+  /**
+   * Called with the value when the write's savepoint is released (not for dry runs, refusals or errors),
+   * inside the group's transaction: the cache then holds it for the next writes of the group. Nothing
+   * else runs before the COMMIT (the group is written in one synchronous call), and when that fails the
+   * cache is emptied, so no reader ever gets a record that was not committed.
+   */
+  stored?: (value: unknown) => void;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -56,14 +69,16 @@ class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly q;
   private queue: QueuedWrite[] = [];
+  private readonly cache = new RulesetCache();
 
   constructor(private readonly db: Database.Database) {
     this.q = {
-      listRulesets: db.prepare('SELECT body FROM rulesets WHERE scope = ? AND owner = ? ORDER BY rowid'),
-      getRuleset: db.prepare('SELECT body FROM rulesets WHERE scope = ? AND owner = ? AND id = ?'),
+      listRulesets: db.prepare('SELECT v.body FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version WHERE r.scope = ? AND r.owner = ? ORDER BY r.rowid'),
+      rulesetVersion: db.prepare('SELECT version FROM rulesets WHERE scope = ? AND owner = ? AND id = ?').pluck(),
+      rulesetBody: db.prepare('SELECT body FROM ruleset_versions WHERE ruleset_id = ? AND version = ?').pluck(),
       entryPoint: db.prepare("SELECT id FROM rulesets WHERE scope = ? AND owner = ? AND phase = ? AND kind IN ('root', 'zone')"),
-      insertRuleset: db.prepare('INSERT INTO rulesets (id, scope, owner, kind, phase, version, body) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      updateRuleset: db.prepare('UPDATE rulesets SET version = ?, body = ? WHERE scope = ? AND owner = ? AND id = ? AND version = ?'),
+      insertRuleset: db.prepare('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES (?, ?, ?, ?, ?, ?)'),
+      updateRuleset: db.prepare('UPDATE rulesets SET version = ? WHERE scope = ? AND owner = ? AND id = ? AND version = ?'),
       deleteRuleset: db.prepare('DELETE FROM rulesets WHERE scope = ? AND owner = ? AND id = ?'),
       insertVersion: db.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, ?, ?)'),
       deleteVersions: db.prepare('DELETE FROM ruleset_versions WHERE ruleset_id = ?'),
@@ -92,9 +107,9 @@ class SqliteStore implements Store {
    * stored. A lone write waits one turn (setImmediate); under load a group holds the writes of all the
    * requests read in one turn.
    */
-  private write<T>(fn: () => T, dryRun: boolean | undefined): Promise<T> {
+  private write<T>(fn: () => T, dryRun: boolean | undefined, stored?: (value: T) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, dryRun: dryRun === true, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, dryRun: dryRun === true, stored: stored as ((v: unknown) => void) | undefined, resolve: resolve as (v: unknown) => void, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -113,6 +128,7 @@ class SqliteStore implements Store {
           const value = w.fn();
           if (w.dryRun) throw new Rollback(value);
           this.q.release.run();
+          w.stored?.(value);
           outcomes.push({ value });
         } catch (e) {
           this.q.rollbackTo.run();
@@ -123,6 +139,7 @@ class SqliteStore implements Store {
       this.q.commit.run();
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.cache.clear();
       for (const w of group) w.reject(e);
       return;
     }
@@ -138,8 +155,14 @@ class SqliteStore implements Store {
   }
 
   async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
-    const row = this.q.getRuleset.get(owner.scope, owner.id, id) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as StoredRuleset) : undefined;
+    return this.current(owner, id);
+  }
+
+  /** The stored record of a ruleset (cached when its version is the cached one). */
+  private current(owner: Owner, id: string): StoredRuleset | undefined {
+    const version = this.q.rulesetVersion.get(owner.scope, owner.id, id) as number | undefined;
+    if (version === undefined) return undefined;
+    return this.cache.of(id, version, () => this.q.rulesetBody.get(id, version) as string);
   }
 
   async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
@@ -149,27 +172,30 @@ class SqliteStore implements Store {
         if (existing) throw new Rollback({ phaseExists: existing.id });
       }
       const body = JSON.stringify(ruleset);
-      this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version), body);
+      this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version));
       this.q.insertVersion.run(ruleset.id, Number(ruleset.version), body);
-      return { created: ruleset };
-    }, options.dryRun);
+      return { created: withJsonText(ruleset, body) };
+    }, options.dryRun, (r) => {
+      if ('created' in r) this.cache.put(r.created);
+    });
   }
 
   async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
     return this.write((): UpdateResult<StoredRuleset, R> => {
-      const row = this.q.getRuleset.get(owner.scope, owner.id, id) as { body: string } | undefined;
-      if (!row) return { notFound: true };
-      const current = JSON.parse(row.body) as StoredRuleset;
+      const current = this.current(owner, id);
+      if (!current) return { notFound: true };
       const outcome = change(current);
       if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
       const next = outcome.next;
       if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
       const body = JSON.stringify(next);
-      const done = this.q.updateRuleset.run(Number(next.version), body, owner.scope, owner.id, id, Number(current.version));
+      const done = this.q.updateRuleset.run(Number(next.version), owner.scope, owner.id, id, Number(current.version));
       if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
       this.q.insertVersion.run(id, Number(next.version), body);
-      return { ok: next };
-    }, options.dryRun);
+      return { ok: withJsonText(next, body) };
+    }, options.dryRun, (r) => {
+      if ('ok' in r) this.cache.put(r.ok);
+    });
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
@@ -177,7 +203,7 @@ class SqliteStore implements Store {
       const done = this.q.deleteRuleset.run(owner.scope, owner.id, id);
       if (done.changes) this.q.deleteVersions.run(id);
       return done.changes === 1;
-    }, options.dryRun);
+    }, options.dryRun, () => this.cache.delete(id));
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {

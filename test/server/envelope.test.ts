@@ -1,0 +1,36 @@
+/**
+ * The envelope of a stored record is built around the record's stored JSON text instead of serialising
+ * the record again: the bytes must be exactly those of serialising the whole envelope.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
+import { toEnvelope } from '../../src/ruleset/index.js';
+import { envelopeText } from '../../src/server/envelope.js';
+import { withJsonText } from '../../src/server/store/cache.js';
+
+const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
+  { code: fc.constantFrom('list-not-provided', 'deprecated-field', 'server-invalid-json'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.string(), pointer: fc.string() },
+  { requiredKeys: ['code', 'severity', 'message'] },
+) as fc.Arbitrary<Diagnostic>;
+
+describe('envelopeText', () => {
+  it('is JSON.stringify of the envelope, byte for byte, with or without the stored text of the result', () => {
+    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(diagnostic, { maxLength: 4 }), (result, diagnostics) => {
+      const expected = JSON.stringify(toEnvelope(result, diagnostics));
+      expect(envelopeText(result, diagnostics)).toBe(expected);
+      expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), diagnostics)).toBe(expected);
+      // Frozen diagnostics (the validation memo's) have their entries' text kept: the same bytes, twice.
+      const frozen = diagnostics.map((d) => Object.freeze({ ...d }));
+      expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), frozen)).toBe(expected);
+      expect(envelopeText(withJsonText({ ...result }, JSON.stringify(result)), frozen)).toBe(expected);
+    }));
+  });
+
+  it('puts the stored text in as it is (not a serialisation of the object)', () => {
+    const record = withJsonText({ a: 1 }, '{"a":1}');
+    expect(envelopeText(record, [])).toBe('{"result":{"a":1},"success":true,"errors":[],"messages":[]}');
+    const marked = withJsonText({ a: 1 }, '{"a": 1}');
+    expect(envelopeText(marked, [])).toContain('{"a": 1}');
+  });
+});
