@@ -13,6 +13,8 @@ import {
   parseIpItem,
   IP_PROTOCOL_NAMES,
   ipProtocolNumber,
+  MAX_IPV4_TEXT_LENGTH,
+  MAX_IPV6_TEXT_LENGTH,
   type IpAddress,
 } from '../../src/net/index.js';
 import { anyString, HOSTILE, v4Bytes, v4Number, v4Text, v6Bytes, v6Text, v6Texts, v6Words } from './arbitraries.js';
@@ -335,5 +337,22 @@ describe('ip.proto names (IANA "Assigned Internet Protocol Numbers")', () => {
   it('names nothing else', () => {
     expect(IP_PROTOCOL_NAMES).toHaveLength(256);
     for (const name of ['', 'TCP', 'ip', '256', '-1', 'constructor']) expect(ipProtocolNumber(name), name).toBeUndefined();
+  });
+});
+
+describe('the longest texts', () => {
+  it('reads the longest IPv4 and IPv6 texts and nothing a character longer', () => {
+    const v6 = 'ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255';
+    expect(v6.length).toBe(MAX_IPV6_TEXT_LENGTH);
+    expect(isIP(v6)).toBe(6);
+    expect(formatIpAddress(parseIpAddress(v6)!)).toBe('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+    expect(parseIpAddress(`0${v6}`)).toBeUndefined();
+    expect(parseIpAddress('0000:0000:0000:0000:0000:0000:0000:0000')).toBeDefined();
+    expect(parseIpAddress('255.255.255.255')?.family).toBe(4);
+    expect('255.255.255.255'.length).toBe(MAX_IPV4_TEXT_LENGTH);
+    const cidr = parseIpItem(`${v6}/128`);
+    expect(cidr.ok && formatIpRange(cidr.range)).toBe('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+    const range = parseIpItem(`${v6}..${v6}`);
+    expect(range.ok && range.kind).toBe('range');
   });
 });
