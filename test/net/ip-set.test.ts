@@ -441,3 +441,83 @@ describe('IpSet.rememberIpv4Text / rememberIpv6Text (the decoder tells the sets 
     expect(narrow.has('d')).toBe(false);
   });
 });
+
+describe('IpSet input from untyped callers and the IpRange contract', () => {
+  it('hasAddress is false for an address whose bytes do not fit its family', () => {
+    const all = ipSetFromText('0.0.0.0/0 ::/0').set;
+    expect(all.hasAddress({ family: 4, bytes: new Uint8Array(4) })).toBe(true);
+    expect(all.hasAddress({ family: 6, bytes: new Uint8Array(16) })).toBe(true);
+    expect(all.hasAddress({ family: 4, bytes: new Uint8Array(16) })).toBe(false);
+    expect(all.hasAddress({ family: 6, bytes: new Uint8Array(4) })).toBe(false);
+  });
+
+  it('fromRanges refuses addresses whose byte count does not match their family, and reversed IPv6 ranges', () => {
+    const v4 = parseIpAddress('10.0.0.1')!;
+    const v6 = parseIpAddress('::1')!;
+    const bad4 = { family: 4 as const, bytes: new Uint8Array(16) };
+    const bad6 = { family: 6 as const, bytes: new Uint8Array(4) };
+    expect(() => IpSet.fromRanges([{ first: bad4, last: bad4 }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: bad6, last: bad6 }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array(5) } }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: parseIpAddress('::2')!, last: v6 }])).toThrow(/low end above its high end/);
+    expect(() => IpSet.fromRanges([{ first: parseIpAddress('1::')!, last: parseIpAddress('::ffff:ffff')! }])).toThrow(RangeError);
+    expect(IpSet.fromRanges([{ first: v6, last: parseIpAddress('::2')! }]).has('::2')).toBe(true);
+  });
+
+  it('fromItems words a non-string item and keeps going', () => {
+    const { set, errors, firstV6Index } = IpSet.fromItems([42 as unknown as string, '::1', '10.0.0.1', '2001:db8::/32']);
+    expect(errors).toEqual([{ index: 0, item: 42, reason: 'the item is not a string' }]);
+    expect(firstV6Index).toBe(1);
+    expect([set.rangeCount4, set.rangeCount6]).toEqual([1, 2]);
+    expect(IpSet.fromItems(['10.0.0.1', '10.0.0.0/8']).firstV6Index).toBe(-1);
+    expect(IpSet.fromItems(['10.0.0.1', '::1..::2']).firstV6Index).toBe(1);
+  });
+
+  it('ipSetFromText splits on any whitespace and reads a non-string as empty', () => {
+    const { set, errors } = ipSetFromText('\n\t 10.0.0.1 \t\n::1\r\n10.0.0.2  ');
+    expect(errors).toEqual([]);
+    expect(set.ranges().map(formatIpRange)).toEqual(['10.0.0.1..10.0.0.2', '::1']);
+    const none = ipSetFromText(undefined as unknown as string);
+    expect([none.set.rangeCount4, none.set.rangeCount6, none.errors, none.firstV6Index]).toEqual([0, 0, [], -1]);
+  });
+
+  it('the bulk shortcut reads prefixes of one to three digits and hands anything else to parseIpItem', () => {
+    // Each row: item, the ranges it covers (ipaddr.js's reading) or the reason it is refused.
+    const rows: [string, string[] | RegExp][] = [
+      ['10.1.2.3/0', ['0.0.0.0/0']],
+      ['10.1.2.3/9', ['10.0.0.0/9']],
+      ['10.1.2.3/31', ['10.1.2.2/31']],
+      ['10.1.2.3/32', ['10.1.2.3']],
+      ['10.1.2.3/33', /above 32/],
+      ['10.1.2.3/100', /above 32/],
+      ['10.1.2.3/1000', /not a decimal number/],
+      ['10.1.2.3/01', /not a decimal number/],
+      ['10.1.2.3/', /not a decimal number/],
+      ['10.1.2.3/3a', /not a decimal number/],
+      ['10.1.2.3/a', /not a decimal number/],
+      ['10.1.2.3/:', /not a decimal number/],
+      ['10.1.2.3//', /not a CIDR/],
+      ['2001:db8::1/0', ['::/0']],
+      ['2001:db8::1/31', ['2001:db8::/31']],
+      ['2001:db8::1/33', ['2001:db8::/33']],
+      ['2001:db8:1:2:3:4:5:6/95', ['2001:db8:1:2:3:4::/95']],
+      ['2001:db8:1:2:3:4:5:6/127', ['2001:db8:1:2:3:4:5:6/127']],
+      ['2001:db8:1:2:3:4:5:7/128', ['2001:db8:1:2:3:4:5:7']],
+      ['2001:db8::1/129', /above 128/],
+      ['ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/128', ['ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']],
+      ['ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/1', ['8000::/1']],
+    ];
+    for (const [item, want] of rows) {
+      const { set, errors } = IpSet.fromItems([item]);
+      if (want instanceof RegExp) {
+        expect(errors.length, item).toBe(1);
+        expect(errors[0]!.reason, item).toMatch(want);
+      } else {
+        expect(errors, item).toEqual([]);
+        expect(set.ranges().map(formatIpRange), item).toEqual(want);
+        const o = oracleRange(item);
+        expect(set.ranges().map((r) => [bigOf([...r.first.bytes]), bigOf([...r.last.bytes])]), item).toEqual([[o.lo, o.hi]]);
+      }
+    }
+  });
+});
