@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DESTINATION_SCHEMES, parseDestination, parseLogpullOptions, readLogpullSettings } from '../../src/logpush/index.js';
+import { checkLogpullOptions, DESTINATION_SCHEMES, getDataset, parseDestination, parseLogpullOptions, readLogpullSettings } from '../../src/logpush/index.js';
 
 const chars = (alphabet: string, min: number, max: number) =>
   fc.array(fc.constantFrom(...alphabet.split('')), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
@@ -92,5 +92,72 @@ describe('parseLogpullOptions against URLSearchParams', () => {
     expect(readLogpullSettings('timestamps=unix&CVE-2021-44228=TRUE')).toEqual({ timestamps: 'unix', cve202144228: false });
     expect(readLogpullSettings('timestamps=rfc3339ms&fields=')).toEqual({ timestamps: 'unixnano', fields: [] });
     expect(readLogpullSettings('Fields=A&sample')).toEqual({ timestamps: 'unixnano', sample: 0 });
+  });
+});
+
+describe('checkLogpullOptions diagnostics in full', () => {
+  const http = getDataset('http_requests')!;
+  const dns = getDataset('dns_logs')!;
+  const run = (s: string, ds: typeof http | 'none' = http) =>
+    checkLogpullOptions(s, ds === 'none' ? undefined : ds, '/o').map((d) => ({ code: d.code, message: d.message, range: d.range, text: s.slice(d.range!.start, d.range!.end), fix: d.fix?.edits[0]?.newText, data: d.data }));
+
+  it('option shapes: not option=value, unknown (with and without a near name), duplicate', () => {
+    expect(run('fields')).toEqual([
+      { code: 'logpull-invalid-option', message: '"fields" in logpull_options is not option=value; options are fields, timestamps, sample, CVE-2021-44228', range: { start: 0, end: 6 }, text: 'fields', fix: undefined, data: undefined },
+    ]);
+    expect(run('?timestamp=unix&zzz=1')).toEqual([
+      { code: 'logpull-unknown-option', message: 'Unknown logpull option "timestamp"; did you mean "timestamps"? (known: fields, timestamps, sample, CVE-2021-44228)', range: { start: 1, end: 10 }, text: 'timestamp', fix: 'timestamps', data: { option: 'timestamp', suggestion: 'timestamps' } },
+      { code: 'logpull-unknown-option', message: 'Unknown logpull option "zzz" (known: fields, timestamps, sample, CVE-2021-44228)', range: { start: 16, end: 19 }, text: 'zzz', fix: undefined, data: { option: 'zzz', suggestion: undefined } },
+    ]);
+    expect(run('sample=0.5&sample=0.5')).toEqual([
+      { code: 'logpull-duplicate-option', message: 'Option "sample" is given twice in logpull_options; keep one', range: { start: 11, end: 21 }, text: 'sample=0.5', fix: undefined, data: undefined },
+    ]);
+    // Inherited names are not options.
+    expect(run('constructor=1').map((d) => d.code)).toEqual(['logpull-unknown-option']);
+  });
+
+  it('values: timestamps, sample, CVE flag', () => {
+    expect(run('timestamps=unixnan')).toEqual([
+      { code: 'logpull-invalid-timestamps', message: 'timestamps=unixnan is not a format; use unixnano, unix, rfc3339', range: { start: 11, end: 18 }, text: 'unixnan', fix: 'unixnano', data: undefined },
+    ]);
+    expect(run('timestamps=iso-8601-with-zone')[0]!.fix).toBeUndefined();
+    for (const ok of ['timestamps=unixnano', 'timestamps=unix', 'timestamps=rfc3339', 'sample=1', 'sample=0.5', 'sample=.5', 'sample=1.0', 'sample=0.001', 'CVE-2021-44228=true', 'CVE-2021-44228=false']) {
+      expect(run(ok), ok).toEqual([]);
+    }
+    for (const bad of ['0', '0.0', '1.01', '2', '-0.5', '+0.5', '.', '', '1e-1', '0x1', '01', ' 0.5', '0.5 ', 'NaN', 'Infinity']) {
+      const d = run(`sample=${bad}`);
+      expect(d, bad).toEqual([
+        { code: 'logpull-invalid-sample', message: `sample=${bad} is not a number in (0, 1] (0.1 keeps 10% of lines)`, range: { start: 7, end: 7 + bad.length }, text: bad, fix: undefined, data: undefined },
+      ]);
+    }
+    expect(run('CVE-2021-44228=TRUE')).toEqual([
+      { code: 'logpull-invalid-cve', message: 'CVE-2021-44228=TRUE must be true or false', range: { start: 15, end: 19 }, text: 'TRUE', fix: 'true', data: undefined },
+    ]);
+    expect(run('CVE-2021-44228=False')[0]!.fix).toBe('false');
+    expect(run('CVE-2021-44228=1')[0]!.fix).toBeUndefined();
+  });
+
+  it('fields: empty list, empty names, duplicates, unknown names, custom objects on other datasets', () => {
+    expect(run('fields=')).toEqual([
+      { code: 'logpull-empty-fields', message: 'fields= lists no field; name at least one field of the dataset', range: { start: 0, end: 7 }, text: 'fields=', fix: undefined, data: undefined },
+    ]);
+    expect(run('fields=RayID,,ClientIP,')).toEqual([
+      { code: 'logpull-empty-fields', message: 'An empty field name between commas in fields=', range: { start: 12, end: 13 }, text: ',', fix: undefined, data: undefined },
+      { code: 'logpull-empty-fields', message: 'An empty field name between commas in fields=', range: { start: 22, end: 23 }, text: ',', fix: undefined, data: undefined },
+    ]);
+    expect(run('x=1&fields=RayID,RayID').slice(1)).toEqual([
+      { code: 'logpull-duplicate-field', message: 'RayID is listed twice in fields=', range: { start: 17, end: 22 }, text: 'RayID', fix: undefined, data: undefined },
+    ]);
+    expect(run('fields=RayID,ClientIp')).toEqual([
+      { code: 'logpull-unknown-field', message: '"ClientIp" is not a field of http_requests; did you mean "ClientIP"?', range: { start: 13, end: 21 }, text: 'ClientIp', fix: 'ClientIP', data: { field: 'ClientIp', dataset: 'http_requests', suggestion: 'ClientIP' } },
+    ]);
+    expect(run('fields=Qqqqqqqqqqqq')[0]!.message).toBe('"Qqqqqqqqqqqq" is not a field of http_requests');
+    expect(run('fields=RequestHeaders,Cookies')).toEqual([]);
+    expect(run('fields=RequestHeaders', dns)).toEqual([
+      { code: 'logpull-custom-fields-dataset', message: 'RequestHeaders adds custom log fields to http_requests jobs only; dns_logs has no such field', range: { start: 7, end: 21 }, text: 'RequestHeaders', fix: undefined, data: undefined },
+    ]);
+    // Without a dataset only the shape of the list is checked.
+    expect(run('fields=Anything,Else', 'none')).toEqual([]);
+    expect(run('fields=A,A', 'none').map((d) => d.code)).toEqual(['logpull-duplicate-field']);
   });
 });
