@@ -30,6 +30,10 @@ export default {
   mutate: file ? [`src/${folder}/${file}`] : [`src/${folder}/**/*.ts`, '!src/**/codes.ts'],
   // vitest.stryker.config.ts reads RULEKIT_MUTATE_FOLDER too and includes only test/<folder>/.
   incrementalFile: `${out}/stryker-incremental.json`,
+  // The event recorder writes each mutant's result as it comes (events/NNNNN-onMutantTested.json), so
+  // that a run stopped part-way still says which mutants survived (scripts/mutation-survivors.mjs).
+  reporters: [...(base.reporters ?? []), 'event-recorder'],
+  eventReporter: { baseDir: `${out}/events` },
   htmlReporter: { fileName: `${out}/index.html` },
   jsonReporter: { fileName: `${out}/mutation.json` },
   concurrency: 1,
