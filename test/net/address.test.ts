@@ -356,3 +356,14 @@ describe('the longest texts', () => {
     expect(range.ok && range.kind).toBe('range');
   });
 });
+
+describe('ipAddressFromBytes', () => {
+  it('takes 4 or 16 bytes (a copy) and nothing else', () => {
+    const src = [192, 0, 2, 1];
+    const a = ipAddressFromBytes(src);
+    src[0] = 10;
+    expect([a.family, formatIpAddress(a)]).toEqual([4, '192.0.2.1']);
+    expect(ipAddressFromBytes(new Uint8Array(16)).family).toBe(6);
+    for (const n of [0, 1, 3, 5, 8, 15, 17, 32]) expect(() => ipAddressFromBytes(new Array(n).fill(0)), `${n} bytes`).toThrow(new RangeError('an IP address has 4 or 16 bytes'));
+  });
+});
