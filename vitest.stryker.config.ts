@@ -10,6 +10,9 @@ import base from './vitest.config.js';
  * test/logpush/codes.test.ts reads the source as text, which Stryker has instrumented.
  * Property tests run with fewer runs here (test/mutation/fast-check-scaled.ts).
  */
+/** Set by `npm run mutate:folder` (stryker.folder.config.mjs): only that folder's tests run. */
+const folder = process.env.RULEKIT_MUTATE_FOLDER;
+
 export default defineConfig({
   resolve: {
     // Property tests run a fraction of their runs per mutant (see the module's comment).
@@ -17,7 +20,7 @@ export default defineConfig({
   },
   test: {
     ...base.test,
-    include: ['test/**/*.test.ts'],
+    include: [folder ? `test/${folder}/**/*.test.ts` : 'test/**/*.test.ts'],
     exclude: [
       'test/cli/**',
       'test/meta/**',

@@ -206,3 +206,114 @@ describe('job diagnostics are anchored', () => {
     }), { numRuns: 400 });
   });
 });
+
+describe('job diagnostics in full (words, pointers, ranges inside the member, fixes)', () => {
+  const base = { dataset: 'http_requests', destination_conf: 'gs://b', ownership_challenge: 'x' };
+  const run = (body: Record<string, unknown>, ctx?: Parameters<typeof validateLogpushJob>[1]) =>
+    validateLogpushJob({ ...base, ...body }, ctx).map((d) => ({ code: d.code, message: d.message, pointer: d.pointer, range: d.range, fix: d.fix?.edits[0]?.newText, data: d.data }));
+
+  it('every AWS region (from the AWS region list) passes, and near-misses do not', () => {
+    const regions = [
+      'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'af-south-1', 'ap-east-1', 'ap-south-1', 'ap-south-2', 'ap-southeast-1', 'ap-southeast-2',
+      'ap-southeast-3', 'ap-southeast-4', 'ap-northeast-1', 'ap-northeast-2', 'ap-northeast-3', 'ca-central-1', 'ca-west-1', 'eu-central-1',
+      'eu-central-2', 'eu-west-1', 'eu-west-2', 'eu-west-3', 'eu-south-1', 'eu-south-2', 'eu-north-1', 'il-central-1', 'me-south-1',
+      'me-central-1', 'sa-east-1', 'us-gov-east-1', 'us-gov-west-1', 'cn-north-1', 'cn-northwest-1', 'us-iso-east-1', 'us-isob-east-1',
+    ];
+    for (const r of regions) expect(run({ destination_conf: `s3://b/p?region=${r}` }), r).toEqual([]);
+    for (const r of ['US-WEST-2', 'us-west', 'uswest2', 'us-west-123', 'usa-west-2', 'u-west-2', 'us-west-2 ', 'us--2', 'us-foo-west-1']) {
+      const d = run({ destination_conf: `s3://b?region=${r}` });
+      expect(d, r).toEqual([{ code: 'destination-invalid-param', message: `region=${r} does not look like an AWS region (e.g. us-west-2)`, pointer: '/destination_conf', range: { start: 7, end: 14 + r.length }, fix: undefined, data: undefined }]);
+    }
+  });
+
+  it('destination words and ranges', () => {
+    expect(run({ destination_conf: 'bucket' })).toEqual([
+      { code: 'destination-invalid', message: 'destination_conf "bucket" is not <scheme>://<target>; e.g. s3://<bucket>[/<path>]?region=<region>', pointer: '/destination_conf', range: { start: 0, end: 6 }, fix: undefined, data: undefined },
+    ]);
+    expect(run({ destination_conf: 'sumoo://h/receiver/v1/http/t' })).toEqual([
+      { code: 'destination-unknown-scheme', message: 'Unknown destination scheme "sumoo"; known: s3, r2, gs, azure, https, splunk, datadog, sumo. Did you mean "sumo"?', pointer: '/destination_conf', range: { start: 0, end: 5 }, fix: 'sumo', data: undefined },
+    ]);
+    expect(run({ destination_conf: 'zzzzzzz://h' })[0]!.message).toBe('Unknown destination scheme "zzzzzzz"; known: s3, r2, gs, azure, https, splunk, datadog, sumo');
+    expect(run({ destination_conf: 'GS://bucket/x' })).toEqual([]);
+    expect(run({ destination_conf: 'azure:///p?sig=1' })).toEqual([
+      { code: 'destination-missing-target', message: 'The azure destination names no container; the form is azure://<container>[/<path>]?<SAS token with sig=…>', pointer: '/destination_conf', range: { start: 8, end: 8 }, fix: undefined, data: undefined },
+    ]);
+    expect(run({ destination_conf: 'splunk://h:8088/services/collector/raw?channel=&x=1' })).toEqual([
+      { code: 'destination-missing-param', message: 'A splunk:// destination needs the "header_Authorization" parameter; the form is splunk://<host>[:<port>]/services/collector/raw?channel=<id>&header_Authorization=<token>', pointer: '/destination_conf', range: { start: 38, end: 51 }, fix: undefined, data: { scheme: 'splunk', param: 'header_Authorization' } },
+      { code: 'destination-invalid-param', message: 'The "channel" parameter of the destination is empty', pointer: '/destination_conf', range: { start: 39, end: 47 }, fix: undefined, data: undefined },
+    ]);
+    // An empty value of a parameter no scheme requires is fine; an empty region is reported once.
+    expect(run({ destination_conf: 'https://h/p?x=' })).toEqual([]);
+    expect(run({ destination_conf: 's3://b?region=' }).map((d) => d.code)).toEqual(['destination-invalid-param']);
+    expect(run({ destination_conf: 'gs://b/{yyyy}/{DATE}/{other}/{Day}' })).toEqual([
+      { code: 'destination-date-placeholder', message: '{yyyy} is not replaced by the service; the date placeholder is {DATE}', pointer: '/destination_conf', range: { start: 7, end: 13 }, fix: '{DATE}', data: undefined },
+      { code: 'destination-date-placeholder', message: '{Day} is not replaced by the service; the date placeholder is {DATE}', pointer: '/destination_conf', range: { start: 29, end: 34 }, fix: '{DATE}', data: undefined },
+    ]);
+    // The s3 ownership challenge: on create only, and an empty one counts as missing.
+    const s3 = { destination_conf: 's3://b?region=us-east-1' };
+    expect(run({ ...s3, ownership_challenge: '' }).map((d) => [d.code, d.pointer, d.message])).toEqual([
+      ['ownership-challenge-missing', '', 'Creating a job with an s3:// destination needs "ownership_challenge": the token the service wrote to the bucket'],
+    ]);
+    expect(run({ ...s3, ownership_challenge: '' }, { operation: 'update' })).toEqual([]);
+    expect(run({ destination_conf: 'gs://b', ownership_challenge: '' })).toEqual([]);
+  });
+
+  it('name, members and datasets', () => {
+    expect(run({ name: 'a b' })).toEqual([
+      { code: 'job-invalid-name', message: 'The job name has " " at index 1; names hold letters, digits, "-" and "." only', pointer: '/name', range: { start: 1, end: 2 }, fix: undefined, data: undefined },
+    ]);
+    expect(run({ name: 'a'.repeat(512) })).toEqual([]);
+    expect(run({ name: 'a'.repeat(513) })).toEqual([
+      { code: 'job-invalid-name', message: 'The job name is 513 characters; the limit is 512', pointer: '/name', range: { start: 512, end: 513 }, fix: undefined, data: undefined },
+    ]);
+    expect(run({ datset: 'x' }).map((d) => [d.code, d.message, d.data])).toEqual([
+      ['job-unknown-member', 'The job body has no member "datset"; did you mean "dataset"?', { member: 'datset', suggestion: 'dataset' }],
+    ]);
+    expect(run({ 'a/b~c': 1 }).map((d) => d.pointer)).toEqual(['/a~1b~0c']);
+    expect(run({ name: 5, filter: null }).map((d) => [d.code, d.pointer, d.message])).toEqual([['job-member-type', '/name', '"name" must be a string, not 5']]);
+    expect(run({ dataset: 'http_request' }).map((d) => [d.code, d.message.endsWith('. Did you mean "http_requests"?'), d.data])).toEqual([
+      ['job-unknown-dataset', true, { dataset: 'http_request', suggestion: 'http_requests' }],
+    ]);
+    // The existing job's dataset is used when an update body names none, and not when it names one.
+    expect(validateLogpushJob({ logpull_options: 'fields=QueryName' }, { operation: 'update', dataset: 'dns_logs' })).toEqual([]);
+    expect(validateLogpushJob({ logpull_options: 'fields=QueryName' }, { operation: 'update', dataset: 'http_requests' }).map((d) => d.code)).toEqual(['logpull-unknown-field']);
+    expect(validateLogpushJob({ dataset: 'dns_logs', logpull_options: 'fields=QueryName' }, { operation: 'update', dataset: 'http_requests' })).toEqual([]);
+  });
+
+  it('custom field objects named in fields that the zone leaves empty', () => {
+    const rules = [{ action: 'log_custom_field', expression: 'true', action_parameters: { request_fields: [{ name: 'host' }] } }];
+    expect(run({ logpull_options: 'fields=RayID,RequestHeaders,ResponseHeaders,Cookies' }, { customFieldRules: rules })).toEqual([
+      { code: 'logpull-custom-fields-unconfigured', message: "ResponseHeaders is in fields, but the zone's custom field rule has no response_fields: the object will be empty", pointer: '/logpull_options', range: { start: 28, end: 43 }, fix: undefined, data: undefined },
+      { code: 'logpull-custom-fields-unconfigured', message: "Cookies is in fields, but the zone's custom field rule has no cookie_fields: the object will be empty", pointer: '/logpull_options', range: { start: 44, end: 51 }, fix: undefined, data: undefined },
+    ]);
+    expect(run({ logpull_options: 'timestamps=unix' }, { customFieldRules: [] })).toEqual([]);
+    expect(run({ logpull_options: 'fields=Cookies' })).toEqual([]);
+  });
+
+  it('output_options', () => {
+    expect(run({ output_options: 5 }).map((d) => [d.pointer, d.message])).toEqual([['/output_options', '"output_options" must be an object, not 5']]);
+    expect(run({ output_options: { field_names: 'RayID' } }).map((d) => [d.pointer, d.message])).toEqual([['/output_options/field_names', '"output_options.field_names" must be an array of field names, not "RayID"']]);
+    expect(run({ output_options: { field_names: ['RayID', 3, 'RayID', 'RayId', 'Qqqqqqqqqqqq'], timestamp_format: 'unixnano', sample_rate: 1, 'CVE-2021-44228': false } })).toEqual([
+      { code: 'job-member-type', message: 'field_names[1] must be a string, not 3', pointer: '/output_options/field_names/1', range: undefined, fix: undefined, data: undefined },
+      { code: 'logpull-duplicate-field', message: 'RayID is listed twice in field_names', pointer: '/output_options/field_names/2', range: undefined, fix: undefined, data: undefined },
+      { code: 'logpull-unknown-field', message: '"RayId" is not a field of http_requests; did you mean "RayID"?', pointer: '/output_options/field_names/3', range: undefined, fix: undefined, data: { field: 'RayId', dataset: 'http_requests', suggestion: 'RayID' } },
+      { code: 'logpull-unknown-field', message: '"Qqqqqqqqqqqq" is not a field of http_requests', pointer: '/output_options/field_names/4', range: undefined, fix: undefined, data: { field: 'Qqqqqqqqqqqq', dataset: 'http_requests', suggestion: undefined } },
+    ]);
+    expect(run({ output_options: { timestamp_format: 'iso', sample_rate: 0, 'CVE-2021-44228': 'true' } }).map((d) => [d.code, d.pointer, d.message])).toEqual([
+      ['logpull-invalid-timestamps', '/output_options/timestamp_format', 'timestamp_format "iso" is not a format; use unixnano, unix, rfc3339'],
+      ['logpull-invalid-sample', '/output_options/sample_rate', 'sample_rate 0 is not a number in (0, 1]'],
+      ['logpull-invalid-cve', '/output_options/CVE-2021-44228', '"CVE-2021-44228" in output_options is true or false, not "true"'],
+    ]);
+    for (const ok of [0.001, 0.5, 1]) expect(run({ output_options: { sample_rate: ok } }), String(ok)).toEqual([]);
+    for (const bad of [1.01, -1, '0.5']) expect(run({ output_options: { sample_rate: bad } }).map((d) => d.code), String(bad)).toEqual(['logpull-invalid-sample']);
+  });
+
+  it('JSON text: the first parse error, ranges of members in the text', () => {
+    expect(validateLogpushJob('{"dataset": ')[0]!.message).toMatch(/^The job body is not valid JSON: .+ at offset \d+$/);
+    const text = '{"dataset":"http_requests","destination_conf":"gs://b","dataset":"dns_logs","bogus":1}';
+    expect(validateLogpushJob(text).map((d) => [d.code, d.pointer, text.slice(d.range!.start, d.range!.end)])).toEqual([
+      ['job-duplicate-member', '/dataset', '"dataset"'],
+      ['job-unknown-member', '/bogus', '"bogus"'],
+    ]);
+  });
+});

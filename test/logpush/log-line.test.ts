@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildLogLine, utf8Length, utf8Prefix, type LogRequest } from '../../src/logpush/index.js';
+import { buildLogLine, fillCustomObject, redactLog4Shell, utf8Length, utf8Prefix, type LogRequest } from '../../src/logpush/index.js';
 
 const rule = (ap: Record<string, unknown>) => ({ action: 'log_custom_field', expression: 'true', action_parameters: ap });
 const JOB = { dataset: 'http_requests', logpull_options: 'fields=RayID,EdgeResponseStatus,RequestHeaders,ResponseHeaders,Cookies,EdgeStartTimestamp&timestamps=rfc3339' };
@@ -128,5 +129,79 @@ describe('buildLogLine', () => {
       expect(() => buildLogLine(junk as never, rule({ request_fields: [{ name: 'a' }] }), JOB)).not.toThrow();
       expect(() => buildLogLine(request(), junk, junk as never)).not.toThrow();
     }
+  });
+});
+
+describe('fillCustomObject against the byte budget rule, bytes counted by TextEncoder', () => {
+  // logpush.md: values in configured order up to the budget; the crossing value cut at a character
+  // boundary (the longest prefix that fits), the later ones dropped; header names compared lower-cased.
+  const enc = new TextEncoder();
+  const bytes = (s: string) => enc.encode(s).length;
+  const name = fc.constantFrom('a', 'b', 'c', 'd', 'X-Y', 'x-y', 'e');
+  const value = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 6 }));
+  it('keeps whole values while they fit, cuts the crossing one, drops the rest, and reports it', () => {
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 8 }), fc.dictionary(name, value), fc.boolean(), fc.integer({ min: 0, max: 40 }), (names, dict, header, limit) => {
+        const values = new Map(Object.entries(dict).map(([k, v]) => [header ? k.toLowerCase() : k, v]));
+        const { value: got, truncation } = fillCustomObject('RequestHeaders', names, values, header, limit);
+        // The model.
+        const want: Record<string, string> = {};
+        const dropped: string[] = [];
+        let used = 0;
+        let total = 0;
+        let cut: { name: string; keptBytes: number; originalBytes: number } | undefined;
+        const seen = new Set<string>();
+        for (const n of names) {
+          const key = header ? n.toLowerCase() : n;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const v = values.get(key);
+          if (v === undefined) continue;
+          total += bytes(v);
+          if (cut) dropped.push(key);
+          else if (used + bytes(v) <= limit) {
+            want[key] = v;
+            used += bytes(v);
+          } else {
+            // The longest prefix of whole code points (a lone surrogate is one, written as U+FFFD) that fits.
+            let kept = '';
+            for (const ch of v) {
+              if (used + bytes(kept + ch) > limit) break;
+              kept += ch;
+            }
+            if (kept.length > 0) want[key] = kept;
+            cut = { name: key, keptBytes: bytes(kept), originalBytes: bytes(v) };
+          }
+        }
+        expect(got).toEqual(want);
+        expect(Object.keys(got)).toEqual(Object.keys(want));
+        expect(Object.values(got).reduce((a, v) => a + bytes(v), 0)).toBeLessThanOrEqual(limit);
+        if (!cut && dropped.length === 0) expect(truncation).toBeUndefined();
+        else expect(truncation).toEqual({ object: 'RequestHeaders', limit, bytes: total, dropped, ...(cut ? { cut } : {}) });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('redactLog4Shell', () => {
+  it('turns every ${ into x{ in strings, array elements, and the keys and values of objects', () => {
+    const o: Record<string, unknown> = {
+      a: '${jndi:ldap://x}${a}$${',
+      b: ['${x}', 5, 'ok'],
+      c: { '${k}': '${v}', plain: 'p', n: 1 },
+      d: 7,
+      e: null,
+      f: 'no lookup $ { here',
+    };
+    redactLog4Shell(o);
+    expect(o).toEqual({
+      a: 'x{jndi:ldap://x}x{a}$x{',
+      b: ['x{x}', 5, 'ok'],
+      c: { 'x{k}': 'x{v}', plain: 'p', n: 1 },
+      d: 7,
+      e: null,
+      f: 'no lookup $ { here',
+    });
   });
 });

@@ -170,3 +170,63 @@ describe('each negated operator is exactly "not" its positive one on a present v
     });
   }
 });
+
+describe('in / !in with sets of every size (inline comparisons up to a few values, a Set above)', () => {
+  const SIZES = [0, 1, 2, 15, 16, 17, 18, 40];
+  const sets: Record<'string' | 'int' | 'int_or_string' | 'array_string' | 'array_int', (n: number) => Scalar[]> = {
+    string: (n) => Array.from({ length: n }, (_, i) => `/p${i}`),
+    int: (n) => Array.from({ length: n }, (_, i) => 100 + i),
+    int_or_string: (n) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 100 + i : `s${i}`)),
+    array_string: (n) => Array.from({ length: n }, (_, i) => `a${i}`),
+    array_int: (n) => Array.from({ length: n }, (_, i) => 7 + i),
+  };
+  const probes: Record<keyof typeof sets, unknown[]> = {
+    string: ['/p0', '/p15', '/p16', '/p17', '/p39', '/p40', '/P0', 100, ''],
+    int: [100, 115, 116, 117, 139, 140, 99, '100', '116'],
+    int_or_string: [100, '100', 116, '116', 's1', 's17', 's15', 's39', 101, 's0', '132', 132],
+    array_string: [['a0'], ['x', 'a16'], ['a17'], ['a40'], [], 'a0', ['A0']],
+    array_int: [[7], [0, 23], [24], [46], [47], [], 7],
+  };
+  const keys = { string: 'ClientRequestPath', int: 'EdgeResponseStatus', int_or_string: 'EdgeStartTimestamp', array_string: 'SecurityActions', array_int: 'BotDetectionIDs' };
+  for (const kind of Object.keys(sets) as (keyof typeof sets)[]) {
+    it(kind, () => {
+      let trues = 0;
+      let falses = 0;
+      for (const n of SIZES) {
+        const operand = sets[kind](n);
+        for (const v of probes[kind]) {
+          const want = oracle('in', kind, v, operand);
+          if (want) trues++;
+          else falses++;
+          const what = `${keys[kind]} in ${n} values on ${JSON.stringify(v)}`;
+          expect(answers(keys[kind], 'in', operand, { [keys[kind]]: v }), what).toEqual([want, want, want]);
+          expect(answers(keys[kind], '!in', operand, { [keys[kind]]: v }), what).toEqual([!want, !want, !want]);
+        }
+      }
+      expect(trues).toBeGreaterThan(5);
+      expect(falses).toBeGreaterThan(5);
+    });
+  }
+});
+
+describe('and / or groups of every width against the spec\'s reading (all hold / one holds)', () => {
+  // Clauses on EdgeResponseStatus whose truth on a line is known without the project: `eq` to one value.
+  const clause = (v: number) => ({ key: 'EdgeResponseStatus', operator: 'eq', value: v });
+  for (const kind of ['and', 'or'] as const) {
+    it(kind, () => {
+      for (let width = 1; width <= 6; width++) {
+        for (let mask = 0; mask < 1 << width; mask++) {
+          // Child i is true on the line when bit i is set: its value is the line's (200) or another (201).
+          const children = Array.from({ length: width }, (_, i) => clause(mask & (1 << i) ? 200 : 201));
+          const want = kind === 'and' ? mask === (1 << width) - 1 : mask !== 0;
+          const text = JSON.stringify({ where: { [kind]: children } });
+          const got = [undefined, ...MODES].map((mode) => {
+            const r = compileLogFilter(text, { dataset: 'http_requests', ...(mode ? { mode } : {}) });
+            return mode === undefined ? evaluateLogFilter(r.filter!, { EdgeResponseStatus: 200 }) : r.matcher!({ EdgeResponseStatus: 200 });
+          });
+          expect(got, `${kind} of ${width}, mask ${mask.toString(2)}`).toEqual([want, want, want]);
+        }
+      }
+    });
+  }
+});

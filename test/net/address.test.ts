@@ -11,6 +11,10 @@ import {
   parseIpAddress,
   parseIpCidr,
   parseIpItem,
+  IP_PROTOCOL_NAMES,
+  ipProtocolNumber,
+  MAX_IPV4_TEXT_LENGTH,
+  MAX_IPV6_TEXT_LENGTH,
   type IpAddress,
 } from '../../src/net/index.js';
 import { anyString, HOSTILE, v4Bytes, v4Number, v4Text, v6Bytes, v6Text, v6Texts, v6Words } from './arbitraries.js';
@@ -206,5 +210,164 @@ describe('parseIpItem', () => {
       }),
       { numRuns: 20000 },
     );
+  });
+});
+
+describe('why an item is refused (each check of the reason list, in order)', () => {
+  // Written from the strictness rules of the module comment, one row per rule, plus the texts that sit on
+  // a rule's boundary (a rule that must not fire is shown by the reason that does).
+  it.each([
+    ['', 'the item is empty'],
+    [' 1.2.3.4', '" 1.2.3.4" has leading or trailing whitespace'],
+    ['1.2.3.4\t', '"1.2.3.4\\t" has leading or trailing whitespace'],
+    ['fe80::1%eth0', '"fe80::1%eth0" has a zone id (%...), which IP literals do not take'],
+    [`1:2:3:4:5:6:7:${'8'.repeat(32)}`, `"1:2:3:4:5:6:7:${'8'.repeat(32)}" is too long to be an IP address (46 characters)`],
+    [`1:2:3:4:5:6:7:${'8'.repeat(31)}`, `"1:2:3:4:5:6:7:${'8'.repeat(31)}" is not an IPv4 or IPv6 address`],
+    ['01.2.3.4', '"01.2.3.4" has an IPv4 octet with a leading zero (octal-looking octets are not accepted)'],
+    ['1.2.3.00', '"1.2.3.00" has an IPv4 octet with a leading zero (octal-looking octets are not accepted)'],
+    ['1.2.3.256', '"1.2.3.256" has an IPv4 octet above 255'],
+    ['1.2.3.1000', '"1.2.3.1000" has an IPv4 octet above 255'],
+    ['1.2.3', '"1.2.3" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['1.2.3.4.5', '"1.2.3.4.5" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['2130706433', '"2130706433" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    // A quad of digits whose octets are fine but which has a colon: not an IPv4 question.
+    ['1:2.3.4.5', '"1:2.3.4.5" is not an IPv4 or IPv6 address'],
+    ['0.0.0.0:80', '"0.0.0.0:80" is not an IPv4 or IPv6 address'],
+    ['x1.2.3.4', '"x1.2.3.4" is not an IPv4 or IPv6 address'],
+    ['1.2.3.4x', '"1.2.3.4x" is not an IPv4 or IPv6 address'],
+    ['1.2.3.4.', '"1.2.3.4." is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['g::1', '"g::1" is not an IPv4 or IPv6 address'],
+  ])('%j: %s', (text, reason) => {
+    const item = parseIpItem(text);
+    expect(item).toEqual({ ok: false, reason });
+  });
+
+  it('quotes long texts shortened to 57 characters and "..." (60 in all), and shorter texts whole', () => {
+    const sixty = `1.2.3.4/${'9'.repeat(52)}`;
+    expect(sixty.length).toBe(60);
+    expect(parseIpItem(sixty)).toEqual({ ok: false, reason: `the prefix length "${'9'.repeat(52)}" is not a decimal number without leading zeros` });
+    const long = `x${'1'.repeat(60)}`;
+    const r = parseIpItem(long);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toBe(`"${long.slice(0, 57)}..." is too long to be an IP address (61 characters)`);
+    const exactly60 = `x${'1'.repeat(59)}`;
+    const r60 = parseIpItem(exactly60);
+    if (!r60.ok) expect(r60.reason).toBe(`"${exactly60}" is too long to be an IP address (60 characters)`);
+    else expect.unreachable();
+  });
+
+  it('refuses items above 200 characters before reading them, and reads those of 200', () => {
+    const at200 = `10.0.0.0/8${' '.repeat(190)}`;
+    expect(at200.length).toBe(200);
+    const r200 = parseIpItem(at200);
+    expect(r200.ok === false && r200.reason).toBe(`the prefix length "8${' '.repeat(56)}..." is not a decimal number without leading zeros`);
+    const r201 = parseIpItem(`${at200} `);
+    expect(r201.ok === false && r201.reason).toBe(`"10.0.0.0/8${' '.repeat(47)}..." is too long to be an IP item (201 characters)`);
+  });
+
+  it.each([
+    ['10.0.0.0', 'is not a CIDR'],
+    ['10.0.0.0/8/8', '"10.0.0.0/8/8" is not a CIDR (address/length)'],
+    ['10.0.0/8', '"10.0.0" is not a dotted quad'],
+    ['10.0.0.0/', 'the prefix length "" is not a decimal number without leading zeros'],
+    ['10.0.0.0/08', 'the prefix length "08" is not a decimal number without leading zeros'],
+    ['10.0.0.0/1234', 'the prefix length "1234" is not a decimal number without leading zeros'],
+    ['10.0.0.0/33', 'prefix length 33 is above 32'],
+    ['::/129', 'prefix length 129 is above 128'],
+  ])('CIDR %s: %s', (text, reason) => {
+    if (!text.includes('/')) {
+      expect(parseIpCidr(text)).toBeUndefined();
+      return;
+    }
+    const item = parseIpItem(text);
+    expect(item.ok === false && item.reason).toContain(reason);
+  });
+
+  it.each([
+    ['10.0.0.1..x', 'the high end of the range: "x" is not an IPv4 or IPv6 address'],
+    ['x..10.0.0.1', 'the low end of the range: "x" is not an IPv4 or IPv6 address'],
+    ['10.0.0.1-', 'the high end of the range: the item is empty'],
+    ['-10.0.0.1', 'the low end of the range: the item is empty'],
+    ['..10.0.0.1', 'the low end of the range: the item is empty'],
+    ['10.0.0.1...10.0.0.2', 'the high end of the range: ".10.0.0.2" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['10.0.0.1..10.0.0.2-10.0.0.3', 'the high end of the range: "10.0.0.2-10.0.0.3" is not an IPv4 or IPv6 address'],
+    ['10.0.0.1-10.0.0.2..10.0.0.3', 'the low end of the range: "10.0.0.1-10.0.0.2" is not an IPv4 or IPv6 address'],
+    ['::1..10.0.0.1', 'mixed address families: the range "::1..10.0.0.1" goes from IPv6 to IPv4'],
+    ['10.0.0.1-::1', 'mixed address families: the range "10.0.0.1-::1" goes from IPv4 to IPv6'],
+    ['::9-::1', 'the range ::9..::1 has its low end above its high end'],
+  ])('range %s: %s', (text, reason) => {
+    expect(parseIpItem(text)).toEqual({ ok: false, reason });
+  });
+
+  it('a range of one address is a range, not an error', () => {
+    const item = parseIpItem('10.0.0.1..10.0.0.1');
+    expect(item.ok && [item.kind, formatIpRange(item.range), item.hostBitsSet]).toEqual(['range', '10.0.0.1', false]);
+  });
+
+  it('says "not a string" for a non-string from an untyped caller', () => {
+    expect(parseIpItem(42 as unknown as string)).toEqual({ ok: false, reason: 'the item is not a string' });
+    expect(parseIpAddress(42 as unknown as string)).toBeUndefined();
+  });
+});
+
+describe('ip.proto names (IANA "Assigned Internet Protocol Numbers")', () => {
+  // Rows copied from the IANA registry (keyword in lower case); numbers without a keyword are their
+  // decimal text.
+  it.each([
+    [0, 'hopopt'],
+    [1, 'icmp'],
+    [6, 'tcp'],
+    [17, 'udp'],
+    [41, 'ipv6'],
+    [43, 'ipv6-route'],
+    [44, 'ipv6-frag'],
+    [47, 'gre'],
+    [50, 'esp'],
+    [51, 'ah'],
+    [58, 'ipv6-icmp'],
+    [59, 'ipv6-nonxt'],
+    [60, 'ipv6-opts'],
+    [61, '61'],
+    [132, 'sctp'],
+    [145, 'nsh'],
+    [146, '146'],
+    [253, '253'],
+    [255, '255'],
+  ] as const)('%i is %s, and back', (n, name) => {
+    expect(IP_PROTOCOL_NAMES[n]).toBe(name);
+    expect(ipProtocolNumber(name)).toBe(n);
+  });
+
+  it('names nothing else', () => {
+    expect(IP_PROTOCOL_NAMES).toHaveLength(256);
+    for (const name of ['', 'TCP', 'ip', '256', '-1', 'constructor']) expect(ipProtocolNumber(name), name).toBeUndefined();
+  });
+});
+
+describe('the longest texts', () => {
+  it('reads the longest IPv4 and IPv6 texts and nothing a character longer', () => {
+    const v6 = 'ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255';
+    expect(v6.length).toBe(MAX_IPV6_TEXT_LENGTH);
+    expect(isIP(v6)).toBe(6);
+    expect(formatIpAddress(parseIpAddress(v6)!)).toBe('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+    expect(parseIpAddress(`0${v6}`)).toBeUndefined();
+    expect(parseIpAddress('0000:0000:0000:0000:0000:0000:0000:0000')).toBeDefined();
+    expect(parseIpAddress('255.255.255.255')?.family).toBe(4);
+    expect('255.255.255.255'.length).toBe(MAX_IPV4_TEXT_LENGTH);
+    const cidr = parseIpItem(`${v6}/128`);
+    expect(cidr.ok && formatIpRange(cidr.range)).toBe('ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff');
+    const range = parseIpItem(`${v6}..${v6}`);
+    expect(range.ok && range.kind).toBe('range');
+  });
+});
+
+describe('ipAddressFromBytes', () => {
+  it('takes 4 or 16 bytes (a copy) and nothing else', () => {
+    const src = [192, 0, 2, 1];
+    const a = ipAddressFromBytes(src);
+    src[0] = 10;
+    expect([a.family, formatIpAddress(a)]).toEqual([4, '192.0.2.1']);
+    expect(ipAddressFromBytes(new Uint8Array(16)).family).toBe(6);
+    for (const n of [0, 1, 3, 5, 8, 15, 17, 32]) expect(() => ipAddressFromBytes(new Array(n).fill(0)), `${n} bytes`).toThrow(new RangeError('an IP address has 4 or 16 bytes'));
   });
 });

@@ -339,3 +339,185 @@ describe('IpSet families stay apart', () => {
     expect(empty.has('255.255.255.255')).toBe(false);
   });
 });
+
+describe('IpSet.toParts / fromParts (how worker threads get a ruleset\'s sets)', () => {
+  it('a set rebuilt from its structured-cloned parts answers like the scan over ipaddr.js ranges', () => {
+    fc.assert(
+      fc.property(items, fc.array(v4Number, { maxLength: 10 }), fc.array(v6Words, { maxLength: 10 }), (its, r4, r6) => {
+        const built = IpSet.fromItems(its).set;
+        const copy = IpSet.fromParts(structuredClone(built.toParts()));
+        expect([copy.rangeCount4, copy.rangeCount6]).toEqual([built.rangeCount4, built.rangeCount6]);
+        expect(copy.ranges().map(formatIpRange)).toEqual(built.ranges().map(formatIpRange));
+        expect(copy.indexBytes).toBe(built.indexBytes);
+        const ranges = its.map(oracleRange);
+        for (const q of queriesFor(ranges, r4, r6)) {
+          const t = textsOf(q)[0]!;
+          expect(copy.has(t), `${t} in {${its.join(' ')}}`).toBe(naiveHas(ranges, q.family, q.v));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('IpSet.indexBytes', () => {
+  // From the layout in the module comment: 4 bytes per IPv4 bound, 16 per IPv6 bound (two bounds per
+  // range), plus a bucket table per family of at most 2^16 + 1 uint32 entries that shrinks with the range
+  // count (about one bucket per range, at least 2 buckets).
+  const bounds = (set: IpSet) => {
+    const ranges = 8 * set.rangeCount4 + 32 * set.rangeCount6;
+    const table = (count: number) => 4 * (Math.min(1 << 16, Math.max(2, 2 ** Math.ceil(Math.log2(Math.max(count, 1))))) + 1);
+    return { ranges, tables: table(set.rangeCount4) + table(set.rangeCount6) };
+  };
+
+  it.each([
+    ['', 0, 0],
+    ['10.0.0.1', 1, 0],
+    ['::1', 0, 1],
+    ['10.0.0.0/8 11.0.0.0/8 13.0.0.1 2001:db8::/32 ::1', 2, 2],
+  ])('{%s}: ranges and two small tables', (text, n4, n6) => {
+    const { set } = ipSetFromText(text);
+    expect([set.rangeCount4, set.rangeCount6]).toEqual([n4, n6]);
+    const { ranges, tables } = bounds(set);
+    expect(set.indexBytes).toBe(ranges + tables);
+  });
+
+  it('grows with the range count: a table of about one bucket per range, capped at 2^16 + 1 entries', () => {
+    for (const n of [3, 4, 5, 100, 1000, 70000]) {
+      const set = IpSet.fromRanges(
+        Array.from({ length: n }, (_, i) => {
+          const a = parseIpAddress(v4Text(i * 4 * 1000))!;
+          return { first: a, last: a };
+        }),
+      );
+      expect(set.rangeCount4).toBe(n);
+      const { ranges, tables } = bounds(set);
+      expect(set.indexBytes, `${n} ranges`).toBe(ranges + tables);
+    }
+  });
+});
+
+describe('IpSet.rememberIpv4Text / rememberIpv6Text (the decoder tells the sets what it parsed)', () => {
+  const set = ipSetFromText('10.0.0.0/8 2001:db8::/32').set;
+
+  it('has(text) then answers for the remembered value without reading the text again', () => {
+    // The contract lets the caller vouch for the text; a deliberately different value shows that the
+    // memo, not the text, was read.
+    IpSet.rememberIpv4Text('192.0.2.1', 0x0a000001);
+    expect(set.has('192.0.2.1')).toBe(true);
+    IpSet.rememberIpv6Text('2001:db9::1', 0x20010db8, 0, 0, 1);
+    expect(set.has('2001:db9::1')).toBe(true);
+    // Both texts are still in the two-entry memo.
+    expect(set.has('192.0.2.1')).toBe(true);
+    expect(set.has('2001:db9::1')).toBe(true);
+    // A third text pushes the oldest out; the older one is then parsed from its text again.
+    IpSet.rememberIpv4Text('10.9.9.9', 0xc0000201);
+    expect(set.has('10.9.9.9')).toBe(false);
+    expect(set.has('2001:db9::1')).toBe(true);
+    expect(set.has('192.0.2.1')).toBe(false);
+    // Remembering the newest text again keeps the other one.
+    IpSet.rememberIpv4Text('172.16.0.1', 0x0a0a0a0a);
+    IpSet.rememberIpv4Text('172.16.0.1', 0x0a0a0a0a);
+    IpSet.rememberIpv6Text('2001:db8::5', 0x20010db9, 0, 0, 5);
+    expect(set.has('2001:db8::5')).toBe(false);
+    expect(set.has('172.16.0.1')).toBe(true);
+  });
+
+  it('an IPv6 memo entry holds all four words, and an IPv4 one reused for IPv6 forgets the IPv4 value', () => {
+    const narrow = ipSetFromText('2001:db8:1:2:3:4:5:6 10.0.0.1').set;
+    IpSet.rememberIpv6Text('a::1', 0x20010db8, 0x00010002, 0x00030004, 0x00050006);
+    expect(narrow.has('a::1')).toBe(true);
+    for (const [k, w] of [[0, 0x20010db9], [1, 0x00010003], [2, 0x00030005], [3, 0x00050007]] as const) {
+      const words = [0x20010db8, 0x00010002, 0x00030004, 0x00050006];
+      words[k] = w;
+      IpSet.rememberIpv6Text(`b::${k}`, words[0]!, words[1]!, words[2]!, words[3]!);
+      expect(narrow.has(`b::${k}`), `word ${k}`).toBe(false);
+    }
+    IpSet.rememberIpv4Text('c', 0x0a000001);
+    expect(narrow.has('c')).toBe(true);
+    IpSet.rememberIpv4Text('d', 0x0a000002);
+    IpSet.rememberIpv6Text('e', 0x20010db8, 0x00010002, 0x00030004, 0x00050006);
+    expect(narrow.has('e')).toBe(true);
+    expect(narrow.has('d')).toBe(false);
+  });
+});
+
+describe('IpSet input from untyped callers and the IpRange contract', () => {
+  it('hasAddress is false for an address whose bytes do not fit its family', () => {
+    const all = ipSetFromText('0.0.0.0/0 ::/0').set;
+    expect(all.hasAddress({ family: 4, bytes: new Uint8Array(4) })).toBe(true);
+    expect(all.hasAddress({ family: 6, bytes: new Uint8Array(16) })).toBe(true);
+    expect(all.hasAddress({ family: 4, bytes: new Uint8Array(16) })).toBe(false);
+    expect(all.hasAddress({ family: 6, bytes: new Uint8Array(4) })).toBe(false);
+  });
+
+  it('fromRanges refuses addresses whose byte count does not match their family, and reversed IPv6 ranges', () => {
+    const v4 = parseIpAddress('10.0.0.1')!;
+    const v6 = parseIpAddress('::1')!;
+    const bad4 = { family: 4 as const, bytes: new Uint8Array(16) };
+    const bad6 = { family: 6 as const, bytes: new Uint8Array(4) };
+    expect(() => IpSet.fromRanges([{ first: bad4, last: bad4 }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: bad6, last: bad6 }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array(5) } }])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: parseIpAddress('::2')!, last: v6 }])).toThrow(/low end above its high end/);
+    expect(() => IpSet.fromRanges([{ first: parseIpAddress('1::')!, last: parseIpAddress('::ffff:ffff')! }])).toThrow(RangeError);
+    expect(IpSet.fromRanges([{ first: v6, last: parseIpAddress('::2')! }]).has('::2')).toBe(true);
+  });
+
+  it('fromItems words a non-string item and keeps going', () => {
+    const { set, errors, firstV6Index } = IpSet.fromItems([42 as unknown as string, '::1', '10.0.0.1', '2001:db8::/32']);
+    expect(errors).toEqual([{ index: 0, item: 42, reason: 'the item is not a string' }]);
+    expect(firstV6Index).toBe(1);
+    expect([set.rangeCount4, set.rangeCount6]).toEqual([1, 2]);
+    expect(IpSet.fromItems(['10.0.0.1', '10.0.0.0/8']).firstV6Index).toBe(-1);
+    expect(IpSet.fromItems(['10.0.0.1', '::1..::2']).firstV6Index).toBe(1);
+  });
+
+  it('ipSetFromText splits on any whitespace and reads a non-string as empty', () => {
+    const { set, errors } = ipSetFromText('\n\t 10.0.0.1 \t\n::1\r\n10.0.0.2  ');
+    expect(errors).toEqual([]);
+    expect(set.ranges().map(formatIpRange)).toEqual(['10.0.0.1..10.0.0.2', '::1']);
+    const none = ipSetFromText(undefined as unknown as string);
+    expect([none.set.rangeCount4, none.set.rangeCount6, none.errors, none.firstV6Index]).toEqual([0, 0, [], -1]);
+  });
+
+  it('the bulk shortcut reads prefixes of one to three digits and hands anything else to parseIpItem', () => {
+    // Each row: item, the ranges it covers (ipaddr.js's reading) or the reason it is refused.
+    const rows: [string, string[] | RegExp][] = [
+      ['10.1.2.3/0', ['0.0.0.0/0']],
+      ['10.1.2.3/9', ['10.0.0.0/9']],
+      ['10.1.2.3/31', ['10.1.2.2/31']],
+      ['10.1.2.3/32', ['10.1.2.3']],
+      ['10.1.2.3/33', /above 32/],
+      ['10.1.2.3/100', /above 32/],
+      ['10.1.2.3/1000', /not a decimal number/],
+      ['10.1.2.3/01', /not a decimal number/],
+      ['10.1.2.3/', /not a decimal number/],
+      ['10.1.2.3/3a', /not a decimal number/],
+      ['10.1.2.3/a', /not a decimal number/],
+      ['10.1.2.3/:', /not a decimal number/],
+      ['10.1.2.3//', /not a CIDR/],
+      ['2001:db8::1/0', ['::/0']],
+      ['2001:db8::1/31', ['2001:db8::/31']],
+      ['2001:db8::1/33', ['2001:db8::/33']],
+      ['2001:db8:1:2:3:4:5:6/95', ['2001:db8:1:2:3:4::/95']],
+      ['2001:db8:1:2:3:4:5:6/127', ['2001:db8:1:2:3:4:5:6/127']],
+      ['2001:db8:1:2:3:4:5:7/128', ['2001:db8:1:2:3:4:5:7']],
+      ['2001:db8::1/129', /above 128/],
+      ['ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/128', ['ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']],
+      ['ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255/1', ['8000::/1']],
+    ];
+    for (const [item, want] of rows) {
+      const { set, errors } = IpSet.fromItems([item]);
+      if (want instanceof RegExp) {
+        expect(errors.length, item).toBe(1);
+        expect(errors[0]!.reason, item).toMatch(want);
+      } else {
+        expect(errors, item).toEqual([]);
+        expect(set.ranges().map(formatIpRange), item).toEqual(want);
+        const o = oracleRange(item);
+        expect(set.ranges().map((r) => [bigOf([...r.first.bytes]), bigOf([...r.last.bytes])]), item).toEqual([[o.lo, o.hi]]);
+      }
+    }
+  });
+});
