@@ -431,6 +431,11 @@ class Checker {
   private field(name: string, range: Range): FieldDef | undefined {
     if (name === '') return undefined; // recovery placeholder; the parser reported the error
     const f = this.options.scheme.get(name);
+    if (f?.container) {
+      const example = f.container.startsWith('Map') ? `any(${name}["key"][*] == …)` : `any(${name}[*] == …)`;
+      this.out.push(expressionDiagnostic('container-field', `${name} is ${/^[AEIOU]/.test(f.container) ? 'an' : 'a'} ${f.container}: it is not compared as a whole; its items are read with [ ] or [*], as in ${example}`, range, { data: { field: name, type: f.container } }));
+      return undefined;
+    }
     if (f) {
       if (f.deprecated && !this.deprecatedSeen.has(name)) {
         this.deprecatedSeen.add(name);

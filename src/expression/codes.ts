@@ -31,6 +31,8 @@ export const EXPRESSION_CODES = {
   'missing-operator': { severity: 'error', doc: 'Two operands follow each other without a logical operator between them.' },
   // --- names ---
   'unknown-field': { severity: 'error', doc: 'A field the scheme does not have; the message suggests the closest known field.' },
+  'unsupported-construct': { severity: 'info', doc: 'An HTTP-phase expression using a construct of the Rules language rulekit does not check yet (functions other than bit_slice, `[ ]` / `[*]` indexing): it was not checked, only its field names were.' },
+  'container-field': { severity: 'error', doc: 'An Array or Map field (http.request.headers, http.request.uri.args.names…) compared as a whole; its items are read with `[ ]` / `[*]`, e.g. any(http.request.headers.names[*] == "x").' },
   'unknown-function': { severity: 'error', doc: 'A function the language does not have (only bit_slice exists).' },
   'unknown-list': { severity: 'error', doc: 'A $list that is neither a managed list nor in the given list catalog.' },
   'list-not-provided': { severity: 'info', doc: 'A $list was referenced but no list catalog was given: membership is false for every packet.' },

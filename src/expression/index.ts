@@ -15,10 +15,12 @@ import { interpret, type Packet } from './interpreter.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import { NETWORK_SCHEME, Scheme, type SchemeLiteral } from './scheme.js';
 import { ListCatalog, type ListItems } from './lists.js';
+import { unsupportedConstructs } from './constructs.js';
 
 export * from './ast.js';
 export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
-export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, type FieldDef, type FieldType, type SchemeLiteral } from './scheme.js';
+export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, HTTP_SCHEME, HTTP_FIELDS, type FieldDef, type FieldType, type SchemeLiteral, type SchemeOptions } from './scheme.js';
+export { HTTP_FIELD_ROWS, HTTP_FIELDS_SOURCE, HTTP_DEPRECATED_ALIASES } from './http-fields.js';
 export { ListCatalog, MANAGED_LISTS, type ListItems } from './lists.js';
 export { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR, IN_OPERATOR, IN_SET_TYPES, IN_LIST_TYPES, type CompareOperatorInfo, type LogicalOperatorInfo } from './operators.js';
 export { FUNCTIONS, type FunctionInfo } from './functions.js';
@@ -268,6 +270,8 @@ function resolveLists(l: ExpressionOptions['lists'], token: string | undefined):
  */
 export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
   options = optionsOf(options);
+  const rules = rulesLanguage(text, options);
+  if (rules) return rules.whole ? { diagnostics: rules.diagnostics, matcher: () => true } : { diagnostics: rules.diagnostics };
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
@@ -281,12 +285,27 @@ export function compileExpression(text: string, options: ExpressionOptions = {})
 /** Check an expression without compiling it (an editor's diagnostics as you type). */
 export function checkExpression(text: string, options: ExpressionOptions = {}): { diagnostics: Diagnostic[]; ast?: ExprNode; checked?: CheckedExpression } {
   options = optionsOf(options);
+  const rules = rulesLanguage(text, options);
+  if (rules) return { diagnostics: rules.diagnostics };
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
   const scheme = resolveScheme(options.scheme, diagnostics);
   const checked = check(parsed.ast, { scheme, lists: resolveLists(options.lists, options.serviceToken), serviceToken: options.serviceToken }, diagnostics);
   return { diagnostics: finish(diagnostics), ast: parsed.ast, checked };
+}
+
+/**
+ * With a scheme of the whole Rules language ({@link Scheme.rulesLanguage}): a whole-expression `true`
+ * (valid there; it matches every request) or an expression with a construct not checked yet. Undefined
+ * when the expression is checked as usual.
+ */
+function rulesLanguage(text: string, options: ExpressionOptions): { diagnostics: Diagnostic[]; whole?: true } | undefined {
+  const scheme = options.scheme;
+  if (!(scheme instanceof Scheme) || !scheme.rulesLanguage || typeof text !== 'string') return undefined;
+  if (text.trim() === 'true') return { diagnostics: [], whole: true };
+  const found = unsupportedConstructs(text, scheme);
+  return found ? { diagnostics: finish(found) } : undefined;
 }
 
 /** Evaluate with the interpreter (reference semantics; slower than a compiled matcher). */

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { HTTP_DEPRECATED_ALIASES, HTTP_FIELD_ROWS, type DocType } from './http-fields.js';
+
 /** The value types of the language. */
 export type FieldType = 'Int' | 'String' | 'Ip' | 'Bool';
 
@@ -28,6 +30,12 @@ export interface FieldDef {
   aliasOf?: string;
   /** Why the field is deprecated, if it is. */
   deprecated?: string;
+  /**
+   * The documented container type of an HTTP field (`Array<String>`, `Map<Array<String>>`); `type` is then
+   * the type of its innermost items. Such a field is read only through `[ ]` / `[*]`, which the checker does
+   * not support yet.
+   */
+  container?: string;
 }
 
 const PORT = [0, 65535] as const;
@@ -86,18 +94,31 @@ const TYPES: ReadonlySet<string> = new Set(['Int', 'String', 'Ip', 'Bool']);
 /** A plain `{ name: type }` scheme literal. */
 export type SchemeLiteral = Readonly<Record<string, FieldType>>;
 
+/** What a scheme's expressions may be written in. */
+export interface SchemeOptions {
+  /**
+   * The expressions are of the whole Rules language (HTTP phases): function calls other than bit_slice
+   * and `[ ]` indexing are valid there, so an expression using them gets one `unsupported-construct`
+   * (info: not checked) instead of errors, and a whole-expression `true` is valid.
+   */
+  rulesLanguage?: boolean;
+}
+
 /** A set of typed fields, looked up by name. Immutable. */
 export class Scheme {
   private readonly byName: Map<string, FieldDef>;
+  /** See {@link SchemeOptions.rulesLanguage}. */
+  readonly rulesLanguage: boolean;
 
-  private constructor(fields: Iterable<FieldDef>) {
+  private constructor(fields: Iterable<FieldDef>, options: SchemeOptions = {}) {
     this.byName = new Map();
     for (const f of fields) this.byName.set(f.name, f);
+    this.rulesLanguage = options.rulesLanguage === true;
   }
 
   /** A scheme of the given field definitions. */
-  static of(fields: Iterable<FieldDef>): Scheme {
-    return new Scheme(fields);
+  static of(fields: Iterable<FieldDef>, options: SchemeOptions = {}): Scheme {
+    return new Scheme(fields, options);
   }
 
   /**
@@ -119,7 +140,7 @@ export class Scheme {
   /** This scheme plus more fields (a field of the same name is replaced). */
   extend(fields: Iterable<FieldDef> | SchemeLiteral): Scheme {
     const more = isIterable(fields) ? [...fields] : Scheme.fromLiteral(fields).scheme.fields();
-    return new Scheme([...this.byName.values(), ...more]);
+    return new Scheme([...this.byName.values(), ...more], { rulesLanguage: this.rulesLanguage });
   }
 
   /** The field of that name. */
@@ -151,3 +172,33 @@ function isIterable(x: unknown): x is Iterable<FieldDef> {
 
 /** The default scheme: the network fields. */
 export const NETWORK_SCHEME: Scheme = Scheme.of(NETWORK_FIELDS);
+
+/** The scheme type of a documented data type (`Number` and `Integer` are 64-bit Int; `Bytes` reads as String). */
+function schemeType(doc: string): FieldType | undefined {
+  return ({ String: 'String', Bytes: 'String', Integer: 'Int', Number: 'Int', Boolean: 'Bool', 'IP address': 'Ip' } as Record<string, FieldType>)[doc];
+}
+
+/** A field of the HTTP table: containers keep their documented type, their items' type is `type`. */
+function httpField(name: string, doc: DocType, summary: string): FieldDef {
+  const inner = /^(?:(?:Array|Map)<)*([^<>]+)>*$/.exec(doc)?.[1] ?? doc;
+  const type = schemeType(inner);
+  if (!type) throw new Error(`http field ${name}: unknown data type ${doc}`);
+  return inner === doc ? { name, type, doc: summary } : { name, type, doc: summary, container: doc };
+}
+
+/** The fields of the HTTP phases (the public fields reference; `http-fields.ts`), deprecated aliases last. */
+export const HTTP_FIELDS: readonly FieldDef[] = (() => {
+  const rows = HTTP_FIELD_ROWS.map(([name, doc, summary]) => httpField(name, doc, summary));
+  const byName = new Map(rows.map((f) => [f.name, f]));
+  const aliases = Object.entries(HTTP_DEPRECATED_ALIASES).map(([name, of]): FieldDef => ({
+    ...byName.get(of)!,
+    name,
+    doc: `Same as ${of}.`,
+    aliasOf: of,
+    deprecated: `it is an older name of ${of}; use ${of}`,
+  }));
+  return [...rows, ...aliases];
+})();
+
+/** The scheme of the HTTP phases: {@link HTTP_FIELDS}, in the whole Rules language. */
+export const HTTP_SCHEME: Scheme = Scheme.of(HTTP_FIELDS, { rulesLanguage: true });

@@ -3,10 +3,12 @@
  * @module
  */
 
-/** Rule actions. */
+import { PHASE_CATALOG, type CatalogPhase } from './phases.js';
+
+/** The rule actions rulekit evaluates (the catalog of phases, `phases.ts`, has every action of every phase). */
 export type RuleAction = 'skip' | 'block' | 'log_custom_field';
-/** Ruleset phases. */
-export type RulesetPhase = 'network_transit' | 'http_log_custom_fields';
+/** Ruleset phases: the phases of the catalog (`phases.ts`). */
+export type RulesetPhase = CatalogPhase;
 /** Ruleset kinds. */
 export type RulesetKind = 'root' | 'zone';
 
@@ -35,18 +37,20 @@ export interface Ruleset {
   last_updated?: string;
 }
 
-/** The actions table: which phase each action belongs to and whether it ends evaluation. */
+/** The actions rulekit evaluates, with the phase whose semantics it gives them (each is in that phase's catalog entry: a test checks). */
 export const ACTIONS: Readonly<Record<RuleAction, { phase: RulesetPhase; doc: string }>> = {
   skip: { phase: 'network_transit', doc: 'Skip: with `ruleset: "current"` the remaining rules of this ruleset are skipped and the packet is allowed.' },
   block: { phase: 'network_transit', doc: 'Block: the packet is dropped and evaluation ends.' },
   log_custom_field: { phase: 'http_log_custom_fields', doc: 'Adds request/response headers and cookies to the zone’s HTTP log lines.' },
 };
 
-/** The phases table: the kind each phase goes with and its scope. */
-export const PHASES: Readonly<Record<RulesetPhase, { kind: RulesetKind; scope: 'account' | 'zone' }>> = {
-  network_transit: { kind: 'root', scope: 'account' },
-  http_log_custom_fields: { kind: 'zone', scope: 'zone' },
-};
+/**
+ * The phases with the kind and scope of their first level, derived from the catalog of phases
+ * (`PHASE_CATALOG` has every level of a phase that exists at both).
+ */
+export const PHASES: Readonly<Record<RulesetPhase, { kind: RulesetKind; scope: 'account' | 'zone' }>> = Object.fromEntries(
+  Object.entries(PHASE_CATALOG).map(([name, p]) => [name, { kind: p.scopes[0] === 'account' ? 'root' : 'zone', scope: p.scopes[0] }]),
+) as Record<RulesetPhase, { kind: RulesetKind; scope: 'account' | 'zone' }>;
 
 /** Members of a rule in a request, with their JSON types. */
 export const RULE_MEMBERS: Readonly<Record<string, 'string' | 'object' | 'boolean'>> = {
@@ -59,6 +63,11 @@ export const RULE_MEMBERS: Readonly<Record<string, 'string' | 'object' | 'boolea
   id: 'string',
   version: 'string',
   last_updated: 'string',
+  // Members of HTTP-phase rules (rate limiting, logging of skip rules, leaked credentials); their
+  // contents are not checked yet.
+  ratelimit: 'object',
+  logging: 'object',
+  exposed_credential_check: 'object',
 };
 
 /** Members of a ruleset body, with their JSON types. */

@@ -7,7 +7,8 @@
  */
 import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
-import { ACTIONS, PHASES, READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
+import { READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
+import { CATALOG_ACTIONS, PHASE_CATALOG, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from './phases.js';
 import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
@@ -38,8 +39,8 @@ export function rulesetDiagnostic(code: RulesetCode, message: string, pointer: s
   return d;
 }
 
-const PHASE_NAMES = Object.keys(PHASES) as RulesetPhase[];
-const ACTION_NAMES = Object.keys(ACTIONS) as RuleAction[];
+const PHASE_NAMES = Object.keys(PHASE_CATALOG) as RulesetPhase[];
+const kindOf = (scope: 'account' | 'zone') => (scope === 'account' ? 'root' : 'zone');
 
 /**
  * Validate a ruleset request body (an object, or JSON text for ranges). Never throws.
@@ -76,6 +77,8 @@ export function validateRuleset(body: unknown, context: RulesetContext = {}): Di
 
 class Validator {
   private readonly lists: ListCatalog | undefined;
+  /** Whether the ruleset's unchecked action_parameters were noted (once per ruleset). */
+  private parametersNoted = false;
 
   constructor(
     private readonly context: RulesetContext,
@@ -109,24 +112,26 @@ class Validator {
     }
     let knownPhase: RulesetPhase | undefined = this.context.phase;
     if (typeof phase === 'string') {
-      if (Object.hasOwn(PHASES, phase)) knownPhase = phase as RulesetPhase;
+      if (phaseInfo(phase)) knownPhase = phase as RulesetPhase;
       else {
         const guess = suggest(phase, PHASE_NAMES);
         this.add('ruleset-unknown-phase', `unknown phase "${phase}"; phases are ${PHASE_NAMES.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, '/phase');
       }
     }
+    const info = knownPhase ? phaseInfo(knownPhase) : undefined;
     if (typeof kind === 'string') {
       if (kind !== 'root' && kind !== 'zone') {
         const guess = suggest(kind, ['root', 'zone']);
         this.add('ruleset-unknown-kind', `unknown kind "${kind}"; kinds are root and zone${guess ? ` (did you mean ${guess}?)` : ''}`, '/kind');
-      } else if (knownPhase && PHASES[knownPhase].kind !== kind) {
-        this.add('ruleset-phase-kind', `phase ${knownPhase} goes with kind "${PHASES[knownPhase].kind}", not "${kind}"`, '/kind', {
-          fix: { title: `set kind to "${PHASES[knownPhase].kind}"`, edits: [] },
+      } else if (info && !info.scopes.some((s) => kindOf(s) === kind)) {
+        const want = kindOf(info.scopes[0]!);
+        this.add('ruleset-phase-kind', `phase ${knownPhase} goes with kind "${want}", not "${kind}"`, '/kind', {
+          fix: { title: `set kind to "${want}"`, edits: [] },
         });
       }
     }
-    if (knownPhase && this.context.scope && PHASES[knownPhase].scope !== this.context.scope) {
-      this.add('ruleset-scope', `phase ${knownPhase} is a${PHASES[knownPhase].scope === 'account' ? 'n account' : ' zone'}-level phase; it cannot be created at the ${this.context.scope} level`, '/phase');
+    if (info && this.context.scope && !info.scopes.includes(this.context.scope)) {
+      this.add('ruleset-scope', `phase ${knownPhase} is a${info.scopes[0] === 'account' ? 'n account' : ' zone'}-level phase; it cannot be created at the ${this.context.scope} level`, '/phase');
     }
     const rules = body['rules'];
     if (rules === undefined) return;
@@ -138,6 +143,7 @@ class Validator {
     // One zone ruleset per phase: its log_custom_field rules share the zone's 40-field limit.
     this.out.push(...zoneCustomFieldLimit(rules.filter((r) => isObject(r) && r['action'] === 'log_custom_field'), '/rules'));
     const refs = new Map<string, number>();
+    this.parametersNoted = false;
     for (let i = 0; i < rules.length; i++) {
       this.rule(rules[i], `/rules/${i}`, knownPhase);
       const ref = isObject(rules[i]) ? (rules[i] as Record<string, unknown>)['ref'] : undefined;
@@ -178,29 +184,34 @@ class Validator {
     if (action === undefined) this.add('ruleset-missing-member', 'a rule needs an "action" (skip, block or log_custom_field)', pointer, { data: { member: 'action' } });
     if (rule['expression'] === undefined) this.add('ruleset-missing-member', 'a rule needs an "expression"', pointer, { data: { member: 'expression' } });
     if (typeof action !== 'string') return;
-    if (!Object.hasOwn(ACTIONS, action)) {
-      const guess = suggest(action, ACTION_NAMES);
-      this.add('rule-unknown-action', `unknown action "${action}"; actions are ${ACTION_NAMES.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
+    if (!CATALOG_ACTIONS.includes(action)) {
+      const guess = suggest(action, CATALOG_ACTIONS);
+      this.add('rule-unknown-action', `unknown action "${action}"; actions are ${CATALOG_ACTIONS.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
       return;
     }
-    const a = action as RuleAction;
-    if (phase && ACTIONS[a].phase !== phase) {
-      this.add('rule-action-phase', `action ${a} belongs to the ${ACTIONS[a].phase} phase, not ${phase}`, `${pointer}/action`);
+    const info = phase ? phaseInfo(phase) : undefined;
+    if (phase && info && !info.actions.includes(action)) {
+      const guess = suggest(action, info.actions);
+      this.add('rule-action-phase', `action ${action} is not an action of the ${phase} phase; its actions are ${info.actions.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
       return;
     }
-    if (a === 'log_custom_field') {
+    if (action === 'log_custom_field') {
       for (const d of validateCustomFieldRule(rule, { pointer })) {
         const range = d.range ?? (this.doc && d.pointer !== undefined ? this.doc.valueRange(d.pointer) : undefined);
         this.out.push(range ? { ...d, range } : d);
       }
       return;
     }
-    this.actionParameters(a, rule['action_parameters'], `${pointer}/action_parameters`);
+    if ((action === 'skip' || action === 'block') && info?.fields !== 'http') this.actionParameters(action, rule['action_parameters'], `${pointer}/action_parameters`);
+    else if (rule['action_parameters'] !== undefined && !this.parametersNoted) {
+      this.parametersNoted = true;
+      this.add('rule-action-parameters-not-checked', `the action_parameters of ${action}${phase ? ` in the ${phase} phase` : ''} are not checked by rulekit yet (nor those of the rules after this one)`, `${pointer}/action_parameters`);
+    }
     const expression = rule['expression'];
-    if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`);
+    if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`, phase);
   }
 
-  private actionParameters(action: RuleAction, params: unknown, pointer: string): void {
+  private actionParameters(action: Exclude<RuleAction, 'log_custom_field'>, params: unknown, pointer: string): void {
     if (action === 'block') {
       if (params !== undefined && !(isObject(params) && Object.keys(params).length === 0)) {
         this.add('rule-action-parameters', 'block takes no action_parameters', pointer);
@@ -229,9 +240,9 @@ class Validator {
     }
   }
 
-  private expression(text: string, pointer: string): void {
-    const opts: ExpressionOptions = { ...this.context.expression, lists: this.lists };
-    const diagnostics = copyDiagnostics(checkedExpression(text, opts).diagnostics);
+  private expression(text: string, pointer: string, phase: RulesetPhase | undefined): void {
+    const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
+    const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(checkedExpression(text, opts).diagnostics), phase);
     if (diagnostics.length === 0) return;
     const docRange = this.doc?.valueRange(pointer);
     // The expression's offsets map into the JSON text only when the JSON string has no escapes.

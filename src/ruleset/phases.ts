@@ -1,0 +1,104 @@
+/**
+ * The catalog of phases: for each ruleset phase, the levels it exists at, the fields its expressions read
+ * and the actions its rules may take. Validation, lint (JSON/YAML bodies, Terraform) and the language
+ * server read this one table.
+ *
+ * Sources: the public "Phases list" of the Ruleset Engine docs (cloudflare/cloudflare-docs,
+ * `src/content/docs/ruleset-engine/reference/phases-list.mdx`) and the `phase` / `action` enums of the
+ * Terraform provider's `cloudflare_ruleset` (v5). `network_transit` is this project's name of the network
+ * firewall phase (service.md). Phases of the public list without a documented action set of their own
+ * (`http_request_sanitize`, `http_request_api_gateway_*`, `http_request_snippets`,
+ * `http_request_cloud_connector`) are not in the catalog: their rulesets are reported as not checked.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { HTTP_SCHEME, NETWORK_SCHEME, type Scheme } from '../expression/index.js';
+import { RULESET_CODES } from './codes.js';
+
+/** The fields a phase's expressions read: the packet fields or the HTTP request/response fields. */
+export type FieldSet = 'network' | 'http';
+
+/** One phase of the catalog. */
+export interface PhaseInfo {
+  /** Levels the phase's entry point rulesets exist at (account: kind `root`; zone: kind `zone`). */
+  scopes: readonly ('account' | 'zone')[];
+  fields: FieldSet;
+  /** Actions its rules may take. */
+  actions: readonly string[];
+  doc: string;
+}
+
+const FIREWALL = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+
+/** Every phase rulekit knows, by name. */
+export const PHASE_CATALOG = {
+  network_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'The network firewall of service.md (packets).' },
+  magic_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'Magic Firewall custom rules (packets).' },
+  magic_transit_managed: { scopes: ['account'], fields: 'network', actions: ['execute', 'skip'], doc: 'Magic Firewall managed rules (packets).' },
+  magic_transit_ids_managed: { scopes: ['account'], fields: 'network', actions: ['execute'], doc: 'Magic Firewall intrusion detection (packets).' },
+  magic_transit_ratelimit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'Magic Firewall rate limiting (packets).' },
+  ddos_l4: { scopes: ['account'], fields: 'network', actions: ['execute'], doc: 'Network-layer DDoS Attack Protection (packets).' },
+  ddos_l7: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute'], doc: 'HTTP DDoS Attack Protection.' },
+  http_request_dynamic_redirect: { scopes: ['zone'], fields: 'http', actions: ['redirect'], doc: 'Single Redirects.' },
+  http_request_redirect: { scopes: ['account'], fields: 'http', actions: ['redirect'], doc: 'Bulk Redirects.' },
+  http_request_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'URL rewrite rules.' },
+  http_request_late_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'Request header modification rules.' },
+  http_request_origin: { scopes: ['zone'], fields: 'http', actions: ['route'], doc: 'Origin rules.' },
+  http_request_cache_settings: { scopes: ['zone'], fields: 'http', actions: ['set_cache_settings'], doc: 'Cache rules.' },
+  http_config_settings: { scopes: ['zone'], fields: 'http', actions: ['set_config'], doc: 'Configuration rules.' },
+  http_request_firewall_custom: { scopes: ['account', 'zone'], fields: 'http', actions: [...FIREWALL, 'execute'], doc: 'WAF custom rules.' },
+  http_ratelimit: { scopes: ['account', 'zone'], fields: 'http', actions: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], doc: 'Rate limiting rules.' },
+  http_request_firewall_managed: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute', ...FIREWALL], doc: 'WAF managed rules.' },
+  http_request_sbfm: { scopes: ['zone'], fields: 'http', actions: ['block', 'managed_challenge', 'js_challenge', 'log', 'skip'], doc: 'Super Bot Fight Mode.' },
+  http_response_headers_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'Response header modification rules.' },
+  http_response_compression: { scopes: ['zone'], fields: 'http', actions: ['compress_response'], doc: 'Compression rules.' },
+  http_response_firewall_managed: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute', 'skip', 'log'], doc: 'Sensitive Data Detection (response).' },
+  http_custom_errors: { scopes: ['account', 'zone'], fields: 'http', actions: ['serve_error'], doc: 'Custom error rules.' },
+  http_log_custom_fields: { scopes: ['zone'], fields: 'http', actions: ['log_custom_field'], doc: 'Logpush custom fields.' },
+} as const satisfies Record<string, PhaseInfo>;
+
+/** A phase of the catalog. */
+export type CatalogPhase = keyof typeof PHASE_CATALOG;
+
+/** The catalog entry of a phase name, or undefined. */
+export function phaseInfo(phase: string): PhaseInfo | undefined {
+  return Object.hasOwn(PHASE_CATALOG, phase) ? (PHASE_CATALOG as Record<string, PhaseInfo>)[phase] : undefined;
+}
+
+/** Every action of some phase, sorted. */
+export const CATALOG_ACTIONS: readonly string[] = [...new Set(Object.values(PHASE_CATALOG).flatMap((p) => p.actions as readonly string[]))].sort();
+
+/** The scheme of a field set. */
+export function fieldSetScheme(fields: FieldSet): Scheme {
+  return fields === 'http' ? HTTP_SCHEME : NETWORK_SCHEME;
+}
+
+/**
+ * The expression options for a phase: HTTP phases read {@link HTTP_SCHEME}; network phases keep the
+ * caller's scheme (the network scheme by default). Unknown phases leave the options as they are.
+ */
+export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: string | undefined, options: T): T {
+  const info = phase === undefined ? undefined : phaseInfo(phase);
+  return info?.fields === 'http' ? { ...options, scheme: HTTP_SCHEME } : options;
+}
+
+/**
+ * `unknown-field` diagnostics of an expression checked for `phase` whose name is a field of the other
+ * field set become `rule-field-phase` errors that name the phase (an HTTP field in magic_transit). The
+ * name is read from the expression text at the diagnostic's range.
+ */
+export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], phase: string | undefined): Diagnostic[] {
+  const info = phase === undefined ? undefined : phaseInfo(phase);
+  if (!info) return diagnostics;
+  const other: FieldSet = info.fields === 'http' ? 'network' : 'http';
+  return diagnostics.map((d) => {
+    if (d.code !== 'unknown-field' || !d.range) return d;
+    const name = text.slice(d.range.start, d.range.end);
+    if (!fieldSetScheme(other).get(name) || fieldSetScheme(info.fields).get(name)) return d;
+    const what = other === 'http' ? 'a field of HTTP requests (the http_* phases)' : 'a packet field (the network phases)';
+    const reads = info.fields === 'http' ? 'HTTP request fields' : 'packet fields';
+    // The did-you-mean fix of unknown-field would rename the field into a wrong one: it is dropped.
+    const { fix: _fix, ...rest } = d;
+    return { ...rest, code: 'rule-field-phase', severity: RULESET_CODES['rule-field-phase'].severity, message: `${name} is ${what}; the ${phase} phase reads ${reads}`, data: { field: name, phase, fieldSet: other } };
+  });
+}
