@@ -10,7 +10,7 @@
 import type { Diagnostic, Range, TextEdit } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkLogFilter, validateLogpushJob } from '../logpush/index.js';
-import { validateRuleset } from '../ruleset/index.js';
+import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset } from '../ruleset/index.js';
 import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
@@ -99,7 +99,7 @@ const overlaps = (a: Range, b: Range) => a.start < b.end && b.start < a.end;
 const within = (a: Range, b: Range) => a.start >= b.start && a.end <= b.end;
 
 function runText(item: TextItem, text: string, expr: ExpressionOptions): Diagnostic[] {
-  if (item.kind === 'expression') return checkExpression(text, expr).diagnostics;
+  if (item.kind === 'expression') return phaseFieldDiagnostics(text, checkExpression(text, phaseExpressionOptions(item.phase, expr)).diagnostics, item.phase);
   return checkLogFilter(text, { dataset: item.dataset ?? '', scope: item.scope }).diagnostics.filter((d) => d.code !== 'filter-unknown-dataset');
 }
 
@@ -110,7 +110,8 @@ function checkText(item: TextItem, expr: ExpressionOptions): LintDiagnostic[] {
   const fills: string[] = [];
   const candidates = item.holes.map((h) => {
     if (insideString(base, h.at)) return ['x', '0'];
-    return item.kind === 'expression' ? ['0', '192.0.2.1', 'tcp.flags.syn', '"x"'] : ['0', '"x"', 'true'];
+    if (item.kind !== 'expression') return ['0', '"x"', 'true'];
+    return ['0', '192.0.2.1', item.phase !== undefined && phaseInfo(item.phase)?.fields === 'http' ? 'ssl' : 'tcp.flags.syn', '"x"'];
   });
   candidates.forEach((c) => fills.push(c[0]!));
   for (let i = 0; i < item.holes.length; i++) {

@@ -8,19 +8,15 @@
  */
 import type { Range } from '../diagnostics/index.js';
 import { suggest } from '../diagnostics/index.js';
+import { PHASE_CATALOG } from '../ruleset/index.js';
 import { hclHeredoc, hclQuoted } from './encode.js';
 import { attribute, entry, literalString, parseHcl, type HclBlock, type HclBody, type HclTemplate, type HclValue, type Interpolation } from './hcl.js';
 import { OffsetMap } from './offset-map.js';
 import { lintDiagnostic } from './codes.js';
 import type { Extracted, TextItem } from './types.js';
 
-/** Ruleset phases whose expressions rulekit checks, with the actions each phase has. */
-export const CHECKED_PHASES: Readonly<Record<string, readonly string[]>> = {
-  network_transit: ['skip', 'block'],
-  // The name the public API and the Terraform provider give the network firewall phase.
-  magic_transit: ['skip', 'block'],
-  http_log_custom_fields: ['log_custom_field'],
-};
+/** Ruleset phases whose expressions rulekit checks, with the actions each phase has: the catalog of phases. */
+export const CHECKED_PHASES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(Object.entries(PHASE_CATALOG).map(([name, p]) => [name, p.actions]));
 
 /** Extract the expressions and filters of a Terraform file. */
 export function extractTerraform(text: string): Extracted {
@@ -39,7 +35,7 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
   const phaseAttr = attribute(block.body, 'phase');
   const phase = literalString(phaseAttr?.value);
   if (phase !== undefined && !Object.hasOwn(CHECKED_PHASES, phase)) {
-    out.diagnostics.push(lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not checked by rulekit (it checks ${Object.keys(CHECKED_PHASES).join(', ')})`, phaseAttr!.value.range));
+    out.diagnostics.push(lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not in rulekit's catalog of phases, so its rules were not checked (docs/fields.md lists the ${Object.keys(CHECKED_PHASES).length} phases it checks)`, phaseAttr!.value.range));
     return;
   }
   const rules: { body: (key: string) => HclValue | undefined; label: string; source?: (string | number)[] }[] = [];
