@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, HTTP_FIELDS, HTTP_FIELDS_SOURCE, PHASE_CATALOG } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -114,7 +114,7 @@ export function docFiles(): Record<string, string> {
     '',
   ].join('\n');
   const fields = [
-    '# Fields, operators and functions of network rule expressions',
+    '# Fields, phases, operators and functions of rule expressions',
     '',
     'Generated from the scheme, operator and function tables by `npm run docs:gen`.',
     '',
@@ -126,6 +126,36 @@ export function docFiles(): Record<string, string> {
     '',
     'A field that does not apply to a packet (a TCP field on a UDP packet) is missing: every comparison on it',
     'is false, `!=` included, and `not` of such a comparison is true.',
+    '',
+    '## Phases',
+    '',
+    'The catalog of phases (`PHASE_CATALOG`, src/ruleset/phases.ts): the levels each phase exists at, the',
+    'fields its expressions read and the actions its rules may take. Validation, `rulekit lint` (JSON/YAML',
+    'bodies and Terraform `cloudflare_ruleset`) and the language server check each expression with the field',
+    'set of its ruleset\'s phase; a field of the other set is a `rule-field-phase` error. A phase not in the',
+    'catalog is reported as not checked (`lint-phase-not-checked`).',
+    '',
+    '| phase | levels | fields | actions | |',
+    '| --- | --- | --- | --- | --- |',
+    ...Object.entries(PHASE_CATALOG).map(([name, p]) => `| \`${name}\` | ${p.scopes.join(', ')} | ${p.fields === 'http' ? '[HTTP](#fields-of-the-http-phases)' : '[network](#fields-the-default-network-scheme)'} | ${p.actions.map((a) => `\`${a}\``).join(' ')} | ${p.doc} |`),
+    '',
+    '## Fields of the HTTP phases',
+    '',
+    `${HTTP_FIELDS.length} fields, from \`${HTTP_FIELDS_SOURCE.path}\` of ${HTTP_FIELDS_SOURCE.repo} at`,
+    `\`${HTTP_FIELDS_SOURCE.revision}\` (src/expression/http-fields.ts). Every http_* phase and ddos_l7 reads`,
+    'them all (the reference notes that response fields exist only in response phases; that is not checked',
+    'yet). `Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
+    '',
+    '- Fields of type String, Int, Bool and Ip, with the operators, sets and lists of the network fields.',
+    '- A whole-expression `true` is valid (it matches every request).',
+    '- `Array<…>` and `Map<…>` fields are read only with `[ ]` / `[*]` and functions such as `any()`, which',
+    '  rulekit does not check yet: an expression using a function other than `bit_slice` or any indexing gets',
+    '  one `unsupported-construct` (info) and only its field names are checked. Such a field compared as a',
+    '  whole is a `container-field` error.',
+    '',
+    '| field | type | meaning |',
+    '| --- | --- | --- |',
+    ...HTTP_FIELDS.map((f) => `| \`${f.name}\` | ${f.container ?? f.type} | ${f.doc}${f.deprecated ? ` Deprecated: ${f.deprecated}.` : ''} |`),
     '',
     '## Comparison operators',
     '',

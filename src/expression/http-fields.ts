@@ -18,7 +18,7 @@ export const HTTP_FIELDS_SOURCE = Object.freeze({
 export type DocType = string;
 
 /** `[name, data_type, summary]`, in the order of the source. */
-export const HTTP_FIELD_ROWS: readonly (readonly [string, DocType, string])[] = [
+export const HTTP_FIELD_ROWS: readonly (readonly [name: string, dataType: string, summary: string])[] = [
   ['http.cookie', 'String', 'The entire cookie as a string.'],
   ['http.host', 'String', 'The hostname used in the full request URI.'],
   ['http.referer', 'String', 'The HTTP Referer request header.'],
