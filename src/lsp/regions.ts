@@ -24,6 +24,8 @@ export interface Region {
   end: number;
   /** Pointer of the rule in a ruleset body, for document symbols. */
   rule?: number;
+  /** The phase of the expression's ruleset, when known: completion and hover use its field set. */
+  phase?: string;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,7 +42,7 @@ export function regionsOf(ex: Extracted): Region[] {
   const out: Region[] = [];
   for (const item of ex.items) {
     if (!('value' in item)) {
-      out.push(region(item.kind, item.label, item.map, item.encoder, { dataset: item.dataset, interpolated: item.holes.length > 0 }));
+      out.push(region(item.kind, item.label, item.map, item.encoder, { dataset: item.dataset, phase: item.phase, interpolated: item.holes.length > 0 }));
       continue;
     }
     const body = item.value;
@@ -49,7 +51,7 @@ export function regionsOf(ex: Extracted): Region[] {
         if (!isObj(rule) || typeof rule['expression'] !== 'string') return;
         const pointer = `/rules/${i}/expression`;
         const s = item.stringAt(pointer);
-        if (s) out.push(region('expression', pointer.slice(item.pointerPrefix.length) || pointer, s.map, s.encoder, { rule: i }));
+        if (s) out.push(region('expression', pointer.slice(item.pointerPrefix.length) || pointer, s.map, s.encoder, { rule: i, phase: typeof body['phase'] === 'string' ? body['phase'] : undefined }));
       });
     } else if (item.kind === 'job' && isObj(body) && typeof body['filter'] === 'string' && body['filter'].trim() !== '') {
       const s = item.stringAt('/filter');

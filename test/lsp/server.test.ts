@@ -213,6 +213,21 @@ describe('rulekit lsp over stdio', () => {
     expect(ds[0]!.range.start).toEqual(doc.pos(', 23'));
   });
 
+  it('a Terraform file with HTTP and network rulesets: each checked, completed and hovered with its phase\'s fields', async () => {
+    const tf =
+      'resource "cloudflare_ruleset" "waf" {\n  zone_id = "z"\n  name  = "waf"\n  kind  = "zone"\n  phase = "http_request_firewall_custom"\n  rules = [{\n    action     = "block"\n    expression = "http.request.uri.path eq \\"/admin\\" and tcp.dstport == 80"\n  }, {\n    action     = "block"\n    expression = "http.user_a"\n  }]\n}\n' +
+      'resource "cloudflare_ruleset" "magic" {\n  account_id = "x"\n  name  = "m"\n  kind  = "root"\n  phase = "magic_transit"\n  rules = [{\n    action     = "block"\n    expression = "http.host eq \\"a\\""\n  }]\n}\n';
+    const doc = new Doc(fileUri(join(dir, 'mixed.tf')), 'terraform', tf);
+    const ds = await doc.open();
+    expect(codes(ds)).toEqual(['rule-field-phase', 'unknown-field', 'rule-field-phase']);
+    expect(ds[0]!.message).toContain('the http_request_firewall_custom phase reads HTTP request fields');
+    expect(ds[2]!.message).toContain('the magic_transit phase reads packet fields');
+    const list = (await lsp.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('http.user_a', 11) })) as CompletionList;
+    expect(list.items.map((i) => i.label)).toContain('http.user_agent');
+    const h = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('http.request.uri.path', 3) });
+    expect(h!.contents).toMatchObject({ kind: 'markdown', value: expect.stringContaining('The URI path of the request') });
+  });
+
   it('rulekit.config.json next to the file sets severities', async () => {
     const sub = join(dir, 'configured');
     (await import('node:fs')).mkdirSync(sub);

@@ -9,6 +9,7 @@ import { CompletionItemKind, MarkupKind, type CompletionList, type Hover, type S
 import { completeExpression, completeLogFilter, hoverExpression, hoverLogFilter, signatureHelpExpression, type CompletionKind } from '../../language/index.js';
 import type { DocumentCheck } from '../check.js';
 import { lspRange } from '../convert.js';
+import { phaseExpressionOptions } from '../../ruleset/index.js';
 import { regionAt, toDecoded, toFile } from '../regions.js';
 import type { Settings } from '../settings.js';
 
@@ -26,7 +27,7 @@ export function completion(doc: TextDocument, check: DocumentCheck, offset: numb
   const r = regionAt(check.regions, offset);
   if (!r || !r.encoder) return null;
   const at = toDecoded(r, offset);
-  const res = r.kind === 'expression' ? completeExpression(r.map.text, at, settings.expression) : completeLogFilter(r.map.text, at, { dataset: r.dataset });
+  const res = r.kind === 'expression' ? completeExpression(r.map.text, at, phaseExpressionOptions(r.phase, settings.expression ?? {})) : completeLogFilter(r.map.text, at, { dataset: r.dataset });
   const range = lspRange(doc, toFile(r, res.from, res.to));
   const width = String(res.items.length).length;
   const items = res.items.flatMap((item, i) => {
@@ -51,14 +52,14 @@ export function hover(doc: TextDocument, check: DocumentCheck, offset: number, s
   const r = regionAt(check.regions, offset);
   if (!r) return null;
   const at = toDecoded(r, offset);
-  const h = r.kind === 'expression' ? hoverExpression(r.map.text, at, settings.expression) : hoverLogFilter(r.map.text, at, { dataset: r.dataset });
+  const h = r.kind === 'expression' ? hoverExpression(r.map.text, at, phaseExpressionOptions(r.phase, settings.expression ?? {})) : hoverLogFilter(r.map.text, at, { dataset: r.dataset });
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: lspRange(doc, toFile(r, h.from, h.to)) } : null;
 }
 
 export function signatureHelp(check: DocumentCheck, offset: number, settings: Settings): SignatureHelp | null {
   const r = regionAt(check.regions, offset);
   if (!r || r.kind !== 'expression') return null;
-  const s = signatureHelpExpression(r.map.text, toDecoded(r, offset), settings.expression);
+  const s = signatureHelpExpression(r.map.text, toDecoded(r, offset), phaseExpressionOptions(r.phase, settings.expression ?? {}));
   if (!s) return null;
   return {
     signatures: [{ label: s.label, documentation: s.documentation, parameters: s.parameters.map((p) => ({ label: p })) }],
