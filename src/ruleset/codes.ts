@@ -28,6 +28,7 @@ export const RULESET_CODES = {
   'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },
   'simulation-bad-geoip': { severity: 'error', doc: 'The country/ASN table given for a simulation is not one: no line of it is an entry, or the file could not be read.' },
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
+  'simulation-http-phase': { severity: 'error', doc: 'The ruleset given to a simulation is of an HTTP phase: simulation runs packets through network-phase rulesets; HTTP requests are not simulated yet.' },
   'simulation-invalid-ruleset': { severity: 'error', doc: 'The ruleset given to a simulation has errors (listed beside this one); nothing was simulated.' },
   'simulation-no-geoip': { severity: 'warning', doc: 'The ruleset reads country or ASN fields but no geo/ASN table was given: those fields are missing for every packet.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;

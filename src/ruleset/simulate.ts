@@ -13,6 +13,7 @@ import type { Rule, RuleAction, Ruleset } from './model.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
 import type { GeoIpLookup } from '../capture/index.js';
 import { rulesetDiagnostic, validateRuleset } from './validate.js';
+import { phaseInfo } from './phases.js';
 import { checkPacketValues } from './packet-values.js';
 import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
 import type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
@@ -243,6 +244,7 @@ export function rulesetProblems(ruleset: unknown, options: SimulationOptions): D
   }
   const operation = Array.isArray(body) || (body !== null && typeof body === 'object' && 'name' in body) ? 'create' : 'update';
   const problems = validateRuleset(ruleset, { operation, expression: { ...options, lists: options.lists } });
+  problems.push(...httpPhase(body));
   if (hasErrors(problems)) {
     problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
   }
@@ -259,6 +261,8 @@ export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
   if (ruleset === null || typeof ruleset !== 'object' || Array.isArray(ruleset)) {
     return [rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset is ${what(ruleset)}; give an object with "rules": [...]`, '')];
   }
+  const http = httpPhase(ruleset);
+  if (http.length) return http;
   const rules = (ruleset as { rules?: unknown }).rules;
   if (!Array.isArray(rules)) {
     return [rulesetDiagnostic('simulation-invalid-ruleset', rules === undefined ? 'the ruleset has no "rules" array' : `"rules" is ${what(rules)}, not an array of rules`, '/rules')];
@@ -274,6 +278,13 @@ export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
     if (typeof r.expression !== 'string') out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} has no "expression" string`, `/rules/${i}/expression`));
   });
   return out;
+}
+
+/** A ruleset of an HTTP phase: simulation runs packets, so it refuses it with one clear error. */
+function httpPhase(body: unknown): Diagnostic[] {
+  const phase = body !== null && typeof body === 'object' ? (body as { phase?: unknown }).phase : undefined;
+  if (typeof phase !== 'string' || phaseInfo(phase)?.fields !== 'http') return [];
+  return [rulesetDiagnostic('simulation-http-phase', `the ${phase} phase reads HTTP requests; simulation runs packets through network-phase rulesets only (HTTP requests are not simulated yet)`, '/phase')];
 }
 
 /** Counts `simulation-invalid-value` warnings and keeps the first {@link MAX_VALUE_DIAGNOSTICS}. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, PHASES, PHASE_CATALOG, CATALOG_ACTIONS, validateRuleset, HTTP_FIELDS, HTTP_FIELD_ROWS, HTTP_SCHEME, NETWORK_FIELDS, checkExpression, compileExpression } from '../../src/index.js';
+import { simulate, ACTIONS, PHASES, PHASE_CATALOG, CATALOG_ACTIONS, validateRuleset, HTTP_FIELDS, HTTP_FIELD_ROWS, HTTP_SCHEME, NETWORK_FIELDS, checkExpression, compileExpression } from '../../src/index.js';
 import { CHECKED_PHASES } from '../../src/lint/index.js';
 
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/http/docs-expressions.json', import.meta.url), 'utf8')) as { checked: string[]; unsupported: string[] };
@@ -134,5 +134,12 @@ describe('HTTP rulesets as the API takes them', () => {
 
   it('network fields stay the default scheme', () => {
     expect(NETWORK_FIELDS.some((f) => f.name === 'http.host')).toBe(false);
+  });
+});
+
+describe('simulation', () => {
+  it('refuses an HTTP-phase ruleset with one clear error rather than running packets through it', () => {
+    const r = simulate(ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'http.host eq "a"' }]) as never, [{ 'tcp.dstport': 80 }]);
+    expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['simulation-http-phase']);
   });
 });
