@@ -271,7 +271,9 @@ function resolveLists(l: ExpressionOptions['lists'], token: string | undefined):
 export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
   options = optionsOf(options);
   const rules = rulesLanguage(text, options);
-  if (rules) return rules.whole ? { diagnostics: rules.diagnostics, matcher: () => true } : { diagnostics: rules.diagnostics };
+  if (rules?.whole) return { diagnostics: rules.diagnostics, matcher: () => true };
+  // What is not checked cannot be compiled either: here the construct is an error (no matcher).
+  if (rules) return { diagnostics: rules.diagnostics.map((d) => (d.code === 'unsupported-construct' ? { ...d, severity: 'error', message: d.message.replace('does not check yet; only its field names were checked', 'cannot evaluate yet') } : d)) };
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };

@@ -3,9 +3,11 @@
  * and the actions its rules may take. Validation, lint (JSON/YAML bodies, Terraform) and the language
  * server read this one table.
  *
- * Sources: the public "Phases list" of the Ruleset Engine docs (cloudflare/cloudflare-docs,
- * `src/content/docs/ruleset-engine/reference/phases-list.mdx`) and the `phase` / `action` enums of the
- * Terraform provider's `cloudflare_ruleset` (v5). `network_transit` is this project's name of the network
+ * Sources: the phase names and their layers are the public "Phases list" of the Ruleset Engine docs
+ * (cloudflare/cloudflare-docs, `src/content/docs/ruleset-engine/reference/phases-list.mdx` at
+ * 046f5f9e5fdf226151e76964294d856025c97ce6); the actions of each phase and the levels follow the product
+ * pages that list links to and the `action` enum of the Terraform provider's `cloudflare_ruleset` (v5),
+ * and are the part of this table least checked against a source. `network_transit` is this project's name of the network
  * firewall phase (service.md). Phases of the public list without a documented action set of their own
  * (`http_request_sanitize`, `http_request_api_gateway_*`, `http_request_snippets`,
  * `http_request_cloud_connector`) are not in the catalog: their rulesets are reported as not checked.
