@@ -444,7 +444,11 @@ class Checker {
       return f;
     }
     if (name === 'true' || name === 'false') {
-      this.out.push(expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range));
+      this.out.push(
+        this.options.scheme.rulesLanguage
+          ? expressionDiagnostic('boolean-literal', `${name} is valid only as the whole expression (true matches every request); inside an expression use a condition such as ssl or not ssl`, range)
+          : expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range),
+      );
       return undefined;
     }
     // Wireshark's `udp.port` (either port) has two fields here; name both rather than a near spelling.

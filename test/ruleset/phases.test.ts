@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simulate, ACTIONS, PHASES, PHASE_CATALOG, CATALOG_ACTIONS, validateRuleset, HTTP_FIELDS, HTTP_FIELD_ROWS, HTTP_SCHEME, NETWORK_FIELDS, checkExpression, compileExpression } from '../../src/index.js';
-import { CHECKED_PHASES } from '../../src/lint/index.js';
+import { CHECKED_PHASES, checkExtracted, extractTerraform, extractYaml } from '../../src/lint/index.js';
 
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/http/docs-expressions.json', import.meta.url), 'utf8')) as { checked: string[]; unsupported: string[] };
 
@@ -141,5 +141,23 @@ describe('simulation', () => {
   it('refuses an HTTP-phase ruleset with one clear error rather than running packets through it', () => {
     const r = simulate(ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'http.host eq "a"' }]) as never, [{ 'tcp.dstport': 80 }]);
     expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['simulation-http-phase']);
+  });
+});
+
+describe('lint of bodies and Terraform', () => {
+  it('checks a YAML ruleset body of an HTTP phase with the HTTP fields, positions in the file', () => {
+    const yaml = 'name: waf\nkind: zone\nphase: http_request_firewall_custom\nrules:\n  - action: block\n    expression: http.request.uri.path eq "/admin" and tcp.dstport == 80\n  - action: block\n    expression: cf.bot_management.score lt 30\n';
+    const d = checkExtracted(extractYaml(yaml));
+    expect(d.map((x) => x.code)).toEqual(['rule-field-phase']);
+    expect(yaml.slice(d[0]!.range!.start, d[0]!.range!.end)).toBe('tcp.dstport');
+  });
+
+  it('checks each Terraform ruleset with its own phase, and a Terraform interpolation in an HTTP rule with an HTTP stand-in', () => {
+    const tf = 'resource "cloudflare_ruleset" "w" {\n  phase = "http_request_firewall_custom"\n  rules = [{ action = "block", expression = "${var.cond} and http.host eq \\"a\\"" }]\n}\n' +
+      'resource "cloudflare_ruleset" "m" {\n  phase = "magic_transit"\n  rules = [{ action = "block", expression = "ip.src.country eq \\"FR\\" and http.host eq \\"a\\"" }]\n}\n';
+    const d = checkExtracted(extractTerraform(tf));
+    expect(d.map((x) => x.code)).toEqual(['lint-interpolation', 'rule-field-phase']);
+    expect(d[0]!.message).toContain('checked with ssl in its place');
+    expect(tf.slice(d[1]!.range!.start, d[1]!.range!.end)).toBe('http.host');
   });
 });
