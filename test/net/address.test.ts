@@ -247,6 +247,8 @@ describe('why an item is refused (each check of the reason list, in order)', () 
     ['256.256.256.256', '"256.256.256.256" has an IPv4 octet above 255'],
     ['a1.2.3.256', '"a1.2.3.256" is not an IPv4 or IPv6 address'],
     ['1.2.3.256a', '"1.2.3.256a" is not an IPv4 or IPv6 address'],
+    ['1.2.3.256.5', '"1.2.3.256.5" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['1.2.3.4.05', '"1.2.3.4.05" is not a dotted quad (an IPv4 address has exactly four octets)'],
     ['x1.2.3', '"x1.2.3" is not an IPv4 or IPv6 address'],
     ['1.2.3x', '"1.2.3x" is not an IPv4 or IPv6 address'],
     ['.1.2.3', '".1.2.3" is not an IPv4 or IPv6 address'],
