@@ -6,6 +6,7 @@ import {
   IpSet,
   compareIpAddress,
   formatIpRange,
+  ipSetFromItems,
   ipSetFromText,
   parseIpAddress,
   parseIpItem,
@@ -519,5 +520,33 @@ describe('IpSet input from untyped callers and the IpRange contract', () => {
         expect(set.ranges().map((r) => [bigOf([...r.first.bytes]), bigOf([...r.last.bytes])]), item).toEqual([[o.lo, o.hi]]);
       }
     }
+  });
+});
+
+describe('IpSet builds beyond the fast key sort', () => {
+  it('sorts more than 2^21 IPv4 ranges with the comparator sort, in descending input order', () => {
+    // 2^21 + 1 single addresses two apart (never adjacent, so none merge), given highest first.
+    const n = (1 << 21) + 1;
+    function* items(): Generator<string> {
+      for (let i = n - 1; i >= 0; i--) yield v4Text(i * 2);
+    }
+    const { set, errors } = IpSet.fromItems(items());
+    expect(errors).toEqual([]);
+    expect(set.rangeCount4).toBe(n);
+    for (const i of [0, 1, 12345, n >> 1, n - 2, n - 1]) {
+      expect(set.has(v4Text(i * 2)), `${i * 2}`).toBe(true);
+      expect(set.has(v4Text(i * 2 + 1)), `${i * 2 + 1}`).toBe(false);
+    }
+    const r = set.ranges();
+    expect([formatIpRange(r[0]!), formatIpRange(r[n - 1]!)]).toEqual(['0.0.0.0', v4Text((n - 1) * 2)]);
+  }, 60_000);
+
+  it('ipSetFromItems is IpSet.fromItems', () => {
+    const its = ['10.0.0.0/8', 'bad', '::1', '192.0.2.1..192.0.2.9'];
+    const a = ipSetFromItems(its);
+    const b = IpSet.fromItems(its);
+    expect(a.set.ranges().map(formatIpRange)).toEqual(b.set.ranges().map(formatIpRange));
+    expect([a.errors, a.firstV6Index]).toEqual([b.errors, b.firstV6Index]);
+    expect(a.set.ranges().map(formatIpRange)).toEqual(['10.0.0.0/8', '192.0.2.1..192.0.2.9', '::1']);
   });
 });
