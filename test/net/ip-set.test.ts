@@ -424,6 +424,15 @@ describe('IpSet.rememberIpv4Text / rememberIpv6Text (the decoder tells the sets 
     expect(set.has('172.16.0.1')).toBe(true);
   });
 
+  it('remembering the newest text again does not push the older one out', () => {
+    IpSet.rememberIpv4Text('older text', 0x0a000001);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    // Neither text is an address: only the memo makes them members.
+    expect(set.has('older text')).toBe(true);
+    expect(set.has('newer text')).toBe(true);
+  });
+
   it('an IPv6 memo entry holds all four words, and an IPv4 one reused for IPv6 forgets the IPv4 value', () => {
     const narrow = ipSetFromText('2001:db8:1:2:3:4:5:6 10.0.0.1').set;
     IpSet.rememberIpv6Text('a::1', 0x20010db8, 0x00010002, 0x00030004, 0x00050006);
