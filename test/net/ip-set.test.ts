@@ -326,8 +326,8 @@ describe('IpSet families stay apart', () => {
     const a = parseIpAddress('10.0.0.9')!;
     const b = parseIpAddress('10.0.0.1')!;
     const c = parseIpAddress('::1')!;
-    expect(() => IpSet.fromRanges([{ first: a, last: b }])).toThrow(RangeError);
-    expect(() => IpSet.fromRanges([{ first: b, last: c } as IpRange])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: a, last: b }])).toThrow(new RangeError('the range 10.0.0.9..10.0.0.1 has its low end above its high end'));
+    expect(() => IpSet.fromRanges([{ first: b, last: c } as IpRange])).toThrow(new RangeError('an IpRange needs two addresses of the same family'));
     expect(compareIpAddress(b, a)).toBeLessThan(0);
     expect(IpSet.fromRanges([{ first: b, last: a }]).has('10.0.0.5')).toBe(true);
   });
@@ -422,6 +422,15 @@ describe('IpSet.rememberIpv4Text / rememberIpv6Text (the decoder tells the sets 
     IpSet.rememberIpv6Text('2001:db8::5', 0x20010db9, 0, 0, 5);
     expect(set.has('2001:db8::5')).toBe(false);
     expect(set.has('172.16.0.1')).toBe(true);
+  });
+
+  it('remembering the newest text again does not push the older one out', () => {
+    IpSet.rememberIpv4Text('older text', 0x0a000001);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    // Neither text is an address: only the memo makes them members.
+    expect(set.has('older text')).toBe(true);
+    expect(set.has('newer text')).toBe(true);
   });
 
   it('an IPv6 memo entry holds all four words, and an IPv4 one reused for IPv6 forgets the IPv4 value', () => {
