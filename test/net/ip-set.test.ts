@@ -468,7 +468,9 @@ describe('IpSet input from untyped callers and the IpRange contract', () => {
     const bad6 = { family: 6 as const, bytes: new Uint8Array(4) };
     expect(() => IpSet.fromRanges([{ first: bad4, last: bad4 }])).toThrow(RangeError);
     expect(() => IpSet.fromRanges([{ first: bad6, last: bad6 }])).toThrow(RangeError);
-    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array(5) } }])).toThrow(RangeError);
+    const contract = new RangeError('an IpRange needs two addresses of the same family');
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array([255, 255, 255, 255, 0]) } }])).toThrow(contract);
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 6, bytes: new Uint8Array([255, 255, 255, 255]) } }])).toThrow(contract);
     expect(() => IpSet.fromRanges([{ first: parseIpAddress('::2')!, last: v6 }])).toThrow(/low end above its high end/);
     expect(() => IpSet.fromRanges([{ first: parseIpAddress('1::')!, last: parseIpAddress('::ffff:ffff')! }])).toThrow(RangeError);
     expect(IpSet.fromRanges([{ first: v6, last: parseIpAddress('::2')! }]).has('::2')).toBe(true);
