@@ -42,6 +42,9 @@ export default defineConfig({
       'test/analysis/witness-pcap.test.ts',
       'test/lint/cli.test.ts',
       'test/ruletest/**',
+      // The language server through a client and through Neovim, on the built CLI.
+      'test/lsp/server.test.ts',
+      'test/lsp/neovim.test.ts',
       '**/node_modules/**',
     ],
   },

@@ -4,8 +4,9 @@
  * 2 bad usage or a test file that cannot run), and reading log lines (gzip told by its magic bytes).
  * @module
  */
-import { gunzipSync } from 'node:zlib';
-import { readFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import { SourceText, renderDiagnostic, type Diagnostic } from '../index.js';
 import { parseJsonText } from '../json/index.js';
 import { decodeJsonString } from '../lint/index.js';
@@ -14,7 +15,7 @@ import {
   decideLine, findTestFiles, formatProblems, formatResults, loadSuite, reasonText, runSuite,
   type SuiteResult, type TestFormat, type TestProblem,
 } from '../ruletest/index.js';
-import { checkRegularFile, decodeUtf8, readInput, UsageError } from './io.js';
+import { checkRegularFile, readInput, UsageError } from './io.js';
 
 /** Options of `rulekit test`. */
 export interface TestCommandOptions {
@@ -72,26 +73,92 @@ export interface LogfilterOptions {
   format?: 'text' | 'json' | 'ndjson';
 }
 
-/** Read a whole input as bytes, gunzipped when it starts with gzip's magic bytes. */
-async function readMaybeGzip(path: string): Promise<{ text: string; gzip: boolean }> {
-  let bytes: Buffer;
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
-    bytes = Buffer.concat(chunks);
-  } else {
+/**
+ * The lines of an input, one at a time, as it arrives: gunzipped when it starts with gzip's magic bytes
+ * (whatever the name), split on LF (a CR before it dropped), a UTF-8 byte order mark skipped. The input is
+ * never held whole: log files are routinely larger than memory.
+ */
+async function* inputLines(path: string, onGzip: () => void): AsyncGenerator<{ line: number; bytes: Buffer }> {
+  const shown = path === '-' ? 'standard input' : path;
+  let source: NodeJS.ReadableStream;
+  if (path === '-') source = process.stdin;
+  else {
     checkRegularFile(path);
-    bytes = await readFile(path);
+    source = createReadStream(path, { highWaterMark: 1 << 20 });
   }
-  const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if (gzip) {
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (e) {
-      throw new UsageError(`${path === '-' ? 'standard input' : path}: starts as gzip but cannot be decompressed (${(e as Error).message})`);
+  let stream: AsyncIterable<Buffer> = source as AsyncIterable<Buffer>;
+  let pending: Buffer | undefined;
+  let lineNo = 0;
+  let first = true;
+  const reader = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Peek at the first chunk for the magic bytes, then go on through gunzip if they are there.
+  let head = await nextChunk(reader, shown);
+  while (head && head.length < 2) {
+    const more = await nextChunk(reader, shown);
+    if (!more) break;
+    head = Buffer.concat([head, more]);
+  }
+  if (head && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+    onGzip();
+    const gunzip = createGunzip();
+    const feed = (async () => {
+      try {
+        gunzip.write(head);
+        for (let c = await nextChunk(reader, shown); c; c = await nextChunk(reader, shown)) {
+          if (!gunzip.write(c)) await new Promise((r) => gunzip.once('drain', r));
+        }
+        gunzip.end();
+      } catch (e) {
+        gunzip.destroy(e as Error);
+      }
+    })();
+    stream = gunzip;
+    head = undefined;
+    void feed;
+  }
+  const chunks = (async function* () {
+    if (head) yield head;
+    if (stream === source) for (let c = await nextChunk(reader, shown); c; c = await nextChunk(reader, shown)) yield c;
+    else {
+      try {
+        for await (const c of stream) yield c as Buffer;
+      } catch (e) {
+        if (e instanceof UsageError) throw e;
+        throw new UsageError(`${shown}: starts as gzip but cannot be decompressed (${(e as Error).message})`);
+      }
     }
+  })();
+  for await (const chunk of chunks) {
+    let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    if (first) {
+      if (buf.length < 3 && buf.every((b, i) => b === [0xef, 0xbb, 0xbf][i])) {
+        pending = buf;
+        continue;
+      }
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      first = false;
+    }
+    let at = 0;
+    for (let nl = buf.indexOf(10, at); nl >= 0; nl = buf.indexOf(10, at)) {
+      lineNo++;
+      yield { line: lineNo, bytes: buf.subarray(at, nl > at && buf[nl - 1] === 13 ? nl - 1 : nl) };
+      at = nl + 1;
+    }
+    pending = at < buf.length ? buf.subarray(at) : undefined;
   }
-  return { text: decodeUtf8(bytes).text, gzip };
+  if (pending && pending.length) {
+    lineNo++;
+    yield { line: lineNo, bytes: pending[pending.length - 1] === 13 ? pending.subarray(0, -1) : pending };
+  }
+}
+
+async function nextChunk(reader: AsyncIterator<Buffer>, shown: string): Promise<Buffer | undefined> {
+  try {
+    const r = await reader.next();
+    return r.done ? undefined : (r.value as Buffer);
+  } catch (e) {
+    throw new UsageError(`${shown}: cannot be read (${(e as Error).message})`);
+  }
 }
 
 /** Run `rulekit logfilter`; returns the exit code (1: the filter or some lines have errors). */
@@ -137,56 +204,101 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       return 1;
     }
   }
-  const { text: linesText, gzip } = await readMaybeGzip(linesPath);
   const shownLines = linesPath === '-' ? 'standard input' : linesPath;
-  const rows: { line: number; text: string; kept: boolean; reason: string; decidedBy: FilterExplanation[]; explanation: FilterExplanation }[] = [];
-  const bad: { line: number; message: string }[] = [];
-  const lines = linesText.split('\n');
-  lines.forEach((raw, i) => {
-    const t = raw.replace(/\r$/, '');
-    if (t.trim() === '') return;
+  const format = options.format ?? 'text';
+  const filter = compiled?.filter;
+  const matcher = compiled?.matcher;
+  // The explanation of a line is far dearer than its verdict: it is built only where it is shown.
+  const explain = options.explain === true;
+  let gzip = false;
+  const counts = { lines: 0, kept: 0, dropped: 0, invalid: 0 };
+  const invalid: { line: number; message: string }[] = [];
+  const refuse = (line: number, message: string) => {
+    counts.invalid++;
+    if (format === 'json') invalid.push({ line, message });
+    note(`${shownLines}:${line}: error[invalid-log-line]: ${message}\n`);
+  };
+  // What is kept until the end is what the format needs there: nothing for ndjson, a small record a line
+  // for json, the report's lines for text (their width depends on the last line number).
+  const jsonLines: object[] = [];
+  const textRows: { line: number; kept: boolean; shown: string; tree: string[] }[] = [];
+  let out = '';
+  const flush = (force: boolean) => {
+    if (out.length >= 1 << 16 || (force && out)) {
+      write(out);
+      out = '';
+    }
+  };
+  for await (const { line, bytes } of inputLines(linesPath, () => (gzip = true))) {
+    // Blank lines (spaces and tabs only) are not log lines.
+    let blank = true;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b !== 32 && b !== 9 && b !== 13) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) continue;
+    if (!isUtf8(bytes)) note(`${shownLines}:${line}: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
+    const t = bytes.toString('utf8');
     let obj: unknown;
     try {
       obj = JSON.parse(t);
     } catch (e) {
-      return void bad.push({ line: i + 1, message: `not valid JSON (${(e as Error).message})` });
+      refuse(line, `not valid JSON (${(e as Error).message})`);
+      continue;
     }
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return void bad.push({ line: i + 1, message: 'a log line is a JSON object' });
-    const d = decideLine(compiled?.filter, compiled?.matcher, obj as Record<string, unknown>);
-    rows.push({ line: i + 1, text: t, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
-  });
-  for (const b of bad) note(`${shownLines}:${b.line}: error[invalid-log-line]: ${b.message}\n`);
-  const kept = rows.filter((r) => r.kept).length;
-  const counts = { lines: rows.length, kept, dropped: rows.length - kept, invalid: bad.length };
-  const format = options.format ?? 'text';
-  if (format === 'ndjson') {
-    for (const r of rows) if (r.kept) write(r.text + '\n');
-  } else if (format === 'json') {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      refuse(line, 'a log line is a JSON object');
+      continue;
+    }
+    const record = obj as Record<string, unknown>;
+    counts.lines++;
+    if (!explain) {
+      const kept = !matcher || matcher(record);
+      if (kept) counts.kept++;
+      if (format === 'ndjson') {
+        if (kept) {
+          out += t + '\n';
+          flush(false);
+        }
+      } else if (format === 'json') jsonLines.push({ line, kept });
+      else textRows.push({ line, kept, shown: t.length > 100 ? t.slice(0, 99) + '…' : t, tree: [] });
+      continue;
+    }
+    const d = decideLine(filter, matcher, record);
+    if (d.kept) counts.kept++;
+    if (format === 'ndjson') {
+      if (d.kept) {
+        out += t + '\n';
+        flush(false);
+      }
+    } else if (format === 'json') jsonLines.push({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
+    else textRows.push({ line, kept: d.kept, shown: reasonText(d), tree: filter && d.explanation.children ? renderTree(d.explanation, '') : [] });
+  }
+  flush(true);
+  counts.dropped = counts.lines - counts.kept;
+  if (format === 'json') {
     write(
       JSON.stringify(
-        {
-          dataset,
-          filter: compiled?.filter ? logFilterToExpression(compiled.filter) : null,
-          gzip,
-          counts,
-          lines: rows.map((r) => ({ line: r.line, kept: r.kept, ...(options.explain ? { reason: r.reason, decidedBy: r.decidedBy, explanation: r.explanation } : {}) })),
-          invalid: bad,
-        },
+        { dataset, filter: filter ? logFilterToExpression(filter) : null, gzip, counts, lines: jsonLines, invalid },
         null,
         2,
       ) + '\n',
     );
-  } else {
-    const out: string[] = [`filter (${dataset}): ${compiled?.filter ? logFilterToExpression(compiled.filter) : 'none: every line is pushed'}`];
-    const width = String(rows.at(-1)?.line ?? 1).length;
-    for (const r of rows) {
-      out.push(`line ${String(r.line).padStart(width)}  ${r.kept ? 'kept   ' : 'dropped'}${options.explain ? `  ${r.reason}` : `  ${r.text.length > 100 ? r.text.slice(0, 99) + '…' : r.text}`}`);
-      if (options.explain && compiled?.filter && r.explanation.children) out.push(...renderTree(r.explanation, ' '.repeat(width + 16)));
+  } else if (format === 'text') {
+    const report: string[] = [`filter (${dataset}): ${filter ? logFilterToExpression(filter) : 'none: every line is pushed'}`];
+    const width = String(textRows.at(-1)?.line ?? 1).length;
+    const indent = ' '.repeat(width + 16);
+    for (const r of textRows) {
+      report.push(`line ${String(r.line).padStart(width)}  ${r.kept ? 'kept   ' : 'dropped'}  ${r.shown}`);
+      for (const l of r.tree) report.push(indent + l);
     }
-    out.push(`${counts.lines} line(s): ${counts.kept} kept (would be pushed), ${counts.dropped} dropped${counts.invalid ? `, ${counts.invalid} not a log line` : ''}`);
-    write(out.join('\n') + '\n');
+    report.push(`${counts.lines} line(s): ${counts.kept} kept (would be pushed), ${counts.dropped} dropped${counts.invalid ? `, ${counts.invalid} not a log line` : ''}`);
+    write(report.join('\n') + '\n');
   }
-  return bad.length ? 1 : 0;
+  return counts.invalid ? 1 : 0;
 }
 
 function renderTree(e: FilterExplanation, indent: string): string[] {

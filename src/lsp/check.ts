@@ -38,18 +38,28 @@ export function kindOf(path: string | undefined, languageId: string, text: strin
   return (path ? kindOfPath(path) : undefined) ?? LANGUAGE_KINDS[languageId] ?? detectKind(text);
 }
 
+/** Member names of the bodies lint reads: a JSON or YAML file without any is not ours. */
+const OURS = /["']?\b(?:expression|rules|filter|where|destination_conf|dataset)\b["']?\s*:/;
+
 /**
- * The quick check. JSON and YAML files of no known shape are not reported (an editor opens every JSON
- * file; only request bodies are ours).
+ * What an editor should show of a JSON or YAML file's diagnostics. Files of no known shape are not
+ * reported (an editor opens every JSON file; only request bodies are ours), nor is the syntax error of a
+ * file that names none of our members — the editor's own JSON or YAML support reports that.
  */
+function shown(text: string, kind: InputKind, diagnostics: LintDiagnostic[]): LintDiagnostic[] {
+  if ((kind !== 'json' && kind !== 'yaml') || OURS.test(text)) return diagnostics;
+  return diagnostics.filter((d) => d.code !== 'lint-parse-error');
+}
+
+/** The quick check. */
 export function quickCheck(text: string, version: number, kind: InputKind, settings: Settings): DocumentCheck {
   const extracted = extract(text, kind, false);
-  const diagnostics = regrade(checkExtracted(extracted, { expression: settings.expression, analysis: false }), settings.severity);
+  const diagnostics = shown(text, kind, regrade(checkExtracted(extracted, { expression: settings.expression, analysis: false }), settings.severity));
   return { version, kind, extracted, regions: regionsOf(extracted), diagnostics, full: false };
 }
 
 /** The full check of the same text: `rulekit lint`'s own, on the full checker's thread. */
 export async function fullCheck(checker: FullChecker, quick: DocumentCheck, text: string, settings: Settings): Promise<DocumentCheck> {
-  const diagnostics = await checker.check(text, quick.kind, settings);
+  const diagnostics = shown(text, quick.kind, await checker.check(text, quick.kind, settings));
   return { ...quick, diagnostics, full: true };
 }

@@ -42,6 +42,11 @@ export class FullChecker {
     });
   }
 
+  /** Start the worker ahead of the first check (its start-up then overlaps the pause before it). */
+  warm(): void {
+    this.start();
+  }
+
   /** Stop the worker (at shutdown). */
   async close(): Promise<void> {
     const w = this.worker;

@@ -165,7 +165,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     for (const doc of documents.all()) schedule(doc.uri);
   });
 
-  documents.onDidOpen((e) => schedule(e.document.uri));
+  documents.onDidOpen((e) => {
+    checker.warm();
+    schedule(e.document.uri);
+  });
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
     clearTimeout(fullTimers.get(e.document.uri));

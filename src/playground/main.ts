@@ -9,6 +9,7 @@ import type { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import type { Diagnostic as LintDiagnostic } from '@codemirror/lint';
 import { DATASET_NAMES, type Diagnostic } from '../index.js';
+import { renderFilterExplanation } from '../logpush/index.js';
 import { expressionLanguage } from './language.js';
 import { lintDiagnostics, requestRecheck, rulekitLinter, toLintDiagnostic } from './lint.js';
 import { expressionAssist, logFilterAssist, rulesetAssist } from './assist.js';
@@ -174,7 +175,7 @@ function showLogpush(): void {
         {},
         ...out.lines.map((l) => {
           const outcome = l.error ? 'error' : l.kept === undefined ? '—' : l.kept ? 'kept' : 'dropped';
-          const why = l.error ?? (l.explanation ? explanationText(l.explanation) : '');
+          const why = l.error ?? (l.explanation ? renderFilterExplanation(l.explanation) : '');
           return h('tr', {}, h('td', { class: 'num' }, String(l.line)), h('td', { class: `outcome-${outcome}`, 'data-testid': `line-${l.line}` }, outcome), h('td', {}, h('pre', {}, why)));
         }),
       ),
@@ -187,12 +188,6 @@ function showLogpush(): void {
         : `${out.lines.length} line(s): ${kept} kept (would be pushed), ${out.lines.filter((l) => l.kept === false).length} dropped${out.lines.some((l) => l.error) ? `, ${out.lines.filter((l) => l.error).length} not a JSON object` : ''}`,
     ),
   );
-}
-
-function explanationText(e: { expression: string; result: boolean; value?: unknown; note?: string; children?: unknown[] }, indent = ''): string {
-  const mark = e.result ? '✓' : '✗';
-  if (!e.children) return `${indent}${mark} ${e.expression}  (line: ${e.value === undefined ? 'absent' : JSON.stringify(e.value)})`;
-  return [`${indent}${mark} ${e.expression}`, ...(e.children as (typeof e)[]).map((c) => explanationText(c, `${indent}  `))].join('\n');
 }
 
 // ---- the capture tab ----

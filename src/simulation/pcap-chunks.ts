@@ -248,7 +248,6 @@ export async function feedPcapngChunks(
   let carry = new Uint8Array(0);
   let index = 0;
   let spare: ArrayBuffer | undefined;
-  const countHere = sink.walkAndCount;
   for (;;) {
     options.signal?.throwIfAborted();
     const buffer = spare ?? new ArrayBuffer(size);

@@ -88,8 +88,9 @@ async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly 
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish).
  */
-async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[]): Promise<{ from: string; settings: string }> {
-  const fields = flowFields(undefined, { aliases: true });
+async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>): Promise<{ from: (packet: boolean) => string; settings: string }> {
+  // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
+  const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const q = (s: string) => sqlString(s, dialect);
   const id = (s: string) => sqlIdentifier(s, dialect);
   if (files.every(isParquet)) {
@@ -97,24 +98,24 @@ async function flowSource(run: Runner, dialect: SqlDialect, files: readonly stri
     const cols = fields.map((f) => (have.has(f.name) ? flowColumnChecked(f, dialect) : `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`));
     if (dialect === 'clickhouse') {
       const rows = files.map((f) => `SELECT * FROM file(${q(f)}, 'Parquet')`).join(' UNION ALL ');
-      return { from: `(SELECT rowNumberInAllBlocks() AS rn, formatRowNoNewline('JSONEachRow', *) AS packet, ${cols.join(', ')} FROM (${rows})) AS flows`, settings: ' SETTINGS max_threads = 1' };
+      return { from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? `, formatRowNoNewline('JSONEachRow', *) AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM (${rows})) AS flows`, settings: ' SETTINGS max_threads = 1' };
     }
-    return { from: `(SELECT row_number() OVER () - 1 AS rn, CAST(to_json(p) AS VARCHAR) AS packet, ${cols.join(', ')} FROM read_parquet([${files.map((f) => q(f)).join(', ')}]) AS p) AS flows`, settings: '' };
+    return { from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(to_json(p) AS VARCHAR) AS packet' : ''}${cols.map((c) => `, ${c}`).join('')} FROM read_parquet([${files.map((f) => q(f)).join(', ')}]) AS p) AS flows`, settings: '' };
   }
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
   if (dialect === 'clickhouse') {
     const lines = files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
-    const cols = fields.map((f) => flowColumnFromJson(f, 'line', dialect)).join(', ');
+    const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'line', dialect)}`).join('');
     return {
       // Numbered after the filter, in a query of its own: rowNumberInAllBlocks is stateful, nothing is pushed past it.
-      from: `(SELECT rowNumberInAllBlocks() AS rn, line AS packet, ${cols} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
+      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
       settings: ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0',
     };
   }
-  const cols = fields.map((f) => flowColumnFromJson(f, 'json', dialect)).join(', ');
+  const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'json', dialect)}`).join('');
   // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
   return {
-    from: `(SELECT row_number() OVER () - 1 AS rn, CAST(json AS VARCHAR) AS packet, ${cols} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
+    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
     settings: '',
   };
 }
@@ -147,8 +148,8 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
   const run = await open(options.engine);
   try {
-    const { from, settings } = await flowSource(run, dialect, files);
-    const query = rulesetSummarySql(body, from, { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
+    const { from, settings } = await flowSource(run, dialect, files, compiled.fields);
+    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);
@@ -168,7 +169,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     if (numbers.length) {
       // ClickHouse (26.7) pushes a filter on rn below rowNumberInAllBlocks, renumbering the rows it keeps:
       // a LIMIT in between is a barrier the optimizer does not cross.
-      const numbered = dialect === 'clickhouse' ? `(SELECT * FROM ${from} LIMIT 9223372036854775807) AS numbered` : from;
+      const numbered = dialect === 'clickhouse' ? `(SELECT * FROM ${from(true)} LIMIT 9223372036854775807) AS numbered` : from(true);
       const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
       const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
       const scratch: Diagnostic[] = [];

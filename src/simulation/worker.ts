@@ -23,7 +23,8 @@ async function workerMain(setup: WorkerSetup): Promise<void> {
         return;
       }
       countChunk(m.buffer, m.length, m.index);
-      port.postMessage({ type: 'ack' } satisfies FromWorker);
+      // The buffer goes back to be filled again (workers.ts, WorkerPool.free).
+      port.postMessage({ type: 'ack', buffer: m.buffer } satisfies FromWorker, [m.buffer]);
     } catch (e) {
       port.postMessage({ type: 'error', message: (e as Error)?.stack ?? String(e) } satisfies FromWorker);
     }

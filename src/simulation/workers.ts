@@ -29,8 +29,11 @@ export interface ChunkMessage {
   index: number;
 }
 
-/** What a worker says: ready / chunk done, its summary, or what went wrong. */
-export type FromWorker = { type: 'ack' } | { type: 'summary'; summary: SimulationSummary } | { type: 'error'; message: string };
+/**
+ * What a worker says: ready / chunk done (with the chunk's buffer, transferred back for the reader to fill
+ * again), its summary, or what went wrong.
+ */
+export type FromWorker = { type: 'ack'; buffer?: ArrayBuffer } | { type: 'summary'; summary: SimulationSummary } | { type: 'error'; message: string };
 
 /** The worker module's file: beside this one once built (under vitest, which runs the sources, the built copy in dist/). */
 function workerUrl(): URL {
@@ -47,6 +50,12 @@ export class WorkerPool implements ChunkSink {
   private local: ChunkSink | undefined;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
+  /**
+   * Buffers the workers are done with, for the reader to fill again: without them every chunk was a new
+   * 1 MiB buffer, freed only when the worker's garbage collector ran, and a worker that makes no garbage
+   * let them pile up (measured: peak RSS 130 MB → 220 MB at 5M packets once the per-packet garbage went).
+   */
+  private readonly free: ArrayBuffer[] = [];
 
   constructor(setup: Omit<WorkerSetup, 'kind'>, threads: number) {
     for (let i = 0; i < threads; i++) {
@@ -57,6 +66,7 @@ export class WorkerPool implements ChunkSink {
         if (m.type === 'ack') {
           slot.inflight--;
           slot.ready = true;
+          if (m.buffer) this.free.push(m.buffer);
         } else if (m.type === 'summary') slot.summary = m.summary;
         else this.failure ??= new Error(`simulate worker failed: ${m.message}`);
         this.wake?.();
@@ -90,7 +100,10 @@ export class WorkerPool implements ChunkSink {
     this.local = here;
   }
 
-  /** Send a chunk to the least busy worker (waits while every worker has `depth` chunks queued). */
+  /**
+   * Send a chunk to the least busy worker (waits while every worker has `depth` chunks queued); resolves
+   * to a buffer a worker gave back, when there is one.
+   */
   async send(buffer: ArrayBuffer, length: number, index: number, depth = 2): Promise<ArrayBuffer | undefined> {
     if (this.local && !this.workers.some((s) => s.ready)) {
       // Workers take a while to start (loading modules, rebuilding the ruleset): count here meanwhile.
@@ -105,7 +118,7 @@ export class WorkerPool implements ChunkSink {
     slot.inflight++;
     slot.sent++;
     slot.w.postMessage({ type: 'chunk', buffer, length, index } satisfies ChunkMessage, [buffer]);
-    return undefined;
+    return this.free.pop();
   }
 
   /** Wait for every chunk, collect the summaries and stop the workers. */

@@ -271,7 +271,7 @@ describe('job diagnostics in full (words, pointers, ranges inside the member, fi
     ]);
     expect(run({ 'a/b~c': 1 }).map((d) => d.pointer)).toEqual(['/a~1b~0c']);
     expect(run({ name: 5, filter: null }).map((d) => [d.code, d.pointer, d.message])).toEqual([['job-member-type', '/name', '"name" must be a string, not 5']]);
-    expect(run({ dataset: 'http_request' }).map((d) => [d.code, d.message.endsWith('. Did you mean "http_requests"?'), d.data])).toEqual([
+    expect(run({ dataset: 'http_request' }).map((d) => [d.code, d.message.startsWith('Unknown dataset "http_request". Did you mean "http_requests"? The catalogued datasets are zone: '), d.data])).toEqual([
       ['job-unknown-dataset', true, { dataset: 'http_request', suggestion: 'http_requests' }],
     ]);
     // The existing job's dataset is used when an update body names none, and not when it names one.

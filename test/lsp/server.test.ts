@@ -228,6 +228,25 @@ describe('rulekit lsp over stdio', () => {
     expect(h!.contents).toMatchObject({ kind: 'markdown', value: expect.stringContaining('The URI path of the request') });
   });
 
+  it('JSON files that are not bodies get no diagnostics, broken or not; a broken body gets its syntax error', async () => {
+    expect(await new Doc(fileUri(join(dir, 'package.json')), 'json', '{"name": "x", "version": }').open()).toEqual([]);
+    expect(await new Doc(fileUri(join(dir, 'tsconfig.json')), 'json', '{"compilerOptions": {"strict": true}}').open()).toEqual([]);
+    expect(codes(await new Doc(fileUri(join(dir, 'broken.json')), 'json', '{"rules": [{"expression": "tcp.d').open())).toEqual(['lint-parse-error']);
+  });
+
+  it('Terraform: completion and hover inside the expression string', async () => {
+    const tf = 'resource "cloudflare_ruleset" "fw" {\n  phase = "magic_transit"\n  rules = [{\n    action     = "block"\n    expression = "ip.src.country in {\\"FR\\" } and tcp.dst"\n  }]\n}\n';
+    const doc = new Doc(fileUri(join(dir, 'complete.tf')), 'terraform', tf);
+    await doc.open();
+    const list = (await lsp.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('FR\\" ', 4) })) as CompletionList;
+    expect(list.items.find((i) => i.label === '"DE"')!.textEdit).toMatchObject({ newText: '\\"DE\\"' });
+    const fields = (await lsp.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('tcp.dst"', 7) })) as CompletionList;
+    expect(fields.items.map((i) => i.label)).toContain('tcp.dstport');
+    const h = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: doc.uri }, position: doc.pos('country', 2) });
+    expect((h!.contents as { value: string }).value).toContain('**ip.src.country**');
+    expect(h!.range).toEqual({ start: doc.pos('ip.src.country'), end: doc.pos('ip.src.country', 14) });
+  });
+
   it('rulekit.config.json next to the file sets severities', async () => {
     const sub = join(dir, 'configured');
     (await import('node:fs')).mkdirSync(sub);

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import {
   cidrToRange,
@@ -236,6 +237,21 @@ describe('why an item is refused (each check of the reason list, in order)', () 
     ['x1.2.3.4', '"x1.2.3.4" is not an IPv4 or IPv6 address'],
     ['1.2.3.4x', '"1.2.3.4x" is not an IPv4 or IPv6 address'],
     ['1.2.3.4.', '"1.2.3.4." is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['1234', '"1234" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    // A leading zero, or an octet above 255, counts only in text shaped as a dotted quad of digits.
+    ['01.2.3', '"01.2.3" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['a1.2.3.04', '"a1.2.3.04" is not an IPv4 or IPv6 address'],
+    ['1.2.3.04x', '"1.2.3.04x" is not an IPv4 or IPv6 address'],
+    ['0.0.0.256', '"0.0.0.256" has an IPv4 octet above 255'],
+    ['300.1.2.3', '"300.1.2.3" has an IPv4 octet above 255'],
+    ['256.256.256.256', '"256.256.256.256" has an IPv4 octet above 255'],
+    ['a1.2.3.256', '"a1.2.3.256" is not an IPv4 or IPv6 address'],
+    ['1.2.3.256a', '"1.2.3.256a" is not an IPv4 or IPv6 address'],
+    ['1.2.3.256.5', '"1.2.3.256.5" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['1.2.3.4.05', '"1.2.3.4.05" is not a dotted quad (an IPv4 address has exactly four octets)'],
+    ['x1.2.3', '"x1.2.3" is not an IPv4 or IPv6 address'],
+    ['1.2.3x', '"1.2.3x" is not an IPv4 or IPv6 address'],
+    ['.1.2.3', '".1.2.3" is not an IPv4 or IPv6 address'],
     ['g::1', '"g::1" is not an IPv4 or IPv6 address'],
   ])('%j: %s', (text, reason) => {
     const item = parseIpItem(text);
@@ -285,6 +301,8 @@ describe('why an item is refused (each check of the reason list, in order)', () 
 
   it.each([
     ['10.0.0.1..x', 'the high end of the range: "x" is not an IPv4 or IPv6 address'],
+    ['10.0.0.1..1..2.3', 'the high end of the range: "1..2.3" is not an IPv4 or IPv6 address'],
+    ['/8', 'the item is empty'],
     ['x..10.0.0.1', 'the low end of the range: "x" is not an IPv4 or IPv6 address'],
     ['10.0.0.1-', 'the high end of the range: the item is empty'],
     ['-10.0.0.1', 'the low end of the range: the item is empty'],
@@ -307,6 +325,14 @@ describe('why an item is refused (each check of the reason list, in order)', () 
   it('says "not a string" for a non-string from an untyped caller', () => {
     expect(parseIpItem(42 as unknown as string)).toEqual({ ok: false, reason: 'the item is not a string' });
     expect(parseIpAddress(42 as unknown as string)).toBeUndefined();
+    // An array whose text is an address is still not one.
+    expect(parseIpAddress(['1.2.3.4'] as unknown as string)).toBeUndefined();
+    expect(parseIpAddress(['::1'] as unknown as string)).toBeUndefined();
+  });
+
+  it('an address item has no host bits', () => {
+    const item = parseIpItem('192.0.2.1');
+    expect(item.ok && [item.kind, item.hostBitsSet]).toEqual(['address', false]);
   });
 });
 
@@ -369,5 +395,41 @@ describe('ipAddressFromBytes', () => {
     expect([a.family, formatIpAddress(a)]).toEqual([4, '192.0.2.1']);
     expect(ipAddressFromBytes(new Uint8Array(16)).family).toBe(6);
     for (const n of [0, 1, 3, 5, 8, 15, 17, 32]) expect(() => ipAddressFromBytes(new Array(n).fill(0)), `${n} bytes`).toThrow(new RangeError('an IP address has 4 or 16 bytes'));
+  });
+});
+
+describe('isIpv4Mapped against ipaddr.js\'s ipv4Mapped range (::ffff:0:0/96)', () => {
+  it.each([
+    ['::ffff:1.2.3.4', true],
+    ['::ffff:0:0', true],
+    ['::ffff:ffff:ffff', true],
+    ['::ff:102:304', false],
+    ['::ff00:102:304', false],
+    ['::fffe:102:304', false],
+    ['1::ffff:102:304', false],
+    ['0:0:0:0:1:ffff:102:304', false],
+    ['::1:0:ffff:102:304', false],
+    ['1.2.3.4', false],
+    ['0.0.0.0', false],
+  ] as const)('%s: %s', (text, mapped) => {
+    const a = parseIpAddress(text)!;
+    expect(isIpv4Mapped(a)).toBe(mapped);
+    if (a.family === 6) {
+      expect(ipaddr.IPv6.parse(text).range() === 'ipv4Mapped').toBe(mapped);
+      // Printed as ipaddr.js prints it unless mapped (then with the quad).
+      expect(formatIpAddress(a)).toBe(mapped ? `::ffff:${[...a.bytes.slice(12)].join('.')}` : ipaddr.IPv6.parse(text).toRFC5952String());
+    } else expect(formatIpAddress(a)).toBe(text);
+  });
+
+  it('agrees on random addresses near the mapped prefix', () => {
+    fc.assert(
+      fc.property(v6Words, fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 255 }), (w, at, byte) => {
+        const bytes = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v6Bytes(w).slice(12)];
+        bytes[at] = byte;
+        const a = ipAddressFromBytes(bytes);
+        expect(isIpv4Mapped(a)).toBe(ipaddr.fromByteArray(bytes).range() === 'ipv4Mapped');
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

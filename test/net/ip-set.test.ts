@@ -6,6 +6,7 @@ import {
   IpSet,
   compareIpAddress,
   formatIpRange,
+  ipSetFromItems,
   ipSetFromText,
   parseIpAddress,
   parseIpItem,
@@ -325,8 +326,8 @@ describe('IpSet families stay apart', () => {
     const a = parseIpAddress('10.0.0.9')!;
     const b = parseIpAddress('10.0.0.1')!;
     const c = parseIpAddress('::1')!;
-    expect(() => IpSet.fromRanges([{ first: a, last: b }])).toThrow(RangeError);
-    expect(() => IpSet.fromRanges([{ first: b, last: c } as IpRange])).toThrow(RangeError);
+    expect(() => IpSet.fromRanges([{ first: a, last: b }])).toThrow(new RangeError('the range 10.0.0.9..10.0.0.1 has its low end above its high end'));
+    expect(() => IpSet.fromRanges([{ first: b, last: c } as IpRange])).toThrow(new RangeError('an IpRange needs two addresses of the same family'));
     expect(compareIpAddress(b, a)).toBeLessThan(0);
     expect(IpSet.fromRanges([{ first: b, last: a }]).has('10.0.0.5')).toBe(true);
   });
@@ -423,6 +424,15 @@ describe('IpSet.rememberIpv4Text / rememberIpv6Text (the decoder tells the sets 
     expect(set.has('172.16.0.1')).toBe(true);
   });
 
+  it('remembering the newest text again does not push the older one out', () => {
+    IpSet.rememberIpv4Text('older text', 0x0a000001);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    IpSet.rememberIpv4Text('newer text', 0x0a000002);
+    // Neither text is an address: only the memo makes them members.
+    expect(set.has('older text')).toBe(true);
+    expect(set.has('newer text')).toBe(true);
+  });
+
   it('an IPv6 memo entry holds all four words, and an IPv4 one reused for IPv6 forgets the IPv4 value', () => {
     const narrow = ipSetFromText('2001:db8:1:2:3:4:5:6 10.0.0.1').set;
     IpSet.rememberIpv6Text('a::1', 0x20010db8, 0x00010002, 0x00030004, 0x00050006);
@@ -458,7 +468,9 @@ describe('IpSet input from untyped callers and the IpRange contract', () => {
     const bad6 = { family: 6 as const, bytes: new Uint8Array(4) };
     expect(() => IpSet.fromRanges([{ first: bad4, last: bad4 }])).toThrow(RangeError);
     expect(() => IpSet.fromRanges([{ first: bad6, last: bad6 }])).toThrow(RangeError);
-    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array(5) } }])).toThrow(RangeError);
+    const contract = new RangeError('an IpRange needs two addresses of the same family');
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 4, bytes: new Uint8Array([255, 255, 255, 255, 0]) } }])).toThrow(contract);
+    expect(() => IpSet.fromRanges([{ first: v4, last: { family: 6, bytes: new Uint8Array([255, 255, 255, 255]) } }])).toThrow(contract);
     expect(() => IpSet.fromRanges([{ first: parseIpAddress('::2')!, last: v6 }])).toThrow(/low end above its high end/);
     expect(() => IpSet.fromRanges([{ first: parseIpAddress('1::')!, last: parseIpAddress('::ffff:ffff')! }])).toThrow(RangeError);
     expect(IpSet.fromRanges([{ first: v6, last: parseIpAddress('::2')! }]).has('::2')).toBe(true);
@@ -519,5 +531,33 @@ describe('IpSet input from untyped callers and the IpRange contract', () => {
         expect(set.ranges().map((r) => [bigOf([...r.first.bytes]), bigOf([...r.last.bytes])]), item).toEqual([[o.lo, o.hi]]);
       }
     }
+  });
+});
+
+describe('IpSet builds beyond the fast key sort', () => {
+  it('sorts more than 2^21 IPv4 ranges with the comparator sort, in descending input order', () => {
+    // 2^21 + 1 single addresses two apart (never adjacent, so none merge), given highest first.
+    const n = (1 << 21) + 1;
+    function* items(): Generator<string> {
+      for (let i = n - 1; i >= 0; i--) yield v4Text(i * 2);
+    }
+    const { set, errors } = IpSet.fromItems(items());
+    expect(errors).toEqual([]);
+    expect(set.rangeCount4).toBe(n);
+    for (const i of [0, 1, 12345, n >> 1, n - 2, n - 1]) {
+      expect(set.has(v4Text(i * 2)), `${i * 2}`).toBe(true);
+      expect(set.has(v4Text(i * 2 + 1)), `${i * 2 + 1}`).toBe(false);
+    }
+    const r = set.ranges();
+    expect([formatIpRange(r[0]!), formatIpRange(r[n - 1]!)]).toEqual(['0.0.0.0', v4Text((n - 1) * 2)]);
+  }, 60_000);
+
+  it('ipSetFromItems is IpSet.fromItems', () => {
+    const its = ['10.0.0.0/8', 'bad', '::1', '192.0.2.1..192.0.2.9'];
+    const a = ipSetFromItems(its);
+    const b = IpSet.fromItems(its);
+    expect(a.set.ranges().map(formatIpRange)).toEqual(b.set.ranges().map(formatIpRange));
+    expect([a.errors, a.firstV6Index]).toEqual([b.errors, b.firstV6Index]);
+    expect(a.set.ranges().map(formatIpRange)).toEqual(['10.0.0.0/8', '192.0.2.1..192.0.2.9', '::1']);
   });
 });

@@ -231,11 +231,12 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await page.textContent('[data-testid=line-3]')).toBe('dropped');
     expect(await page.textContent('[data-testid=line-4]')).toBe('kept');
     expect(await page.textContent('[data-testid=readable]')).toBe('EdgeResponseStatus >= 500 and (ClientRequestHost != "health.example.com" or ClientCountry in ["de", "fr"])');
+    await shot(page, '8a-logpush-kept-dropped');
     // Another dataset: the filter's keys are checked against it.
     await page.selectOption('#dataset', 'dns_logs');
     await page.locator('#filter-editor .cm-lintRange-error').first().waitFor();
     await poll(() => page.textContent('#filter-problems')).toContain('EdgeResponseStatus');
-    await shot(page, '8-logpush');
+    await shot(page, '8b-logpush-other-dataset');
     await page.close();
   });
 

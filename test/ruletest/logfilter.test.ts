@@ -19,7 +19,7 @@ const LINES = 'examples/logs.ndjson';
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-logfilter-'));
 
 function run(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, [CLI, 'logfilter', ...args], { cwd: ROOT, input, timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, 'logfilter', ...args], { cwd: ROOT, input, timeout: 30_000, maxBuffer: 64 << 20 });
   return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
 }
 
@@ -85,6 +85,22 @@ describe('rulekit logfilter', () => {
     expect(bad.err).toContain('standard input:2: error[invalid-log-line]: not valid JSON');
     expect(bad.err).toContain('standard input:3: error[invalid-log-line]: a log line is a JSON object');
     expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped, 2 not a log line');
+  });
+
+  it('streams: lines cut anywhere across chunks, CRLF, a BOM, blank lines and bytes that are not UTF-8 are each read as one line would be', () => {
+    const all = readFileSync(join(ROOT, LINES), 'utf8').trim().split('\n');
+    const want = run([JOB, LINES, '--format', 'ndjson']).out;
+    // 40,000 copies of the sample lines (over 3 MB, so over several 1 MiB chunks), CRLF line ends and a BOM.
+    const many = Array.from({ length: 40_000 }, (_, i) => all[i % all.length]).join('\r\n');
+    const big = join(dir, 'many.ndjson');
+    writeFileSync(big, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(many + '\r\n\n  \n')]));
+    const r = run([JOB, big, '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).counts).toEqual({ lines: 40_000, kept: 16_000, dropped: 24_000, invalid: 0 });
+    expect(run([JOB, big, '--format', 'ndjson']).out).toBe(want.repeat(8_000));
+    const bad = run([JOB, '-'], Buffer.concat([Buffer.from('{"EdgeResponseStatus":503,"ClientCountry":"de","x":"'), Buffer.from([0xff]), Buffer.from('"}\n')]));
+    expect(bad.err).toBe('standard input:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n');
+    expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped\n');
   });
 
   it('bad usage exits 2', () => {

@@ -111,7 +111,7 @@ for (const make of [duckdbEngine, chdbEngine]) {
     });
 
     it('the quoting functions survive hostile strings, read back through the engine', async () => {
-      const hostile = fc.oneof(fc.constantFrom(...HOSTILE, "'; DROP TABLE x; --", "''", "\\'", '\\', '\\\\', '\\0', '\\x41', '/* */', '--', '#', '\0', 'a\0b', '"', '""', '`', '\\`', 'ü', '😀', '$1', '{x:String}'), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ maxLength: 20 }), fc.string({ unit: fc.constantFrom('\\', "'", '"', '`', '\0', ';', '-', '/', '*', 'a', '\n'), maxLength: 12 }));
+      const hostile = fc.oneof(fc.constantFrom(...HOSTILE, "'; DROP TABLE x; --", "''", "\\'", '\\', '\\\\', '\\0', '\\x41', '/* */', '--', '#', '\0', 'a\0b', '"', '""', '`', '\\`', 'ü', '😀', '$1', '{x:String}', 'v'), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ maxLength: 20 }), fc.string({ unit: fc.constantFrom('\\', "'", '"', '`', '\0', ';', '-', '/', '*', 'a', '\n'), maxLength: 12 }));
       await fc.assert(fc.asyncProperty(hostile, async (s) => {
         if (hasLoneSurrogate(s)) return;
         const [r] = await engine.rows(`SELECT ${sqlString(s, engine.dialect)} AS v`);
@@ -121,8 +121,10 @@ for (const make of [duckdbEngine, chdbEngine]) {
         const got = await engine.rows(`SELECT 1 AS ${sqlIdentifier(s, engine.dialect)}`);
         // Column names, not row objects: a column named __proto__ would not survive as an object key.
         expect(got.length).toBe(1);
-        const [back] = await engine.rows(`SELECT ${sqlString(name, engine.dialect)} AS v FROM (SELECT 1 AS ${sqlIdentifier(s, engine.dialect)}) WHERE ${sqlIdentifier(s, engine.dialect)} = 1`);
-        expect(back!['v']).toBe(name);
+        // The result's alias must not be the column's name: ClickHouse resolves a WHERE name to a SELECT alias first.
+        const alias = s === 'v' ? 'w' : 'v';
+        const [back] = await engine.rows(`SELECT ${sqlString(name, engine.dialect)} AS ${alias} FROM (SELECT 1 AS ${sqlIdentifier(s, engine.dialect)}) WHERE ${sqlIdentifier(s, engine.dialect)} = 1`);
+        expect(back![alias]).toBe(name);
       }), { numRuns: 300 });
     });
   });
