@@ -7,22 +7,14 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, ListCatalog, type ListItems, type Scheme, type SchemeLiteral } from '../expression/index.js';
+import { checkExpression, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
 import { rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
 import { sqlIdentifier, type SqlDialect } from './quote.js';
 
-/** Options of {@link rulesetToSql}. */
-export interface RulesetSqlOptions {
-  dialect?: SqlDialect;
-  columns?: Readonly<Record<string, string>>;
-  lists?: ListItems | ListCatalog;
-  scheme?: Scheme | SchemeLiteral;
-  serviceToken?: string;
-  /** The table has alias and any-of field columns too (see {@link ExpressionSqlOptions.aliasColumns}). */
-  aliasColumns?: boolean;
-}
+/** Options of {@link rulesetToSql}: those of an expression, since each rule's expression is written with them. */
+export type RulesetSqlOptions = ExpressionSqlOptions;
 
 /** One rule the SQL decides with. */
 export interface RuleSql {
