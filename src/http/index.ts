@@ -19,6 +19,7 @@ export { HTTP_CODES, type HttpCode } from './codes.js';
 export { requestRecord, parseCookieHeader, HTTP_RECORD_SOURCES, type HttpRequest, type NameValue } from './record.js';
 export { readHar, isHar } from './har.js';
 export { readNdjsonRequests, readRequestObject } from './ndjson.js';
+export { simulateRequests, executeNotSimulated } from './simulate.js';
 export { splitUrl, normalizePath, removeDotSegments, pathExtension, type UrlParts } from './url.js';
 
 /** One request read, with where it was: a HAR entry's pointer or an NDJSON line. */

@@ -22,7 +22,7 @@ import {
 import { compileLogFilter, explainLogFilter, logFilterToExpression, printLogFilter, type FilterExplanation } from '../logpush/index.js';
 import { readCaptureBatches, type CaptureSummary } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
-import type { SimulationSummary } from '../ruleset/index.js';
+import type { SimulationSummary, Verdict } from '../ruleset/index.js';
 import type { Placed } from './lint.js';
 
 /** Lists from their JSON text, or the reason they cannot be read. */
@@ -68,7 +68,7 @@ export function packetOf(cells: Record<string, string>): { packet: Packet; probl
 /** The outcome for one packet of the table. */
 export interface PacketOutcome {
   /** `match` / `no match` for an expression; `allow` / `block` for a ruleset; `error` when it did not run. */
-  verdict: 'match' | 'no match' | 'allow' | 'block' | 'error';
+  verdict: 'match' | 'no match' | Verdict | 'error';
   /** The rule that decided (ruleset mode). */
   decidedBy?: RuleRef;
   /** Why it did not run, or what was wrong with the packet's cells. */

@@ -18,7 +18,7 @@ export const RULESET_CODES = {
   'ruleset-duplicate-member': { severity: 'error', doc: 'The same JSON key twice in one object; only the last would count.' },
   'rule-unknown-action': { severity: 'error', doc: 'An `action` that no phase of the catalog has; the closest is suggested.' },
   'rule-action-phase': { severity: 'error', doc: 'An action that does not belong to the ruleset’s phase (log_custom_field outside http_log_custom_fields, rewrite in http_request_firewall_custom…).' },
-  'rule-field-phase': { severity: 'error', doc: 'A field of the other field set than the ruleset’s phase reads: an HTTP field (http.host) in a network phase (magic_transit), or a packet field (tcp.dstport) in an HTTP phase.' },
+  'rule-field-phase': { severity: 'error', doc: 'A field of the other field set than the ruleset’s phase reads: an HTTP field (http.host) in a network phase (magic_transit), or a packet field (tcp.dstport) in an HTTP phase, or a response field (http.response.code) in a phase that runs before the response.' },
   'rule-action-parameters-not-checked': { severity: 'info', doc: 'The `action_parameters` of an HTTP-phase action (rewrite, redirect, execute…) are not checked by rulekit yet.' },
   'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },
   'rule-skip-target': { severity: 'warning', doc: 'A skip `ruleset` other than `current`: only `current` (skip the rest of this ruleset) is described; the simulator treats others as not terminating.' },
@@ -28,7 +28,8 @@ export const RULESET_CODES = {
   'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },
   'simulation-bad-geoip': { severity: 'error', doc: 'The country/ASN table given for a simulation is not one: no line of it is an entry, or the file could not be read.' },
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
-  'simulation-http-phase': { severity: 'error', doc: 'The ruleset given to a simulation is of an HTTP phase: simulation runs packets through network-phase rulesets; HTTP requests are not simulated yet.' },
+  'simulation-execute-not-run': { severity: 'info', doc: 'A rule of an HTTP-phase ruleset executes another ruleset: its matches are counted, but the executed ruleset is not known and not simulated.' },
+  'simulation-http-phase': { severity: 'error', doc: 'A ruleset and an input of different layers: an HTTP-phase ruleset given packets or a capture (it reads HTTP requests: HAR or NDJSON request objects), or given to the SQL engines, which run network rulesets over flows.' },
   'simulation-invalid-ruleset': { severity: 'error', doc: 'The ruleset given to a simulation has errors (listed beside this one); nothing was simulated.' },
   'simulation-no-geoip': { severity: 'warning', doc: 'The ruleset reads country or ASN fields but no geo/ASN table was given: those fields are missing for every packet.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;

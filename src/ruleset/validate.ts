@@ -242,7 +242,8 @@ class Validator {
 
   private expression(text: string, pointer: string, phase: RulesetPhase | undefined): void {
     const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(checkedExpression(text, opts).diagnostics), phase);
+    const result = checkedExpression(text, opts);
+    const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(result.diagnostics), phase, result.ast);
     if (diagnostics.length === 0) return;
     const docRange = this.doc?.valueRange(pointer);
     // The expression's offsets map into the JSON text only when the JSON string has no escapes.

@@ -11,8 +11,10 @@ import { availableParallelism } from 'node:os';
 import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import { executeNotSimulated, readRequests, requestRecord } from '../http/index.js';
 import {
   compileRuleset,
+  isHttpRuleset,
   readsGeoFields,
   rulesetDiagnostic,
   rulesetProblems,
@@ -70,8 +72,11 @@ export interface SimulationReport {
   summary: SimulationSummary;
   /** The ruleset's diagnostics (JSON pointers; ranges in the ruleset text when it was given as text), then the input's. */
   diagnostics: Diagnostic[];
-  /** What the input was recognised as. */
-  input: 'pcap' | 'pcapng' | 'ndjson' | 'unknown' | 'none';
+  /**
+   * What the input was recognised as: a capture or NDJSON packet objects for a network-phase ruleset;
+   * a HAR file or NDJSON request objects (`ndjson`) for an HTTP-phase ruleset.
+   */
+  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'unknown' | 'none';
   /** How frames were decided: on numeric slots, or on packet objects. */
   decoder: 'slots' | 'objects';
   /** Worker threads used (0: this thread only). */
@@ -128,7 +133,8 @@ export async function* simulation(
   const problems = rulesetProblems(ruleset, { lists, serviceToken: options.serviceToken });
   if (hasErrors(problems)) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: problems, ...base };
   const compiled = compileRuleset(body as Ruleset, { lists, serviceToken: options.serviceToken, examplesPerRule: options.examplesPerRule, decoder: options.decoder });
-  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
+  const http = isHttpRuleset(body);
+  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression')), ...(http ? executeNotSimulated(body as Ruleset) : [])];
 
   const inputDiagnostics: Diagnostic[] = [];
   let geoip: GeoIpLookup | undefined;
@@ -166,6 +172,37 @@ export async function* simulation(
     const decoder: SimulationReport['decoder'] = compiled.slotsDecider && !results ? 'slots' : 'objects';
     let bytes = headLength;
     let packets = 0;
+
+    if (http) {
+      // HTTP requests: a HAR file or NDJSON request objects, read whole (HAR is one JSON document).
+      if (format !== undefined || looksBinary(first)) {
+        const what = format ?? 'binary data';
+        inputDiagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes });
+      }
+      const parts: Uint8Array[] = [];
+      for await (const chunk of prepend(first, reader)) {
+        options.signal?.throwIfAborted();
+        parts.push(chunk);
+        bytes += chunk.length;
+      }
+      bytes -= headLength;
+      const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)));
+      inputDiagnostics.push(...read.diagnostics);
+      for (const { request } of read.requests) {
+        if ((packets & 1023) === 0) {
+          options.signal?.throwIfAborted();
+          progress?.({ bytes, totalBytes: total, packets });
+        }
+        const record = requestRecord(request);
+        const packet = geoip ? withGeoIp(record, geoip) : record;
+        if (results) yield { index: packets, ...compiled.run(packet, packets) };
+        else compiled.count(packet, packets);
+        packets++;
+      }
+      progress?.({ bytes, totalBytes: total, packets });
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: read.format, decoder: 'objects', threads: 0, bytes });
+    }
 
     if (format === 'pcap' && !results && headLength >= 24) {
       // Chunks of whole records, counted on worker threads or here.
