@@ -30,7 +30,7 @@ export const RULESET_CODES = {
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
   'simulation-execute-not-run': { severity: 'info', doc: 'A rule of an HTTP-phase ruleset executes another ruleset: its matches are counted, but the executed ruleset is not known and not simulated.' },
   'simulation-rule-left-out': { severity: 'warning', doc: 'A rule whose expression uses a construct rulekit cannot evaluate yet (an HTTP function or indexing) is left out of the simulation: it never matches there.' },
-  'simulation-http-phase': { severity: 'error', doc: 'A ruleset and an input of different layers: an HTTP-phase ruleset given packets or a capture (it reads HTTP requests: HAR or NDJSON request objects), or given to the SQL engines, which run network rulesets over flows.' },
+  'simulation-http-phase': { severity: 'error', doc: 'A ruleset and an input of different layers: an HTTP-phase ruleset given a capture (it reads HTTP requests: HAR or NDJSON request objects) or given to the SQL back end (network rulesets over flows), or a network-phase ruleset given HTTP requests.' },
   'simulation-invalid-ruleset': { severity: 'error', doc: 'The ruleset given to a simulation has errors (listed beside this one); nothing was simulated.' },
   'simulation-no-geoip': { severity: 'warning', doc: 'The ruleset reads country or ASN fields but no geo/ASN table was given: those fields are missing for every packet.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
