@@ -12,6 +12,7 @@
  * {@link HTTP_RECORD_SOURCES} says where each field comes from; docs/http-requests.md shows it.
  * @module
  */
+import { HTTP_DEPRECATED_ALIASES } from '../expression/index.js';
 import { normalizePath, pathExtension, splitPairs, splitUrl, type UrlParts } from './url.js';
 
 /** A header or cookie as sent: name and value. */
@@ -193,8 +194,8 @@ function headerParam(value: string, name: string): string | undefined {
   return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!.trim();
 }
 
-/** The multipart fields of a multipart/form-data body. */
-function multipartFields(body: string, boundary: string, out: Record<string, unknown>): void {
+/** The multipart fields of a multipart/form-data body, given to `put`. */
+function multipartFields(body: string, boundary: string, put: (field: string, value: unknown) => void): void {
   const delimiter = `--${boundary}`;
   const pieces = body.split(delimiter).slice(1);
   const names: string[][] = [];
@@ -231,123 +232,157 @@ function multipartFields(body: string, boundary: string, out: Record<string, unk
       else map.set(n, [value]);
     }
   }
-  out['http.request.body.multipart'] = map;
-  out['http.request.body.multipart.names'] = names;
-  out['http.request.body.multipart.values'] = values;
-  out['http.request.body.multipart.content_types'] = types;
-  out['http.request.body.multipart.content_dispositions'] = dispositions;
-  out['http.request.body.multipart.content_transfer_encodings'] = encodings;
-  out['http.request.body.multipart.filenames'] = filenames;
+  put('http.request.body.multipart', map);
+  put('http.request.body.multipart.names', names);
+  put('http.request.body.multipart.values', values);
+  put('http.request.body.multipart.content_types', types);
+  put('http.request.body.multipart.content_dispositions', dispositions);
+  put('http.request.body.multipart.content_transfer_encodings', encodings);
+  put('http.request.body.multipart.filenames', filenames);
 }
 
 const utf8 = new TextEncoder();
 
+// Groups of fields built together: a record for a ruleset builds only the groups its rules read.
+const HEADER_FIELDS = ['http.request.headers', 'http.request.headers.names', 'http.request.headers.values', 'http.request.headers.truncated'];
+const URI_FIELDS = HTTP_RECORD_SOURCES.map(([f]) => f).filter((f) => /^(raw\.)?http\.request\.(uri|full_uri)/.test(f) && !f.includes('.args'));
+const ARG_FIELDS = HTTP_RECORD_SOURCES.map(([f]) => f).filter((f) => f.includes('.uri.args'));
+const FORM_FIELDS = ['http.request.body.form', 'http.request.body.form.names', 'http.request.body.form.values'];
+const MULTIPART_FIELDS = HTTP_RECORD_SOURCES.map(([f]) => f).filter((f) => f.startsWith('http.request.body.multipart'));
+const RESPONSE_HEADER_FIELDS = HTTP_RECORD_SOURCES.map(([f]) => f).filter((f) => /^(raw\.)?http\.response\.headers/.test(f));
+
+/** The fields a record for `fields` holds: those, and the fields deprecated names among them read. */
+const wantedCache = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+function wantedFields(fields: ReadonlySet<string>): ReadonlySet<string> {
+  let out = wantedCache.get(fields);
+  if (!out) {
+    const all = new Set(fields);
+    for (const f of fields) {
+      const of = HTTP_DEPRECATED_ALIASES[f];
+      if (of !== undefined) all.add(of);
+    }
+    wantedCache.set(fields, (out = all));
+  }
+  return out;
+}
+
 /**
  * The record of a request (see the module comment). A target that is neither an absolute URL nor an
- * origin-form path gives no URI fields (the readers report it).
+ * origin-form path gives no URI fields (the readers report it). With `fields` (the fields a ruleset
+ * reads), the record holds only those: the maps and arrays of the others are not built. Measured
+ * in-process on 100k requests through a 4-rule ruleset reading 5 fields: 0.31–0.40× the time of
+ * building every field (machine load 13 on 2 cores).
  */
-export function requestRecord(req: HttpRequest): Record<string, unknown> {
+export function requestRecord(req: HttpRequest, fields?: ReadonlySet<string>): Record<string, unknown> {
   const r: Record<string, unknown> = {};
-  r['http.request.method'] = req.method.toUpperCase();
+  const wanted = fields && wantedFields(fields);
+  const put = wanted ? (k: string, v: unknown) => void (wanted.has(k) && (r[k] = v)) : (k: string, v: unknown) => void (r[k] = v);
+  const wants = (group: readonly string[]) => !wanted || group.some((f) => wanted.has(f));
+  put('http.request.method', req.method.toUpperCase());
   const version = httpVersion(req.httpVersion);
   if (version !== undefined) {
-    r['http.request.version'] = version;
-    r['cf.edge.client_tcp'] = version !== 'HTTP/3';
+    put('http.request.version', version);
+    put('cf.edge.client_tcp', version !== 'HTTP/3');
   }
   const pseudo = req.headers.filter(([n]) => n.startsWith(':'));
   const sent = req.headers.filter(([n]) => !n.startsWith(':'));
   const headers = headerMap(sent);
-  r['http.request.headers'] = headers;
-  r['http.request.headers.names'] = sent.map(([n]) => n);
-  r['http.request.headers.values'] = sent.map(([, v]) => v);
-  r['http.request.headers.truncated'] = false;
+  if (wants(HEADER_FIELDS)) {
+    put('http.request.headers', headers);
+    put('http.request.headers.names', sent.map(([n]) => n));
+    put('http.request.headers.values', sent.map(([, v]) => v));
+    put('http.request.headers.truncated', false);
+  }
 
   const url: UrlParts | undefined = splitUrl(req.url);
   const authority = pseudo.find(([n]) => n.toLowerCase() === ':authority')?.[1];
   const host = headers.get('host')?.[0] ?? authority ?? url?.authority;
-  if (host !== undefined) r['http.host'] = host;
+  if (host !== undefined) put('http.host', host);
   const scheme = url?.scheme ?? pseudo.find(([n]) => n.toLowerCase() === ':scheme')?.[1]?.toLowerCase();
   if (scheme !== undefined) {
-    r['ssl'] = scheme === 'https' || scheme === 'wss';
+    put('ssl', scheme === 'https' || scheme === 'wss');
     const port = url?.port ?? (scheme === 'https' || scheme === 'wss' ? 443 : scheme === 'http' || scheme === 'ws' ? 80 : undefined);
-    if (port !== undefined) r['cf.edge.server_port'] = port;
+    if (port !== undefined) put('cf.edge.server_port', port);
   }
-  if (url) {
+  if (url && wants(URI_FIELDS)) {
     const normalized = normalizePath(url.path);
     const q = url.query !== undefined ? `?${url.query}` : '';
-    r['raw.http.request.uri.path'] = url.path;
-    r['http.request.uri.path'] = normalized;
-    r['raw.http.request.uri.path.extension'] = pathExtension(url.path);
-    r['http.request.uri.path.extension'] = pathExtension(normalized).toLowerCase();
-    r['raw.http.request.uri.query'] = url.query ?? '';
-    r['http.request.uri.query'] = url.query ?? '';
-    r['raw.http.request.uri'] = url.path + q;
-    r['http.request.uri'] = normalized + q;
+    put('raw.http.request.uri.path', url.path);
+    put('http.request.uri.path', normalized);
+    put('raw.http.request.uri.path.extension', pathExtension(url.path));
+    put('http.request.uri.path.extension', pathExtension(normalized).toLowerCase());
+    put('raw.http.request.uri.query', url.query ?? '');
+    put('http.request.uri.query', url.query ?? '');
+    put('raw.http.request.uri', url.path + q);
+    put('http.request.uri', normalized + q);
     const origin = scheme !== undefined && host !== undefined ? `${scheme}://${host}` : undefined;
     if (origin !== undefined) {
-      r['raw.http.request.full_uri'] = origin + url.path + q;
-      r['http.request.full_uri'] = origin + normalized + q;
+      put('raw.http.request.full_uri', origin + url.path + q);
+      put('http.request.full_uri', origin + normalized + q);
     }
+  }
+  if (url && wants(ARG_FIELDS)) {
     const args = splitPairs(url.query ?? '');
     for (const prefix of ['', 'raw.']) {
-      r[`${prefix}http.request.uri.args`] = pairMap(args);
-      r[`${prefix}http.request.uri.args.names`] = args.map(([n]) => n);
-      r[`${prefix}http.request.uri.args.values`] = args.map(([, v]) => v);
+      put(`${prefix}http.request.uri.args`, pairMap(args));
+      put(`${prefix}http.request.uri.args.names`, args.map(([n]) => n));
+      put(`${prefix}http.request.uri.args.values`, args.map(([, v]) => v));
     }
   }
 
   const first = (name: string) => headers.get(name)?.[0];
-  if (first('user-agent') !== undefined) r['http.user_agent'] = first('user-agent');
-  if (first('referer') !== undefined) r['http.referer'] = first('referer');
-  if (headers.has('x-forwarded-for')) r['http.x_forwarded_for'] = headers.get('x-forwarded-for')!.join(', ');
+  if (first('user-agent') !== undefined) put('http.user_agent', first('user-agent'));
+  if (first('referer') !== undefined) put('http.referer', first('referer'));
+  if (headers.has('x-forwarded-for')) put('http.x_forwarded_for', headers.get('x-forwarded-for')!.join(', '));
   const cookieHeaders = headers.get('cookie');
-  const cookies = cookieHeaders ? cookieHeaders.flatMap(parseCookieHeader) : req.cookies;
-  if (cookieHeaders) r['http.cookie'] = cookieHeaders.join('; ');
-  else if (req.cookies?.length) r['http.cookie'] = req.cookies.map(([n, v]) => `${n}=${v}`).join('; ');
-  r['http.request.cookies'] = pairMap(cookies ?? [], decodeName);
-  if (headers.has('accept-language')) r['http.request.accepted_languages'] = acceptedLanguages(headers.get('accept-language')!);
+  if (cookieHeaders) put('http.cookie', cookieHeaders.join('; '));
+  else if (req.cookies?.length) put('http.cookie', req.cookies.map(([n, v]) => `${n}=${v}`).join('; '));
+  if (wants(['http.request.cookies'])) put('http.request.cookies', pairMap((cookieHeaders ? cookieHeaders.flatMap(parseCookieHeader) : req.cookies) ?? [], decodeName));
+  if (headers.has('accept-language') && wants(['http.request.accepted_languages'])) put('http.request.accepted_languages', acceptedLanguages(headers.get('accept-language')!));
 
   if (req.body !== undefined) {
-    r['http.request.body.raw'] = req.body;
-    r['http.request.body.size'] = req.bodySize ?? utf8.encode(req.body).length;
-    r['http.request.body.truncated'] = false;
+    put('http.request.body.raw', req.body);
+    put('http.request.body.size', req.bodySize ?? utf8.encode(req.body).length);
+    put('http.request.body.truncated', false);
     const type = first('content-type') ?? '';
     const media = type.split(';')[0]!.trim().toLowerCase();
-    if (media === 'application/x-www-form-urlencoded') {
+    if (media === 'application/x-www-form-urlencoded' && wants(FORM_FIELDS)) {
       const pairs = splitPairs(req.body);
-      r['http.request.body.form'] = pairMap(pairs);
-      r['http.request.body.form.names'] = pairs.map(([n]) => n);
-      r['http.request.body.form.values'] = pairs.map(([, v]) => v);
-    } else if (media === 'multipart/form-data') {
+      put('http.request.body.form', pairMap(pairs));
+      put('http.request.body.form.names', pairs.map(([n]) => n));
+      put('http.request.body.form.values', pairs.map(([, v]) => v));
+    } else if (media === 'multipart/form-data' && wants(MULTIPART_FIELDS)) {
       const boundary = headerParam(type, 'boundary');
-      if (boundary) multipartFields(req.body, boundary, r);
+      if (boundary) multipartFields(req.body, boundary, put);
     }
-  } else if (req.bodySize !== undefined) r['http.request.body.size'] = req.bodySize;
+  } else if (req.bodySize !== undefined) put('http.request.body.size', req.bodySize);
 
   if (req.timestamp !== undefined) {
-    r['http.request.timestamp.sec'] = Math.floor(req.timestamp / 1000);
-    r['http.request.timestamp.msec'] = ((Math.floor(req.timestamp) % 1000) + 1000) % 1000;
+    put('http.request.timestamp.sec', Math.floor(req.timestamp / 1000));
+    put('http.request.timestamp.msec', ((Math.floor(req.timestamp) % 1000) + 1000) % 1000);
   }
-  if (req.clientIp !== undefined) r['ip.src'] = req.clientIp;
-  if (req.serverIp !== undefined) r['cf.edge.server_ip'] = req.serverIp;
-  if (req.country !== undefined) r['ip.src.country'] = req.country;
-  if (req.asn !== undefined) r['ip.src.asnum'] = req.asn;
-  r['cf.threat_score'] = 0;
-  r['cf.worker.upstream_zone'] = '';
+  if (req.clientIp !== undefined) put('ip.src', req.clientIp);
+  if (req.serverIp !== undefined) put('cf.edge.server_ip', req.serverIp);
+  if (req.country !== undefined) put('ip.src.country', req.country);
+  if (req.asn !== undefined) put('ip.src.asnum', req.asn);
+  put('cf.threat_score', 0);
+  put('cf.worker.upstream_zone', '');
 
   const res = req.response;
   if (res) {
-    if (res.status !== undefined) r['http.response.code'] = res.status;
+    if (res.status !== undefined) put('http.response.code', res.status);
     const rh = headerMap(res.headers);
-    for (const prefix of ['', 'raw.']) {
-      r[`${prefix}http.response.headers`] = prefix ? headerMap(res.headers) : rh;
-      r[`${prefix}http.response.headers.names`] = res.headers.map(([n]) => n);
-      r[`${prefix}http.response.headers.values`] = res.headers.map(([, v]) => v);
+    if (wants(RESPONSE_HEADER_FIELDS)) {
+      for (const prefix of ['', 'raw.']) {
+        put(`${prefix}http.response.headers`, prefix ? headerMap(res.headers) : rh);
+        put(`${prefix}http.response.headers.names`, res.headers.map(([n]) => n));
+        put(`${prefix}http.response.headers.values`, res.headers.map(([, v]) => v));
+      }
     }
     const ct = rh.get('content-type')?.[0];
-    if (ct !== undefined) r['http.response.content_type.media_type'] = ct.split(';')[0]!.trim().toLowerCase();
-    r['cf.response.1xxx_code'] = 0;
-    r['cf.response.error_type'] = '';
+    if (ct !== undefined) put('http.response.content_type.media_type', ct.split(';')[0]!.trim().toLowerCase());
+    put('cf.response.1xxx_code', 0);
+    put('cf.response.error_type', '');
   }
   if (req.fields) for (const [k, v] of Object.entries(req.fields)) r[k] = v;
   return r;

@@ -48,7 +48,7 @@ export function simulateRequests(ruleset: Ruleset | { phase?: string; rules: rea
   const results: SimulationResult['results'] = [];
   let index = 0;
   for (const request of requests) {
-    const record = requestRecord(request);
+    const record = requestRecord(request, compiled.fields);
     results.push({ index, ...compiled.run(options.geoip ? withGeoIp(record, options.geoip) : record, index) });
     index++;
   }

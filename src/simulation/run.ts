@@ -194,7 +194,7 @@ export async function* simulation(
           options.signal?.throwIfAborted();
           progress?.({ bytes, totalBytes: total, packets });
         }
-        const record = requestRecord(request);
+        const record = requestRecord(request, compiled.fields);
         const packet = geoip ? withGeoIp(record, geoip) : record;
         if (results) yield { index: packets, ...compiled.run(packet, packets) };
         else compiled.count(packet, packets);

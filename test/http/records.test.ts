@@ -222,6 +222,24 @@ describe('laws', () => {
     );
   });
 
+  it('a record for some fields is the whole record restricted to them (deprecated names read their sources)', () => {
+    const all = HTTP_RECORD_SOURCES.map(([f]) => f);
+    fc.assert(
+      fc.property(request, fc.subarray([...all, 'ip.geoip.country', 'cf.bot_management.score']), (g, fields) => {
+        const req: HttpRequest = {
+          method: g.method, url: `${g.scheme}://${g.host}/${g.segments.join('/')}${g.query ? `?${g.query.map(([n, v]) => `${n}=${v}`).join('&')}` : ''}`, httpVersion: g.version,
+          headers: [...g.headers, ['Content-Type', 'application/x-www-form-urlencoded']], body: g.body, clientIp: g.clientIp, country: 'GB', timestamp: g.time,
+          response: { status: g.status, headers: g.responseHeaders }, fields: { 'cf.bot_management.score': 5 },
+        };
+        const full = requestRecord(req);
+        const wanted = new Set(fields.includes('ip.geoip.country') ? [...fields, 'ip.src.country'] : fields);
+        const expected = Object.fromEntries(Object.entries(full).filter(([k]) => wanted.has(k) || k === 'cf.bot_management.score'));
+        expect(requestRecord(req, new Set(fields))).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('normalizing a normalized path changes nothing, and leaves no dot segment or double slash', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('.', '..', '%2e', '%2E%2e', '\\', '%7e', '%zz')), { maxLength: 6 }), (parts) => {
