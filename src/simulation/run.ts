@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { executeNotSimulated, readRequests, requestRecord } from '../http/index.js';
+import { executeNotSimulated, isHar, readRequests, requestRecord } from '../http/index.js';
 import {
   compileRuleset,
   isHttpRuleset,
@@ -338,6 +338,14 @@ export async function* simulation(
         inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
         continue;
       }
+      if (packets === 0 && looksLikeRequests(p)) {
+        // HTTP requests given to a network ruleset would be packets without a field: allowed, silently.
+        const phase = (body as { phase?: unknown } | undefined)?.phase;
+        inputDiagnostics.push(
+          rulesetDiagnostic('simulation-http-phase', `line ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { line: lineNo } }),
+        );
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead });
+      }
       // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
       const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
       if (results) yield { index: packets, ...compiled.run(packet, packets) };
@@ -446,6 +454,12 @@ async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{
   rest += decoder.decode();
   if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
   return bytesRead;
+}
+
+/** A parsed NDJSON line that is a HAR document or an HTTP request object (method and URL, no packet field). */
+function looksLikeRequests(p: object): boolean {
+  const o = p as Record<string, unknown>;
+  return isHar(o) || (typeof o['method'] === 'string' && typeof o['url'] === 'string' && !Object.keys(o).some((k) => k.includes('.')));
 }
 
 /** Binary data, not NDJSON text: a NUL byte or a control character other than TAB/CR/LF in the first bytes. */

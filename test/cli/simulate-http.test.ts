@@ -101,6 +101,17 @@ describe('rulekit simulate with HTTP requests', () => {
     expect(r.err).toMatch(/response-field\.json#\/rules\/0\/expression:2:\d+: error\[rule-field-phase\]/);
   });
 
+  it('HTTP requests given to a network ruleset are one error, not packets without fields (exit 1)', () => {
+    const network = join(dir, 'network.json');
+    writeFileSync(network, JSON.stringify({ rules: [{ action: 'block', expression: 'tcp.dstport == 22' }] }));
+    const r = run(['simulate', network, requests]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('error[simulation-http-phase] /phase: line 1 is an HTTP request object, but the ruleset\'s phase (none: network_transit) reads packets');
+    const har = run(['simulate', network, '-'], JSON.stringify({ log: { entries: [] } }));
+    expect(har.code).toBe(1);
+    expect(har.out).toContain('line 1 is a HAR document');
+  });
+
   it('a missing input file is a usage error, exit 2', () => {
     expect(run(['simulate', ruleset, join(dir, 'nope.har')]).code).toBe(2);
   });
