@@ -14,6 +14,9 @@ import { nameValues, readRequestObject, timestampOf } from './ndjson.js';
 import type { HttpRequest, NameValue } from './record.js';
 import { splitUrl } from './url.js';
 
+const utf8 = new TextEncoder();
+const utf8Length = (text: string) => utf8.encode(text).length;
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Whether parsed JSON is a HAR document (an object with a `log` object). */
@@ -77,7 +80,7 @@ function harEntry(entry: unknown, pointer: string, out: Diagnostic[]): HttpReque
     }
   }
   if (typeof req['bodySize'] === 'number' && Number.isInteger(req['bodySize']) && req['bodySize'] > 0 && request.body !== undefined) {
-    if (req['bodySize'] !== new TextEncoder().encode(request.body).length) request.bodySize = req['bodySize'];
+    if (req['bodySize'] !== utf8Length(request.body)) request.bodySize = req['bodySize'];
   }
   if (entry['startedDateTime'] !== undefined) {
     const ms = timestampOf(entry['startedDateTime']);

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { executeNotSimulated, isHar, readRequests, requestRecord } from '../http/index.js';
+import { executeNotSimulated, isHar, readRequests, requestRecord, type HttpRequest } from '../http/index.js';
 import {
   compileRuleset,
   isHttpRuleset,
@@ -180,16 +180,7 @@ export async function* simulation(
         inputDiagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
         return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes });
       }
-      const parts: Uint8Array[] = [];
-      for await (const chunk of prepend(first, reader)) {
-        options.signal?.throwIfAborted();
-        parts.push(chunk);
-        bytes += chunk.length;
-      }
-      bytes -= headLength;
-      const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)));
-      inputDiagnostics.push(...read.diagnostics);
-      for (const { request } of read.requests) {
+      const decide = function* (request: HttpRequest): Generator<PacketResult> {
         if ((packets & 1023) === 0) {
           options.signal?.throwIfAborted();
           progress?.({ bytes, totalBytes: total, packets });
@@ -199,9 +190,49 @@ export async function* simulation(
         if (results) yield { index: packets, ...compiled.run(packet, packets) };
         else compiled.count(packet, packets);
         packets++;
+      };
+      if (HAR_START.test(new TextDecoder().decode(first))) {
+        // A HAR file is one JSON document: read whole.
+        const parts: Uint8Array[] = [];
+        for await (const chunk of prepend(first, reader)) {
+          options.signal?.throwIfAborted();
+          parts.push(chunk);
+          bytes += chunk.length;
+        }
+        bytes -= headLength;
+        const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)), { format: 'har' });
+        parts.length = 0;
+        inputDiagnostics.push(...read.diagnostics);
+        for (const { request } of read.requests) yield* decide(request);
+        progress?.({ bytes, totalBytes: total, packets });
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'har', decoder: 'objects', threads: 0, bytes });
+      }
+      // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR).
+      let inputFormat: 'har' | 'ndjson' = 'ndjson';
+      const lines = ndjsonLines(prepend(first, reader));
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) {
+          bytes = next.value;
+          break;
+        }
+        const { line, lineNo, bytesRead } = next.value;
+        bytes = bytesRead;
+        if (!line.trim()) continue;
+        const read = readRequests(line, { format: 'ndjson' });
+        if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
+          inputFormat = 'har';
+          const har = readRequests(line, { format: 'har' });
+          inputDiagnostics.push(...har.diagnostics);
+          for (const { request } of har.requests) yield* decide(request);
+          continue;
+        }
+        // Line numbers of the one-line reads are the file's.
+        for (const d of read.diagnostics) inputDiagnostics.push(renumber(d, lineNo));
+        for (const { request } of read.requests) yield* decide(request);
       }
       progress?.({ bytes, totalBytes: total, packets });
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: read.format, decoder: 'objects', threads: 0, bytes });
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: inputFormat, decoder: 'objects', threads: 0, bytes });
     }
 
     if (format === 'pcap' && !results && headLength >= 24) {
@@ -454,6 +485,23 @@ async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{
   rest += decoder.decode();
   if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
   return bytesRead;
+}
+
+/** HAR documents as browsers and proxies write them: `{"log": {` first. */
+const HAR_START = /^\uFEFF?\s*\{\s*"log"\s*:/;
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A diagnostic of a one-line read, with the line it came from. */
+function renumber(d: Diagnostic, line: number): Diagnostic {
+  if (d.data?.['line'] === undefined) return d;
+  return { ...d, message: d.message.replace(/^line \d+: /, `line ${line}: `), data: { ...d.data, line } };
 }
 
 /** A parsed NDJSON line that is a HAR document or an HTTP request object (method and URL, no packet field). */

@@ -87,6 +87,14 @@ describe('rulekit simulate with HTTP requests', () => {
     expect(run(['simulate', ruleset, notHar]).code).toBe(1);
   });
 
+  it('a HAR document on one line whose "log" is not its first member is read as HAR; NDJSON lines keep their numbers', () => {
+    const r = run(['simulate', ruleset, '-', '--format', 'json'], JSON.stringify({ comment: 'x', log: { entries: [{ request: { method: 'GET', url: 'https://example.com/x.html' } }] } }));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).summary.verdicts).toEqual({ allow: 0, block: 0, managed_challenge: 1 });
+    const lines = run(['simulate', ruleset, '-', '--format', 'json'], '\n{"method":"GET","url":"https://example.com/"}\n{"method":"GET","url":"https://example.com/","clientIp":"x"}\n');
+    expect(JSON.parse(lines.out).diagnostics.map((d: { message: string; data: unknown }) => [d.message, d.data])).toEqual([['line 3: clientIp is an IPv4 or IPv6 address string; it is ignored', { line: 3 }]]);
+  });
+
   it('a capture given to an HTTP ruleset is one error, exit 1', () => {
     const r = run(['simulate', ruleset, join(ROOT, 'test', 'fixtures', 'capture', 'mixed-le-usec.pcap')]);
     expect(r.code).toBe(1);
