@@ -167,7 +167,7 @@ class PostgresStore implements Store {
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
       try {
-        const body = JSON.stringify(ruleset);
+        const body = jsonTextOf(ruleset) ?? JSON.stringify(ruleset);
         const outcome = await this.write(async (c) => {
           if (isEntryPoint(ruleset.kind)) {
             const { rows } = await c.query<{ id: string }>(
@@ -264,7 +264,7 @@ class PostgresStore implements Store {
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
             if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-            withJsonText(next, JSON.stringify(next));
+            if (jsonTextOf(next) === undefined) withJsonText(next, JSON.stringify(next));
             if (!u.dryRun) {
               writes.push(next);
               current = next;

@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { RulesetCache, withJsonText } from './cache.js';
+import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -171,7 +171,7 @@ class SqliteStore implements Store {
         const existing = this.q.entryPoint.get(owner.scope, owner.id, ruleset.phase) as { id: string } | undefined;
         if (existing) throw new Rollback({ phaseExists: existing.id });
       }
-      const body = JSON.stringify(ruleset);
+      const body = textOf(ruleset);
       this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version));
       this.q.insertVersion.run(ruleset.id, Number(ruleset.version), body);
       return { created: withJsonText(ruleset, body) };
@@ -188,7 +188,7 @@ class SqliteStore implements Store {
       if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
       const next = outcome.next;
       if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-      const body = JSON.stringify(next);
+      const body = textOf(next);
       const done = this.q.updateRuleset.run(Number(next.version), owner.scope, owner.id, id, Number(current.version));
       if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
       this.q.insertVersion.run(id, Number(next.version), body);
@@ -251,6 +251,11 @@ class SqliteStore implements Store {
     if (this.db.open) this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+/** A record's JSON text: the one records.ts made with it, or its serialisation. */
+function textOf(r: StoredRuleset): string {
+  return jsonTextOf(r) ?? JSON.stringify(r);
 }
 
 function jobOf(row: { id: number | bigint | string; body: string }): StoredJob {
