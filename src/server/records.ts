@@ -4,9 +4,9 @@
  * routes and the tests share them and the store only persists what they return.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { withJsonText, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partsText, ruleText, rulesetText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -45,28 +45,26 @@ const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : 
 type RuleContent = Omit<StoredRule, 'id' | 'version' | 'last_updated' | 'ref'> & { ref?: string };
 
 /**
- * A body rule's content and the JSON text of a stored rule around the members the server assigns:
- * `head` is `"action":…,"expression":…,"description":…,` and `tail` is `,"enabled":…}` (with
- * `action_parameters` before the brace when there are any), `refText` the body's `ref` as JSON.
+ * A body rule's content, the JSON text of a stored rule around the members the server assigns, and the
+ * body's `ref` as JSON.
  */
-interface RuleParts {
+interface BodyRule {
   content: RuleContent;
-  head: string;
-  tail: string;
+  parts: RuleParts;
   refText?: string;
 }
 
 /**
- * Parts of the rules of frozen bodies (the server's memo of parsed bodies hands the same frozen value to
- * every request with the same text): a PUT of a body seen before serialises none of its rules' members
- * again. The stored record's text is cut from these parts instead of `JSON.stringify` of the record, which
- * was ~40 µs of a 50-rule PUT (~16 KB of text).
+ * Body rules of frozen bodies (the server's memo of parsed bodies hands the same frozen value to every
+ * request with the same bytes): a PUT of a body seen before serialises none of its rules' members again.
+ * The stored record's text is cut from these parts instead of `JSON.stringify` of the record, which was
+ * ~40 µs of a 50-rule PUT (~16 KB of text).
  */
-const partsOfFrozen = new WeakMap<object, RuleParts>();
+const ofFrozen = new WeakMap<object, BodyRule>();
 
-function partsOf(r: Body): RuleParts {
-  let parts = partsOfFrozen.get(r);
-  if (parts) return parts;
+function bodyRule(r: Body): BodyRule {
+  let b = ofFrozen.get(r);
+  if (b) return b;
   const content: RuleContent = {
     action: str(r['action']),
     expression: str(r['expression']),
@@ -75,14 +73,28 @@ function partsOf(r: Body): RuleParts {
   };
   if (typeof r['ref'] === 'string') content.ref = r['ref'];
   if (r['action_parameters'] !== undefined) content.action_parameters = r['action_parameters'] as Record<string, unknown>;
-  parts = {
+  b = {
     content,
-    head: `"action":${JSON.stringify(content.action)},"expression":${JSON.stringify(content.expression)},"description":${JSON.stringify(content.description)},`,
-    tail: `,"enabled":${content.enabled}${content.action_parameters === undefined ? '' : `,"action_parameters":${JSON.stringify(content.action_parameters)}`}}`,
+    parts: {
+      head: `"action":${JSON.stringify(content.action)},"expression":${JSON.stringify(content.expression)},"description":${JSON.stringify(content.description)},`,
+      tail: `,"enabled":${content.enabled}${content.action_parameters === undefined ? '' : `,"action_parameters":${JSON.stringify(content.action_parameters)}`}}`,
+    },
   };
-  if (content.ref !== undefined) parts.refText = JSON.stringify(content.ref);
-  if (Object.isFrozen(r)) partsOfFrozen.set(r, parts);
-  return parts;
+  if (content.ref !== undefined) b.refText = JSON.stringify(content.ref);
+  if (Object.isFrozen(r)) ofFrozen.set(r, b);
+  return b;
+}
+
+/** The rule contents of a body's rules for the compact form (JSON and SHA-256), once per frozen body. */
+const contentsOfFrozen = new WeakMap<object, { parts: string; digest: string }>();
+
+function contentsOf(bodyRules: readonly Body[], rules: readonly BodyRule[]): { parts: string; digest: string } {
+  let c = contentsOfFrozen.get(bodyRules);
+  if (c) return c;
+  const parts = partsText(rules.map((r) => r.parts));
+  c = { parts, digest: createHash('sha256').update(parts).digest('hex') };
+  if (Object.isFrozen(bodyRules)) contentsOfFrozen.set(bodyRules, c);
+  return c;
 }
 
 /** The members that make a rule what it is; a PUT that leaves them alone keeps the rule's version. */
@@ -91,30 +103,40 @@ function sameRule(a: StoredRule, b: RuleContent, ref: string): boolean {
     JSON.stringify(a.action_parameters ?? null) === JSON.stringify(b.action_parameters ?? null);
 }
 
+/** A rule made from a body rule, with its assigned members as JSON strings. */
+interface MadeRule {
+  rule: StoredRule;
+  from: BodyRule;
+  assigned: AssignedText;
+}
+
 /**
- * A stored rule and its JSON text (what `JSON.stringify` gives of it). `quoted` holds the id, version and
- * timestamp as JSON strings: the caller quotes the version and timestamp once for all the rules of a
- * record, and new ids are hex digits, which need no escaping.
+ * A stored rule. `quoted` holds the id, version and timestamp as JSON strings: the caller quotes the
+ * version and timestamp once for all the rules of a record, and new ids are hex digits, which need no
+ * escaping.
  */
-function storedRule(parts: RuleParts, id: string, ref: string, version: string, lastUpdated: string, quoted: { id: string; version: string; lastUpdated: string }): { rule: StoredRule; text: string } {
-  // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); the text
-  // below follows the same order.
-  const { action, action_parameters, expression, description, enabled } = parts.content;
+function storedRule(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quoted: { id: string; version: string; lastUpdated: string }): MadeRule {
+  // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); ruleText
+  // writes the same order.
+  const { action, action_parameters, expression, description, enabled } = from.content;
   const rule: StoredRule = { id, version, action, expression, description, last_updated: lastUpdated, ref, enabled };
   if (action_parameters !== undefined) rule.action_parameters = action_parameters;
-  const refText = ref === id ? quoted.id : ref === parts.content.ref ? parts.refText! : JSON.stringify(ref);
-  return { rule, text: `{"id":${quoted.id},"version":${quoted.version},${parts.head}"last_updated":${quoted.lastUpdated},"ref":${refText}${parts.tail}` };
+  const refText = ref === id ? quoted.id : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
+  return { rule, from, assigned: { id: quoted.id, version: quoted.version, lastUpdated: quoted.lastUpdated, ref: refText } };
 }
 
 /** How new ids are written as JSON strings: {@link newId}'s are hex digits, another source's may be anything. */
 const quoterOf = (source: () => string): ((id: string) => string) => (source === newId ? (id) => `"${id}"` : (id) => JSON.stringify(id));
 
-/** The record, with its JSON text remembered (the store writes it, the answer sends it). */
-function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, rules: { rule: StoredRule; text: string }[]): StoredRuleset {
+/**
+ * The record, with its JSON text (the store writes it, the answer sends it) and its compact form (what
+ * the SQLite store writes) remembered.
+ */
+function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: readonly MadeRule[]): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
-  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: rules.map((r) => r.rule) };
-  const text = `{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"description":${JSON.stringify(description)},"kind":${JSON.stringify(kind)},"phase":${JSON.stringify(phase)},"version":${JSON.stringify(version)},"last_updated":${JSON.stringify(last_updated)},"rules":[${rules.map((r) => r.text).join(',')}]}`;
-  return withJsonText(record, text);
+  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: made.map((r) => r.rule) };
+  withJsonText(record, rulesetText(record, made.map((r) => ruleText(r.from.parts, r.assigned))));
+  return withCompactForm(record, made.map((r) => r.assigned), contentsOf(bodyRules, made.map((r) => r.from)));
 }
 
 /** The ruleset a valid create body makes. */
@@ -130,10 +152,10 @@ export function newRuleset(body: Body, now: string, id: () => string = newId): S
     phase: str(body['phase']),
     version: '1',
     last_updated: now,
-  }, bodyRules.map((r) => {
-    const parts = partsOf(r);
+  }, bodyRules, bodyRules.map((r) => {
+    const from = bodyRule(r);
     const rid = id();
-    return storedRule(parts, rid, parts.content.ref ?? rid, '1', now, { id: quoteId(rid), version: '"1"', lastUpdated: quotedNow });
+    return storedRule(from, rid, from.content.ref ?? rid, '1', now, { id: quoteId(rid), version: '"1"', lastUpdated: quotedNow });
   }));
 }
 
@@ -158,10 +180,10 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
   let byId: Map<string, StoredRule> | undefined;
   let byRef: Map<string, StoredRule> | undefined;
   const seen = new Set<string>();
-  const rules: { rule: StoredRule; text: string }[] = [];
+  const rules: MadeRule[] = [];
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
   bodyRules.forEach((r, i) => {
-    const parts = partsOf(r);
+    const from = bodyRule(r);
     let old: StoredRule | undefined;
     if (typeof r['id'] === 'string') {
       old = (byId ??= new Map(current.rules.map((s) => [s.id, s]))).get(r['id']);
@@ -169,8 +191,8 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
         problems.push(serverDiagnostic('server-unknown-rule-id', `this ruleset has no rule with id ${JSON.stringify(r['id'])}; leave "id" out to add a new rule`, `/rules/${i}/id`));
         return;
       }
-    } else if (parts.content.ref !== undefined) {
-      old = (byRef ??= new Map(current.rules.map((s) => [s.ref, s]))).get(parts.content.ref);
+    } else if (from.content.ref !== undefined) {
+      old = (byRef ??= new Map(current.rules.map((s) => [s.ref, s]))).get(from.content.ref);
     }
     if (old) {
       if (seen.has(old.id)) {
@@ -178,14 +200,14 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
         return;
       }
       seen.add(old.id);
-      const ref = parts.content.ref ?? old.ref;
+      const ref = from.content.ref ?? old.ref;
       const quotedId = JSON.stringify(old.id);
-      rules.push(sameRule(old, parts.content, ref)
-        ? storedRule(parts, old.id, ref, old.version, old.last_updated, { id: quotedId, version: JSON.stringify(old.version), lastUpdated: JSON.stringify(old.last_updated) })
-        : storedRule(parts, old.id, ref, version, now, { id: quotedId, ...quotedNew }));
+      rules.push(sameRule(old, from.content, ref)
+        ? storedRule(from, old.id, ref, old.version, old.last_updated, { id: quotedId, version: JSON.stringify(old.version), lastUpdated: JSON.stringify(old.last_updated) })
+        : storedRule(from, old.id, ref, version, now, { id: quotedId, ...quotedNew }));
     } else {
       const rid = id();
-      rules.push(storedRule(parts, rid, parts.content.ref ?? rid, version, now, { id: quoteId(rid), ...quotedNew }));
+      rules.push(storedRule(from, rid, from.content.ref ?? rid, version, now, { id: quoteId(rid), ...quotedNew }));
     }
   });
   if (problems.length) return { refused: problems };
@@ -198,7 +220,7 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
       phase: current.phase,
       version,
       last_updated: now,
-    }, rules),
+    }, bodyRules, rules),
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * Records made from bodies carry their JSON text, cut from parts of each rule (cached for frozen bodies)
  * instead of serialising the record: the text the store writes and the answer sends must be exactly
- * `JSON.stringify` of the record, whatever the body holds.
+ * `JSON.stringify` of the record, whatever the body holds; and their compact form (what SQLite keeps)
+ * must expand to that text.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
-import { jsonTextOf, type StoredRuleset } from '../../src/server/store/index.js';
+import { compactFormOf, expandRuleset, jsonTextOf, type StoredRuleset } from '../../src/server/store/index.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
 const bodyRule = fc.record(
@@ -26,9 +27,13 @@ const freezeDeep = <T>(v: T): T => {
   }
   return v;
 };
+/** The record's text, checked against its compact form: expanded, it gives the same bytes. */
 const textOf = (r: StoredRuleset) => {
   const t = jsonTextOf(r);
   expect(t).toBeDefined();
+  const form = compactFormOf(r)!;
+  expect(expandRuleset(form.compact, form.parts)).toBe(t);
+  expect(form.compact.length).toBeLessThanOrEqual(t!.length);
   return t;
 };
 
