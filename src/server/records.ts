@@ -111,18 +111,18 @@ interface MadeRule {
 }
 
 /**
- * A stored rule. `quoted` holds the id, version and timestamp as JSON strings: the caller quotes the
- * version and timestamp once for all the rules of a record, and new ids are hex digits, which need no
- * escaping.
+ * A stored rule. `quotedId`, `quotedVersion`, `quotedLastUpdated` are those members as JSON strings: the
+ * caller quotes the version and timestamp once for all the rules of a record, and new ids are hex
+ * digits, which need no escaping.
  */
-function storedRule(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quoted: { id: string; version: string; lastUpdated: string }): MadeRule {
+function storedRule(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quotedId: string, quotedVersion: string, quotedLastUpdated: string): MadeRule {
   // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); ruleText
   // writes the same order.
   const { action, action_parameters, expression, description, enabled } = from.content;
   const rule: StoredRule = { id, version, action, expression, description, last_updated: lastUpdated, ref, enabled };
   if (action_parameters !== undefined) rule.action_parameters = action_parameters;
-  const refText = ref === id ? quoted.id : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
-  return { rule, from, assigned: { id: quoted.id, version: quoted.version, lastUpdated: quoted.lastUpdated, ref: refText } };
+  const refText = ref === id ? quotedId : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
+  return { rule, from, assigned: { id: quotedId, version: quotedVersion, lastUpdated: quotedLastUpdated, ref: refText } };
 }
 
 /** How new ids are written as JSON strings: {@link newId}'s are hex digits, another source's may be anything. */
@@ -134,9 +134,19 @@ const quoterOf = (source: () => string): ((id: string) => string) => (source ===
  */
 function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: readonly MadeRule[]): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
-  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: made.map((r) => r.rule) };
-  withJsonText(record, rulesetText(record, made.map((r) => ruleText(r.from.parts, r.assigned))));
-  return withCompactForm(record, made.map((r) => r.assigned), contentsOf(bodyRules, made.map((r) => r.from)));
+  const rules: StoredRule[] = [];
+  const texts: string[] = [];
+  const assigned: AssignedText[] = [];
+  const from: BodyRule[] = [];
+  for (const m of made) {
+    rules.push(m.rule);
+    texts.push(ruleText(m.from.parts, m.assigned));
+    assigned.push(m.assigned);
+    from.push(m.from);
+  }
+  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules };
+  withJsonText(record, rulesetText(record, texts));
+  return withCompactForm(record, assigned, contentsOf(bodyRules, from));
 }
 
 /** The ruleset a valid create body makes. */
@@ -155,7 +165,7 @@ export function newRuleset(body: Body, now: string, id: () => string = newId): S
   }, bodyRules, bodyRules.map((r) => {
     const from = bodyRule(r);
     const rid = id();
-    return storedRule(from, rid, from.content.ref ?? rid, '1', now, { id: quoteId(rid), version: '"1"', lastUpdated: quotedNow });
+    return storedRule(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
   }));
 }
 
@@ -173,7 +183,8 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
     }
   }
   const version = String(Number(current.version) + 1);
-  const quotedNew = { version: JSON.stringify(version), lastUpdated: JSON.stringify(now) };
+  const quotedVersion = JSON.stringify(version);
+  const quotedNow = JSON.stringify(now);
   const quoteId = quoterOf(id);
   // Built on the first body rule that names a stored one (automation that sends rules without ids, as
   // the bench's PUT does, never needs them).
@@ -203,11 +214,11 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
       const ref = from.content.ref ?? old.ref;
       const quotedId = JSON.stringify(old.id);
       rules.push(sameRule(old, from.content, ref)
-        ? storedRule(from, old.id, ref, old.version, old.last_updated, { id: quotedId, version: JSON.stringify(old.version), lastUpdated: JSON.stringify(old.last_updated) })
-        : storedRule(from, old.id, ref, version, now, { id: quotedId, ...quotedNew }));
+        ? storedRule(from, old.id, ref, old.version, old.last_updated, quotedId, JSON.stringify(old.version), JSON.stringify(old.last_updated))
+        : storedRule(from, old.id, ref, version, now, quotedId, quotedVersion, quotedNow));
     } else {
       const rid = id();
-      rules.push(storedRule(from, rid, from.content.ref ?? rid, version, now, { id: quoteId(rid), ...quotedNew }));
+      rules.push(storedRule(from, rid, from.content.ref ?? rid, version, now, quoteId(rid), quotedVersion, quotedNow));
     }
   });
   if (problems.length) return { refused: problems };
