@@ -60,6 +60,30 @@ describe('sqlite file', () => {
     }
   });
 
+  it('writes rule contents again after a write failed on ones it took as stored (removed behind its back)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rulekit-store-contents-'));
+    try {
+      const A = { scope: 'accounts', id: 'a' } as const;
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze([Object.freeze({ action: 'block', expression: 'tcp.dstport == 23' })]) });
+      const s = await openStore({ dataDir: data });
+      const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
+      await s.createRuleset(A, made);
+      const put = (current: StoredRuleset) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset };
+      const other = new Database(join(data, 'rulekit.sqlite'));
+      other.pragma('foreign_keys = OFF');
+      other.exec('DELETE FROM ruleset_versions; DELETE FROM rule_contents');
+      other.prepare("INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, 1, ?)").run(made.id, jsonTextOf(made));
+      other.close();
+      await expect(s.updateRuleset(A, made.id, put)).rejects.toThrow(/FOREIGN KEY/);
+      const again = await s.updateRuleset(A, made.id, put);
+      expect(again).toHaveProperty('ok.version', '2');
+      expect((await s.rulesetVersions(A, made.id)).map((v) => v.version)).toEqual(['1', '2']);
+      await s.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
   it('opens a data directory an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {
     const old = mkdtempSync(join(tmpdir(), 'rulekit-store-v1-'));
     try {

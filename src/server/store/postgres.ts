@@ -312,6 +312,8 @@ class PostgresStore implements Store {
         }
         if (locked) throw new Error('the ruleset changed under its row lock');
       } catch (e) {
+        // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
+        this.contents.clear();
         if (client) {
           try {
             await client.query('ROLLBACK');

@@ -142,6 +142,9 @@ class SqliteStore implements Store {
           this.q.rollbackTo.run();
           this.q.release.run();
           outcomes.push(e instanceof Rollback ? { value: e.value } : { error: e });
+          // A failed write may have found a known digest missing (a database changed behind the server):
+          // from now on contents are written again, as on a first write.
+          if (!(e instanceof Rollback)) this.contents.clear();
         }
       }
       this.q.commit.run();
