@@ -4,9 +4,10 @@
  * connections, pinned to the other CPU). Rows, run one after the other:
  * - PUT of an account `network_transit` ruleset of 50 rules (port sets and ranges, CIDR sets,
  *   `$svc.*` lists, `ip.geoip.country`, skips and blocks; see {@link rules}): the ruleset is created once
- *   and the same body is PUT again and again, as automation does (the server's memo of validations
- *   answers it after the first; every PUT still gets new rule ids, moves the version and writes its
- *   history row, ~16 KB, in a committed transaction);
+ *   and the same body is PUT again and again, as automation does (the server's memos of parsed bodies
+ *   and of validations answer it after the first; every PUT still gets new rule ids, moves the version,
+ *   builds the record's text and writes its history row in a committed transaction: ~2.5 KB, the rules'
+ *   members being stored once per distinct list of rules);
  * - the same PUT with 50 expressions never seen before in every request (a unique clause per rule), so
  *   neither that memo nor the validator's cache of checked expressions helps: the cost of a ruleset that
  *   is all new;
@@ -355,7 +356,7 @@ function categorize(frames: readonly { fn: string; source: string }[]): { part: 
     return { part: 'validation (validateRuleset on the JSON text)', sub };
   }
   // Before the store: the route computes the new record inside the store's transaction (its callback).
-  if (has(/src\/server\/records\.ts$/) >= 0) return { part: 'records: ids, versions (replaceRules)' };
+  if (has(/src\/server\/records\.ts$/) >= 0) return { part: 'records: ids, versions, the JSON text and compact form (records.ts)' };
   const store = has(/src\/server\/store\//);
   if (store >= 0) {
     // By the deepest frame of the store's own code (native work, SQLite's and JSON's, counts in its caller).
@@ -365,10 +366,10 @@ function categorize(frames: readonly { fn: string; source: string }[]): { part: 
       ? 'BEGIN, savepoints, COMMIT with its fsync (flush)'
       : /cache\.ts$/.test(inner.source) || inner.fn === 'current'
         ? 'the current record: version read, cache, parse on a miss'
-        : 'the write: record to JSON text, INSERT and UPDATE';
+        : 'the write: INSERT of the (compact) history row, UPDATE';
     return { part: 'store (read current, write ruleset + history row)', sub };
   }
-  if (has(/src\/server\/body\.ts$/) >= 0) return { part: 'body: UTF-8 check, one scan, JSON.parse; the validation memo (body.ts)' };
+  if (has(/src\/server\/body\.ts$/) >= 0) return { part: 'body: the memo of parsed bodies (else UTF-8 check, scan, JSON.parse); the validation memo (body.ts)' };
   if (has(/src\/server\/envelope\.ts$|src\/ruleset\/envelope\.ts$/) >= 0) return { part: 'response: envelope + serialisation' };
   if (has(/src\/server\/auth\.ts$/) >= 0) return { part: 'auth: SHA-256 of the key, constant-time compare' };
   if (frames.some((f) => /src\//.test(f.source))) return { part: 'other rulekit code (hooks, route handler)' };

@@ -12,7 +12,7 @@ import swagger from '@fastify/swagger';
 import { ListCatalog, type ListItems } from '../expression/index.js';
 import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
-import { parseBody, ValidationMemo } from './body.js';
+import { parseBody, ParseMemo, ValidationMemo } from './body.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
 import { toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
@@ -51,6 +51,10 @@ export interface ServerOptions extends StoreOptions {
 declare module 'fastify' {
   interface FastifyRequest {
     user?: User;
+  }
+  interface FastifyContextConfig {
+    /** The route's bodies go through the server's {@link ParseMemo} (their parsed values are frozen). */
+    memoBody?: boolean;
   }
 }
 
@@ -97,9 +101,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   // Only JSON bodies: anything else is 415. The bytes are checked as UTF-8 here, not decoded leniently.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+  const bodies = new ParseMemo();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
     if (bytes.length === 0) return done(null, undefined);
-    const parsed = parseBody(bytes);
+    const parsed = req.routeOptions.config.memoBody ? bodies.parse(bytes) : parseBody(bytes);
     if ('code' in parsed) return done(new EnvelopeError(400, [parsed]));
     done(null, parsed);
   });

@@ -1,7 +1,7 @@
 /** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBody, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
+import { parseBody, ParseMemo, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { scanDepth } from '../../src/json/index.js';
 
@@ -88,5 +88,54 @@ describe('ValidationMemo', () => {
     memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
     memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
     expect(calls).toBe(6);
+  });
+});
+
+describe('ParseMemo', () => {
+  it('answers what parseBody answers, the same frozen body for the same text, keeping the most recent', () => {
+    const memo = new ParseMemo(2, 100);
+    const text = '{"rules":[{"action":"block","action_parameters":{"x":[1]}}]}';
+    const first = memo.parse(Buffer.from(text)) as ParsedBody;
+    expect(first).toEqual(parseBody(Buffer.from(text)));
+    expect(memo.parse(Buffer.from(text))).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const rule = (first.value as { rules: { action_parameters: { x: number[] } }[] }).rules[0]!;
+    expect(() => {
+      rule.action_parameters.x.push(2);
+    }).toThrow(TypeError);
+    memo.parse(Buffer.from('{"b":1}'));
+    memo.parse(Buffer.from('{"c":1}'));
+    expect(memo.parse(Buffer.from(text))).not.toBe(first);
+    // Over the size limit: parsed each time, not kept, not frozen.
+    const long = `{"long":"${'x'.repeat(100)}"}`;
+    const a = memo.parse(Buffer.from(long)) as ParsedBody;
+    expect(a).not.toBe(memo.parse(Buffer.from(long)));
+    expect(Object.isFrozen(a.value)).toBe(false);
+  });
+
+  it('tells apart bodies of one length that differ only in bytes its hash does not sample', () => {
+    const memo = new ParseMemo();
+    const base = `{"s":"${'x'.repeat(1000)}"}`;
+    // 1008 bytes: the hash samples every third byte from 0; bytes 7, 8, 10, 11, … are never looked at.
+    const variants = [base, ...[7, 8, 500, 1001].map((i) => base.slice(0, i) + 'y' + base.slice(i + 1))];
+    for (let round = 0; round < 2; round++) {
+      for (const text of variants) expect((memo.parse(Buffer.from(text)) as ParsedBody).value).toEqual(JSON.parse(text));
+    }
+    // Inside the string: bytes 6 to 1005.
+    fc.assert(fc.property(fc.array(fc.integer({ min: 6, max: 1005 }), { minLength: 1, maxLength: 8 }), (at) => {
+      const text = at.reduce((t, i) => t.slice(0, i) + 'z' + t.slice(i + 1), base);
+      const got = memo.parse(Buffer.from(text)) as ParsedBody;
+      expect(got.text).toBe(text);
+      expect(got.value).toEqual(JSON.parse(text));
+    }), { numRuns: 300 });
+  });
+
+  it('answers the same diagnostics as parseBody for bodies that do not parse, and keeps none of them', () => {
+    const memo = new ParseMemo();
+    const bad = [Buffer.from('{"a":'), Buffer.from([0x7b, 0xff, 0x7d]), Buffer.from('   '), Buffer.from('['.repeat(70))];
+    fc.assert(fc.property(fc.oneof(fc.constantFrom(...bad), fc.uint8Array({ maxLength: 12 }).map((a) => Buffer.from(a)), fc.json().map((t) => Buffer.from(t))), (bytes) => {
+      expect(memo.parse(bytes)).toEqual(parseBody(bytes));
+      expect(memo.parse(bytes)).toEqual(parseBody(bytes));
+    }), { numRuns: 500 });
   });
 });

@@ -3,7 +3,8 @@
  * calls, the same answers. Each test opens a fresh store from `open` and closes it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Owner, Store, StoredJob, StoredRuleset } from '../../src/server/store/index.js';
+import { jsonTextOf, type Owner, type Store, type StoredJob, type StoredRuleset } from '../../src/server/store/index.js';
+import { newRuleset, replaceRules } from '../../src/server/records.js';
 
 const A: Owner = { scope: 'accounts', id: 'acc1' };
 const B: Owner = { scope: 'accounts', id: 'acc2' };
@@ -47,6 +48,26 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       expect((await s.listRulesets(A)).map((r) => r.id)).toEqual(['a1', 'a2']);
       expect((await s.listRulesets(B)).map((r) => r.id)).toEqual(['b1']);
       expect(await s.listRulesets(Z)).toEqual([]);
+    }));
+
+    it('reads back records made from bodies (kept as compact rows) byte for byte, every version', withStore(async (s) => {
+      const rules = Array.from({ length: 12 }, (_, i) => ({ action: i % 3 ? 'block' : 'skip', expression: `tcp.dstport == ${i}`, description: `"${i}" é\u2028`, ...(i % 3 ? {} : { action_parameters: { ruleset: 'current' } }) }));
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
+      const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
+      const created = await s.createRuleset(A, made);
+      expect(created).toHaveProperty('created');
+      const texts = [jsonTextOf(made)!];
+      const other = { rules: [{ ...rules[1], ref: 'kept' }] };
+      for (const [i, b] of [body, other, body, other].entries()) {
+        const out = await s.updateRuleset(A, made.id, (current) => replaceRules(current, b, `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
+        if (!('ok' in out)) throw new Error('not updated');
+        texts.push(jsonTextOf(out.ok)!);
+      }
+      // A dry run stores nothing, contents included.
+      await s.updateRuleset(A, made.id, (current) => replaceRules(current, { rules: [{ action: 'block', expression: 'udp' }] }, '2026-02-01T00:00:00.000Z') as { next: StoredRuleset }, { dryRun: true });
+      expect((await s.rulesetVersions(A, made.id)).map((v) => JSON.stringify(v))).toEqual(texts);
+      expect((await s.listRulesets(A)).map((v) => JSON.stringify(v))).toEqual([texts.at(-1)]);
+      expect(JSON.stringify(await s.getRuleset(A, made.id))).toBe(texts.at(-1));
     }));
 
     it('never answers another owner’s ruleset', withStore(async (s) => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, openSqliteStore, openStore } from '../../src/server/store/index.js';
+import { jsonTextOf, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
+import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { ruleset, storeSuite } from './store-suite.js';
 
 storeSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' }));
@@ -22,6 +23,65 @@ describe('sqlite file', () => {
     const s2 = await openStore({ dataDir: dir });
     expect((await s2.getRuleset({ scope: 'accounts', id: 'a' }, 'r1'))!.name).toBe('rs r1');
     await s2.close();
+  });
+
+  it('keeps the rules of records made from bodies once (compact history rows), and reads back every version byte for byte', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rulekit-store-compact-'));
+    try {
+      const A = { scope: 'accounts', id: 'a' } as const;
+      const rules = Array.from({ length: 20 }, (_, i) => ({ action: i % 4 ? 'block' : 'skip', expression: `tcp.dstport == ${i} and ip.src in {10.${i}.0.0/16}`, description: `rule "${i}" é\u2028`, ...(i % 4 ? {} : { action_parameters: { ruleset: 'current' } }) }));
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
+      const s1 = await openStore({ dataDir: data });
+      const created = await s1.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
+      if (!('created' in created)) throw new Error('not created');
+      const texts = [jsonTextOf(created.created)!];
+      for (let i = 0; i < 3; i++) {
+        // The same rules again (new ids), then some kept by id with one changed.
+        const put = (current: StoredRuleset) => (i === 1 ? { rules: [{ ...rules[0], id: current.rules[0]!.id }, { ...rules[1], ref: 'mine', description: 'changed' }] } : body);
+        const out = await s1.updateRuleset(A, created.created.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
+        if (!('ok' in out)) throw new Error('not updated');
+        texts.push(jsonTextOf(out.ok)!);
+      }
+      await s1.close();
+      const file = new Database(join(data, 'rulekit.sqlite'), { readonly: true });
+      const rows = file.prepare('SELECT body, contents FROM ruleset_versions ORDER BY version').all() as { body: string; contents: string | null }[];
+      expect(rows.map((r) => r.contents !== null)).toEqual([true, true, true, true]);
+      expect(rows[0]!.body.length).toBeLessThan(texts[0]!.length / 2);
+      expect(file.prepare('SELECT COUNT(*) FROM rule_contents').pluck().get()).toBe(2);
+      file.close();
+      const s2 = await openStore({ dataDir: data });
+      const versions = await s2.rulesetVersions(A, created.created.id);
+      expect(versions.map((v) => JSON.stringify(v))).toEqual(texts);
+      expect(jsonTextOf(await s2.getRuleset(A, created.created.id))).toBe(texts[3]);
+      expect((await s2.listRulesets(A)).map((v) => JSON.stringify(v))).toEqual([texts[3]]);
+      await s2.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('writes rule contents again after a write failed on ones it took as stored (removed behind its back)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rulekit-store-contents-'));
+    try {
+      const A = { scope: 'accounts', id: 'a' } as const;
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze([Object.freeze({ action: 'block', expression: 'tcp.dstport == 23' })]) });
+      const s = await openStore({ dataDir: data });
+      const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
+      await s.createRuleset(A, made);
+      const put = (current: StoredRuleset) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset };
+      const other = new Database(join(data, 'rulekit.sqlite'));
+      other.pragma('foreign_keys = OFF');
+      other.exec('DELETE FROM ruleset_versions; DELETE FROM rule_contents');
+      other.prepare("INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, 1, ?)").run(made.id, jsonTextOf(made));
+      other.close();
+      await expect(s.updateRuleset(A, made.id, put)).rejects.toThrow(/FOREIGN KEY/);
+      const again = await s.updateRuleset(A, made.id, put);
+      expect(again).toHaveProperty('ok.version', '2');
+      expect((await s.rulesetVersions(A, made.id)).map((v) => v.version)).toEqual(['1', '2']);
+      await s.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it('opens a data directory an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {

@@ -46,7 +46,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return sendResult(reply, (await ctx.store.listRulesets(owner)).map(rulesetSummary));
     });
 
-    app.post(base, { schema: { tags, summary: `Create a ${scope.noun} ruleset`, params: scopeParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+    app.post(base, { config: { memoBody: true }, schema: { tags, summary: `Create a ${scope.noun} ruleset`, params: scopeParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
@@ -77,7 +77,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return sendResult(reply, versions.map(rulesetSummary));
     });
 
-    app.put(`${base}/:ruleset_id`, { schema: { tags, summary: 'Replace the rules (and name, description) of a ruleset; the version moves up', params: rulesetParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+    app.put(`${base}/:ruleset_id`, { config: { memoBody: true }, schema: { tags, summary: 'Replace the rules (and name, description) of a ruleset; the version moves up', params: rulesetParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const dryRun = dryRunOf(req);

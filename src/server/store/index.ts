@@ -10,7 +10,8 @@ import { openPostgresStore } from './postgres.js';
 import type { Store } from './types.js';
 
 export type { Store, Owner, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
-export { jsonTextOf } from './cache.js';
+export { jsonTextOf, withJsonText } from './cache.js';
+export { compactFormOf, expandRuleset, partsText, ruleText, rulesetText, withCompactForm, type AssignedText, type CompactForm, type RuleParts } from './record-text.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';
 export { openPostgresStore } from './postgres.js';

@@ -91,6 +91,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE rulesets DROP COLUMN body;
     `,
   },
+  {
+    version: 3,
+    name: 'rule contents kept once: a history row may hold the compact form of its text',
+    // A row with `contents` holds the compact form of its text (record-text.ts) and names the rule
+    // contents it was cut from; a row without holds the text itself, as every row did before. Contents
+    // are shared by every version (of any ruleset) whose rules have the same members, and never deleted:
+    // one row per distinct list of rules ever stored, far fewer than the history rows.
+    sqlite: `
+      CREATE TABLE rule_contents (
+        digest TEXT PRIMARY KEY,
+        parts TEXT NOT NULL
+      );
+      ALTER TABLE ruleset_versions ADD COLUMN contents TEXT REFERENCES rule_contents (digest);
+    `,
+    postgres: `
+      CREATE TABLE rule_contents (
+        digest TEXT PRIMARY KEY,
+        parts TEXT NOT NULL
+      );
+      ALTER TABLE ruleset_versions ADD COLUMN contents TEXT REFERENCES rule_contents (digest);
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
+import { compactFormOf, expandRuleset, type CompactForm } from './record-text.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -118,6 +119,12 @@ class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private closed = false;
   private readonly cache = new RulesetCache();
+  /**
+   * Digests of rule contents known committed (written here, or found there): a write of the same rules
+   * again does not send their ~15 KB. Contents are never deleted, so an entry stays true whatever other
+   * replicas do.
+   */
+  private readonly contents = new Set<string>();
   /** Updates waiting for the group in flight on their ruleset, by owner and id. */
   private readonly updates = new Map<string, QueuedUpdate[]>();
 
@@ -128,11 +135,11 @@ class PostgresStore implements Store {
   }
 
   async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
-    const { rows } = await this.pool.query<{ body: string }>(
-      'SELECT v.body FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version WHERE r.scope = $1 AND r.owner = $2 ORDER BY r.seq',
+    const { rows } = await this.pool.query<VersionRow>(
+      'SELECT v.body, c.parts FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = $1 AND r.owner = $2 ORDER BY r.seq',
       [owner.scope, owner.id],
     );
-    return rows.map((r) => JSON.parse(r.body) as StoredRuleset);
+    return rows.map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
   async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
@@ -147,16 +154,16 @@ class PostgresStore implements Store {
     // The cache may move on while the query runs (this process commits a newer version): then the body
     // left out is asked for again.
     for (let cached = this.cache.versionOf(id) ?? -1; ; cached = -1) {
-      const { rows } = await c.query<{ version: number; body: string | null }>(
-        `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body
-           FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version
+      const { rows } = await c.query<{ version: number; body: string | null; parts: string | null }>(
+        `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body, CASE WHEN r.version = $4 THEN NULL ELSE c.parts END AS parts
+           FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents
           WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3${lock ? ' FOR UPDATE OF r' : ''}`,
         [owner.scope, owner.id, id, cached],
       );
       const row = rows[0];
       if (!row) return undefined;
       const body = row.body;
-      if (body !== null) return this.cache.of(id, row.version, () => body);
+      if (body !== null) return this.cache.of(id, row.version, () => textOfRow({ body, parts: row.parts }));
       const hit = this.cache.get(id, row.version);
       if (hit) return hit;
     }
@@ -167,7 +174,7 @@ class PostgresStore implements Store {
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
       try {
-        const body = JSON.stringify(ruleset);
+        const body = jsonTextOf(ruleset) ?? JSON.stringify(ruleset);
         const outcome = await this.write(async (c) => {
           if (isEntryPoint(ruleset.kind)) {
             const { rows } = await c.query<{ id: string }>(
@@ -179,10 +186,16 @@ class PostgresStore implements Store {
           await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ($1, $2, $3, $4, $5, $6)', [
             ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version),
           ]);
-          await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES ($1, $2, $3)', [ruleset.id, Number(ruleset.version), body]);
+          const form = compactFormOf(ruleset);
+          await this.writeContents(c, [form]);
+          await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', [ruleset.id, Number(ruleset.version), form?.compact ?? body, form?.digest ?? null]);
           return { created: withJsonText(ruleset, body) };
         }, options.dryRun);
-        if ('created' in outcome && !options.dryRun) this.cache.put(outcome.created);
+        if ('created' in outcome && !options.dryRun) {
+          this.cache.put(outcome.created);
+          const form = compactFormOf(ruleset);
+          if (form) this.contents.add(form.digest);
+        }
         return outcome;
       } catch (e) {
         // A winner deleted before our retry read it lets the retry create; a few rounds end any such churn.
@@ -221,7 +234,7 @@ class PostgresStore implements Store {
         this.updates.delete(key);
         return;
       }
-      // Two parameters per history row: a group stays far below PostgreSQL's 65,535.
+      // Three parameters per history row: a group stays far below PostgreSQL's 65,535.
       const group = queued.splice(0, MAX_GROUP);
       try {
         const outcomes = await this.writeGroup(owner, id, group);
@@ -264,7 +277,7 @@ class PostgresStore implements Store {
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
             if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-            withJsonText(next, JSON.stringify(next));
+            if (jsonTextOf(next) === undefined) withJsonText(next, JSON.stringify(next));
             if (!u.dryRun) {
               writes.push(next);
               current = next;
@@ -280,19 +293,27 @@ class PostgresStore implements Store {
         }
         // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
         // text into an array literal, escaping every quote, and the server would parse it back.
-        const rows = writes.map((_, k) => `($${6 + 2 * k}::int, $${7 + 2 * k}::text)`).join(', ');
+        // The rule contents of compact rows first, when not known committed, in a statement of their own
+        // (without the row lock it commits at once: contents are shared and never deleted, so one written
+        // for a group that then loses its race is simply there for the next).
+        const forms = writes.map((w) => compactFormOf(w));
+        await this.writeContents(client ?? this.pool, forms);
+        const rows = writes.map((_, k) => `($${6 + 3 * k}::int, $${7 + 3 * k}::text, $${8 + 3 * k}::text)`).join(', ');
         const done = await (client ?? this.pool).query(
           `WITH moved AS (UPDATE rulesets SET version = $5 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 RETURNING id)
-           INSERT INTO ruleset_versions (ruleset_id, version, body) SELECT moved.id, v.version, v.body FROM moved, (VALUES ${rows}) AS v(version, body)`,
-          [owner.scope, owner.id, id, Number(start.version), Number(current.version), ...writes.flatMap((w) => [Number(w.version), jsonTextOf(w)!])],
+           INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
+          [owner.scope, owner.id, id, Number(start.version), Number(current.version), ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
         );
         if (done.rowCount === writes.length) {
           if (client) await client.query('COMMIT');
+          for (const f of forms) if (f) this.contents.add(f.digest);
           this.cache.put(current);
           return outcomes;
         }
         if (locked) throw new Error('the ruleset changed under its row lock');
       } catch (e) {
+        // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
+        this.contents.clear();
         if (client) {
           try {
             await client.query('ROLLBACK');
@@ -307,6 +328,15 @@ class PostgresStore implements Store {
     }
   }
 
+  /** Insert the rule contents of these forms that are not known committed (one statement). */
+  private async writeContents(c: pg.Pool | pg.PoolClient, forms: readonly (CompactForm | undefined)[]): Promise<void> {
+    const fresh = new Map<string, string>();
+    for (const f of forms) if (f && !this.contents.has(f.digest)) fresh.set(f.digest, f.parts);
+    if (!fresh.size) return;
+    const values = [...fresh.keys()].map((_, k) => `($${1 + 2 * k}::text, $${2 + 2 * k}::text)`).join(', ');
+    await c.query(`INSERT INTO rule_contents (digest, parts) VALUES ${values} ON CONFLICT DO NOTHING`, [...fresh].flat());
+  }
+
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
     const deleted = await this.write(async (c) => {
       const done = await c.query('DELETE FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
@@ -318,11 +348,11 @@ class PostgresStore implements Store {
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
-    const { rows } = await this.pool.query<{ body: string }>(
-      'SELECT v.body FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3 ORDER BY v.version',
+    const { rows } = await this.pool.query<VersionRow>(
+      'SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3 ORDER BY v.version',
       [owner.scope, owner.id, id],
     );
-    return rows.map((r) => JSON.parse(r.body) as StoredRuleset);
+    return rows.map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
   async listJobs(owner: Owner): Promise<StoredJob[]> {
@@ -373,6 +403,16 @@ class PostgresStore implements Store {
     this.closed = true;
     await this.pool.end();
   }
+}
+
+/** A history row: the text, or its compact form and the rule contents it names. */
+interface VersionRow {
+  body: string;
+  parts: string | null;
+}
+
+function textOfRow(row: VersionRow): string {
+  return row.parts === null ? row.body : expandRuleset(row.body, row.parts);
 }
 
 /** `id` is BIGINT, which pg returns as a string. */

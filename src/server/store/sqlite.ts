@@ -7,7 +7,8 @@
  */
 import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { RulesetCache, withJsonText } from './cache.js';
+import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
+import { compactFormOf, expandRuleset } from './record-text.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -70,19 +71,26 @@ class SqliteStore implements Store {
   private readonly q;
   private queue: QueuedWrite[] = [];
   private readonly cache = new RulesetCache();
+  /**
+   * Digests of rule contents that committed transactions wrote (or found) here: a PUT of the same rules
+   * again skips the INSERT OR IGNORE of their ~15 KB. Contents are never deleted, so an entry stays true;
+   * emptied with the cache when a group fails to commit.
+   */
+  private readonly contents = new Set<string>();
 
   constructor(private readonly db: Database.Database) {
     this.q = {
-      listRulesets: db.prepare('SELECT v.body FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version WHERE r.scope = ? AND r.owner = ? ORDER BY r.rowid'),
+      listRulesets: db.prepare('SELECT v.body, c.parts FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = ? AND r.owner = ? ORDER BY r.rowid'),
       rulesetVersion: db.prepare('SELECT version FROM rulesets WHERE scope = ? AND owner = ? AND id = ?').pluck(),
-      rulesetBody: db.prepare('SELECT body FROM ruleset_versions WHERE ruleset_id = ? AND version = ?').pluck(),
+      rulesetBody: db.prepare('SELECT v.body, c.parts FROM ruleset_versions v LEFT JOIN rule_contents c ON c.digest = v.contents WHERE v.ruleset_id = ? AND v.version = ?'),
       entryPoint: db.prepare("SELECT id FROM rulesets WHERE scope = ? AND owner = ? AND phase = ? AND kind IN ('root', 'zone')"),
       insertRuleset: db.prepare('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES (?, ?, ?, ?, ?, ?)'),
       updateRuleset: db.prepare('UPDATE rulesets SET version = ? WHERE scope = ? AND owner = ? AND id = ? AND version = ?'),
       deleteRuleset: db.prepare('DELETE FROM rulesets WHERE scope = ? AND owner = ? AND id = ?'),
-      insertVersion: db.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, ?, ?)'),
+      insertVersion: db.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES (?, ?, ?, ?)'),
+      insertContents: db.prepare('INSERT OR IGNORE INTO rule_contents (digest, parts) VALUES (?, ?)'),
       deleteVersions: db.prepare('DELETE FROM ruleset_versions WHERE ruleset_id = ?'),
-      versions: db.prepare('SELECT v.body FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id WHERE r.scope = ? AND r.owner = ? AND r.id = ? ORDER BY v.version'),
+      versions: db.prepare('SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = ? AND r.owner = ? AND r.id = ? ORDER BY v.version'),
       listJobs: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? ORDER BY id'),
       getJob: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? AND id = ?'),
       insertJob: db.prepare('INSERT INTO logpush_jobs (scope, owner, body) VALUES (?, ?, ?)'),
@@ -134,12 +142,16 @@ class SqliteStore implements Store {
           this.q.rollbackTo.run();
           this.q.release.run();
           outcomes.push(e instanceof Rollback ? { value: e.value } : { error: e });
+          // A failed write may have found a known digest missing (a database changed behind the server):
+          // from now on contents are written again, as on a first write.
+          if (!(e instanceof Rollback)) this.contents.clear();
         }
       }
       this.q.commit.run();
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.cache.clear();
+      this.contents.clear();
       for (const w of group) w.reject(e);
       return;
     }
@@ -151,7 +163,7 @@ class SqliteStore implements Store {
   }
 
   async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
-    return (this.q.listRulesets.all(owner.scope, owner.id) as { body: string }[]).map((r) => JSON.parse(r.body) as StoredRuleset);
+    return (this.q.listRulesets.all(owner.scope, owner.id) as VersionRow[]).map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
   async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
@@ -162,7 +174,7 @@ class SqliteStore implements Store {
   private current(owner: Owner, id: string): StoredRuleset | undefined {
     const version = this.q.rulesetVersion.get(owner.scope, owner.id, id) as number | undefined;
     if (version === undefined) return undefined;
-    return this.cache.of(id, version, () => this.q.rulesetBody.get(id, version) as string);
+    return this.cache.of(id, version, () => textOfRow(this.q.rulesetBody.get(id, version) as VersionRow));
   }
 
   async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
@@ -171,12 +183,12 @@ class SqliteStore implements Store {
         const existing = this.q.entryPoint.get(owner.scope, owner.id, ruleset.phase) as { id: string } | undefined;
         if (existing) throw new Rollback({ phaseExists: existing.id });
       }
-      const body = JSON.stringify(ruleset);
+      const body = textOf(ruleset);
       this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version));
-      this.q.insertVersion.run(ruleset.id, Number(ruleset.version), body);
+      this.insertVersion(ruleset, body);
       return { created: withJsonText(ruleset, body) };
     }, options.dryRun, (r) => {
-      if ('created' in r) this.cache.put(r.created);
+      if ('created' in r) this.stored(r.created);
     });
   }
 
@@ -188,14 +200,35 @@ class SqliteStore implements Store {
       if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
       const next = outcome.next;
       if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-      const body = JSON.stringify(next);
+      const body = textOf(next);
       const done = this.q.updateRuleset.run(Number(next.version), owner.scope, owner.id, id, Number(current.version));
       if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
-      this.q.insertVersion.run(id, Number(next.version), body);
+      this.insertVersion(next, body);
       return { ok: withJsonText(next, body) };
     }, options.dryRun, (r) => {
-      if ('ok' in r) this.cache.put(r.ok);
+      if ('ok' in r) this.stored(r.ok);
     });
+  }
+
+  /**
+   * The history row of a record: its compact form when records.ts made it with one (the rule contents
+   * written first unless this process knows them committed), else its text.
+   */
+  private insertVersion(record: StoredRuleset, text: string): void {
+    const form = compactFormOf(record);
+    if (!form) {
+      this.q.insertVersion.run(record.id, Number(record.version), text, null);
+      return;
+    }
+    if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
+    this.q.insertVersion.run(record.id, Number(record.version), form.compact, form.digest);
+  }
+
+  /** A record's write was released into the group's transaction (see {@link QueuedWrite.stored}). */
+  private stored(record: StoredRuleset): void {
+    this.cache.put(record);
+    const form = compactFormOf(record);
+    if (form) this.contents.add(form.digest);
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
@@ -207,7 +240,7 @@ class SqliteStore implements Store {
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
-    return (this.q.versions.all(owner.scope, owner.id, id) as { body: string }[]).map((r) => JSON.parse(r.body) as StoredRuleset);
+    return (this.q.versions.all(owner.scope, owner.id, id) as VersionRow[]).map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
   async listJobs(owner: Owner): Promise<StoredJob[]> {
@@ -251,6 +284,21 @@ class SqliteStore implements Store {
     if (this.db.open) this.flush();
     if (this.db.open) this.db.close();
   }
+}
+
+/** A history row: the text, or its compact form and the rule contents it names. */
+interface VersionRow {
+  body: string;
+  parts: string | null;
+}
+
+function textOfRow(row: VersionRow): string {
+  return row.parts === null ? row.body : expandRuleset(row.body, row.parts);
+}
+
+/** A record's JSON text: the one records.ts made with it, or its serialisation. */
+function textOf(r: StoredRuleset): string {
+  return jsonTextOf(r) ?? JSON.stringify(r);
 }
 
 function jobOf(row: { id: number | bigint | string; body: string }): StoredJob {

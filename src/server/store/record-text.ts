@@ -1,0 +1,102 @@
+/**
+ * The JSON text of a stored ruleset, cut from parts, and the compact form the SQLite store keeps of it.
+ *
+ * A ruleset's text is what `JSON.stringify` gives of its record (keys in the order the records are built:
+ * see records.ts). Most of it is the members of the rules that come from the body (action, expression,
+ * description, enabled, action parameters); the server assigns the rest (id, version, last_updated, ref).
+ * Automation PUTs the same rules again and again, each time with new ids, so the history rows of a
+ * ruleset repeat the same ~15 KB of rule members version after version. The compact form keeps those
+ * members once, as the rule contents (`parts`, named by their SHA-256), and per version only the assigned
+ * members: ~2.5 KB instead of ~16 KB for 50 rules. The full text is put together again from both, byte for
+ * byte (see {@link expandRuleset}).
+ * @module
+ */
+import type { StoredRuleset } from './types.js';
+
+/**
+ * A rule's JSON text around the members the server assigns: `head` is `"action":…,"expression":…,
+ * "description":…,` and `tail` is `,"enabled":…}` (with `,"action_parameters":…` before the brace).
+ */
+export interface RuleParts {
+  head: string;
+  tail: string;
+}
+
+/** The members the server assigns to a rule, each as a JSON string (quoted and escaped). */
+export interface AssignedText {
+  id: string;
+  version: string;
+  lastUpdated: string;
+  ref: string;
+}
+
+/** A rule's JSON text. */
+export function ruleText(parts: RuleParts, a: AssignedText): string {
+  return `{"id":${a.id},"version":${a.version},${parts.head}"last_updated":${a.lastUpdated},"ref":${a.ref}${parts.tail}`;
+}
+
+/** A ruleset's JSON text from its members and its rules' texts. */
+export function rulesetText(meta: Omit<StoredRuleset, 'rules'>, rules: readonly string[]): string {
+  return `${headOf(meta)}${rules.join(',')}]}`;
+}
+
+function headOf(meta: Omit<StoredRuleset, 'rules'>): string {
+  const { id, name, description, kind, phase, version, last_updated } = meta;
+  return `{"id":${JSON.stringify(id)},"name":${JSON.stringify(name)},"description":${JSON.stringify(description)},"kind":${JSON.stringify(kind)},"phase":${JSON.stringify(phase)},"version":${JSON.stringify(version)},"last_updated":${JSON.stringify(last_updated)},"rules":[`;
+}
+
+/**
+ * What the SQLite store writes of a ruleset version: `compact` (the ruleset's members, and per rule
+ * `[id, version, last_updated, ref]` with null for the ruleset's version and timestamp and for a ref
+ * equal to the id) and the rule contents it refers to (`parts`: JSON `[[head, tail], …]`, and `digest`,
+ * its SHA-256 in hex).
+ */
+export interface CompactForm {
+  compact: string;
+  parts: string;
+  digest: string;
+}
+
+const forms = new WeakMap<object, CompactForm>();
+
+/**
+ * The compact form of a record and its text: `rules[i]` the assigned members of rule `i` as JSON strings;
+ * `contents` the parts of all its rules, in order, as JSON and their digest (the caller computes them once
+ * per body). Remembered for the record (see {@link compactFormOf}).
+ */
+export function withCompactForm<T extends Omit<StoredRuleset, 'rules'>>(record: T, rules: readonly AssignedText[], contents: { parts: string; digest: string }): T {
+  const version = JSON.stringify(record.version);
+  const lastUpdated = JSON.stringify(record.last_updated);
+  const compactRules = rules.map((a) => `[${a.id},${a.version === version ? 'null' : a.version},${a.lastUpdated === lastUpdated ? 'null' : a.lastUpdated},${a.ref === a.id ? 'null' : a.ref}]`);
+  forms.set(record, { compact: rulesetText(record, compactRules), parts: contents.parts, digest: contents.digest });
+  return record;
+}
+
+/** The compact form remembered for a record, when it was made with one. */
+export function compactFormOf(record: object): CompactForm | undefined {
+  return forms.get(record);
+}
+
+/** The parts of rules as the compact form keeps them (JSON `[[head, tail], …]`). */
+export function partsText(parts: readonly RuleParts[]): string {
+  return JSON.stringify(parts.map((p) => [p.head, p.tail]));
+}
+
+/** The full text of a ruleset version from its compact form and its rules' parts: the text it was made from. */
+export function expandRuleset(compact: string, parts: string): string {
+  const c = JSON.parse(compact) as Omit<StoredRuleset, 'rules'> & { rules: [string, string | null, string | null, string | null][] };
+  const p = JSON.parse(parts) as [string, string][];
+  if (p.length !== c.rules.length) throw new Error(`ruleset ${c.id} version ${c.version}: ${c.rules.length} rules but contents for ${p.length}`);
+  const version = JSON.stringify(c.version);
+  const lastUpdated = JSON.stringify(c.last_updated);
+  const rules = c.rules.map(([id, v, t, ref], i) => {
+    const quotedId = JSON.stringify(id);
+    return ruleText({ head: p[i]![0], tail: p[i]![1] }, {
+      id: quotedId,
+      version: v === null ? version : JSON.stringify(v),
+      lastUpdated: t === null ? lastUpdated : JSON.stringify(t),
+      ref: ref === null ? quotedId : JSON.stringify(ref),
+    });
+  });
+  return rulesetText(c, rules);
+}

@@ -1,0 +1,83 @@
+/**
+ * Records made from bodies carry their JSON text, cut from parts of each rule (cached for frozen bodies)
+ * instead of serialising the record: the text the store writes and the answer sends must be exactly
+ * `JSON.stringify` of the record, whatever the body holds; and their compact form (what SQLite keeps)
+ * must expand to that text.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { newRuleset, replaceRules } from '../../src/server/records.js';
+import { compactFormOf, expandRuleset, jsonTextOf, type StoredRuleset } from '../../src/server/store/index.js';
+
+const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
+const bodyRule = fc.record(
+  { action: text, expression: text, description: text, ref: text, enabled: fc.boolean(), action_parameters: fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
+  { requiredKeys: [] },
+);
+const body = fc.record({ name: text, description: text, kind: fc.constant('root'), phase: fc.constant('network_transit'), rules: fc.array(bodyRule, { maxLength: 6 }) }, { requiredKeys: ['rules'] });
+/** Ids from a counter, some of them not hex (a test's id source may give any string). */
+const ids = (prefix: string) => {
+  let n = 0;
+  return () => (n % 3 === 2 ? `${prefix}"${n++}` : (n++).toString(16).padStart(32, '0'));
+};
+const freezeDeep = <T>(v: T): T => {
+  if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) freezeDeep(x);
+    Object.freeze(v);
+  }
+  return v;
+};
+/** The record's text, checked against its compact form: expanded, it gives the same bytes. */
+const textOf = (r: StoredRuleset) => {
+  const t = jsonTextOf(r);
+  expect(t).toBeDefined();
+  const form = compactFormOf(r)!;
+  expect(expandRuleset(form.compact, form.parts)).toBe(t);
+  expect(form.compact.length).toBeLessThanOrEqual(t!.length);
+  return t;
+};
+
+describe('record text', () => {
+  it('is JSON.stringify of the record a create body makes, frozen or not, again and again', () => {
+    fc.assert(fc.property(body, (b) => {
+      const made = newRuleset(b, '2026-01-02T03:04:05.678Z', ids('n'));
+      expect(textOf(made)).toBe(JSON.stringify(made));
+      const random = newRuleset(b, '2026-01-02T03:04:05.678Z');
+      expect(textOf(random)).toBe(JSON.stringify(random));
+      const frozen = freezeDeep(structuredClone(b));
+      for (let i = 0; i < 2; i++) {
+        const again = newRuleset(frozen, '2026-01-02T03:04:05.678Z', ids('f'));
+        expect(textOf(again)).toBe(JSON.stringify(again));
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('is JSON.stringify of the record a PUT makes: new rules, rules kept by id or ref, changed or not', () => {
+    fc.assert(fc.property(body, body, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), (first, second, pick, freeze) => {
+      const current = newRuleset(first, '2026-01-02T03:04:05.678Z', ids('c'));
+      // Some rules of the PUT name stored rules, by id or (without one) by ref.
+      const rules = second.rules.map((r, i) => {
+        const stored = current.rules[pick[i] ?? -1];
+        if (!stored) return r;
+        return i % 2 ? { ...r, id: stored.id } : { ...stored, id: undefined, version: undefined, last_updated: undefined };
+      }).map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
+      let b: Record<string, unknown> = { ...second, rules };
+      if (freeze) b = freezeDeep(b);
+      for (let i = 0; i < 2; i++) {
+        const out = replaceRules(current, b, '2026-02-03T04:05:06.789Z', ids('p'));
+        if ('refused' in out) return;
+        expect(textOf(out.next)).toBe(JSON.stringify(out.next));
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('keeps the id, ref, version and timestamp of a rule sent back unchanged, in the record and its text', () => {
+    const current = newRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }] }, '2026-01-01T00:00:00.000Z');
+    const out = replaceRules(current, freezeDeep({ rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }, { action: 'skip', expression: 'ip.src == 10.0.0.1' }] }), '2026-01-02T00:00:00.000Z');
+    if ('refused' in out) throw new Error('refused');
+    const [kept, added] = out.next.rules;
+    expect(kept).toMatchObject({ id: current.rules[0]!.id, ref: 'telnet', version: '1', last_updated: '2026-01-01T00:00:00.000Z' });
+    expect(added).toMatchObject({ version: '2', last_updated: '2026-01-02T00:00:00.000Z', ref: added!.id });
+    expect(JSON.parse(textOf(out.next)!)).toEqual(out.next);
+  });
+});
