@@ -8,6 +8,8 @@
  *   and of validations answer it after the first; every PUT still gets new rule ids, moves the version,
  *   builds the record's text and writes its history row in a committed transaction: ~2.5 KB, the rules'
  *   members being stored once per distinct list of rules);
+ * - the same PUT with one rule's description new in every request, as an edit sends it: no body repeats,
+ *   so the memo of parsed bodies never answers, while the validator's cache of expressions does;
  * - the same PUT with 50 expressions never seen before in every request (a unique clause per rule), so
  *   neither that memo nor the validator's cache of checked expressions helps: the cost of a ruleset that
  *   is all new;
@@ -516,6 +518,17 @@ function freshBody(putBody: string): string {
   return JSON.stringify(body);
 }
 
+/**
+ * The PUT body of an edit: the same 50 rules, one of them with a description new to every request, as a
+ * person or a pipeline changing one rule sends it. No body is the same as one sent before (the memo of
+ * parsed bodies misses), while the expressions are (the validator's cache holds).
+ */
+function editedBody(putBody: string): string {
+  const body = JSON.parse(putBody) as { rules: { description?: string }[] };
+  body.rules[0]!.description = `edited, revision ${UNIQUE}`;
+  return JSON.stringify(body);
+}
+
 export async function run(): Promise<void> {
   const work = mkdtempSync(join(env.BENCH_SERVER_DIR ?? tmpdir(), 'rulekit-bench-server-'));
   const users = join(work, 'users.json');
@@ -547,6 +560,7 @@ export async function run(): Promise<void> {
     // order, one after the other, so slow drift of the machine's load spreads over all of them.
     const groups: { request: string; method: 'PUT' | 'GET'; body?: string; targets: Target[]; bareOf?: string }[] = [
       { request: 'PUT 50 rules, same body', method: 'PUT', body: putBody, targets: [bareT, ...rk] },
+      { request: 'PUT 50 rules, one rule edited', method: 'PUT', body: editedBody(putBody), targets: rk, bareOf: 'PUT 50 rules, same body' },
       { request: 'PUT 50 rules, 50 new expressions', method: 'PUT', body: freshBody(putBody), targets: rk, bareOf: 'PUT 50 rules, same body' },
       { request: 'GET ruleset, 50 rules', method: 'GET', targets: [bareT, ...rk] },
     ];
@@ -592,7 +606,7 @@ export async function run(): Promise<void> {
         SERVER_CPU === undefined
           ? 'not pinned (fewer than two CPUs): server and load generator share the machine'
           : `servers pinned to CPU ${SERVER_CPU} (taskset), this process (autocannon) to CPU ${CLIENT_CPU}${'skipped' in pg ? '' : ', PostgreSQL too'}; CPU 100% = one core busy, below it the server waited (fsync, the database, the network)`,
-        `PUT: the same ${putBody.length}-byte body each time, as a PUT that changes nothing sends it (each moves the version and writes a history row); "50 new expressions": each rule ends with \`and cf.colo.name != "<unique id>"\`, so the validator checks every expression afresh`,
+        `PUT: the same ${putBody.length}-byte body each time, as a PUT that changes nothing sends it (each moves the version and writes a history row); "one rule edited": rule 0's description is new in every request, so no body repeats but every expression does; "50 new expressions": each rule ends with \`and cf.colo.name != "<unique id>"\`, so the validator checks every expression afresh`,
         'server CPU µs/request: CPU time of the server process (all its threads) per answered request; less sensitive than req/s to other processes taking the server\'s CPU, which the shared machine\'s load average shows (PostgreSQL\'s own processes are not counted)',
         `the bare route answers the bytes rulekit answered (PUT ${prepared.putAnswer.length} B${prepared.warnings ? ` with ${prepared.warnings} info messages` : ''}, GET ${prepared.getAnswer.length} B)`,
         `SQLite: WAL, synchronous=FULL, on ${fsType(work)} (${work}); latencies of 2xx answers; load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after (other processes on the machine slow every row)`,
