@@ -145,7 +145,7 @@ class Exporter {
 
   private field(lhs: A.LhsNode): WsField | undefined {
     if (lhs.kind !== 'field') {
-      this.out.push(diag('no-wireshark-equivalent', `${lhs.name}() has no Wireshark equivalent here`, lhs.range));
+      this.out.push(diag('no-wireshark-equivalent', `${lhs.kind === 'call' ? `${lhs.name}()` : '[ ] / [*] indexing'} has no Wireshark equivalent here`, lhs.range));
       return undefined;
     }
     const f = WIRESHARK_FIELDS[lhs.name];
