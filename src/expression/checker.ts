@@ -238,7 +238,7 @@ class Checker {
   private regex(node: A.CompareNode, value: string): RE2JS | undefined {
     try {
       const RE2 = regexEngine();
-      if (node.op === 'matches') return RE2.compile(value);
+      if (node.op === 'matches') return RE2.compile(withoutUnicodeFlag(value));
       const pattern = wildcardToRegex(value);
       if (typeof pattern !== 'string') {
         this.out.push(expressionDiagnostic('invalid-wildcard', `invalid wildcard pattern: ${pattern.problem}`, node.rhs.range));
@@ -571,6 +571,18 @@ class Checker {
     );
     return undefined;
   }
+}
+
+/**
+ * The service's regex engine (Rust's regex) takes a `u` flag, Unicode mode (`(?u)\p{Hangul}+` in the docs);
+ * RE2JS is always in Unicode mode and rejects the flag, so it is dropped from inline flag groups.
+ */
+function withoutUnicodeFlag(pattern: string): string {
+  if (!pattern.includes('u')) return pattern;
+  return pattern.replace(/\(\?([a-zA-Z-]*)\)/g, (m, flags: string) => {
+    const rest = flags.replace(/u/g, '');
+    return rest === flags ? m : rest === '' || rest === '-' ? '' : `(?${rest})`;
+  });
 }
 
 /** The pattern of a quoted string after `matches`: the text between the quotes, only \" unescaped. */
