@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileExpression, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_SCHEME, interpret } from '../../src/expression/index.js';
-import { hmacSha256Base64 } from '../../src/expression/function-runtime.js';
+import fc from 'fast-check';
+import { hmacSha256Base64, utf8Length } from '../../src/expression/function-runtime.js';
 import { completeExpression } from '../../src/language/index.js';
 
 interface Case { function: string; expr: string; record: Record<string, unknown>; result: boolean; context?: 'value'; note?: string }
@@ -87,5 +88,18 @@ describe('the catalog, completion and the docs page agree', () => {
       expect(page).toContain(`### \`${name}\``);
       expect(page).toContain(f.signature);
     }
+  });
+});
+
+describe('len counts UTF-8 bytes', () => {
+  it('as TextEncoder does, for every kind of code unit (lone surrogates too)', () => {
+    const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff, 0x7f, 0x80, 0x7ff, 0x800)), { maxLength: 12 });
+    fc.assert(
+      fc.property(units, (codes) => {
+        const s = String.fromCharCode(...codes);
+        expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
