@@ -34,6 +34,8 @@ export { DIAGNOSTIC_CODES } from './codes.js';
 export {
   parseExpression,
   checkExpression,
+  checkValueExpression,
+  evaluateValueExpression,
   compileExpression,
   evaluateExpression,
   interpret,
@@ -62,6 +64,7 @@ export {
   DEFAULT_LIMITS,
   MAX_SUPPORTED_DEPTH,
   type ExpressionOptions,
+  type ValueCheckResult,
   type ExpressionLimits,
   type ParseResult,
   type CompileResult,

@@ -58,6 +58,12 @@ export function check(ast: A.ExprNode, options: CheckOptions, out: Diagnostic[])
   return { ast, predicates: c.predicates };
 }
 
+/** Check a value node (a value expression's root) into its plan; diagnostics are appended to `out`. */
+export function checkValue(node: A.ValueNode, options: CheckOptions, out: Diagnostic[]): ValuePlan | undefined {
+  const c = new Checker(options, out);
+  return c.value(node);
+}
+
 class Checker {
   readonly predicates = new Map<number, Predicate>();
   private readonly deprecatedSeen = new Set<string>();
@@ -504,6 +510,21 @@ class Checker {
       return undefined;
     }
     return { kind: 'value', plan, type: plan.type };
+  }
+
+  /** A value expression's root: a value, not compared. */
+  value(node: A.ValueNode): ValuePlan | undefined {
+    if (node.kind === 'call' && FUNCTIONS_EXAMPLE[node.name as 'any'] !== undefined) {
+      // any()/all() give a Bool: checked here, typed only (a Bool value expression is checked as a filter).
+      const lhs = this.lhs(node);
+      return lhs ? { kind: 'literal', value: undefined, type: 'Bool', multi: false } : undefined;
+    }
+    const plan = this.values.value(node);
+    if (plan?.multi) {
+      this.out.push(expressionDiagnostic('array-needs-quantifier', `${print(node)} is every item of an array, not one value: read one with [0]`, node.range));
+      return undefined;
+    }
+    return plan;
   }
 
   private quantifier(node: A.CallNode, op: 'any' | 'all'): LhsPlan | undefined {

@@ -39,6 +39,7 @@ export const EXPRESSION_CODES = {
   'index-type-mismatch': { severity: 'error', doc: '`[ ]` on a value that is not an array or map, a map key that is not a quoted string, or an array position that is not a non-negative integer.' },
   'array-needs-quantifier': { severity: 'error', doc: 'A comparison on items unpacked with `[*]` gives one boolean per item; it is a condition only inside any(…) or all(…).' },
   'quantifier-argument': { severity: 'error', doc: 'The argument of any() / all() is not an array of booleans (a comparison on `[*]` items, or an Array<Boolean> value).' },
+  'value-expression-type': { severity: 'error', doc: 'A value expression (a rewrite\'s `expression` in action_parameters) that gives another type than the parameter takes (a String for a URI path or header value), or a condition where a value is expected.' },
   'matches-everything': { severity: 'info', doc: 'The whole expression is `true`: the rule matches every request or packet.' },
   'unknown-list': { severity: 'error', doc: 'A $list that is neither a managed list nor in the given list catalog.' },
   'list-not-provided': { severity: 'info', doc: 'A $list was referenced but no list catalog was given: membership is false for every packet.' },

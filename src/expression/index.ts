@@ -11,7 +11,8 @@ import * as T from './tokens.js';
 import type { IToken, TokenType } from 'chevrotain';
 import { grammarParser } from './deferred.js';
 import { fastParse } from './fast-parser.js';
-import { check, type CheckedExpression, type CheckOptions } from './checker.js';
+import { check, checkValue, type CheckedExpression, type CheckOptions } from './checker.js';
+import { evaluateValue, typeText, type ValuePlan } from './values.js';
 import { compile, type Matcher } from './compiler.js';
 import { interpret, type Packet } from './interpreter.js';
 import { expressionDiagnostic } from './diagnostics.js';
@@ -306,6 +307,56 @@ function checkOptions(scheme: Scheme, options: ExpressionOptions): CheckOptions 
     context: options.context === 'value' ? 'value' : 'filter',
     phase: typeof options.phase === 'string' ? options.phase : undefined,
   };
+}
+
+/** What {@link checkValueExpression} returns. */
+export interface ValueCheckResult {
+  diagnostics: Diagnostic[];
+  /** The plan of the value (absent with errors, or when the expression is a condition). */
+  plan?: ValuePlan;
+  /** The type the expression gives (`Bool` for a condition). */
+  type?: string;
+}
+
+/**
+ * Check a value expression: the `expression` of a rewrite in `action_parameters` (`uri.path.expression`,
+ * `headers.<name>.expression`, a redirect's `target_url.expression`), where the rewrite-only functions
+ * (regex_replace, wildcard_replace, to_string, …) are allowed. It must give `type` (default String); with
+ * `Bool` it is a condition, checked as a filter is (a rate limit's `counting_expression`).
+ *
+ * ```ts
+ * checkValueExpression('regex_replace(http.request.uri.path, "^/old/(.*)$", "/new/${1}")', { scheme: HTTP_SCHEME }).diagnostics; // []
+ * ```
+ */
+export function checkValueExpression(text: string, options: ExpressionOptions & { type?: 'String' | 'Int' | 'Bool' | 'Ip' } = {}): ValueCheckResult {
+  options = optionsOf(options);
+  const want = options.type ?? 'String';
+  const withContext = { ...options, context: 'value' as const };
+  if (want === 'Bool') {
+    const r = checkExpression(text, withContext);
+    return { diagnostics: r.diagnostics, type: 'Bool' };
+  }
+  const parsed = parseExpression(text, options);
+  const diagnostics = [...parsed.diagnostics];
+  if (!parsed.ast || hasErrors(diagnostics)) return { diagnostics: finish(diagnostics) };
+  const scheme = resolveScheme(options.scheme, diagnostics);
+  const ast = parsed.ast;
+  if (ast.kind !== 'bare') {
+    diagnostics.push(expressionDiagnostic('value-expression-type', `a ${want} is expected here, not a condition`, ast.range, { data: { expected: want, actual: 'Bool' } }));
+    return { diagnostics: finish(diagnostics) };
+  }
+  const plan = checkValue(ast.lhs, checkOptions(scheme, withContext), diagnostics);
+  if (plan && typeText(plan.type) !== want) {
+    diagnostics.push(expressionDiagnostic('value-expression-type', `this expression gives ${/^[AEIOU]/.test(typeText(plan.type)) ? 'an' : 'a'} ${typeText(plan.type)}; a ${want} is expected here`, ast.range, { data: { expected: want, actual: typeText(plan.type) } }));
+    return { diagnostics: finish(diagnostics), type: typeText(plan.type) };
+  }
+  const sorted = finish(diagnostics);
+  return hasErrors(sorted) || !plan ? { diagnostics: sorted } : { diagnostics: sorted, plan, type: want };
+}
+
+/** Evaluate a checked value expression on a record: its value, or undefined when missing. */
+export function evaluateValueExpression(plan: ValuePlan, record: Packet): unknown {
+  return evaluateValue(plan, record !== null && typeof record === 'object' ? record : {});
 }
 
 /** Evaluate with the interpreter (reference semantics; slower than a compiled matcher). */

@@ -103,3 +103,37 @@ describe('len counts UTF-8 bytes', () => {
     );
   });
 });
+
+describe('value expressions (action_parameters)', () => {
+  it('allow the rewrite-only functions and give their value', async () => {
+    const { checkValueExpression, evaluateValueExpression } = await import('../../src/expression/index.js');
+    const r = checkValueExpression('wildcard_replace(http.request.uri.path, "/apps/*", "/${1}")', { scheme: HTTP_SCHEME });
+    expect(r.diagnostics).toEqual([]);
+    expect(evaluateValueExpression(r.plan!, { 'http.request.uri.path': '/Apps/calendar' })).toBe('/calendar');
+    expect(evaluateValueExpression(r.plan!, {})).toBeUndefined();
+  });
+  it('must give the type of their parameter; a Bool one is a condition', async () => {
+    const { checkValueExpression } = await import('../../src/expression/index.js');
+    expect(checkValueExpression('len(http.host)', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['value-expression-type']);
+    expect(checkValueExpression('http.host == "a"', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['value-expression-type']);
+    expect(checkValueExpression('http.request.headers.names[*]', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['array-needs-quantifier']);
+    expect(checkValueExpression('http.response.code in {401 403}', { scheme: HTTP_SCHEME, type: 'Bool' }).diagnostics).toEqual([]);
+    expect(checkValueExpression('to_string(cf.bot_management.score)', { scheme: HTTP_SCHEME }).diagnostics).toEqual([]);
+  });
+  it('are checked in rulesets: rewrites, redirects, counting expressions, at their pointers', async () => {
+    const { validateRuleset } = await import('../../src/ruleset/index.js');
+    const d = validateRuleset({
+      name: 'x', kind: 'zone', phase: 'http_request_transform',
+      rules: [{ action: 'rewrite', expression: 'http.host eq "a"', action_parameters: { uri: { path: { expression: 'concat("/", lower(http.hots))' }, query: { expression: 'len(http.host)' } } } }],
+    } as never);
+    expect(d.filter((x) => x.severity === 'error').map((x) => `${x.code} ${x.pointer}`)).toEqual([
+      'unknown-field /rules/0/action_parameters/uri/path/expression',
+      'value-expression-type /rules/0/action_parameters/uri/query/expression',
+    ]);
+    const rl = validateRuleset({
+      name: 'x', kind: 'zone', phase: 'http_ratelimit',
+      rules: [{ action: 'block', expression: 'http.host eq "a"', ratelimit: { period: 60, counting_expression: 'regex_replace(http.host, "a", "b")' } }],
+    } as never);
+    expect(rl.filter((x) => x.severity === 'error').map((x) => `${x.code} ${x.pointer}`)).toEqual(['not-boolean /rules/0/ratelimit/counting_expression']);
+  });
+});
