@@ -92,6 +92,9 @@ export function toWireshark(expression: string, options: ExpressionOptions = {})
   const compiled = compileExpression(expression, options);
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length || !compiled.ast) return { diagnostics: errors };
+  // The whole-expression `true` matches every packet: Wireshark's `frame` does.
+  const ast = compiled.ast;
+  if (ast.kind === 'bare' && ast.lhs.kind === 'field' && ast.lhs.name === 'true') return { filter: 'frame', diagnostics: [] };
   const out: Diagnostic[] = [];
   // Plain {name: items} lists only: a ListCatalog (or a caller's odd value) has no items to spell out.
   const given: unknown = options.lists;

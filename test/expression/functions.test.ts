@@ -137,3 +137,20 @@ describe('value expressions (action_parameters)', () => {
     expect(rl.filter((x) => x.severity === 'error').map((x) => `${x.code} ${x.pointer}`)).toEqual(['not-boolean /rules/0/ratelimit/counting_expression']);
   });
 });
+
+describe('other back ends refuse what they cannot translate, with a diagnostic', () => {
+  it('SQL: functions and indexing have no SQL form; true is TRUE', async () => {
+    const { expressionToSql } = await import('../../src/sql/index.js');
+    for (const e of ['lower(http.host) == "a"', 'any(http.request.headers.names[*] == "a")', 'http.request.headers["a"][0] == "b"']) {
+      const r = expressionToSql(e, { scheme: HTTP_SCHEME });
+      expect(r.sql, e).toBeUndefined();
+      expect(r.diagnostics.map((d) => d.code), e).toContain('sql-no-exact-form');
+    }
+    expect(expressionToSql('true').sql).toBe('TRUE');
+  });
+  it('Wireshark: functions have no equivalent; true is frame', async () => {
+    const { toWireshark } = await import('../../src/export/index.js');
+    expect(toWireshark('true').filter).toBe('frame');
+    expect(toWireshark('lower(http.host) == "a"', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['no-wireshark-equivalent']);
+  });
+});
