@@ -47,6 +47,9 @@ const CHECK_OF: Record<ParamType, ParamCheck> = {
   String: 'string', Int: 'number', Bool: 'boolean', Ip: 'string', 'String|Int': 'any', 'String|Array': 'any', 'Int|Bool|Ip': 'any', 'Array<String>': 'array', 'Array<Bool>': 'array',
 };
 
+/** Map fields whose keys are lower-cased names (header and cookie names; the record contract). */
+const LOWER_CASE_KEYS: ReadonlySet<string> = new Set(['http.request.headers', 'http.response.headers', 'http.request.cookies']);
+
 /** Checks value nodes; one instance per checked expression (it counts the replace functions). */
 export class ValueChecker {
   private replaceCalls = 0;
@@ -91,7 +94,14 @@ export class ValueChecker {
         });
         return undefined;
       }
-      return { kind: 'key', target, key: key.value ?? '', type: inner, multi: target.multi };
+      const name = key.value ?? '';
+      if (target.kind === 'field' && LOWER_CASE_KEYS.has(target.field.name) && name !== name.toLowerCase()) {
+        const lower = JSON.stringify(name.toLowerCase());
+        this.push('uppercase-map-key', `the keys of ${target.field.name} are lower case, so ${key.text} never matches; write ${lower}`, key.range, {
+          fix: { title: `write ${lower}`, edits: [{ range: key.range, newText: lower }] },
+        });
+      }
+      return { kind: 'key', target, key: name, type: inner, multi: target.multi };
     }
     const r = key.form === 'int' ? readIntText(key.text) : undefined;
     if (!r || !r.ok || r.value < 0 || !Number.isSafeInteger(r.value)) {

@@ -154,3 +154,17 @@ describe('other back ends refuse what they cannot translate, with a diagnostic',
     expect(toWireshark('lower(http.host) == "a"', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['no-wireshark-equivalent']);
   });
 });
+
+describe('map keys', () => {
+  it('header names in upper case never match: a warning with the lower-case fix', () => {
+    const r = compileExpression('http.request.headers["Content-Type"][0] == "a"', { scheme: HTTP_SCHEME });
+    expect(r.diagnostics.map((d) => `${d.code}:${d.severity}`)).toEqual(['uppercase-map-key:warning']);
+    expect(r.diagnostics[0]!.fix!.edits[0]!.newText).toBe('"content-type"');
+    expect(compileExpression('http.request.uri.args["Q"][0] == "a"', { scheme: HTTP_SCHEME }).diagnostics).toEqual([]);
+  });
+  it('a key named __proto__ reads the Map, never an object property', () => {
+    const r = compileExpression('http.request.headers["__proto__"][0] == "x"', { scheme: HTTP_SCHEME });
+    expect(r.matcher!({ 'http.request.headers': new Map([['__proto__', ['x']]]) })).toBe(true);
+    expect(r.matcher!({ 'http.request.headers': { __proto__: ['x'] } })).toBe(false);
+  });
+});
