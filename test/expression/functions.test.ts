@@ -168,3 +168,14 @@ describe('map keys', () => {
     expect(r.matcher!({ 'http.request.headers': { __proto__: ['x'] } })).toBe(false);
   });
 });
+
+describe('phase-only functions in rulesets', () => {
+  it('are allowed in their phases and refused in others, whatever was checked before (the check cache keys the phase)', async () => {
+    const { validateRuleset } = await import('../../src/ruleset/index.js');
+    const rule = { action: 'block', expression: 'cidr(ip.src, 24, 64) == 192.0.2.0' };
+    const ok = validateRuleset({ name: 'x', kind: 'zone', phase: 'http_request_firewall_custom', rules: [rule] } as never);
+    expect(ok.filter((d) => d.severity === 'error')).toEqual([]);
+    const bad = validateRuleset({ name: 'x', kind: 'zone', phase: 'http_request_sbfm', rules: [rule] } as never);
+    expect(bad.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['function-context']);
+  });
+});
