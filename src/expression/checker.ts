@@ -566,7 +566,7 @@ class Checker {
       this.out.push(
         this.options.scheme.rulesLanguage
           ? expressionDiagnostic('boolean-literal', `${name} is valid only as the whole expression (true matches every request); inside an expression use a condition such as ssl or not ssl`, range)
-          : expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range),
+          : expressionDiagnostic('boolean-literal', `${name} is valid only as the whole expression (true matches every packet); inside an expression use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range),
       );
       return undefined;
     }
