@@ -14,7 +14,7 @@ import { expressionDiagnostic } from './diagnostics.js';
 import { FUNCTIONS, type FunctionInfo, type LiteralArg, type Param, type ParamType } from './functions.js';
 import { readInt, readIntText, readIp, readString } from './literals.js';
 import type { FieldDef } from './scheme.js';
-import { isScalar, paramCheck, parseValueType, typeText, type ParamCheck, type ValuePlan, type ValueType } from './values.js';
+import { isScalar, parseValueType, typeText, type ParamCheck, type ValuePlan, type ValueType } from './values.js';
 import { print } from './printer.js';
 
 /** Where an expression is used: a filter (a rule's `expression`) or a value (a rewrite's `expression`). */

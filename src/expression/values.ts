@@ -48,12 +48,6 @@ export type FunctionRun = (...args: unknown[]) => unknown;
 /** What a parameter accepts at run time (an argument of another JS type is a missing value). */
 export type ParamCheck = 'number' | 'string' | 'boolean' | 'array' | 'any';
 
-/** The JS check of a value type. */
-export function paramCheck(t: ValueType): ParamCheck {
-  if (typeof t !== 'string') return 'array' in t ? 'array' : 'any';
-  return t === 'Int' ? 'number' : t === 'Bool' ? 'boolean' : 'string';
-}
-
 function fits(v: unknown, c: ParamCheck): boolean {
   switch (c) {
     case 'number':
@@ -154,24 +148,6 @@ export function evaluateValue(plan: ValuePlan, record: Readonly<Record<string, u
       const args = plan.args.map((a) => evaluateValue(a, record));
       return callFunction(plan.run, plan.params, args, plan.args.findIndex((a) => a.multi));
     }
-  }
-}
-
-/** The text of a plan, for messages (`lower(http.host)`). */
-export function planText(plan: ValuePlan): string {
-  switch (plan.kind) {
-    case 'field':
-      return plan.field.name;
-    case 'literal':
-      return JSON.stringify(plan.value);
-    case 'key':
-      return `${planText(plan.target)}[${JSON.stringify(plan.key)}]`;
-    case 'at':
-      return `${planText(plan.target)}[${plan.index}]`;
-    case 'star':
-      return `${planText(plan.target)}[*]`;
-    case 'call':
-      return `${plan.name}(${plan.args.map(planText).join(', ')})`;
   }
 }
 
