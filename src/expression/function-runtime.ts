@@ -25,6 +25,7 @@ export function bytesOf(s: string): Uint8Array {
  * nearly all of a rule's time in TextEncoder (a lone surrogate counts 3 bytes, as U+FFFD does).
  */
 export function utf8Length(s: string): number {
+  if (ASCII.test(s)) return s.length;
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -38,14 +39,17 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+/** Only ASCII characters (the common case, where the engine's own case mapping is the ASCII one). */
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** `lower`: ASCII A-Z only, other bytes unchanged. */
 export function lower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  return ASCII.test(s) ? s.toLowerCase() : s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
 /** `upper`: ASCII a-z only. */
 export function upper(s: string): string {
-  return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+  return ASCII.test(s) ? s.toUpperCase() : s.replace(/[a-z]+/g, (m) => m.toUpperCase());
 }
 
 /** `len`: UTF-8 byte length of a string, or the number of items of an array. */

@@ -105,24 +105,36 @@ export function each(v: unknown, multi: boolean, step: (x: unknown) => unknown):
  * missing; with an unpacked argument (at most one, the checker makes sure) the call is made per item.
  */
 export function callFunction(run: FunctionRun, params: readonly ParamCheck[], args: unknown[], multiAt: number): unknown {
-  const one = (vals: unknown[]): unknown => {
-    for (let i = 0; i < vals.length; i++) {
-      if (!fits(vals[i], params[Math.min(i, params.length - 1)]!)) return undefined;
-    }
-    try {
-      return run(...vals);
-    } catch {
-      // Defensive: implementations are total on well-typed input; a throw is a missing value, never a crash.
-      return undefined;
-    }
-  };
-  if (multiAt < 0) return one(args);
+  if (multiAt < 0) return callOnce(run, params, args);
   const items = args[multiAt] as unknown[];
-  return items.map((item) => {
-    const vals = args.slice();
-    vals[multiAt] = item;
-    return one(vals);
-  });
+  const out: unknown[] = new Array(items.length);
+  const vals = args.slice();
+  for (let i = 0; i < items.length; i++) {
+    vals[multiAt] = items[i];
+    out[i] = callOnce(run, params, vals);
+  }
+  return out;
+}
+
+function callOnce(run: FunctionRun, params: readonly ParamCheck[], vals: unknown[]): unknown {
+  const last = params.length - 1;
+  for (let i = 0; i < vals.length; i++) if (!fits(vals[i], params[i < last ? i : last]!)) return undefined;
+  try {
+    // Direct calls for the common arities: a spread call costs more than the rest of a short function.
+    switch (vals.length) {
+      case 1:
+        return run(vals[0]);
+      case 2:
+        return run(vals[0], vals[1]);
+      case 3:
+        return run(vals[0], vals[1], vals[2]);
+      default:
+        return run(...vals);
+    }
+  } catch {
+    // Defensive: implementations are total on well-typed input; a throw is a missing value, never a crash.
+    return undefined;
+  }
 }
 
 /** Evaluate a value plan on a record (the interpreter's walk; the compiler emits the same steps). */

@@ -179,3 +179,17 @@ describe('phase-only functions in rulesets', () => {
     expect(bad.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['function-context']);
   });
 });
+
+describe('lower and upper change ASCII letters only', () => {
+  it('as a byte-wise ASCII mapping does, on any text', async () => {
+    const { lower, upper } = await import('../../src/expression/function-runtime.js');
+    const text = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0xc4, 0xe4, 0x130, 0x131, 0x212a, 0xdf)), { maxLength: 10 }).map((c) => String.fromCharCode(...c));
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(lower(s)).toBe(s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32)));
+        expect(upper(s)).toBe(s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
