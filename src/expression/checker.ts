@@ -68,13 +68,17 @@ class Checker {
   readonly predicates = new Map<number, Predicate>();
   private readonly deprecatedSeen = new Set<string>();
   private readonly listProblemsSeen = new Set<string>();
-  private readonly values: ValueChecker;
+  private valueChecker: ValueChecker | undefined;
 
   constructor(
     private readonly options: CheckOptions,
     private readonly out: Diagnostic[],
-  ) {
-    this.values = new ValueChecker({ field: (name, range) => this.field(name, range, true), out, context: options.context ?? 'filter', phase: options.phase, rulesLanguage: options.scheme.rulesLanguage });
+  ) {}
+
+  /** The checker of calls and indexing, made on first use (most network rules have neither). */
+  private get values(): ValueChecker {
+    const o = this.options;
+    return (this.valueChecker ??= new ValueChecker({ field: (name, range) => this.field(name, range, true), out: this.out, context: o.context ?? 'filter', phase: o.phase, rulesLanguage: o.scheme.rulesLanguage }));
   }
 
   expr(node: A.ExprNode): void {

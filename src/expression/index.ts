@@ -133,7 +133,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   if (text.charCodeAt(0) === 0xfeff) text = ' ' + text.slice(1);
   for (const d of loneSurrogates(text)) diagnostics.push(d);
   let lexed = lex(text, limits.maxDepth);
-  const bracketed = bracketSets(text, lexed.tokens);
+  const bracketed = text.includes('[') ? bracketSets(text, lexed.tokens) : undefined;
   if (bracketed) {
     // `in [80 443]`: one diagnostic with the fix, then read the set as if written in braces.
     lexed = lex(bracketed.text, limits.maxDepth);
