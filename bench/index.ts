@@ -6,6 +6,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   startup: () => import('./startup.js'),
   expression: () => import('./expression.js'),
   http: () => import('./http.js'),
+  'http-simulate': () => import('./http-simulate.js'),
   ipset: () => import('./ipset.js'),
   logfilter: () => import('./logfilter.js'),
   capture: () => import('./capture.js'),

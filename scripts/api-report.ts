@@ -13,6 +13,7 @@ export const API_ENTRIES: Readonly<Record<string, string>> = {
   rulekit: 'dist/index.d.ts',
   'rulekit-logpush': 'dist/logpush/index.d.ts',
   'rulekit-capture': 'dist/capture/index.d.ts',
+  'rulekit-http': 'dist/http/index.d.ts',
   'rulekit-language': 'dist/language/index.d.ts',
   'rulekit-node': 'dist/simulation/index.d.ts',
   'rulekit-server': 'dist/server/index.d.ts',

@@ -62,6 +62,7 @@ await build({
     index: 'src/index.ts',
     logpush: 'src/logpush/index.ts',
     capture: 'src/capture/index.ts',
+    http: 'src/http/index.ts',
     language: 'src/language/index.ts',
     node: 'src/simulation/index.ts',
     worker: 'src/simulation/worker.ts',

@@ -10,6 +10,9 @@ import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
 import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
+import { HTTP_CODES } from '../src/http/codes.js';
+import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
+import { ACTION_CATALOG, ACTIONS_SOURCE, RESPONSE_PHASES, responseFieldPhases } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
 import {
   ZONE_DATASETS, ACCOUNT_DATASETS, DATASET_SCOPES, DOCS_SNAPSHOT, UNFILTERABLE_FIELDS, UNFILTERABLE_TYPES, CUSTOM_FIELD_OBJECTS,
@@ -79,6 +82,52 @@ function table(codes: Record<string, { severity: string; doc: string }>): string
   ];
 }
 
+/** docs/http-requests.md: where each field of a request record comes from, the actions, the response fields. */
+function httpRequestsPage(): string {
+  const responseFields = HTTP_FIELDS.filter((f) => responseFieldPhases(f.name));
+  return [
+    '# HTTP requests as records',
+    '',
+    'Generated from `HTTP_RECORD_SOURCES` (src/http/record.ts), `ACTION_CATALOG` and the response phases',
+    '(src/ruleset/phases.ts) by `npm run docs:gen`. How to simulate requests: [the guide](guides/simulating-requests.md).',
+    '',
+    '`rulekit simulate` and `rulekit/http` read NDJSON request objects and HAR 1.2 files into one request shape',
+    'and each request into a record of the HTTP fields, as the expression evaluators read them: `Array<…>`',
+    'fields are arrays, `Map<…>` fields real `Map`s (header keys lower-cased; cookie names URL-decoded;',
+    'argument and form names as sent), numbers for Integer and Number. A field the request does not determine',
+    'is missing, never made up: bot scores, WAF scores, geolocation beyond country and AS number, TLS details',
+    'and the like come only from a request\'s `fields` (HAR: `_rulekit.fields`) or, for country and AS number,',
+    'from `--geoip`. A simulation builds only the fields its rules read (the summary\'s examples hold those and',
+    'the fields a request gives); `requestRecord(request)` without a field set builds them all.',
+    '',
+    '## Where each field comes from',
+    '',
+    '| field | from |',
+    '| --- | --- |',
+    ...HTTP_RECORD_SOURCES.map(([field, from]) => `| \`${field}\` | ${from.replace(/\|/g, '\\|')} |`),
+    '',
+    '## Actions: which end the evaluation',
+    '',
+    `The "Terminating action?" column of \`${ACTIONS_SOURCE.path}\` (${ACTIONS_SOURCE.repo} at \`${ACTIONS_SOURCE.revision}\`).`,
+    'A request\'s verdict is the terminating action of the first rule that matches it (a skip of the current',
+    'ruleset: `allow`), or `allow` when none does; non-terminating matches are listed on the way.',
+    '',
+    '| action | terminating | |',
+    '| --- | --- | --- |',
+    ...Object.entries(ACTION_CATALOG).map(([name, a]) => `| \`${name}\` | ${a.terminating ? 'yes' : 'no'} | ${a.doc} |`),
+    '',
+    '## Response fields',
+    '',
+    `Read only in the response phases (${RESPONSE_PHASES.map((p) => `\`${p}\``).join(', ')}; the "Response phases" table`,
+    'of the phases list); in any other HTTP phase they are a `rule-field-phase` error that names the phase.',
+    '',
+    '| field | phases |',
+    '| --- | --- |',
+    ...responseFields.map((f) => `| \`${f.name}\` | ${responseFieldPhases(f.name)!.length === RESPONSE_PHASES.length ? 'every response phase' : responseFieldPhases(f.name)!.map((p) => `\`${p}\``).join(', ')} |`),
+    '',
+  ].join('\n');
+}
+
 /** docs/diagnostics.md, docs/fields.md and docs/datasets.md. */
 export function docFiles(): Record<string, string> {
   const diagnostics = [
@@ -112,6 +161,10 @@ export function docFiles(): Record<string, string> {
     '',
     ...table(EXPORT_CODES),
     '',
+    '## HTTP requests (NDJSON request objects, HAR files)',
+    '',
+    ...table(HTTP_CODES),
+    '',
   ].join('\n');
   const fields = [
     '# Fields, phases, operators and functions of rule expressions',
@@ -143,8 +196,8 @@ export function docFiles(): Record<string, string> {
     '',
     `${HTTP_FIELDS.length} fields, from \`${HTTP_FIELDS_SOURCE.path}\` of ${HTTP_FIELDS_SOURCE.repo} at`,
     `\`${HTTP_FIELDS_SOURCE.revision}\` (src/expression/http-fields.ts). Every http_* phase and ddos_l7 reads`,
-    'them all (the reference notes that response fields exist only in response phases; that is not checked',
-    'yet). `Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
+    'them all; the response fields only the response phases ([docs/http-requests.md](http-requests.md#response-fields)).',
+    '`Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
     '',
     '- Fields of type String, Int, Bool and Ip, with the operators, sets and lists of the network fields;',
     '  Int literals are 64-bit (`cf.threat_score gt 9223372036854775807` is valid and compared exactly).',
@@ -202,5 +255,5 @@ export function docFiles(): Record<string, string> {
       '',
     ]),
   ].join('\n');
-  return { 'diagnostics.md': diagnostics, 'fields.md': fields, 'datasets.md': datasetsPage() };
+  return { 'diagnostics.md': diagnostics, 'fields.md': fields, 'datasets.md': datasetsPage(), 'http-requests.md': httpRequestsPage() };
 }

@@ -12,6 +12,7 @@ import { CAPTURE_CODES } from './capture/index.js';
 import { EXPORT_CODES } from './export/index.js';
 import { ANALYSIS_CODES } from './analysis/index.js';
 import { SQL_CODES } from './sql/index.js';
+import { HTTP_CODES } from './http/index.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -22,4 +23,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...EXPORT_CODES,
   ...ANALYSIS_CODES,
   ...SQL_CODES,
+  ...HTTP_CODES,
 });

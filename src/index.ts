@@ -123,7 +123,9 @@ export {
   PHASES,
   PHASE_CATALOG,
   CATALOG_ACTIONS,
+  ACTION_CATALOG,
   phaseInfo,
+  isHttpRuleset,
   type PhaseInfo,
   type FieldSet,
   RULESET_LIMITS,
@@ -141,7 +143,11 @@ export {
   type RuleSummary,
   type RuleRef,
   type PacketVerdict,
+  type Verdict,
 } from './ruleset/index.js';
+
+// HTTP requests (NDJSON objects, HAR files) as records, through HTTP-phase rulesets (the rest in rulekit/http)
+export { readRequests, requestRecord, simulateRequests, type HttpRequest } from './http/index.js';
 
 // Logpush: the headline calls (the rest in rulekit/logpush)
 export {

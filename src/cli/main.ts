@@ -199,9 +199,9 @@ export function program(): Command {
       process.exitCode = await queryCommand(files, opts, write);
     });
   p.command('simulate')
-    .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset and summarise per rule')
-    .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]})')
-    .argument('<input>', 'capture (.pcap/.pcapng) or NDJSON of packet objects; - for stdin')
+    .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset, or HTTP requests (HAR or NDJSON) through an HTTP-phase ruleset, and summarise per rule')
+    .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]}); its phase says whether it reads packets or HTTP requests')
+    .argument('<input>', 'capture (.pcap/.pcapng) or NDJSON of packet objects; for an HTTP phase a HAR file or NDJSON request objects; - for stdin')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--geoip <path>', 'country/ASN table: CSV of cidr,country,asn or a MaxMind .mmdb')
     .option('--colo <name>', 'data center name for cf.colo.name')

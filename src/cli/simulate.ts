@@ -5,7 +5,7 @@
  * @module
  */
 import { statSync } from 'node:fs';
-import { renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
+import { isHttpRuleset, renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulateOnEngine, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './commands.js';
@@ -111,7 +111,8 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     process.stderr.write(`stats: ${n} packets in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} packets/s; ${report.input}, ${report.decoder}, ${report.threads} worker thread(s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   const summary = report.summary;
-  if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: report.diagnostics }, null, 2) + '\n');
+  const requests = report.input === 'har' || (report.input === 'ndjson' && isHttpText(rulesetText));
+  if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: report.diagnostics }, mapsAsObjects, 2) + '\n');
   else if (ndjson) {
     out(JSON.stringify({ summary: { packets: summary.packets, verdicts: summary.verdicts, defaultAllowed: summary.defaultAllowed, rules: summary.rules.map(({ examples: _e, ...r }) => r) } }) + '\n');
     // Per-packet lines own stdout: diagnostics go to stderr (and, when asked, to stdout as lines of their own).
@@ -119,7 +120,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     for (const d of shown.slice(0, 100)) process.stderr.write(diagnosticLine(d) + '\n');
     if (shown.length > 100) process.stderr.write(`... and ${shown.length - 100} more diagnostics (--ndjson-diagnostics or --format json list them all)\n`);
     if (options.ndjsonDiagnostics) for (const d of report.diagnostics) out(JSON.stringify({ diagnostic: d }) + '\n');
-  } else out(renderSummary(summary, report.diagnostics));
+  } else out(renderSummary(summary, report.diagnostics, requests ? 'requests' : 'packets'));
   return report.ok ? 0 : 1;
 }
 
@@ -172,9 +173,23 @@ function diagnosticLine(d: Diagnostic): string {
   return `${d.severity}[${d.code}]${where}: ${d.message}`;
 }
 
+/** Whether a ruleset text is of an HTTP phase (its input is requests). */
+function isHttpText(text: string): boolean {
+  try {
+    return isHttpRuleset(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/** A JSON.stringify replacer writing the Map fields of request records as objects. */
+function mapsAsObjects(_key: string, value: unknown): unknown {
+  return value instanceof Map ? Object.fromEntries(value) : value;
+}
+
 /** The text summary: one row per rule, then the verdict totals and the input's diagnostics. */
-export function renderSummary(summary: SimulationSummary, diagnostics: Diagnostic[]): string {
-  const rows = [['#', 'action', 'rule', 'matched', 'decided', 'examples (frame numbers, 1-based)']];
+export function renderSummary(summary: SimulationSummary, diagnostics: Diagnostic[], unit: 'packets' | 'requests' = 'packets'): string {
+  const rows = [['#', 'action', 'rule', 'matched', 'decided', unit === 'packets' ? 'examples (frame numbers, 1-based)' : 'examples (requests, 1-based)']];
   for (const r of summary.rules) {
     const name = (r.description ?? r.ref ?? r.expression).slice(0, 48) + (r.enabled ? '' : ' (disabled)');
     rows.push([String(r.index), r.action, name, String(r.matched), String(r.decided), r.examples.map((e) => e.index + 1).join(' ')]);
@@ -184,7 +199,9 @@ export function renderSummary(summary: SimulationSummary, diagnostics: Diagnosti
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   const pct = (n: number) => (summary.packets ? ` (${((100 * n) / summary.packets).toFixed(1)}%)` : '');
   lines.push('');
-  lines.push(`packets ${summary.packets}: allowed ${summary.verdicts.allow}${pct(summary.verdicts.allow)}, blocked ${summary.verdicts.block}${pct(summary.verdicts.block)}, allowed by default ${summary.defaultAllowed}`);
+  // Verdicts other than allow and block (HTTP phases: challenges, redirects…) by their action's name.
+  const others = Object.entries(summary.verdicts).filter(([k, n]) => k !== 'allow' && k !== 'block' && n).map(([k, n]) => `, ${k} ${n}${pct(n!)}`).join('');
+  lines.push(`${unit} ${summary.packets}: allowed ${summary.verdicts.allow}${pct(summary.verdicts.allow)}, blocked ${summary.verdicts.block}${pct(summary.verdicts.block)}${others}, allowed by default ${summary.defaultAllowed}`);
   const shown = diagnostics.filter((d) => d.severity !== 'hint');
   for (const d of shown.slice(0, 20)) lines.push(diagnosticLine(d));
   if (shown.length > 20) lines.push(`... and ${shown.length - 20} more diagnostics (use --format json)`);

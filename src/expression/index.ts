@@ -316,6 +316,8 @@ export interface ValueCheckResult {
   plan?: ValuePlan;
   /** The type the expression gives (`Bool` for a condition). */
   type?: string;
+  /** The AST (absent when parsing failed). */
+  ast?: ExprNode;
 }
 
 /**
@@ -334,7 +336,7 @@ export function checkValueExpression(text: string, options: ExpressionOptions & 
   const withContext = { ...options, context: 'value' as const };
   if (want === 'Bool') {
     const r = checkExpression(text, withContext);
-    return { diagnostics: r.diagnostics, type: 'Bool' };
+    return { diagnostics: r.diagnostics, type: 'Bool', ...(r.ast ? { ast: r.ast } : {}) };
   }
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
@@ -348,10 +350,10 @@ export function checkValueExpression(text: string, options: ExpressionOptions & 
   const plan = checkValue(ast.lhs, checkOptions(scheme, withContext), diagnostics);
   if (plan && typeText(plan.type) !== want) {
     diagnostics.push(expressionDiagnostic('value-expression-type', `this expression gives ${/^[AEIOU]/.test(typeText(plan.type)) ? 'an' : 'a'} ${typeText(plan.type)}; a ${want} is expected here`, ast.range, { data: { expected: want, actual: typeText(plan.type) } }));
-    return { diagnostics: finish(diagnostics), type: typeText(plan.type) };
+    return { diagnostics: finish(diagnostics), type: typeText(plan.type), ast };
   }
   const sorted = finish(diagnostics);
-  return hasErrors(sorted) || !plan ? { diagnostics: sorted } : { diagnostics: sorted, plan, type: want };
+  return hasErrors(sorted) || !plan ? { diagnostics: sorted, ast } : { diagnostics: sorted, plan, type: want, ast };
 }
 
 /** Evaluate a checked value expression on a record: its value, or undefined when missing. */

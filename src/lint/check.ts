@@ -99,7 +99,10 @@ const overlaps = (a: Range, b: Range) => a.start < b.end && b.start < a.end;
 const within = (a: Range, b: Range) => a.start >= b.start && a.end <= b.end;
 
 function runText(item: TextItem, text: string, expr: ExpressionOptions): Diagnostic[] {
-  if (item.kind === 'expression') return phaseFieldDiagnostics(text, checkExpression(text, phaseExpressionOptions(item.phase, expr)).diagnostics, item.phase);
+  if (item.kind === 'expression') {
+    const r = checkExpression(text, phaseExpressionOptions(item.phase, expr));
+    return phaseFieldDiagnostics(text, r.diagnostics, item.phase, r.ast);
+  }
   return checkLogFilter(text, { dataset: item.dataset ?? '', scope: item.scope }).diagnostics.filter((d) => d.code !== 'filter-unknown-dataset');
 }
 

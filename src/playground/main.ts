@@ -8,7 +8,7 @@
 import type { EditorView } from '@codemirror/view';
 import { json } from '@codemirror/lang-json';
 import type { Diagnostic as LintDiagnostic } from '@codemirror/lint';
-import { DATASET_NAMES, type Diagnostic } from '../index.js';
+import { DATASET_NAMES, PHASE_CATALOG, type Diagnostic } from '../index.js';
 import { renderFilterExplanation } from '../logpush/index.js';
 import { expressionLanguage } from './language.js';
 import { lintDiagnostics, requestRecheck, rulekitLinter, toLintDiagnostic } from './lint.js';
@@ -16,7 +16,7 @@ import { expressionAssist, logFilterAssist, rulesetAssist } from './assist.js';
 import { createEditor, setText } from './editor.js';
 import { byId, debounce, fill, h } from './dom.js';
 import { PacketTable } from './packets-table.js';
-import { parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RulesOutcome } from './run.js';
+import { isHttpPhase, parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RequestOutcome, type RulesOutcome } from './run.js';
 import { decodeState, encodeState, TABS, type PlaygroundState, type Tab } from './state.js';
 import { defaultState } from './samples.js';
 
@@ -34,7 +34,7 @@ const expressionEditor = createEditor({
   placeholder: 'tcp.dstport == 443',
   extensions: [
     expressionLanguage(),
-    rulekitLinter((text) => lintDiagnostics(runExpression(text, state.lists, []).diagnostics.map((d) => d.diagnostic), text.length)),
+    rulekitLinter((text) => lintDiagnostics(runExpression(text, state.lists, [], state.phase).diagnostics.map((d) => d.diagnostic), text.length)),
     ...expressionAssist(lists),
   ],
   onChange: (text) => {
@@ -72,6 +72,33 @@ listsInput.addEventListener('input', () => {
 });
 
 const packetTable = new PacketTable(byId('packets'), state, () => changed());
+
+// The phase an expression is checked for: its field set, and whether it runs over packets or requests.
+const phaseSelect = byId<HTMLSelectElement>('phase');
+fill(phaseSelect, ...Object.entries(PHASE_CATALOG).map(([name, p]) => h('option', { value: name }, `${name} (${p.fields === 'http' ? 'HTTP' : 'packets'})`)));
+phaseSelect.addEventListener('change', () => {
+  state.phase = phaseSelect.value;
+  requestRecheck(expressionEditor);
+  changed();
+});
+
+const requestsInput = byId<HTMLTextAreaElement>('requests');
+requestsInput.addEventListener('input', () => {
+  state.requests = requestsInput.value;
+  changed();
+});
+
+/** The requests list's outcomes: each request with its verdict and deciding rule. */
+function showRequests(out: RulesOutcome): void {
+  const problems = out.requestProblems ?? [];
+  fill(byId('request-problems'), ...problems.map((p) => h('li', { class: p.startsWith('error') ? 'problem-error' : 'problem-warning' }, p)));
+  fill(
+    byId('request-results'),
+    ...(out.requests ?? []).map((r: RequestOutcome) =>
+      h('li', { class: `verdict-${r.verdict.replace(/ /g, '-')}` }, h('code', {}, r.label), ' → ', h('strong', {}, r.verdict), r.decidedBy ? ` (rule #${r.decidedBy.index}${r.decidedBy.ref ? ` ${r.decidedBy.ref}` : ''})` : ''),
+    ),
+  );
+}
 
 for (const mode of ['expression', 'ruleset'] as const) {
   byId(`mode-${mode}`).addEventListener('change', () => {
@@ -111,7 +138,13 @@ function showProblems(el: HTMLElement, view: EditorView, items: { diagnostic: Di
 }
 
 function showRules(): void {
-  const out: RulesOutcome = state.mode === 'expression' ? runExpression(state.expression, state.lists, state.packets) : runRuleset(state.ruleset, state.lists, state.packets, rulesetCursor);
+  const out: RulesOutcome = state.mode === 'expression' ? runExpression(state.expression, state.lists, state.packets, state.phase, state.requests) : runRuleset(state.ruleset, state.lists, state.packets, rulesetCursor, state.requests);
+  // An HTTP phase (the selector's for an expression, the body's for a ruleset) runs over the requests list.
+  const http = out.requests !== undefined;
+  byId('packets-block').hidden = http;
+  byId('requests-block').hidden = !http;
+  byId('phase-note').textContent = state.mode === 'ruleset' ? '(a ruleset is checked for its own "phase")' : isHttpPhase(state.phase) ? 'HTTP fields; runs over the requests' : 'packet fields; runs over the packets';
+  if (http) showRequests(out);
   const view = state.mode === 'expression' ? expressionEditor : rulesetEditor;
   const length = view.state.doc.length;
   showProblems(byId('rules-problems'), view, out.diagnostics.map((d) => ({ diagnostic: d.diagnostic, lint: toLintDiagnostic(d.diagnostic, d.placed, length) })));
@@ -344,6 +377,9 @@ function load(next: PlaygroundState): void {
   if (filterEditor.state.doc.toString() !== state.filter) setText(filterEditor, state.filter);
   if (linesEditor.state.doc.toString() !== state.lines) setText(linesEditor, state.lines);
   listsInput.value = state.lists;
+  if (!Object.hasOwn(PHASE_CATALOG, state.phase)) state.phase = 'network_transit';
+  phaseSelect.value = state.phase;
+  requestsInput.value = state.requests;
   if (!DATASET_NAMES.includes(state.dataset)) state.dataset = 'http_requests';
   datasetSelect.value = state.dataset;
   for (const v of [expressionEditor, rulesetEditor, filterEditor]) requestRecheck(v);

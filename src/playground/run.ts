@@ -14,6 +14,7 @@ import {
   simulate,
   compileRuleset,
   type Diagnostic,
+  type ExpressionOptions,
   type ListItems,
   type Packet,
   type Rule,
@@ -22,7 +23,8 @@ import {
 import { compileLogFilter, explainLogFilter, logFilterToExpression, printLogFilter, type FilterExplanation } from '../logpush/index.js';
 import { readCaptureBatches, type CaptureSummary } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
-import type { SimulationSummary } from '../ruleset/index.js';
+import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, type SimulationSummary, type Verdict } from '../ruleset/index.js';
+import { readRequests, requestRecord, simulateRequests, type HttpRequest } from '../http/index.js';
 import type { Placed } from './lint.js';
 
 /** Lists from their JSON text, or the reason they cannot be read. */
@@ -68,7 +70,7 @@ export function packetOf(cells: Record<string, string>): { packet: Packet; probl
 /** The outcome for one packet of the table. */
 export interface PacketOutcome {
   /** `match` / `no match` for an expression; `allow` / `block` for a ruleset; `error` when it did not run. */
-  verdict: 'match' | 'no match' | 'allow' | 'block' | 'error';
+  verdict: 'match' | 'no match' | Verdict | 'error';
   /** The rule that decided (ruleset mode). */
   decidedBy?: RuleRef;
   /** Why it did not run, or what was wrong with the packet's cells. */
@@ -86,11 +88,20 @@ export interface ExpressionViews {
   wiresharkNote?: string;
 }
 
+/** One request of the requests list (HTTP phases) and its outcome. */
+export interface RequestOutcome extends PacketOutcome {
+  /** `GET https://example.com/admin`. */
+  label: string;
+}
+
 /** What the rules tab shows. */
 export interface RulesOutcome {
   /** Diagnostics placed in the editor's text. */
   diagnostics: { diagnostic: Diagnostic; placed: Placed }[];
   packets: PacketOutcome[];
+  /** HTTP phases: the requests of the requests list instead of the packet table, and the list's problems. */
+  requests?: RequestOutcome[];
+  requestProblems?: string[];
   views: ExpressionViews;
   /** A problem outside the editor (the lists). */
   error?: string;
@@ -120,28 +131,56 @@ export function astText(node: unknown, indent = '', label = ''): string {
   return [`${indent}${label}${node.kind}${scalars.length ? ` ${scalars.join(' ')}` : ''}${range}`, ...children].join('\n');
 }
 
-/** The views of one expression. */
-export function expressionViews(text: string, lists: ListItems | undefined): ExpressionViews {
-  const compiled = compileExpression(text, { lists });
+/** The views of one expression (checked with `phase`'s fields). */
+export function expressionViews(text: string, lists: ListItems | undefined, phase?: string): ExpressionViews {
+  const compiled = compileExpression(text, phaseExpressionOptions<ExpressionOptions>(phase, { lists }));
   if (!compiled.ast) return {};
   const views: ExpressionViews = { ast: astText(compiled.ast) };
   if (hasErrors(compiled.diagnostics)) return views;
   views.canonical = print(compiled.ast);
+  if (isHttpPhase(phase)) {
+    views.wiresharkNote = 'HTTP-phase expressions are not exported to Wireshark';
+    return views;
+  }
   const ws = toWireshark(text, { lists });
   if (ws.filter !== undefined) views.wireshark = ws.filter;
   else views.wiresharkNote = ws.diagnostics.map((d) => d.message).join('; ') || 'no equivalent';
   return views;
 }
 
-/** An expression over the packets: match or not per packet. */
-export function runExpression(text: string, listsText: string, rows: Record<string, string>[]): RulesOutcome {
+/** Whether a phase reads HTTP requests (else packets). */
+export function isHttpPhase(phase: string | undefined): boolean {
+  return phase !== undefined && phaseInfo(phase)?.fields === 'http';
+}
+
+/** The requests of the requests list (NDJSON request objects or a HAR document) and what is wrong with it. */
+export function requestsOf(text: string): { requests: HttpRequest[]; problems: string[] } {
+  const read = readRequests(text);
+  return { requests: read.requests.map((r) => r.request), problems: read.diagnostics.map((d) => `${d.severity}: ${d.message}${d.pointer && !d.data?.['line'] ? ` (${d.pointer})` : ''}`) };
+}
+
+const labelOf = (r: HttpRequest) => `${r.method.toUpperCase()} ${r.url}`;
+
+/**
+ * An expression over the packets — or, for an HTTP phase, over the requests list — match or not each;
+ * checked with the phase's field set (response fields only in response phases).
+ */
+export function runExpression(text: string, listsText: string, rows: Record<string, string>[], phase = 'network_transit', requestsText = ''): RulesOutcome {
   const { lists, error } = parseLists(listsText);
-  const compiled = compileExpression(text, { lists });
-  const diagnostics = compiled.diagnostics.map((d) => ({ diagnostic: d, placed: { from: d.range?.start ?? 0, to: d.range?.end ?? text.length, fix: d.fix } }));
+  const http = isHttpPhase(phase);
+  const compiled = compileExpression(text, phaseExpressionOptions<ExpressionOptions>(phase, { lists }));
+  const found = phaseFieldDiagnostics(text, compiled.diagnostics, phase, compiled.ast);
+  const diagnostics = found.map((d) => ({ diagnostic: d, placed: { from: d.range?.start ?? 0, to: d.range?.end ?? text.length, fix: d.fix } }));
+  const matcher = hasErrors(found) ? undefined : compiled.matcher;
+  if (http) {
+    const { requests, problems } = requestsOf(requestsText);
+    const outcomes = requests.map((r): RequestOutcome => ({ label: labelOf(r), verdict: matcher ? (matcher(requestRecord(r)) ? 'match' : 'no match') : 'error', problems: [] }));
+    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views: expressionViews(text, lists, phase), error };
+  }
   const packets = rows.map((row): PacketOutcome => {
     const { packet, problems } = packetOf(row);
-    if (!compiled.matcher) return { verdict: 'error', problems };
-    return { verdict: compiled.matcher(packet) ? 'match' : 'no match', problems };
+    if (!matcher) return { verdict: 'error', problems };
+    return { verdict: matcher(packet) ? 'match' : 'no match', problems };
   });
   return { diagnostics, packets, views: expressionViews(text, lists), error };
 }
@@ -179,7 +218,7 @@ export function ruleAt(text: string, offset: number): number | undefined {
 }
 
 /** A ruleset body over the packets: verdict and deciding rule per packet; the views of the rule at `cursor`. */
-export function runRuleset(text: string, listsText: string, rows: Record<string, string>[], cursor = 0): RulesOutcome {
+export function runRuleset(text: string, listsText: string, rows: Record<string, string>[], cursor = 0, requestsText = ''): RulesOutcome {
   const { lists, error } = parseLists(listsText);
   const found = validateRuleset(text, { expression: { lists } });
   const parsed = parseJsonText(text, 64);
@@ -199,8 +238,21 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
   const inRule = ruleAt(text, cursor);
   const at = inRule ?? 0;
   const expression = rules[at]?.expression;
-  const views: ExpressionViews = typeof expression === 'string' ? expressionViews(expression, lists) : {};
+  const declared = (body as { phase?: unknown } | undefined)?.phase;
+  const phase = typeof declared === 'string' ? declared : undefined;
+  const views: ExpressionViews = typeof expression === 'string' ? expressionViews(expression, lists, phase) : {};
   if (typeof expression === 'string') views.title = `${inRule === undefined ? 'The first rule' : 'The rule at the cursor'}: #${at}${typeof rules[at]?.ref === 'string' ? ` ${rules[at]!.ref}` : ''}`;
+  if (isHttpPhase(phase)) {
+    // An HTTP-phase ruleset runs over the requests list, not the packet table.
+    const { requests, problems } = requestsOf(requestsText);
+    const sim = rulesetErrors || !body ? undefined : simulateRequests(body as never, requests, { lists });
+    const outcomes = requests.map((r, i): RequestOutcome => {
+      const v = sim?.results[i];
+      if (!v) return { label: labelOf(r), verdict: 'error', problems: [] };
+      return v.decidedBy ? { label: labelOf(r), verdict: v.verdict, decidedBy: v.decidedBy, problems: [] } : { label: labelOf(r), verdict: v.verdict, problems: [] };
+    });
+    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views, error };
+  }
   return { diagnostics, packets, views, error };
 }
 

@@ -58,11 +58,22 @@ export const SAMPLE_LINES = [
   .map((l) => JSON.stringify(l))
   .join('\n');
 
+/** Requests for HTTP phases (NDJSON request objects): one a rule on the path matches, one a POST, one neither. */
+export const SAMPLE_REQUESTS = [
+  { method: 'GET', url: 'https://example.com/admin/users', headers: [['User-Agent', 'curl/8.5.0']], clientIp: '198.51.100.7' },
+  { method: 'POST', url: 'https://example.com/login?next=%2F', headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'user=alice&password=x', clientIp: '203.0.113.9' },
+  { method: 'GET', url: 'https://example.com/', headers: [['Accept-Language', 'fr-CH, en;q=0.8']], clientIp: '192.0.2.1', response: { status: 200, headers: [['Content-Type', 'text/html']] } },
+]
+  .map((r) => JSON.stringify(r))
+  .join('\n');
+
 /** The state of a first visit. */
 export function defaultState(): PlaygroundState {
   return {
     tab: 'rules',
     mode: 'expression',
+    phase: 'network_transit',
+    requests: SAMPLE_REQUESTS,
     expression: SAMPLE_EXPRESSION,
     ruleset: SAMPLE_RULESET,
     lists: SAMPLE_LISTS,

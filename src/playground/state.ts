@@ -14,6 +14,10 @@ export interface PlaygroundState {
   tab: Tab;
   /** The rules tab edits one expression or a whole ruleset (JSON body). */
   mode: 'expression' | 'ruleset';
+  /** The phase an expression is checked for (a ruleset's own `phase` wins): its fields, and packets or requests. */
+  phase: string;
+  /** Requests the rules of an HTTP phase run over: NDJSON request objects, or a HAR document. */
+  requests: string;
   expression: string;
   ruleset: string;
   /** Lists as JSON text: `{"name": ["cidr", ...]}`. */
@@ -79,6 +83,8 @@ export function mergeState(value: unknown, defaults: PlaygroundState): Playgroun
   const state: PlaygroundState = {
     tab: TABS.includes(v.tab as Tab) ? (v.tab as Tab) : defaults.tab,
     mode: v.mode === 'ruleset' || v.mode === 'expression' ? v.mode : defaults.mode,
+    phase: text('phase'),
+    requests: text('requests'),
     expression: text('expression'),
     ruleset: text('ruleset'),
     lists: text('lists'),

@@ -1,16 +1,33 @@
 /** Rulesets: the model, validation of request bodies, the error envelope and simulation. @module */
 export * from './model.js';
 export { RULESET_CODES, type RulesetCode } from './codes.js';
-export { PHASE_CATALOG, CATALOG_ACTIONS, phaseInfo, phaseExpressionOptions, phaseFieldDiagnostics, fieldSetScheme, type PhaseInfo, type FieldSet, type CatalogPhase } from './phases.js';
+export {
+  PHASE_CATALOG,
+  CATALOG_ACTIONS,
+  ACTION_CATALOG,
+  ACTIONS_SOURCE,
+  RESPONSE_PHASES,
+  responseFieldPhases,
+  responseFieldDiagnostics,
+  phaseInfo,
+  phaseExpressionOptions,
+  phaseFieldDiagnostics,
+  fieldSetScheme,
+  type PhaseInfo,
+  type FieldSet,
+  type CatalogPhase,
+} from './phases.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
-export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
+export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 export {
   simulate,
   compileRuleset,
   CompiledRuleset,
   rulesetProblems,
   rulesetShapeProblems,
+  httpPhaseRefusal,
+  isHttpRuleset,
   ValueProblems,
   withGeoIp,
   readsGeoFields,

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { HTTP_SCHEME, NETWORK_SCHEME, type Scheme } from '../expression/index.js';
+import { HTTP_SCHEME, NETWORK_SCHEME, walk, type ExprNode, type Scheme } from '../expression/index.js';
 import { RULESET_CODES } from './codes.js';
 
 /** The fields a phase's expressions read: the packet fields or the HTTP request/response fields. */
@@ -31,6 +31,63 @@ export interface PhaseInfo {
 }
 
 const FIREWALL = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+
+/**
+ * Where an HTTP phase runs: on the request, or on the response (the "Response phases" table of the phases
+ * list; `http_ratelimit` is in both, as rate limiting rules may use response information). Only response
+ * phases read the response fields ({@link RESPONSE_FIELD_PHASES}).
+ */
+export const RESPONSE_PHASES: readonly string[] = [
+  'http_custom_errors',
+  'http_response_headers_transform',
+  'http_ratelimit',
+  'http_response_compression',
+  'http_response_firewall_managed',
+  'http_log_custom_fields',
+];
+
+/**
+ * The response fields and the phases that may read them. `http.response.*` and `raw.http.response.*`:
+ * the response phases (the fields reference says their availability "depends on the exact Cloudflare
+ * feature"); `cf.response.*`: only Response Header Transform Rules and Custom Errors, as their rows of
+ * the fields reference (`src/content/fields/index.yaml` at the revision of `HTTP_FIELDS_SOURCE`) say.
+ */
+export function responseFieldPhases(field: string): readonly string[] | undefined {
+  if (field.startsWith('cf.response.')) return ['http_response_headers_transform', 'http_custom_errors'];
+  if (field.startsWith('http.response.') || field.startsWith('raw.http.response.')) return RESPONSE_PHASES;
+  return undefined;
+}
+
+/** Where {@link ACTION_CATALOG} comes from. */
+export const ACTIONS_SOURCE = Object.freeze({
+  repo: 'cloudflare/cloudflare-docs',
+  path: 'src/content/docs/ruleset-engine/rules-language/actions.mdx',
+  revision: '0309c8bed23afe438f28fd5026b5a7999e653081',
+});
+
+/**
+ * Every action of the catalog's phases, with whether it ends the evaluation of the ruleset (the
+ * "Terminating action?" column of the Actions reference, {@link ACTIONS_SOURCE}). `skip` is not
+ * terminating there, but a skip of the remaining rules (`"ruleset": "current"`) ends this ruleset's
+ * evaluation: the simulation treats it so. A test holds this table and the phases' actions in agreement.
+ */
+export const ACTION_CATALOG: Readonly<Record<string, { terminating: boolean; doc: string }>> = {
+  block: { terminating: true, doc: 'Denies the request (the packet is dropped).' },
+  challenge: { terminating: true, doc: 'Interactive challenge.' },
+  js_challenge: { terminating: true, doc: 'Non-interactive challenge.' },
+  managed_challenge: { terminating: true, doc: 'Managed challenge.' },
+  redirect: { terminating: true, doc: 'Replies with an HTTP redirect.' },
+  serve_error: { terminating: true, doc: 'Serves custom error content.' },
+  log_custom_field: { terminating: true, doc: 'Configures custom fields of Logpush jobs.' },
+  skip: { terminating: false, doc: 'Skips rules, rulesets, phases or products; "ruleset": "current" ends this ruleset.' },
+  log: { terminating: false, doc: 'Records the request in the logs.' },
+  execute: { terminating: false, doc: 'Executes another ruleset (not simulated: its rules are not known here).' },
+  rewrite: { terminating: false, doc: 'Rewrites the URI or headers.' },
+  route: { terminating: false, doc: 'Changes the Host header, SNI, resolved host or port.' },
+  set_config: { terminating: false, doc: 'Changes product settings.' },
+  set_cache_settings: { terminating: false, doc: 'Changes cache settings.' },
+  compress_response: { terminating: false, doc: 'Chooses the response compression.' },
+};
 
 /** Every phase rulekit knows, by name. */
 export const PHASE_CATALOG = {
@@ -88,11 +145,13 @@ export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: st
 /**
  * `unknown-field` diagnostics of an expression checked for `phase` whose name is a field of the other
  * field set become `rule-field-phase` errors that name the phase (an HTTP field in magic_transit). The
- * name is read from the expression text at the diagnostic's range.
+ * name is read from the expression text at the diagnostic's range. With the expression's `ast`, the
+ * response fields a request phase reads are errors too ({@link responseFieldDiagnostics}).
  */
-export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], phase: string | undefined): Diagnostic[] {
+export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], phase: string | undefined, ast?: ExprNode): Diagnostic[] {
   const info = phase === undefined ? undefined : phaseInfo(phase);
   if (!info) return diagnostics;
+  if (ast) diagnostics = [...diagnostics, ...responseFieldDiagnostics(ast, phase)];
   const other: FieldSet = info.fields === 'http' ? 'network' : 'http';
   return diagnostics.map((d) => {
     if (d.code !== 'unknown-field' || !d.range) return d;
@@ -104,4 +163,23 @@ export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], p
     const { fix: _fix, ...rest } = d;
     return { ...rest, code: 'rule-field-phase', severity: RULESET_CODES['rule-field-phase'].severity, message: `${name} is ${what}; the ${phase} phase reads ${reads}`, data: { field: name, phase, fieldSet: other } };
   });
+}
+
+/**
+ * `rule-field-phase` errors for the response fields an expression of a request phase reads (an
+ * `http.response.code` in `http_request_firewall_custom`), naming the phase and the phases that may read
+ * them; `ast` is the checked expression's tree (its field nodes carry their ranges).
+ */
+export function responseFieldDiagnostics(ast: ExprNode | undefined, phase: string | undefined): Diagnostic[] {
+  const info = phase === undefined ? undefined : phaseInfo(phase);
+  if (!ast || info?.fields !== 'http') return [];
+  const out: Diagnostic[] = [];
+  walk(ast, (n) => {
+    if (n.kind !== 'field') return;
+    const phases = responseFieldPhases(n.name);
+    if (!phases || phases.includes(phase!)) return;
+    const message = `${n.name} is a response field, read only in the ${phases.join(', ')} phase${phases.length > 1 ? 's' : ''}; ${phase} runs ${RESPONSE_PHASES.includes(phase!) ? 'on responses without it' : 'before the response exists'}`;
+    out.push({ code: 'rule-field-phase', severity: RULESET_CODES['rule-field-phase'].severity, message, range: { ...n.range }, data: { field: n.name, phase, phases: [...phases] } });
+  });
+  return out;
 }

@@ -10,12 +10,12 @@ import { hasErrors } from '../diagnostics/index.js';
 import { compile, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
-export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
+export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { GeoIpLookup } from '../capture/index.js';
 import { rulesetDiagnostic, validateRuleset } from './validate.js';
-import { phaseInfo } from './phases.js';
+import { ACTION_CATALOG, phaseExpressionOptions, phaseInfo } from './phases.js';
 import { checkPacketValues } from './packet-values.js';
-import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary } from './summary.js';
+import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
 import { compileRulesetDecider } from './decider-codegen.js';
 import { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
@@ -99,6 +99,11 @@ export class CompiledRuleset {
     const fields = new Set<string>();
     const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
     const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
+    // An HTTP phase's rules read the HTTP fields and take every action of the catalog; a network phase's
+    // rules are decided by skip and block.
+    const phase = (ruleset as { phase?: unknown })?.phase;
+    const http = typeof phase === 'string' && phaseInfo(phase)?.fields === 'http';
+    const exprOptions = http ? phaseExpressionOptions(phase, options) : options;
     rules.forEach((rule, index) => {
       const ref: RuleRef = { index, action: rule.action };
       if (rule.id !== undefined) ref.id = rule.id;
@@ -106,13 +111,22 @@ export class CompiledRuleset {
       if (rule.description !== undefined) ref.description = rule.description;
       const enabled = rule.enabled !== false;
       summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
-      if (!enabled || (rule.action !== 'skip' && rule.action !== 'block')) return;
+      if (!enabled) return;
+      if (http ? !Object.hasOwn(ACTION_CATALOG, rule.action) : rule.action !== 'skip' && rule.action !== 'block') return;
       // The check a validation of the same ruleset (with the same lists) did is reused (check-cache.ts).
-      const checked = checkedExpression(rule.expression, { ...options, lists });
+      // A whole-expression `true` is decided by a tautology over one field (true whether the field is there
+      // or missing), so the simulation does not repeat its matches-everything info.
+      const whole = http && typeof rule.expression === 'string' && rule.expression.trim() === 'true';
+      const checked = whole ? checkedExpression('not (ssl and not ssl)', { ...exprOptions, lists }) : checkedExpression(rule.expression, { ...exprOptions, lists });
       for (const d of copyDiagnostics(checked.diagnostics)) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
-      if (!checked.checked || hasErrors(checked.diagnostics)) return;
+      if (hasErrors(checked.diagnostics)) return;
+      if (!checked.checked) {
+        // Defensive: an expression without errors has a checked tree; were it missing, the rule is said to be left out.
+        this.diagnostics.push(rulesetDiagnostic('simulation-rule-left-out', `rule ${index} uses a construct rulekit cannot evaluate yet; it is left out of the simulation (it never matches here)`, `/rules/${index}/expression`));
+        return;
+      }
       for (const f of referencedFields(checked.ast!)) fields.add(f);
-      const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
+      const terminating = rule.action === 'skip' ? (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current' : ACTION_CATALOG[rule.action]!.terminating;
       entries.push({ index, checked: checked.checked, matcher: compile(checked.checked, { codegen: options.codegen }), terminating });
       this.refs[index] = ref;
       actions[index] = rule.action;
@@ -152,7 +166,7 @@ export class CompiledRuleset {
     if (i < 0) return { verdict: 'allow', matched };
     matched.push(i);
     const ref = this.refs[i]!;
-    return { verdict: ref.action === 'block' ? 'block' : 'allow', decidedBy: ref, matched };
+    return { verdict: verdictOf(ref.action), decidedBy: ref, matched };
   }
 
   /** Decide one packet and record it in the summary. */
@@ -217,6 +231,11 @@ export class CompiledRuleset {
   }
 }
 
+/** The verdict of a deciding rule's action: a skip of the rest of the ruleset allows. */
+function verdictOf(action: string): Verdict {
+  return action === 'skip' ? 'allow' : (action as Verdict);
+}
+
 /** Compile a ruleset for simulation. */
 export function compileRuleset(ruleset: Ruleset | { rules: readonly Rule[] }, options: SimulationOptions = {}): CompiledRuleset {
   return new CompiledRuleset(ruleset, options);
@@ -244,7 +263,6 @@ export function rulesetProblems(ruleset: unknown, options: SimulationOptions): D
   }
   const operation = Array.isArray(body) || (body !== null && typeof body === 'object' && 'name' in body) ? 'create' : 'update';
   const problems = validateRuleset(ruleset, { operation, expression: { ...options, lists: options.lists } });
-  problems.push(...httpPhase(body));
   if (hasErrors(problems)) {
     problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
   }
@@ -261,8 +279,6 @@ export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
   if (ruleset === null || typeof ruleset !== 'object' || Array.isArray(ruleset)) {
     return [rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset is ${what(ruleset)}; give an object with "rules": [...]`, '')];
   }
-  const http = httpPhase(ruleset);
-  if (http.length) return http;
   const rules = (ruleset as { rules?: unknown }).rules;
   if (!Array.isArray(rules)) {
     return [rulesetDiagnostic('simulation-invalid-ruleset', rules === undefined ? 'the ruleset has no "rules" array' : `"rules" is ${what(rules)}, not an array of rules`, '/rules')];
@@ -280,11 +296,20 @@ export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
   return out;
 }
 
-/** A ruleset of an HTTP phase: simulation runs packets, so it refuses it with one clear error. */
-function httpPhase(body: unknown): Diagnostic[] {
+/**
+ * One `simulation-http-phase` error when `body` is a ruleset of an HTTP phase, for the evaluations that
+ * run network rules only (`what`: "the SQL engines run network-phase rulesets over flows").
+ */
+export function httpPhaseRefusal(body: unknown, what: string): Diagnostic[] {
   const phase = body !== null && typeof body === 'object' ? (body as { phase?: unknown }).phase : undefined;
   if (typeof phase !== 'string' || phaseInfo(phase)?.fields !== 'http') return [];
-  return [rulesetDiagnostic('simulation-http-phase', `the ${phase} phase reads HTTP requests; simulation runs packets through network-phase rulesets only (HTTP requests are not simulated yet)`, '/phase')];
+  return [rulesetDiagnostic('simulation-http-phase', `the ${phase} phase reads HTTP requests; ${what}`, '/phase')];
+}
+
+/** Whether a ruleset body is of an HTTP phase (its rules read HTTP requests, not packets). */
+export function isHttpRuleset(body: unknown): boolean {
+  const phase = body !== null && typeof body === 'object' ? (body as { phase?: unknown }).phase : undefined;
+  return typeof phase === 'string' && phaseInfo(phase)?.fields === 'http';
 }
 
 /** Counts `simulation-invalid-value` warnings and keeps the first {@link MAX_VALUE_DIAGNOSTICS}. */

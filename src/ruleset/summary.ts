@@ -15,9 +15,15 @@ export interface RuleRef {
   action: RuleAction;
 }
 
-/** The outcome for one packet. */
+/**
+ * What happened to a packet or request: `allow` (no terminating rule matched, or a skip of the rest of
+ * the ruleset did), or the terminating action of the deciding rule (network phases: `block` only).
+ */
+export type Verdict = 'allow' | 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'redirect' | 'serve_error' | 'log_custom_field';
+
+/** The outcome for one packet (or HTTP request). */
 export interface PacketVerdict {
-  verdict: 'allow' | 'block';
+  verdict: Verdict;
   /** The terminating rule, or undefined when none matched (allowed by default). */
   decidedBy?: RuleRef;
   /** Indexes of every rule that matched, in evaluation order (the deciding rule last). */
@@ -38,8 +44,10 @@ export interface RuleSummary extends RuleRef {
 
 /** Totals of a simulation. */
 export interface SimulationSummary {
+  /** Packets (or HTTP requests) simulated. */
   packets: number;
-  verdicts: { allow: number; block: number };
+  /** Packets by verdict; verdicts other than allow and block appear once counted (HTTP phases). */
+  verdicts: { allow: number; block: number } & { [V in Exclude<Verdict, 'allow' | 'block'>]?: number };
   /** Packets allowed because no terminating rule matched. */
   defaultAllowed: number;
   rules: RuleSummary[];

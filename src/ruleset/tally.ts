@@ -26,6 +26,8 @@ export class RulesetTally {
   allow = 0;
   block = 0;
   defaultAllowed = 0;
+  /** Counts of the verdicts other than allow and block (the terminating actions of HTTP phases). */
+  private readonly others: Record<string, number> = {};
   private readonly rows: RuleSummary[];
   private readonly actions: (RuleAction | undefined)[];
   private readonly terminatingAt: boolean[];
@@ -50,8 +52,12 @@ export class RulesetTally {
     if (decided < 0) {
       this.allow++;
       this.defaultAllowed++;
-    } else if (this.actions[decided] === 'block') this.block++;
-    else this.allow++;
+    } else {
+      const action = this.actions[decided];
+      if (action === 'block') this.block++;
+      else if (action === 'skip' || action === undefined) this.allow++;
+      else this.others[action] = (this.others[action] ?? 0) + 1;
+    }
     if (matched === undefined) {
       const s = this.rows[decided]!;
       s.matched++;
@@ -92,6 +98,7 @@ export class RulesetTally {
     this.packets += other.packets;
     this.allow += other.verdicts.allow;
     this.block += other.verdicts.block;
+    for (const [k, n] of Object.entries(other.verdicts)) if (k !== 'allow' && k !== 'block' && n) this.others[k] = (this.others[k] ?? 0) + n;
     this.defaultAllowed += other.defaultAllowed;
     other.rules.forEach((r, i) => {
       const s = this.rows[i];
@@ -106,7 +113,7 @@ export class RulesetTally {
   summary(): SimulationSummary {
     return {
       packets: this.packets,
-      verdicts: { allow: this.allow, block: this.block },
+      verdicts: { allow: this.allow, block: this.block, ...this.others },
       defaultAllowed: this.defaultAllowed,
       rules: this.rows.map((r) => ({ ...r, examples: [...r.examples] })),
     };

@@ -220,7 +220,8 @@ class Validator {
   /** A value expression of action_parameters (a rewrite's, a redirect's target, a counting expression). */
   private valueExpression(v: ValueExpressionAt, phase: RulesetPhase | undefined): void {
     const opts = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const diagnostics = phaseFieldDiagnostics(v.text, checkValueExpression(v.text, { ...opts, type: v.type }).diagnostics, phase);
+    const r = checkValueExpression(v.text, { ...opts, type: v.type });
+    const diagnostics = phaseFieldDiagnostics(v.text, r.diagnostics, phase, r.ast);
     this.rebase(v.text, v.pointer, diagnostics);
   }
 
@@ -255,7 +256,8 @@ class Validator {
 
   private expression(text: string, pointer: string, phase: RulesetPhase | undefined): void {
     const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(checkedExpression(text, opts).diagnostics), phase);
+    const result = checkedExpression(text, opts);
+    const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(result.diagnostics), phase, result.ast);
     this.rebase(text, pointer, diagnostics);
   }
 

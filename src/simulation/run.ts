@@ -11,8 +11,10 @@ import { availableParallelism } from 'node:os';
 import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import { executeNotSimulated, isHar, readRequests, requestRecord, type HttpRequest } from '../http/index.js';
 import {
   compileRuleset,
+  isHttpRuleset,
   readsGeoFields,
   rulesetDiagnostic,
   rulesetProblems,
@@ -70,8 +72,11 @@ export interface SimulationReport {
   summary: SimulationSummary;
   /** The ruleset's diagnostics (JSON pointers; ranges in the ruleset text when it was given as text), then the input's. */
   diagnostics: Diagnostic[];
-  /** What the input was recognised as. */
-  input: 'pcap' | 'pcapng' | 'ndjson' | 'unknown' | 'none';
+  /**
+   * What the input was recognised as: a capture or NDJSON packet objects for a network-phase ruleset;
+   * a HAR file or NDJSON request objects (`ndjson`) for an HTTP-phase ruleset.
+   */
+  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'unknown' | 'none';
   /** How frames were decided: on numeric slots, or on packet objects. */
   decoder: 'slots' | 'objects';
   /** Worker threads used (0: this thread only). */
@@ -128,7 +133,8 @@ export async function* simulation(
   const problems = rulesetProblems(ruleset, { lists, serviceToken: options.serviceToken });
   if (hasErrors(problems)) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: problems, ...base };
   const compiled = compileRuleset(body as Ruleset, { lists, serviceToken: options.serviceToken, examplesPerRule: options.examplesPerRule, decoder: options.decoder });
-  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
+  const http = isHttpRuleset(body);
+  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression')), ...(http ? executeNotSimulated(body as Ruleset) : [])];
 
   const inputDiagnostics: Diagnostic[] = [];
   let geoip: GeoIpLookup | undefined;
@@ -166,6 +172,68 @@ export async function* simulation(
     const decoder: SimulationReport['decoder'] = compiled.slotsDecider && !results ? 'slots' : 'objects';
     let bytes = headLength;
     let packets = 0;
+
+    if (http) {
+      // HTTP requests: a HAR file or NDJSON request objects, read whole (HAR is one JSON document).
+      if (format !== undefined || looksBinary(first)) {
+        const what = format ?? 'binary data';
+        inputDiagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes });
+      }
+      const decide = function* (request: HttpRequest): Generator<PacketResult> {
+        if ((packets & 1023) === 0) {
+          options.signal?.throwIfAborted();
+          progress?.({ bytes, totalBytes: total, packets });
+        }
+        const record = requestRecord(request, compiled.fields);
+        const packet = geoip ? withGeoIp(record, geoip) : record;
+        if (results) yield { index: packets, ...compiled.run(packet, packets) };
+        else compiled.count(packet, packets);
+        packets++;
+      };
+      if (HAR_START.test(new TextDecoder().decode(first))) {
+        // A HAR file is one JSON document: read whole.
+        const parts: Uint8Array[] = [];
+        for await (const chunk of prepend(first, reader)) {
+          options.signal?.throwIfAborted();
+          parts.push(chunk);
+          bytes += chunk.length;
+        }
+        bytes -= headLength;
+        const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)), { format: 'har' });
+        parts.length = 0;
+        inputDiagnostics.push(...read.diagnostics);
+        for (const { request } of read.requests) yield* decide(request);
+        progress?.({ bytes, totalBytes: total, packets });
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'har', decoder: 'objects', threads: 0, bytes });
+      }
+      // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR).
+      let inputFormat: 'har' | 'ndjson' = 'ndjson';
+      const lines = ndjsonLines(prepend(first, reader));
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) {
+          bytes = next.value;
+          break;
+        }
+        const { line, lineNo, bytesRead } = next.value;
+        bytes = bytesRead;
+        if (!line.trim()) continue;
+        const read = readRequests(line, { format: 'ndjson' });
+        if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
+          inputFormat = 'har';
+          const har = readRequests(line, { format: 'har' });
+          inputDiagnostics.push(...har.diagnostics);
+          for (const { request } of har.requests) yield* decide(request);
+          continue;
+        }
+        // Line numbers of the one-line reads are the file's.
+        for (const d of read.diagnostics) inputDiagnostics.push(renumber(d, lineNo));
+        for (const { request } of read.requests) yield* decide(request);
+      }
+      progress?.({ bytes, totalBytes: total, packets });
+      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: inputFormat, decoder: 'objects', threads: 0, bytes });
+    }
 
     if (format === 'pcap' && !results && headLength >= 24) {
       // Chunks of whole records, counted on worker threads or here.
@@ -301,6 +369,14 @@ export async function* simulation(
         inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
         continue;
       }
+      if (packets === 0 && looksLikeRequests(p)) {
+        // HTTP requests given to a network ruleset would be packets without a field: allowed, silently.
+        const phase = (body as { phase?: unknown } | undefined)?.phase;
+        inputDiagnostics.push(
+          rulesetDiagnostic('simulation-http-phase', `line ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { line: lineNo } }),
+        );
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead });
+      }
       // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
       const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
       if (results) yield { index: packets, ...compiled.run(packet, packets) };
@@ -409,6 +485,29 @@ async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{
   rest += decoder.decode();
   if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
   return bytesRead;
+}
+
+/** HAR documents as browsers and proxies write them: `{"log": {` first. */
+const HAR_START = /^\uFEFF?\s*\{\s*"log"\s*:/;
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A diagnostic of a one-line read, with the line it came from. */
+function renumber(d: Diagnostic, line: number): Diagnostic {
+  if (d.data?.['line'] === undefined) return d;
+  return { ...d, message: d.message.replace(/^line \d+: /, `line ${line}: `), data: { ...d.data, line } };
+}
+
+/** A parsed NDJSON line that is a HAR document or an HTTP request object (method and URL, no packet field). */
+function looksLikeRequests(p: object): boolean {
+  const o = p as Record<string, unknown>;
+  return isHar(o) || (typeof o['method'] === 'string' && typeof o['url'] === 'string' && !Object.keys(o).some((k) => k.includes('.')));
 }
 
 /** Binary data, not NDJSON text: a NUL byte or a control character other than TAB/CR/LF in the first bytes. */

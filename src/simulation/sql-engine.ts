@@ -11,7 +11,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { checkPacketValues, compileRuleset, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { checkPacketValues, compileRuleset, httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
 import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
 
 /** The engines `rulekit simulate --engine` runs on. */
@@ -139,7 +139,17 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const empty: SimulationSummary = { packets: 0, verdicts: { allow: 0, block: 0 }, defaultAllowed: 0, rules: [] };
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const problems = rulesetProblems(rulesetText, { lists, serviceToken: options.serviceToken });
-  if (hasErrors(problems)) return { ok: false, summary: empty, diagnostics: problems };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rulesetText);
+  } catch {
+    parsed = undefined; // reported by rulesetProblems
+  }
+  problems.push(...httpPhaseRefusal(parsed, 'the SQL engines run network-phase rulesets over flows'));
+  if (hasErrors(problems)) {
+    if (!problems.some((d) => d.code === 'simulation-invalid-ruleset')) problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
+    return { ok: false, summary: empty, diagnostics: problems };
+  }
   const body = JSON.parse(rulesetText) as Ruleset;
   const examples = options.examplesPerRule ?? 3;
   // The in-process compilation gives the summary's rows (every rule, refs, enabled) and the fields whose values examples are checked on.

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
-import { rulesetShapeProblems } from '../ruleset/index.js';
+import { httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
 import { sqlIdentifier, type SqlDialect } from './quote.js';
 
@@ -59,6 +59,8 @@ const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block
  * ```
  */
 export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, options: RulesetSqlOptions = {}): RulesetSqlResult {
+  const http = httpPhaseRefusal(ruleset, 'SQL is written for network-phase rulesets over flows');
+  if (http.length) return { diagnostics: http };
   const shape = rulesetShapeProblems(ruleset);
   if (shape.length) return { diagnostics: shape };
   const dialect = options.dialect ?? 'duckdb';

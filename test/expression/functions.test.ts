@@ -193,3 +193,28 @@ describe('lower and upper change ASCII letters only', () => {
     );
   });
 });
+
+describe('records built by src/http (the shared contract)', () => {
+  it('functions, indexing and any() decide a simulation of requests', async () => {
+    const { simulateRequests } = await import('../../src/http/index.js');
+    const ruleset = {
+      name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom',
+      rules: [
+        { action: 'block', expression: 'any(lower(http.request.headers.names[*])[*] == "x-debug")' },
+        { action: 'block', expression: 'http.request.headers["user-agent"][0] contains "curl" and starts_with(http.request.uri.path, "/api/")' },
+        { action: 'log', expression: 'all(http.request.headers["accept"][*] == "*/*") and len(http.request.headers.names) > 1' },
+      ],
+    } as never;
+    const r = simulateRequests(ruleset, [
+      { method: 'GET', url: 'https://example.com/', headers: [['Host', 'example.com'], ['X-Debug', '1']] },
+      { method: 'GET', url: 'https://example.com/api/v1', headers: [['Host', 'example.com'], ['User-Agent', 'curl/8.5']] },
+      { method: 'GET', url: 'https://example.com/api/v1', headers: [['Host', 'example.com'], ['Accept', '*/*']] },
+    ]);
+    expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    expect(r.results.map((x) => [x.verdict, x.decidedBy?.index, x.matched])).toEqual([
+      ['block', 0, [0]],
+      ['block', 1, [1]],
+      ['allow', undefined, [2]],
+    ]);
+  });
+});

@@ -223,6 +223,31 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await again.close();
   });
 
+  it('an HTTP phase: the expression checks with the HTTP fields and runs over the requests list', async () => {
+    const page = await open(url);
+    await page.selectOption('#phase', 'http_request_firewall_custom');
+    // The packet field of the sample is not a field of the HTTP phases: an error that names the phase.
+    await poll(() => page.textContent('#rules-problems')).toContain('the http_request_firewall_custom phase reads HTTP request fields');
+    expect(await page.isVisible('#requests-block')).toBe(true);
+    expect(await page.isVisible('#packets-block')).toBe(false);
+    await typeExpression(page, 'http.request.uri.path contains "/admin"');
+    await poll(() => page.textContent('#request-results')).toContain('GET https://example.com/admin/users → match');
+    expect(await page.textContent('#request-results')).toContain('GET https://example.com/ → no match');
+    expect(await page.textContent('#rules-problems')).toBe('no problems');
+    // A HAR document pasted into the requests list is read too.
+    await page.fill('#requests', JSON.stringify({ log: { entries: [{ request: { method: 'POST', url: 'https://example.com/admin' } }] } }));
+    await poll(() => page.textContent('#request-results')).toBe('POST https://example.com/admin → match');
+    await shot(page, '8-http-phase');
+    // The phase is part of the link (saved a moment after the last change).
+    await poll(async () => (await decodeState(new URL(page.url()).hash, defaultState())).state?.phase).toBe('http_request_firewall_custom');
+    const link = page.url();
+    const again = await open(link);
+    expect(await again.inputValue('#phase')).toBe('http_request_firewall_custom');
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await again.close();
+    await page.close();
+  });
+
   it('the Logpush tab: kept and dropped per line, with the filter read back', async () => {
     const page = await open(url);
     await page.click('#tab-logpush');

@@ -76,6 +76,8 @@ describe('the state in the URL', () => {
   const state = fc.record<PlaygroundState>({
     tab: fc.constantFrom('rules', 'logpush', 'capture'),
     mode: fc.constantFrom('expression', 'ruleset'),
+    phase: fc.string(),
+    requests: fc.string(),
     expression: fc.string({ unit: 'binary' }),
     ruleset: fc.string(),
     lists: fc.string(),
@@ -206,6 +208,42 @@ describe('the rules tab', () => {
     expect(runRuleset(s.ruleset, s.lists, [], s.ruleset.length).views.title).toBe('The first rule: #0 office-ssh');
     expect(r.views.canonical).toBe('udp.dstport in {5060 5061}');
     expect(r.views.wireshark).toBe('udp.dstport in {5060, 5061}');
+  });
+
+  it('an HTTP phase checks with the HTTP fields and runs over the requests list (NDJSON or HAR)', () => {
+    const s = defaultState();
+    const out = runExpression('http.request.uri.path contains "/admin" or http.request.method eq "POST"', s.lists, s.packets, 'http_request_firewall_custom', s.requests);
+    expect(out.diagnostics).toEqual([]);
+    expect(out.packets).toEqual([]);
+    expect(out.requests!.map((r) => [r.label, r.verdict])).toEqual([
+      ['GET https://example.com/admin/users', 'match'],
+      ['POST https://example.com/login?next=%2F', 'match'],
+      ['GET https://example.com/', 'no match'],
+    ]);
+    expect(out.views.wiresharkNote).toMatch(/not exported/);
+    // A packet field in an HTTP phase, and a response field in a request phase, are rule-field-phase errors.
+    expect(runExpression('tcp.dstport eq 80', '', [], 'http_request_firewall_custom', '').diagnostics.map((d) => d.diagnostic.code)).toEqual(['rule-field-phase']);
+    expect(runExpression('http.response.code eq 200', '', [], 'http_request_firewall_custom', '').diagnostics.map((d) => d.diagnostic.code)).toEqual(['rule-field-phase']);
+    const response = runExpression('http.response.code eq 200', '', [], 'http_response_headers_transform', s.requests);
+    expect(response.requests!.map((r) => r.verdict)).toEqual(['no match', 'no match', 'match']);
+    // The network phase keeps the packet table.
+    expect(runExpression(s.expression, s.lists, s.packets, 'network_transit', s.requests).requests).toBeUndefined();
+    const har = JSON.stringify({ log: { entries: [{ request: { method: 'GET', url: 'https://example.com/admin' } }, { request: {} }] } });
+    const fromHar = runExpression('http.request.uri.path eq "/admin"', '', [], 'http_request_firewall_custom', har);
+    expect(fromHar.requests!.map((r) => r.verdict)).toEqual(['match']);
+    expect(fromHar.requestProblems).toEqual(['warning: entry skipped: the request has no "method" string (/log/entries/1/request/method)']);
+  });
+
+  it('a ruleset of an HTTP phase decides each request with its terminating action', () => {
+    const s = defaultState();
+    const body = JSON.stringify({ name: 'w', kind: 'zone', phase: 'http_request_firewall_custom', rules: [
+      { action: 'log', expression: 'http.request.method eq "POST"' },
+      { action: 'block', ref: 'admin', expression: 'http.request.uri.path wildcard "/admin*"' },
+      { action: 'managed_challenge', ref: 'login', expression: 'http.request.uri.path eq "/login"' },
+    ] });
+    const r = runRuleset(body, s.lists, s.packets, 0, s.requests);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.requests!.map((x) => [x.verdict, x.decidedBy?.ref])).toEqual([['block', 'admin'], ['managed_challenge', 'login'], ['allow', undefined]]);
   });
 
   it('lists that are not JSON are reported; the expression still runs without them', () => {

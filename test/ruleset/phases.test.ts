@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simulate, ACTIONS, PHASES, PHASE_CATALOG, CATALOG_ACTIONS, validateRuleset, HTTP_FIELDS, HTTP_FIELD_ROWS, HTTP_SCHEME, NETWORK_FIELDS, checkExpression, compileExpression } from '../../src/index.js';
+import { rulesetToSql } from '../../src/sql/index.js';
 import { CHECKED_PHASES, checkExtracted, extractTerraform, extractYaml } from '../../src/lint/index.js';
 
 const corpus = JSON.parse(readFileSync(new URL('../fixtures/http/docs-expressions.json', import.meta.url), 'utf8')) as { checked: string[]; unsupported: string[] };
@@ -140,9 +141,16 @@ describe('HTTP rulesets as the API takes them', () => {
 });
 
 describe('simulation', () => {
-  it('refuses an HTTP-phase ruleset with one clear error rather than running packets through it', () => {
-    const r = simulate(ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'http.host eq "a"' }]) as never, [{ 'tcp.dstport': 80 }]);
-    expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['simulation-http-phase']);
+  it('decides records of an HTTP-phase ruleset with the HTTP fields (a packet has none of them: allowed by default)', () => {
+    const body = ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'http.host eq "a"' }]) as never;
+    const r = simulate(body, [{ 'tcp.dstport': 80 }, { 'http.host': 'a' }]);
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.results.map((x) => x.verdict)).toEqual(['allow', 'block']);
+  });
+
+  it('the SQL back end still refuses an HTTP-phase ruleset with one clear error', () => {
+    const body = ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'http.host eq "a"' }]) as never;
+    expect(rulesetToSql(body).diagnostics.map((d) => d.code)).toEqual(['simulation-http-phase']);
   });
 });
 
