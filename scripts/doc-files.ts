@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, HTTP_FIELDS, HTTP_FIELDS_SOURCE, PHASE_CATALOG } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, PHASE_CATALOG } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -199,12 +199,17 @@ export function docFiles(): Record<string, string> {
     'them all; the response fields only the response phases ([docs/http-requests.md](http-requests.md#response-fields)).',
     '`Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
     '',
-    '- Fields of type String, Int, Bool and Ip, with the operators, sets and lists of the network fields.',
-    '- A whole-expression `true` is valid (it matches every request).',
-    '- `Array<…>` and `Map<…>` fields are read only with `[ ]` / `[*]` and functions such as `any()`, which',
-    '  rulekit does not check yet: an expression using a function other than `bit_slice` or any indexing gets',
-    '  one `unsupported-construct` (info) and only its field names are checked. Such a field compared as a',
-    '  whole is a `container-field` error.',
+    '- Fields of type String, Int, Bool and Ip, with the operators, sets and lists of the network fields;',
+    '  Int literals are 64-bit (`cf.threat_score gt 9223372036854775807` is valid and compared exactly).',
+    '- A whole-expression `true` is valid (it matches every request; info `matches-everything`).',
+    '- `Array<…>` and `Map<…>` fields are read with `[ ]` (`http.request.headers["host"][0]`: a Map key in',
+    '  quotes, an Array position) and `[*]` (every item). A missing key or position is a missing value: its',
+    '  comparisons are false, `not` of them true. After `[*]` a comparison gives one boolean per item, a',
+    '  condition only inside `any(…)` / `all(…)` (`and`/`or`/`not` combine such arrays item by item); a',
+    '  function called on `x[*]` is called per item and gives an array, unpacked again with `[*]`:',
+    '  `any(lower(http.request.headers.names[*])[*] == "x-debug")`. Such a field compared as a whole is a',
+    '  `container-field` error.',
+    '- The functions below, with their documented restrictions (see [Functions](#functions)).',
     '',
     '| field | type | meaning |',
     '| --- | --- | --- |',
@@ -227,7 +232,28 @@ export function docFiles(): Record<string, string> {
     '',
     '## Functions',
     '',
-    ...Object.entries(FUNCTIONS).flatMap(([name, f]) => [`### ${name}`, '', `\`${f.signature}\``, '', f.doc, '', `Example: \`${f.example}\``, '']),
+    `${Object.keys(FUNCTIONS).length} functions, from \`${FUNCTIONS_SOURCE.path}\` of ${FUNCTIONS_SOURCE.repo} at`,
+    `\`${FUNCTIONS_SOURCE.revision}\` (src/expression/functions.ts; bit_slice is the one function of network rules).`,
+    'Rewrite-only functions are refused in filters (`function-context`) and allowed with `context: \'value\'`;',
+    'phase-only ones are refused when the phase is known and is not one of theirs. Arguments marked literal',
+    'must be written in the expression, those marked field cannot be literals (`function-literal-argument`).',
+    '',
+    '| function | returns | where |',
+    '| --- | --- | --- |',
+    ...Object.entries(FUNCTIONS).map(([name, f]) => `| [\`${name}\`](#${name.replace(/_/g, '_')}) | ${f.signature.split(' -> ').pop()} | ${f.restriction ? `only in ${f.restriction.where}` : name === 'bit_slice' ? 'network rules' : 'any expression'} |`),
+    '',
+    ...Object.entries(FUNCTIONS).flatMap(([name, f]) => [
+      `### \`${name}\``,
+      '',
+      `\`${f.signature}\``,
+      '',
+      f.doc,
+      '',
+      ...(f.params ? [`Parameters: ${f.params.map((p) => `\`${p.name}\` ${p.type}${p.literal ? ' (literal)' : ''}${p.notLiteral ? ' (field, not a literal)' : ''}${p.optional ? ' (optional)' : ''}${p.variadic ? ' (repeats)' : ''}`).join(', ')}.`, ''] : []),
+      ...(f.restriction ? [`Only in ${f.restriction.where}${f.restriction.valueOnly ? ' (value expressions)' : ''}${f.restriction.phases ? ` (phases ${f.restriction.phases.map((p) => `\`${p}\``).join(', ')})` : ''}.`, ''] : []),
+      `Example: \`${f.example}\``,
+      '',
+    ]),
   ].join('\n');
   return { 'diagnostics.md': diagnostics, 'fields.md': fields, 'datasets.md': datasetsPage(), 'http-requests.md': httpRequestsPage() };
 }

@@ -92,6 +92,9 @@ export function toWireshark(expression: string, options: ExpressionOptions = {})
   const compiled = compileExpression(expression, options);
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length || !compiled.ast) return { diagnostics: errors };
+  // The whole-expression `true` matches every packet: Wireshark's `frame` does.
+  const ast = compiled.ast;
+  if (ast.kind === 'bare' && ast.lhs.kind === 'field' && ast.lhs.name === 'true') return { filter: 'frame', diagnostics: [] };
   const out: Diagnostic[] = [];
   // Plain {name: items} lists only: a ListCatalog (or a caller's odd value) has no items to spell out.
   const given: unknown = options.lists;
@@ -145,7 +148,7 @@ class Exporter {
 
   private field(lhs: A.LhsNode): WsField | undefined {
     if (lhs.kind !== 'field') {
-      this.out.push(diag('no-wireshark-equivalent', `${lhs.name}() has no Wireshark equivalent here`, lhs.range));
+      this.out.push(diag('no-wireshark-equivalent', `${lhs.kind === 'call' ? `${lhs.name}()` : '[ ] / [*] indexing'} has no Wireshark equivalent here`, lhs.range));
       return undefined;
     }
     const f = WIRESHARK_FIELDS[lhs.name];

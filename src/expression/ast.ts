@@ -24,17 +24,36 @@ export interface FieldNode extends NodeBase {
   name: string;
 }
 
-/** A function call: `bit_slice(tcp, 0, 8)`. */
+/**
+ * A function call: `bit_slice(tcp, 0, 8)`, `lower(http.host)`, `any(http.request.headers.names[*] == "x")`.
+ * An argument is a literal, a value (field, call, index) or, for `any`/`all`, a condition over `[*]`.
+ */
 export interface CallNode extends NodeBase {
   kind: 'call';
   name: string;
   /** Range of the function name. */
   nameRange: Range;
-  args: (FieldNode | LiteralNode)[];
+  args: ArgNode[];
 }
 
+/**
+ * `target[key]` (a Map key in quotes or an Array position) or `target[*]` (every item: `key` is null).
+ * After `[*]` comparisons and function calls apply to each item (wirefilter's map-each), giving an array.
+ */
+export interface IndexNode extends NodeBase {
+  kind: 'index';
+  target: ValueNode;
+  key: LiteralNode | null;
+}
+
+/** A value read from a request: a field, a function call or an index into one. */
+export type ValueNode = FieldNode | CallNode | IndexNode;
+
+/** A function argument. */
+export type ArgNode = ValueNode | LiteralNode | ExprNode;
+
 /** What can stand on the left of an operator. */
-export type LhsNode = FieldNode | CallNode;
+export type LhsNode = ValueNode;
 
 /**
  * A literal as written. `form` says how it was lexed; the checker interprets it by the type the
@@ -120,7 +139,12 @@ export interface ErrorNode extends NodeBase {
 export type ExprNode = LogicalNode | NotNode | GroupNode | CompareNode | InNode | BareNode | ErrorNode;
 
 /** Any node. */
-export type AnyNode = ExprNode | LhsNode | LiteralNode | RangeNode | SetNode | ListNode;
+export type AnyNode = ExprNode | ValueNode | LiteralNode | RangeNode | SetNode | ListNode;
+
+/** Is this argument a value node (field, call, index)? */
+export function isValueNode(n: AnyNode): n is ValueNode {
+  return n.kind === 'field' || n.kind === 'call' || n.kind === 'index';
+}
 
 /** Visit every node of a tree, parents before children. */
 export function walk(node: AnyNode, visit: (n: AnyNode) => void): void {
@@ -149,6 +173,10 @@ export function walk(node: AnyNode, visit: (n: AnyNode) => void): void {
       break;
     case 'call':
       for (const a of node.args) walk(a, visit);
+      break;
+    case 'index':
+      walk(node.target, visit);
+      if (node.key) walk(node.key, visit);
       break;
     case 'set':
       for (const it of node.items) walk(it, visit);

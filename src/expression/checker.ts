@@ -12,12 +12,16 @@ import { expressionDiagnostic } from './diagnostics.js';
 import { COMPARE_OPERATORS, IN_SET_TYPES } from './operators.js';
 import type { FieldDef, FieldType, Scheme } from './scheme.js';
 import { readInt, readIp, readString } from './literals.js';
-import type { IntOp, IpOp, LhsPlan, Predicate, StringOp } from './predicates.js';
+import type { IntOp, IpOp, LhsPlan, Predicate, StringOp, VectorPlan } from './predicates.js';
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
 import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
 import { suggest } from '../diagnostics/index.js';
-import { FUNCTIONS } from './functions.js';
+import { readIntText } from './literals.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
+import { isValueNode } from './ast.js';
+import { ValueChecker, type ExpressionContext } from './value-checker.js';
+import { isScalar, typeText, type ValuePlan } from './values.js';
+import { print } from './printer.js';
 
 /** The protocol names `ip.proto` can hold (a set: every check of a name asks it). */
 const PROTOCOL_NAMES: ReadonlySet<string> = new Set(IP_PROTOCOL_NAMES.filter((n) => n !== undefined && n !== ''));
@@ -29,6 +33,10 @@ export interface CheckOptions {
   lists?: ListCatalog;
   /** Service token of the managed lists (`svc` → `$svc.anonymizer`). */
   serviceToken?: string;
+  /** A filter (default) or a value expression: rewrite-only functions are allowed only in values. */
+  context?: ExpressionContext;
+  /** The ruleset phase, when known: functions documented for some phases only are refused elsewhere. */
+  phase?: string;
 }
 
 /** A checked expression: the AST plus the resolved predicate of every leaf, keyed by node id. */
@@ -40,19 +48,38 @@ export interface CheckedExpression {
 /** Check an AST. Diagnostics are appended to `out`. */
 export function check(ast: A.ExprNode, options: CheckOptions, out: Diagnostic[]): CheckedExpression {
   const c = new Checker(options, out);
+  if (ast && ast.kind === 'bare' && ast.lhs.kind === 'field' && ast.lhs.name === 'true') {
+    // A whole-expression `true` is valid (the docs use it): it matches everything.
+    out.push(expressionDiagnostic('matches-everything', 'the expression is true: the rule matches everything', ast.range));
+    c.predicates.set(ast.id, { kind: 'bare', lhs: { kind: 'value', plan: { kind: 'literal', value: true, type: 'Bool', multi: false }, type: 'Bool' } });
+    return { ast, predicates: c.predicates };
+  }
   c.expr(ast);
   return { ast, predicates: c.predicates };
+}
+
+/** Check a value node (a value expression's root) into its plan; diagnostics are appended to `out`. */
+export function checkValue(node: A.ValueNode, options: CheckOptions, out: Diagnostic[]): ValuePlan | undefined {
+  const c = new Checker(options, out);
+  return c.value(node);
 }
 
 class Checker {
   readonly predicates = new Map<number, Predicate>();
   private readonly deprecatedSeen = new Set<string>();
   private readonly listProblemsSeen = new Set<string>();
+  private valueChecker: ValueChecker | undefined;
 
   constructor(
     private readonly options: CheckOptions,
     private readonly out: Diagnostic[],
   ) {}
+
+  /** The checker of calls and indexing, made on first use (most network rules have neither). */
+  private get values(): ValueChecker {
+    const o = this.options;
+    return (this.valueChecker ??= new ValueChecker({ field: (name, range) => this.field(name, range, true), out: this.out, context: o.context ?? 'filter', phase: o.phase, rulesLanguage: o.scheme.rulesLanguage }));
+  }
 
   expr(node: A.ExprNode): void {
     if (!node) return; // a hole left by error recovery (the parser reported it)
@@ -69,42 +96,99 @@ class Checker {
       case 'error':
         return;
       case 'bare':
-        return this.bare(node);
       case 'compare':
-        return this.compare(node);
-      case 'in':
-        return this.inExpr(node);
+      case 'in': {
+        const p = this.predicate(node, false);
+        if (p) this.predicates.set(node.id, p);
+      }
     }
   }
 
-  private bare(node: A.BareNode): void {
+  /**
+   * The predicate of a leaf. `vector`: inside any()/all(), where the left-hand side must be unpacked with
+   * [*] (one boolean per item); elsewhere it must not be.
+   */
+  private predicate(node: A.BareNode | A.CompareNode | A.InNode, vector: boolean): Predicate | undefined {
     const lhs = this.lhs(node.lhs);
-    if (!lhs) return;
-    const type = lhsType(lhs);
-    if (type === 'Bool') {
-      this.predicates.set(node.id, { kind: 'bare', lhs });
-      return;
+    if (!lhs) return undefined;
+    const multi = lhs.kind === 'value' && lhs.plan.multi;
+    if (multi && !vector) {
+      this.out.push(
+        expressionDiagnostic('array-needs-quantifier', `${print(node)} gives one boolean per item of ${describeLhs(node.lhs)}: write any(${print(node)}) or all(${print(node)})`, node.range, {
+          fix: { title: `wrap in any(…)`, edits: [{ range: node.range, newText: `any(${print(node)})` }] },
+        }),
+      );
+      return undefined;
     }
-    const name = lhs.field.name;
+    if (!multi && vector) {
+      this.out.push(expressionDiagnostic('quantifier-argument', `any() and all() take one boolean per item: ${print(node)} is a single condition; unpack an array or map with [*], as in any(http.request.headers.names[*] == "x")`, node.range));
+      return undefined;
+    }
+    switch (node.kind) {
+      case 'bare':
+        return this.bare(node, lhs);
+      case 'compare':
+        return this.compare(node, lhs);
+      case 'in':
+        return this.inExpr(node, lhs);
+    }
+  }
+
+  /** The argument of any()/all() as a vector plan. */
+  private vector(node: A.ArgNode): VectorPlan | undefined {
+    if (isValueNode(node)) {
+      const p = this.predicate({ kind: 'bare', id: -1, range: node.range, lhs: node }, true);
+      return p ? { kind: 'test', predicate: p } : undefined;
+    }
+    switch (node.kind) {
+      case 'group':
+        return this.vector(node.expr);
+      case 'not': {
+        const item = this.vector(node.operand);
+        return item ? { kind: 'not', item } : undefined;
+      }
+      case 'logical': {
+        const items = node.operands.map((o) => this.vector(o));
+        return items.every((i) => i !== undefined) ? { kind: 'logical', op: node.op, items: items as VectorPlan[] } : undefined;
+      }
+      case 'bare':
+      case 'compare':
+      case 'in': {
+        const p = this.predicate(node, true);
+        return p ? { kind: 'test', predicate: p } : undefined;
+      }
+      case 'literal':
+        this.out.push(expressionDiagnostic('quantifier-argument', `any() and all() take a comparison on [*] items, not a literal`, node.range));
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private bare(node: A.BareNode, lhs: LhsPlan): Predicate | undefined {
+    const type = lhsType(lhs);
+    if (type === 'Bool') return { kind: 'bare', lhs };
+    const name = describeLhs(node.lhs);
     const example = type === 'Int' ? `${name} == 80` : type === 'Ip' ? `${name} == 192.0.2.1` : `${name} == "…"`;
     this.out.push(expressionDiagnostic('not-boolean', `${describeLhs(node.lhs)} is ${article(type)} ${type}, not a condition; compare it, e.g. ${example}`, node.range));
+    return undefined;
   }
 
-  private compare(node: A.CompareNode): void {
-    const lhs = this.lhs(node.lhs);
-    if (!lhs) return;
+  private compare(node: A.CompareNode, lhs: LhsPlan): Predicate | undefined {
     const type = lhsType(lhs);
     const info = COMPARE_OPERATORS[node.op];
     if (!info.types.includes(type)) {
       this.operatorMismatch(node, lhs, type, info.print);
-      return;
+      return undefined;
     }
     const out = this.out;
+    const field = lhs.kind === 'field' || lhs.kind === 'bit_slice' ? lhs.field : undefined;
     switch (type) {
       case 'Int': {
         const value = readInt(node.rhs, lhs.kind === 'field' ? lhs.field : undefined, out);
-        if (value !== undefined) this.predicates.set(node.id, { kind: 'int', lhs, op: node.op as IntOp, value });
-        return;
+        if (value === undefined) return undefined;
+        const r = Number.isSafeInteger(value) ? undefined : readIntText(node.rhs.text);
+        return r?.ok && r.big !== undefined ? { kind: 'int', lhs, op: node.op as IntOp, value, big: r.big } : { kind: 'int', lhs, op: node.op as IntOp, value };
       }
       case 'String': {
         if (node.op === 'matches' || node.op === 'wildcard' || node.op === 'strict_wildcard') {
@@ -115,23 +199,21 @@ class Checker {
                 fix: { title: `write ${quoted}`, edits: [{ range: node.rhs.range, newText: quoted }] },
               }),
             );
-            return;
+            return undefined;
           }
           // After matches, a quoted string keeps its backslashes for the regex engine (\d, \.) — wirefilter's regex lexing.
           const source = node.op === 'matches' && node.rhs.form === 'string' ? regexBody(node.rhs.text) : (node.rhs.value ?? '');
           const re = this.regex(node, source);
-          if (re) this.predicates.set(node.id, { kind: 'regex', lhs, re, source });
-          return;
+          return re ? { kind: 'regex', lhs, re, source } : undefined;
         }
-        const value = readString(node.rhs, lhs.field, out);
-        if (value === undefined) return;
-        if (lhs.field.name === 'ip.proto' && (node.op === 'eq' || node.op === 'ne')) this.protocolName(value, node.rhs.range);
-        this.predicates.set(node.id, { kind: 'string', lhs, op: node.op as StringOp, value });
-        return;
+        const value = readString(node.rhs, field, out);
+        if (value === undefined) return undefined;
+        if (field?.name === 'ip.proto' && (node.op === 'eq' || node.op === 'ne')) this.protocolName(value, node.rhs.range);
+        return { kind: 'string', lhs, op: node.op as StringOp, value };
       }
       case 'Ip': {
-        const ip = readIp(node.rhs, lhs.field, out);
-        if (!ip) return;
+        const ip = readIp(node.rhs, field, out);
+        if (!ip) return undefined;
         if (ip.kind === 'cidr') {
           const fixText = `in {${ip.text}}`;
           const fixRange: Range = { start: node.opRange.start, end: node.rhs.range.end };
@@ -141,14 +223,13 @@ class Checker {
               fix: node.op === 'eq' ? { title: `use ${name} in {${ip.text}}`, edits: [{ range: fixRange, newText: fixText }] } : undefined,
             }),
           );
-          return;
+          return undefined;
         }
         const value = ip.address;
-        this.predicates.set(node.id, { kind: 'ip', lhs, op: node.op as IpOp, value, set: IpSet.fromRanges([{ first: value, last: value }]) });
-        return;
+        return { kind: 'ip', lhs, op: node.op as IpOp, value, set: IpSet.fromRanges([{ first: value, last: value }]) };
       }
       default:
-        return;
+        return undefined;
     }
   }
 
@@ -167,7 +248,7 @@ class Checker {
   private regex(node: A.CompareNode, value: string): RE2JS | undefined {
     try {
       const RE2 = regexEngine();
-      if (node.op === 'matches') return RE2.compile(value);
+      if (node.op === 'matches') return RE2.compile(withoutUnicodeFlag(value));
       const pattern = wildcardToRegex(value);
       if (typeof pattern !== 'string') {
         this.out.push(expressionDiagnostic('invalid-wildcard', `invalid wildcard pattern: ${pattern.problem}`, node.rhs.range));
@@ -180,26 +261,24 @@ class Checker {
     }
   }
 
-  private inExpr(node: A.InNode): void {
-    const lhs = this.lhs(node.lhs);
-    if (!lhs) return;
+  private inExpr(node: A.InNode, lhs: LhsPlan): Predicate | undefined {
     const type = lhsType(lhs);
     const name = describeLhs(node.lhs);
     if (node.rhs.kind === 'list') {
       if (type !== 'Ip') {
         this.out.push(expressionDiagnostic('operator-type-mismatch', `'in $list' applies to Ip fields only; ${name} is ${article(type)} ${type}`, node.opRange));
-        return;
+        return undefined;
       }
       const set = this.list(node.rhs);
-      if (set) this.predicates.set(node.id, { kind: 'ip-set', lhs, set, list: node.rhs.name });
-      return;
+      return set ? { kind: 'ip-set', lhs, set, list: node.rhs.name } : undefined;
     }
     if (!IN_SET_TYPES.includes(type)) {
       this.out.push(
         expressionDiagnostic('operator-type-mismatch', `'in {…}' does not apply to ${name}, ${article(type)} ${type}${type === 'Bool' ? `; write ${name} or not ${name}` : ''}`, node.opRange),
       );
-      return;
+      return undefined;
     }
+    let result: Predicate | undefined;
     const items = node.rhs.items;
     const field = lhs.kind === 'field' ? lhs.field : undefined;
     let ok = true;
@@ -213,7 +292,10 @@ class Checker {
         if (item.kind === 'literal') {
           const v = readInt(item, field, this.out);
           if (v === undefined) ok = false;
-          else {
+          else if (!Number.isSafeInteger(v)) {
+            ok = false;
+            this.out.push(expressionDiagnostic('unsupported-construct', `${item.text} is beyond ±2^53: rulekit compares such integers with == / < …, not inside a set`, item.range));
+          } else {
             values.push(v);
             spans.push({ lo: v, hi: v, index });
           }
@@ -243,7 +325,7 @@ class Checker {
         if (unique.length < count || merged.length < ranges.length || unique.some((v) => merged.some(([lo, hi]) => v >= lo && v <= hi))) {
           this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
         }
-        this.predicates.set(node.id, { kind: 'int-set', lhs, values: unique, ranges: merged });
+        result = { kind: 'int-set', lhs, values: unique, ranges: merged };
       }
     } else if (type === 'String') {
       const values = new Set<string>();
@@ -262,7 +344,7 @@ class Checker {
           values.add(v);
         }
       }
-      if (ok) this.predicates.set(node.id, { kind: 'string-set', lhs, values });
+      if (ok) result = { kind: 'string-set', lhs, values };
     } else {
       const ranges: IpRange[] = [];
       const spans: Span<IpRange['first']>[] = [];
@@ -299,13 +381,14 @@ class Checker {
         const set = IpSet.fromRanges(ranges);
         // As for Int sets: only a set whose index merged items can hold covered or overlapping ones.
         if (set.rangeCount4 + set.rangeCount6 < ranges.length) this.overlaps(items, spans, compareIpAddress);
-        this.predicates.set(node.id, { kind: 'ip-set', lhs, set });
+        result = { kind: 'ip-set', lhs, set };
       }
     }
     if (!ok && this.out.length === before) {
       // defensive: never leave a rejected set without a word
       this.out.push(expressionDiagnostic('syntax-error', 'this set could not be read', node.rhs.range));
     }
+    return result;
   }
 
   /**
@@ -415,22 +498,62 @@ class Checker {
       const field = this.field(node.name, node.range);
       return field ? { kind: 'field', field } : undefined;
     }
-    const fn = FUNCTIONS[node.name];
-    if (!fn) {
-      const guess = suggest(node.name, Object.keys(FUNCTIONS));
-      this.out.push(
-        expressionDiagnostic('unknown-function', `unknown function ${node.name}()${guess ? `; did you mean ${guess}?` : '; the only function is bit_slice(field, start_bit, end_bit)'}`, node.nameRange, {
-          fix: guess ? { title: `replace with ${guess}`, edits: [{ range: node.nameRange, newText: guess }] } : undefined,
-        }),
-      );
+    if (node.kind === 'call') {
+      const fn = this.values.function(node);
+      if (!fn) return undefined;
+      if (fn.check) return fn.check(node, (name, range) => this.field(name, range), this.out);
+      if (fn.quantifier) return this.quantifier(node, fn.quantifier);
+    }
+    const plan = this.values.value(node);
+    if (!plan) return undefined;
+    if (!isScalar(plan.type)) {
+      const t = typeText(plan.type);
+      const text = print(node);
+      const example = t.startsWith('Map') ? `any(${text}["key"][*] == …)` : `any(${text}[*] == …)`;
+      this.out.push(expressionDiagnostic('container-field', `${text} is ${/^[AEIOU]/.test(t) ? 'an' : 'a'} ${t}: it is not compared as a whole; its items are read with [ ] or [*], as in ${example}`, node.range, { data: { type: t } }));
       return undefined;
     }
-    return fn.check(node, (name, range) => this.field(name, range), this.out);
+    return { kind: 'value', plan, type: plan.type };
   }
 
-  private field(name: string, range: Range): FieldDef | undefined {
+  /** A value expression's root: a value, not compared. */
+  value(node: A.ValueNode): ValuePlan | undefined {
+    if (node.kind === 'call' && FUNCTIONS_EXAMPLE[node.name as 'any'] !== undefined) {
+      // any()/all() give a Bool: checked here, typed only (a Bool value expression is checked as a filter).
+      const lhs = this.lhs(node);
+      return lhs ? { kind: 'literal', value: undefined, type: 'Bool', multi: false } : undefined;
+    }
+    const plan = this.values.value(node);
+    if (plan?.multi) {
+      this.out.push(expressionDiagnostic('array-needs-quantifier', `${print(node)} is every item of an array, not one value: read one with [0]`, node.range));
+      return undefined;
+    }
+    return plan;
+  }
+
+  private quantifier(node: A.CallNode, op: 'any' | 'all'): LhsPlan | undefined {
+    if (node.args.length !== 1) {
+      this.out.push(expressionDiagnostic('function-arguments', `${op}() takes one argument, a comparison on [*] items, e.g. ${FUNCTIONS_EXAMPLE[op]}`, node.range));
+      return undefined;
+    }
+    const arg = node.args[0]!;
+    if (isValueNode(arg)) {
+      // An Array<Bool> value itself (not unpacked) stands for its items.
+      const plan = this.values.value(arg);
+      if (!plan) return undefined;
+      if (!plan.multi && !isScalar(plan.type) && 'array' in plan.type && plan.type.array === 'Bool') {
+        const items: ValuePlan = { kind: 'star', target: plan, type: 'Bool', multi: true };
+        return { kind: 'quantifier', op, arg: { kind: 'test', predicate: { kind: 'bare', lhs: { kind: 'value', plan: items, type: 'Bool' } } } };
+      }
+    }
+    const v = this.vector(arg);
+    return v ? { kind: 'quantifier', op, arg: v } : undefined;
+  }
+
+  private field(name: string, range: Range, allowContainer = false): FieldDef | undefined {
     if (name === '') return undefined; // recovery placeholder; the parser reported the error
     const f = this.options.scheme.get(name);
+    if (f?.container && allowContainer) return f;
     if (f?.container) {
       const example = f.container.startsWith('Map') ? `any(${name}["key"][*] == …)` : `any(${name}[*] == …)`;
       this.out.push(expressionDiagnostic('container-field', `${name} is ${/^[AEIOU]/.test(f.container) ? 'an' : 'a'} ${f.container}: it is not compared as a whole; its items are read with [ ] or [*], as in ${example}`, range, { data: { field: name, type: f.container } }));
@@ -447,7 +570,7 @@ class Checker {
       this.out.push(
         this.options.scheme.rulesLanguage
           ? expressionDiagnostic('boolean-literal', `${name} is valid only as the whole expression (true matches every request); inside an expression use a condition such as ssl or not ssl`, range)
-          : expressionDiagnostic('boolean-literal', `network rule expressions have no ${name} literal; use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range),
+          : expressionDiagnostic('boolean-literal', `${name} is valid only as the whole expression (true matches every packet); inside an expression use a condition such as ip.src in {0.0.0.0/0 ::/0}`, range),
       );
       return undefined;
     }
@@ -473,6 +596,18 @@ class Checker {
     );
     return undefined;
   }
+}
+
+/**
+ * The service's regex engine (Rust's regex) takes a `u` flag, Unicode mode (`(?u)\p{Hangul}+` in the docs);
+ * RE2JS is always in Unicode mode and rejects the flag, so it is dropped from inline flag groups.
+ */
+function withoutUnicodeFlag(pattern: string): string {
+  if (!pattern.includes('u')) return pattern;
+  return pattern.replace(/\(\?([a-zA-Z-]*)\)/g, (m, flags: string) => {
+    const rest = flags.replace(/u/g, '');
+    return rest === flags ? m : rest === '' || rest === '-' ? '' : `(?${rest})`;
+  });
 }
 
 /** The pattern of a quoted string after `matches`: the text between the quotes, only \" unescaped. */
@@ -531,12 +666,26 @@ function removeItemEdit(items: A.SetNode['items'], index: number): { range: Rang
   return { range: item.range, newText: '' };
 }
 
+const FUNCTIONS_EXAMPLE = {
+  any: 'any(http.request.headers.names[*] == "x-debug")',
+  all: 'all(http.request.headers["content-type"][*] == "application/json")',
+};
+
 function lhsType(lhs: LhsPlan): FieldType {
-  return lhs.kind === 'bit_slice' ? 'Int' : lhs.field.type;
+  switch (lhs.kind) {
+    case 'bit_slice':
+      return 'Int';
+    case 'field':
+      return lhs.field.type;
+    case 'value':
+      return lhs.type;
+    case 'quantifier':
+      return 'Bool';
+  }
 }
 
 function describeLhs(node: A.LhsNode): string {
-  return node.kind === 'field' ? node.name : `${node.name}(…)`;
+  return node.kind === 'field' ? node.name : node.kind === 'call' ? `${node.name}(…)` : print(node);
 }
 
 function article(type: FieldType): string {

@@ -11,7 +11,8 @@
 import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
 import { evaluatePredicate, type Packet } from './interpreter.js';
-import { bitSlice, bitwiseAnd, compareIpText, inRanges, type LhsPlan, type Predicate } from './predicates.js';
+import { bitSlice, bitwiseAnd, compareBig, compareIpText, inRanges, type LhsPlan, type Predicate, type VectorPlan } from './predicates.js';
+import { arrayAt, callFunction, mapKey, readField, unpack, unpackEach, type ValuePlan } from './values.js';
 import { isIpAddressText, type IpSet } from '../net/index.js';
 import { evaluationOrder, INLINE_SET_MAX } from './cost.js';
 import { jsString } from '../codegen/index.js';
@@ -32,6 +33,24 @@ export const HELPERS = Object.freeze({
   inRanges,
   ipCmp: compareIpText,
   ipNe: (set: IpSet, t: string) => isIpAddressText(t) && !set.has(t),
+  compareBig,
+  mapKey,
+  arrayAt,
+  unpack,
+  unpackEach,
+  callFunction,
+  readField,
+  /** Combine boolean arrays item by item, to the shorter one (wirefilter's and/or/xor on Array<Bool>). */
+  zip(op: 'and' | 'or' | 'xor', parts: boolean[][]): boolean[] {
+    const n = Math.min(...parts.map((p) => p.length));
+    const out: boolean[] = [];
+    for (let i = 0; i < n; i++) {
+      let acc = parts[0]![i]!;
+      for (let j = 1; j < parts.length; j++) acc = op === 'and' ? acc && parts[j]![i]! : op === 'or' ? acc || parts[j]![i]! : acc !== parts[j]![i]!;
+      out.push(acc);
+    }
+    return out;
+  },
 });
 
 /** The packet used in place of a non-object (`E` in generated source). */
@@ -143,6 +162,8 @@ export function condition(p: Predicate, ctx: EmitContext, t = 't'): { code: stri
     case 'bare':
       return { code: `${t} === true`, typed: true };
     case 'int': {
+      // Beyond 2^53 the literal is a BigInt constant, compared exactly.
+      if (p.big !== undefined) return { code: `h.compareBig(${t}, "${p.op}", ${k(p.big)})`, typed: false };
       const n = String(p.value);
       switch (p.op) {
         case 'eq': return { code: `${t} === ${n}`, typed: true };
@@ -205,6 +226,11 @@ function emitPredicate(p: Predicate, ctx: EmitContext): string {
 
 /** Read the left-hand side into `t` and apply `test` (anyOf: to each side until one holds). */
 function read(lhs: LhsPlan, test: string, ctx: EmitContext): string {
+  if (lhs.kind === 'value') return `(t = ${emitValue(lhs.plan, ctx)}, ${test})`;
+  if (lhs.kind === 'quantifier') {
+    const v = emitVector(lhs.arg, ctx);
+    return `(t = ${lhs.op === 'any' ? `${v}.includes(true)` : `!${v}.includes(false)`}, ${test})`;
+  }
   const key = ctx.field(lhs.field.name);
   if (lhs.kind === 'bit_slice') return `(t = h.bitSlice(${key}, ${lhs.start}, ${lhs.end}), t !== undefined && ${test})`;
   const f = lhs.field;
@@ -214,6 +240,51 @@ function read(lhs: LhsPlan, test: string, ctx: EmitContext): string {
     return `((t = ${key}) !== undefined ? (${test}) : (${sides}))`;
   }
   return `(t = ${key}, ${test})`;
+}
+
+/**
+ * The source of a value plan: a value or undefined, or (unpacked with [*]) an array of them. Steps on an
+ * unpacked value map over its items; functions are called through `h.callFunction` with the catalog's
+ * implementation as a constant.
+ */
+function emitValue(plan: ValuePlan, ctx: EmitContext): string {
+  const k = (v: unknown) => ctx.constant(v);
+  switch (plan.kind) {
+    case 'field':
+      return plan.field.aliasOf === undefined ? ctx.field(plan.field.name) : `h.readField(${k(plan.field)}, p)`;
+    case 'literal':
+      return k(plan.value);
+    case 'key': {
+      const key = jsString(plan.key);
+      const target = emitValue(plan.target, ctx);
+      return plan.target.multi ? `${target}.map((x) => h.mapKey(x, ${key}))` : `h.mapKey(${target}, ${key})`;
+    }
+    case 'at': {
+      const target = emitValue(plan.target, ctx);
+      return plan.target.multi ? `${target}.map((x) => h.arrayAt(x, ${plan.index}))` : `h.arrayAt(${target}, ${plan.index})`;
+    }
+    case 'star':
+      return `h.${plan.target.multi ? 'unpackEach' : 'unpack'}(${emitValue(plan.target, ctx)})`;
+    case 'call':
+      return `h.callFunction(${k(plan.run)}, ${k(plan.params)}, [${plan.args.map((a) => emitValue(a, ctx)).join(', ')}], ${plan.args.findIndex((a) => a.multi)})`;
+  }
+}
+
+/** The source of a vector plan: an array of booleans. */
+function emitVector(v: VectorPlan, ctx: EmitContext): string {
+  switch (v.kind) {
+    case 'test': {
+      const p = v.predicate;
+      if (p.lhs.kind !== 'value') return '[]';
+      const { code, typed } = condition(p, ctx, 't');
+      const test = typed ? code : `typeof t === "${TYPEOF[p.kind]}" && ${code}`;
+      return `${emitValue(p.lhs.plan, ctx)}.map((t) => ${test})`;
+    }
+    case 'not':
+      return `${emitVector(v.item, ctx)}.map((b) => !b)`;
+    case 'logical':
+      return `h.zip("${v.op}", [${v.items.map((i) => emitVector(i, ctx)).join(', ')}])`;
+  }
 }
 
 /** The closure fallback: one closure per node, leaves evaluate their resolved predicate. */

@@ -11,12 +11,42 @@
  */
 import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
-import type { LhsPlan, Predicate } from './predicates.js';
+import type { LhsPlan, Predicate, VectorPlan } from './predicates.js';
+import type { ValuePlan } from './values.js';
 
 /** Sets up to this size are tested inline, one compare per item. */
 export const INLINE_SET_MAX = 12;
 
+/** A value plan: a field load per field, more per step, much more per function call. */
+function planCost(plan: ValuePlan): number {
+  switch (plan.kind) {
+    case 'field':
+    case 'literal':
+      return 1;
+    case 'key':
+    case 'at':
+      return 1 + planCost(plan.target);
+    case 'star':
+      return 4 + planCost(plan.target);
+    case 'call':
+      return 10 + plan.args.reduce((sum, a) => sum + planCost(a), 0);
+  }
+}
+
+function vectorCost(v: VectorPlan): number {
+  switch (v.kind) {
+    case 'test':
+      return v.predicate.lhs.kind === 'value' ? planCost(v.predicate.lhs.plan) + testCost(v.predicate) * 4 : 4;
+    case 'not':
+      return 1 + vectorCost(v.item);
+    case 'logical':
+      return v.items.reduce((sum, i) => sum + vectorCost(i), 2);
+  }
+}
+
 function lhsCost(lhs: LhsPlan): number {
+  if (lhs.kind === 'value') return planCost(lhs.plan);
+  if (lhs.kind === 'quantifier') return 4 + vectorCost(lhs.arg);
   if (lhs.kind === 'bit_slice') return 2 + (lhs.end - lhs.start) / 8;
   const f = lhs.field;
   if (f.aliasOf !== undefined) return 2;

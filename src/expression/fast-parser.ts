@@ -15,7 +15,6 @@ import { LOGICAL_OPERATORS } from './operators.js';
 
 const { COMPARE_TOKENS: COMPARE, NOT_AT, LOGICAL_PRECEDENCE_AT } = T;
 const VALUE = new Set<TokenType>([T.IntLiteral, T.WordLiteral, T.Identifier, T.StringLiteral, T.RawStringLiteral]);
-const IDENT_ARG = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 /** Thrown internally to give up; never escapes {@link fastParse}. */
 const GIVE_UP = Symbol('give up');
@@ -43,22 +42,44 @@ export function fastParse(tokens: readonly IToken[]): A.ExprNode | undefined {
     return node;
   };
 
+  const literal = (): A.LiteralNode => (peek() === T.Identifier ? fail() : value());
+
+  const argument = (): A.ArgNode => {
+    const tt = peek();
+    if (tt === T.Identifier || tt === T.LParen || (tt !== undefined && NOT_AT[tt.tokenTypeIdx!] === 1)) {
+      const e = or();
+      return e.kind === 'bare' ? e.lhs : e;
+    }
+    return literal();
+  };
+
   const lhs = (): A.LhsNode => {
     const name = take(T.Identifier);
-    if (peek() !== T.LParen) return { kind: 'field', id: id++, range: range(name), name: name.image };
-    pos++;
-    const args: (A.FieldNode | A.LiteralNode)[] = [];
-    if (peek() !== T.RParen) {
-      for (;;) {
-        const v = value();
-        args.push(v.form === 'word' && IDENT_ARG.test(v.text) ? { kind: 'field', id: v.id, range: v.range, name: v.text } : v);
-        if (peek() !== T.Comma) break;
-        pos++;
+    let node: A.ValueNode;
+    if (peek() !== T.LParen) node = { kind: 'field', id: id++, range: range(name), name: name.image };
+    else {
+      pos++;
+      const args: A.ArgNode[] = [];
+      if (peek() !== T.RParen) {
+        for (;;) {
+          args.push(argument());
+          if (peek() !== T.Comma) break;
+          pos++;
+        }
       }
+      const close = take(T.RParen);
+      const nameRange = range(name);
+      node = { kind: 'call', id: id++, range: { start: nameRange.start, end: close.endOffset! + 1 }, name: name.image, nameRange, args };
     }
-    const close = take(T.RParen);
-    const nameRange = range(name);
-    return { kind: 'call', id: id++, range: { start: nameRange.start, end: close.endOffset! + 1 }, name: name.image, nameRange, args };
+    while (peek() === T.LBracket) {
+      pos++;
+      let key: A.LiteralNode | null = null;
+      if (peek() === T.Star) pos++;
+      else key = literal();
+      const close = take(T.RBracket);
+      node = { kind: 'index', id: id++, range: { start: node.range.start, end: close.endOffset! + 1 }, target: node, key };
+    }
+    return node;
   };
 
   const set = (): A.SetNode => {

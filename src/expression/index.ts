@@ -7,15 +7,17 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors, sortDiagnostics } from '../diagnostics/index.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
+import * as T from './tokens.js';
+import type { IToken, TokenType } from 'chevrotain';
 import { grammarParser } from './deferred.js';
 import { fastParse } from './fast-parser.js';
-import { check, type CheckedExpression } from './checker.js';
+import { check, checkValue, type CheckedExpression, type CheckOptions } from './checker.js';
+import { evaluateValue, typeText, type ValuePlan } from './values.js';
 import { compile, type Matcher } from './compiler.js';
 import { interpret, type Packet } from './interpreter.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import { NETWORK_SCHEME, Scheme, type SchemeLiteral } from './scheme.js';
 import { ListCatalog, type ListItems } from './lists.js';
-import { unsupportedConstructs } from './constructs.js';
 
 export * from './ast.js';
 export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
@@ -23,14 +25,17 @@ export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, HTTP_SCHEME, HTTP_FIELDS, type 
 export { HTTP_FIELD_ROWS, HTTP_FIELDS_SOURCE, HTTP_DEPRECATED_ALIASES } from './http-fields.js';
 export { ListCatalog, MANAGED_LISTS, type ListItems } from './lists.js';
 export { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR, IN_OPERATOR, IN_SET_TYPES, IN_LIST_TYPES, type CompareOperatorInfo, type LogicalOperatorInfo } from './operators.js';
-export { FUNCTIONS, type FunctionInfo } from './functions.js';
+export { FUNCTIONS, FUNCTIONS_SOURCE, type FunctionInfo, type Param, type ParamType, type Restriction } from './functions.js';
+export type { ExpressionContext } from './value-checker.js';
 export { COUNTRY_CODES } from './countries.js';
 export { print, shape } from './printer.js';
 export { interpret, evaluatePredicate, lhsValues, type Packet } from './interpreter.js';
 export { compile, generate, type Matcher, type CompileOptions, type GeneratedMatcher } from './compiler.js';
 export { evaluationOrder, nodeCost, predicateCost } from './cost.js';
 export type { CheckedExpression } from './checker.js';
-export type { Predicate, LhsPlan } from './predicates.js';
+export type { Predicate, LhsPlan, VectorPlan } from './predicates.js';
+export { lhsFields } from './predicates.js';
+export type { ValuePlan, ValueType } from './values.js';
 export { lex } from './lexer.js';
 // For the code generators of other folders (the ruleset deciders): not part of the public API.
 export { emitExpression, condition, HELPERS, EMPTY_PACKET, type EmitContext } from './compiler.js';
@@ -72,6 +77,13 @@ export interface ExpressionOptions {
    * parser (recovery, messages); `chevrotain`: always the Chevrotain parser.
    */
   parser?: 'auto' | 'chevrotain';
+  /**
+   * `filter` (default): a rule's condition. `value`: the expression of a rewrite (`action_parameters`),
+   * where the rewrite-only functions (regex_replace, wildcard_replace, to_string, …) are allowed.
+   */
+  context?: 'filter' | 'value';
+  /** The ruleset phase, when known: functions the docs allow in some phases only are refused elsewhere. */
+  phase?: string;
 }
 
 /** What {@link parseExpression} returns. */
@@ -121,7 +133,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   if (text.charCodeAt(0) === 0xfeff) text = ' ' + text.slice(1);
   for (const d of loneSurrogates(text)) diagnostics.push(d);
   let lexed = lex(text, limits.maxDepth);
-  const bracketed = bracketSets(text, lexed.diagnostics);
+  const bracketed = text.includes('[') ? bracketSets(text, lexed.tokens) : undefined;
   if (bracketed) {
     // `in [80 443]`: one diagnostic with the fix, then read the set as if written in braces.
     lexed = lex(bracketed.text, limits.maxDepth);
@@ -129,7 +141,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
   }
   diagnostics.push(...lexed.diagnostics);
   if (lexed.maxDepth > limits.maxDepth) return { ast: undefined, diagnostics: finish(diagnostics) };
-  if (options.parser !== 'chevrotain' && lexed.diagnostics.length === 0) {
+  if (options.parser !== 'chevrotain' && !bracketed && lexed.diagnostics.length === 0) {
     const fast = fastParse(lexed.tokens);
     if (fast) return { ast: fast, diagnostics: finish(diagnostics) };
   }
@@ -171,33 +183,29 @@ function loneSurrogates(text: string): Diagnostic[] {
  * Sets written in brackets after `in` (`in [80 443]`, as in Python or JSON): the text with those brackets
  * as braces, and one diagnostic per set whose fix writes the braces. Undefined when there is none.
  */
-function bracketSets(text: string, lexDiagnostics: Diagnostic[]): { text: string; diagnostics: Diagnostic[] } | undefined {
-  // Well-formed input (every parse of it) has no lexer diagnostic: nothing to look for.
-  if (lexDiagnostics.length === 0) return undefined;
-  const unexpectedAt = new Map<number, number>();
-  lexDiagnostics.forEach((d, i) => {
-    if (d.code === 'unexpected-character' && d.range) unexpectedAt.set(d.range.start, i);
-  });
+function bracketSets(text: string, tokens: readonly IToken[]): { text: string; diagnostics: Diagnostic[] } | undefined {
   let patched: string | undefined;
   const diagnostics: Diagnostic[] = [];
-  const dropped = new Set<number>();
-  for (const [open, i] of unexpectedAt) {
-    if (text[open] !== '[' || !/(?:^|[\s(])in\s*$/.test(text.slice(Math.max(0, open - 64), open))) continue;
-    const close = text.indexOf(']', open + 1);
-    if (close < 0 || !unexpectedAt.has(close) || /[[{}()"]/.test(text.slice(open + 1, close))) continue;
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens[i]!.tokenType !== T.In || tokens[i + 1]!.tokenType !== T.LBracket) continue;
+    let j = i + 2;
+    while (j < tokens.length && (AnyValueTypes.has(tokens[j]!.tokenType) || tokens[j]!.tokenType === T.Comma || tokens[j]!.tokenType === T.DotDot)) j++;
+    if (j >= tokens.length || tokens[j]!.tokenType !== T.RBracket) continue;
+    const open = tokens[i + 1]!.startOffset;
+    const close = tokens[j]!.startOffset;
     const items = text.slice(open + 1, close).trim().replace(/\s*,\s*|\s+/g, ' ');
     patched = (patched ?? text).slice(0, open) + '{' + (patched ?? text).slice(open + 1, close) + '}' + (patched ?? text).slice(close + 1);
-    dropped.add(i).add(unexpectedAt.get(close)!);
     diagnostics.push(
       expressionDiagnostic('syntax-error', `a set is written in braces, not brackets: in {${items}}`, { start: open, end: close + 1 }, {
         fix: { title: `write {${items}}`, edits: [{ range: { start: open, end: close + 1 }, newText: `{${items}}` }] },
       }),
     );
   }
-  if (patched === undefined) return undefined;
-  for (let k = lexDiagnostics.length - 1; k >= 0; k--) if (dropped.has(k)) lexDiagnostics.splice(k, 1);
-  return { text: patched, diagnostics };
+  return patched === undefined ? undefined : { text: patched, diagnostics };
 }
+
+/** Token types of set items. */
+const AnyValueTypes: ReadonlySet<TokenType> = new Set([T.IntLiteral, T.WordLiteral, T.Identifier, T.StringLiteral, T.RawStringLiteral]);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -270,15 +278,11 @@ function resolveLists(l: ExpressionOptions['lists'], token: string | undefined):
  */
 export function compileExpression(text: string, options: ExpressionOptions = {}): CompileResult {
   options = optionsOf(options);
-  const rules = rulesLanguage(text, options);
-  if (rules?.whole) return { diagnostics: rules.diagnostics, matcher: () => true };
-  // What is not checked cannot be compiled either: here the construct is an error (no matcher).
-  if (rules) return { diagnostics: rules.diagnostics.map((d) => (d.code === 'unsupported-construct' ? { ...d, severity: 'error', message: d.message.replace('does not check yet; only its field names were checked', 'cannot evaluate yet') } : d)) };
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
   const scheme = resolveScheme(options.scheme, diagnostics);
-  const checked = check(parsed.ast, { scheme, lists: resolveLists(options.lists, options.serviceToken), serviceToken: options.serviceToken }, diagnostics);
+  const checked = check(parsed.ast, checkOptions(scheme, options), diagnostics);
   const sorted = finish(diagnostics);
   if (hasErrors(sorted)) return { diagnostics: sorted, ast: parsed.ast, checked };
   return { diagnostics: sorted, ast: parsed.ast, checked, matcher: compile(checked, { codegen: options.codegen }) };
@@ -287,27 +291,74 @@ export function compileExpression(text: string, options: ExpressionOptions = {})
 /** Check an expression without compiling it (an editor's diagnostics as you type). */
 export function checkExpression(text: string, options: ExpressionOptions = {}): { diagnostics: Diagnostic[]; ast?: ExprNode; checked?: CheckedExpression } {
   options = optionsOf(options);
-  const rules = rulesLanguage(text, options);
-  if (rules) return { diagnostics: rules.diagnostics };
   const parsed = parseExpression(text, options);
   const diagnostics = [...parsed.diagnostics];
   if (!parsed.ast) return { diagnostics };
   const scheme = resolveScheme(options.scheme, diagnostics);
-  const checked = check(parsed.ast, { scheme, lists: resolveLists(options.lists, options.serviceToken), serviceToken: options.serviceToken }, diagnostics);
+  const checked = check(parsed.ast, checkOptions(scheme, options), diagnostics);
   return { diagnostics: finish(diagnostics), ast: parsed.ast, checked };
 }
 
+function checkOptions(scheme: Scheme, options: ExpressionOptions): CheckOptions {
+  return {
+    scheme,
+    lists: resolveLists(options.lists, options.serviceToken),
+    serviceToken: options.serviceToken,
+    context: options.context === 'value' ? 'value' : 'filter',
+    phase: typeof options.phase === 'string' ? options.phase : undefined,
+  };
+}
+
+/** What {@link checkValueExpression} returns. */
+export interface ValueCheckResult {
+  diagnostics: Diagnostic[];
+  /** The plan of the value (absent with errors, or when the expression is a condition). */
+  plan?: ValuePlan;
+  /** The type the expression gives (`Bool` for a condition). */
+  type?: string;
+  /** The AST (absent when parsing failed). */
+  ast?: ExprNode;
+}
+
 /**
- * With a scheme of the whole Rules language ({@link Scheme.rulesLanguage}): a whole-expression `true`
- * (valid there; it matches every request) or an expression with a construct not checked yet. Undefined
- * when the expression is checked as usual.
+ * Check a value expression: the `expression` of a rewrite in `action_parameters` (`uri.path.expression`,
+ * `headers.<name>.expression`, a redirect's `target_url.expression`), where the rewrite-only functions
+ * (regex_replace, wildcard_replace, to_string, …) are allowed. It must give `type` (default String); with
+ * `Bool` it is a condition, checked as a filter is (a rate limit's `counting_expression`).
+ *
+ * ```ts
+ * checkValueExpression('regex_replace(http.request.uri.path, "^/old/(.*)$", "/new/${1}")', { scheme: HTTP_SCHEME }).diagnostics; // []
+ * ```
  */
-function rulesLanguage(text: string, options: ExpressionOptions): { diagnostics: Diagnostic[]; whole?: true } | undefined {
-  const scheme = options.scheme;
-  if (!(scheme instanceof Scheme) || !scheme.rulesLanguage || typeof text !== 'string') return undefined;
-  if (text.trim() === 'true') return { diagnostics: [], whole: true };
-  const found = unsupportedConstructs(text, scheme);
-  return found ? { diagnostics: finish(found) } : undefined;
+export function checkValueExpression(text: string, options: ExpressionOptions & { type?: 'String' | 'Int' | 'Bool' | 'Ip' } = {}): ValueCheckResult {
+  options = optionsOf(options);
+  const want = options.type ?? 'String';
+  const withContext = { ...options, context: 'value' as const };
+  if (want === 'Bool') {
+    const r = checkExpression(text, withContext);
+    return { diagnostics: r.diagnostics, type: 'Bool', ...(r.ast ? { ast: r.ast } : {}) };
+  }
+  const parsed = parseExpression(text, options);
+  const diagnostics = [...parsed.diagnostics];
+  if (!parsed.ast || hasErrors(diagnostics)) return { diagnostics: finish(diagnostics) };
+  const scheme = resolveScheme(options.scheme, diagnostics);
+  const ast = parsed.ast;
+  if (ast.kind !== 'bare') {
+    diagnostics.push(expressionDiagnostic('value-expression-type', `a ${want} is expected here, not a condition`, ast.range, { data: { expected: want, actual: 'Bool' } }));
+    return { diagnostics: finish(diagnostics) };
+  }
+  const plan = checkValue(ast.lhs, checkOptions(scheme, withContext), diagnostics);
+  if (plan && typeText(plan.type) !== want) {
+    diagnostics.push(expressionDiagnostic('value-expression-type', `this expression gives ${/^[AEIOU]/.test(typeText(plan.type)) ? 'an' : 'a'} ${typeText(plan.type)}; a ${want} is expected here`, ast.range, { data: { expected: want, actual: typeText(plan.type) } }));
+    return { diagnostics: finish(diagnostics), type: typeText(plan.type), ast };
+  }
+  const sorted = finish(diagnostics);
+  return hasErrors(sorted) || !plan ? { diagnostics: sorted, ast } : { diagnostics: sorted, plan, type: want, ast };
+}
+
+/** Evaluate a checked value expression on a record: its value, or undefined when missing. */
+export function evaluateValueExpression(plan: ValuePlan, record: Packet): unknown {
+  return evaluateValue(plan, record !== null && typeof record === 'object' ? record : {});
 }
 
 /** Evaluate with the interpreter (reference semantics; slower than a compiled matcher). */

@@ -1,19 +1,31 @@
 /**
  * The interpreter: walks a checked AST for each packet. It is the reference semantics that the compiled
  * matcher is property-tested against.
+ *
+ * Record shapes (the contract with `src/http/`): a field's value is a number (Int: JS numbers; a literal
+ * beyond 2^53 is compared with them exactly), a string (String, and Bytes as UTF-8 text decoded: byte-wise
+ * functions such as `len` count its UTF-8 bytes), an address string (Ip) or a boolean (Bool); an
+ * `Array<T>` field is a JS array of T; a `Map<T>` field is a real `Map<string, T>` (header and cookie names
+ * lower-cased, argument names as sent). Absent, or of another JS type, is missing.
  * @module
  */
 import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
-import { bitSlice, testValue, valueType, type LhsPlan, type Predicate } from './predicates.js';
+import { bitSlice, quantify, testValue, valueType, type LhsPlan, type Predicate } from './predicates.js';
+import { evaluateValue } from './values.js';
 
-/** A packet: field name → value (Int: number, String: string, Ip: string, Bool: boolean). Absent = missing. */
+/** A packet or request record: field name → value (see the module comment for the shapes). Absent = missing. */
 export type Packet = Readonly<Record<string, unknown>>;
 
 const EMPTY: Packet = Object.freeze({});
 
 /** The present values the left-hand side reads from a packet (0, 1, or several for `anyOf` fields). */
 export function lhsValues(lhs: LhsPlan, packet: Packet): unknown[] {
+  if (lhs.kind === 'quantifier') return [quantify(lhs.op, lhs.arg, packet)];
+  if (lhs.kind === 'value') {
+    const v = evaluateValue(lhs.plan, packet);
+    return v === undefined ? [] : [v];
+  }
   const f = lhs.field;
   if (lhs.kind === 'bit_slice') {
     const v = bitSlice(packet[f.name], lhs.start, lhs.end);

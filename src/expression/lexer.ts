@@ -45,6 +45,7 @@ const { NOT_AT, KEYWORD_MAX_LENGTH } = T;
 /** Single-character and two-character symbols: punctuation and the operator table's symbol spellings. */
 const SYMBOLS: Record<string, TokenType> = {
   '(': T.LParen, ')': T.RParen, '{': T.LBrace, '}': T.RBrace, ',': T.Comma, '..': T.DotDot,
+  '[': T.LBracket, ']': T.RBracket, '*': T.Star,
   ...Object.fromEntries(T.OPERATOR_SYMBOLS),
 };
 /** Second characters of the two-character symbols (a cheap pre-check before slicing). */

@@ -10,14 +10,22 @@ import type { FieldDef } from './scheme.js';
 import { COUNTRY_CODES } from './countries.js';
 import { parseIpAddress, parseIpCidr, cidrToRange, formatIpAddress, type IpAddress, type IpRange } from '../net/index.js';
 
-/** Result of reading an integer literal's text. */
-export type IntText = { ok: true; value: number; octal: boolean } | { ok: false; reason: string };
+/**
+ * Result of reading an integer literal's text. Integers are 64-bit signed, as in the language; beyond
+ * ±2^53 `value` is the nearest double and `big` the exact value.
+ */
+export type IntText = { ok: true; value: number; octal: boolean; big?: bigint } | { ok: false; reason: string };
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
 
 /** Read decimal, `0x` hex or leading-zero octal text. */
-export function readIntText(text: string): IntText {
+export function readIntText(text: string, negative = false): IntText {
   if (text.startsWith('-')) {
-    const r = readIntText(text.slice(1));
-    return r.ok ? { ...r, value: -r.value } : r;
+    const r = readIntText(text.slice(1), true);
+    if (!r.ok) return r;
+    const big = r.big === undefined ? undefined : -r.big;
+    return big === undefined ? { ...r, value: -r.value } : { ...r, value: -r.value, big };
   }
   let value: number;
   let octal = false;
@@ -30,7 +38,12 @@ export function readIntText(text: string): IntText {
     octal = true;
   } else if (/^[0-9]+$/.test(text)) value = parseInt(text, 10);
   else return { ok: false, reason: `${text} is not an integer` };
-  if (!Number.isSafeInteger(value)) return { ok: false, reason: `${text} is too large (at most ${Number.MAX_SAFE_INTEGER})` };
+  if (!Number.isSafeInteger(value)) {
+    const digits = octal ? text.slice(1) : text.startsWith('0x') ? text.slice(2) : text;
+    const big = BigInt(octal ? '0o' + digits : text.startsWith('0x') ? '0x' + digits : digits);
+    if ((negative ? -big : big) < I64_MIN || (negative ? -big : big) > I64_MAX) return { ok: false, reason: `${negative ? '-' : ''}${text} is out of the 64-bit integer range (${I64_MIN}..${I64_MAX})` };
+    return { ok: true, value: Number(big), octal, big };
+  }
   return { ok: true, value, octal };
 }
 

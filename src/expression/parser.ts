@@ -267,18 +267,14 @@ class ExpressionParser extends EmbeddedActionsParser {
 
   private lhs: () => A.LhsNode = this.RULE('lhs', (): A.LhsNode => {
     const name = this.CONSUME(k(T.Identifier));
-    let call: A.CallNode | undefined;
+    let node: A.ValueNode | undefined;
     this.OPTION(() => {
       this.CONSUME(k(T.LParen));
-      const args: (A.FieldNode | A.LiteralNode)[] = [];
+      const args: A.ArgNode[] = [];
       this.MANY_SEP({
         SEP: k(T.Comma),
         DEF: () => {
-          const v = this.SUBRULE(this.value);
-          // A bare name among the arguments is a field (bit_slice(tcp, 0, 8)).
-          const arg = this.ACTION((): A.FieldNode | A.LiteralNode =>
-            v.form === 'word' && /^[A-Za-z_][A-Za-z0-9_.]*$/.test(v.text) ? { kind: 'field', id: v.id, range: v.range, name: v.text } : v,
-          );
+          const arg = this.SUBRULE(this.argument);
           this.ACTION(() => args.push(arg));
         },
       });
@@ -286,24 +282,67 @@ class ExpressionParser extends EmbeddedActionsParser {
       this.ACTION(() => {
         const nameRange = this.tokRange(name);
         const end = Number.isNaN(close.startOffset) ? (args[args.length - 1]?.range.end ?? nameRange.end) : close.endOffset! + 1;
-        call = { kind: 'call', id: this.id(), range: { start: nameRange.start, end }, name: name.image, nameRange, args };
+        node = { kind: 'call', id: this.id(), range: { start: nameRange.start, end }, name: name.image, nameRange, args };
       });
     });
-    return this.ACTION(() => call ?? ({ kind: 'field', id: this.id(), range: this.tokRange(name), name: name.image } as A.FieldNode));
+    this.ACTION(() => {
+      node ??= { kind: 'field', id: this.id(), range: this.tokRange(name), name: name.image } as A.FieldNode;
+    });
+    this.MANY(() => {
+      this.CONSUME(k(T.LBracket));
+      const key = this.OR([
+        { ALT: () => (this.CONSUME(k(T.Star)), null) },
+        { ALT: () => this.SUBRULE(this.literal) },
+      ]);
+      const close = this.CONSUME(k(T.RBracket));
+      this.ACTION(() => {
+        const target = node!;
+        const end = Number.isNaN(close.startOffset) ? (key?.range.end ?? target.range.end) : close.endOffset! + 1;
+        node = { kind: 'index', id: this.id(), range: { start: target.range.start, end }, target, key };
+      });
+    });
+    return this.ACTION(() => node!);
   }, { recoveryValueFunc: (): A.FieldNode => ({ kind: 'field', id: this.id(), range: this.errorNode().range, name: '' }) });
+
+  /**
+   * A function argument: a literal, or an expression — a bare value (`http.host`, `lower(x)`, `x[*]`) is
+   * the value itself; a condition (`x[*] == "a"`) is the argument of `any`/`all`.
+   */
+  private argument: () => A.ArgNode = this.RULE('argument', (): A.ArgNode =>
+    this.OR([
+      {
+        ALT: () => {
+          const e = this.SUBRULE(this.orExpr);
+          return this.ACTION(() => (e && e.kind === 'bare' ? e.lhs : e));
+        },
+      },
+      { ALT: () => this.SUBRULE(this.literal) },
+    ]),
+  { recoveryValueFunc: (): A.LiteralNode => ({ kind: 'literal', id: this.id(), range: this.errorNode().range, form: 'word', text: '' }) });
+
+  /** A literal that is not a name: a number, a word (address, byte string...) or a string. */
+  private literal: () => A.LiteralNode = this.RULE('literal', (): A.LiteralNode => {
+    const tok = this.OR([
+      { ALT: () => this.CONSUME(k(T.Value)) },
+      { ALT: () => this.CONSUME(k(T.StringLiteral)) },
+      { ALT: () => this.CONSUME(k(T.RawStringLiteral)) },
+    ]);
+    return this.ACTION(() => this.literalNode(tok));
+  }, { recoveryValueFunc: (): A.LiteralNode => ({ kind: 'literal', id: this.id(), range: this.errorNode().range, form: 'word', text: '' }) });
+
+  private literalNode(tok: IToken): A.LiteralNode {
+    const tt = original(tok.tokenType);
+    const form: A.LiteralNode['form'] = tt === T.IntLiteral ? 'int' : tt === T.StringLiteral ? 'string' : tt === T.RawStringLiteral ? 'raw' : 'word';
+    const node: A.LiteralNode = { kind: 'literal', id: this.id(), range: this.tokRange(tok), form, text: tok.image };
+    if (form === 'string' || form === 'raw') node.value = (tok.payload as StringPayload | undefined)?.value ?? '';
+    return node;
+  }
 
   private value: () => A.LiteralNode = this.RULE(
     'value',
     (): A.LiteralNode => {
       const tok = this.CONSUME(k(T.AnyValue));
-      return this.ACTION(() => {
-        const tt = original(tok.tokenType);
-        const form: A.LiteralNode['form'] =
-          tt === T.IntLiteral ? 'int' : tt === T.StringLiteral ? 'string' : tt === T.RawStringLiteral ? 'raw' : 'word';
-        const node: A.LiteralNode = { kind: 'literal', id: this.id(), range: this.tokRange(tok), form, text: tok.image };
-        if (form === 'string' || form === 'raw') node.value = (tok.payload as StringPayload | undefined)?.value ?? '';
-        return node;
-      });
+      return this.ACTION(() => this.literalNode(tok));
     },
     { recoveryValueFunc: (): A.LiteralNode => ({ kind: 'literal', id: this.id(), range: this.errorNode().range, form: 'word', text: '' }) },
   );

@@ -8,11 +8,83 @@ import type { RE2JS } from 're2js';
 import type { FieldDef } from './scheme.js';
 import type { IpAddress, IpSet } from '../net/index.js';
 import { compareIpAddress, isIpAddressText, parseIpAddress } from '../net/index.js';
+import type { LogicalOperator } from './ast.js';
+import { evaluateValue, planFields, type ValuePlan } from './values.js';
 
-/** How the left-hand side is read from a packet. */
+/**
+ * How the left-hand side is read from a packet: a plain field (most rules; the fast paths), bit_slice,
+ * a value of the Rules language (`lower(http.host)`, `http.request.headers["host"][0]`, `x[*]`; `type` is
+ * its scalar type, and with `[*]` it is read per item), or `any(…)` / `all(…)` over an array of booleans.
+ */
 export type LhsPlan =
   | { kind: 'field'; field: FieldDef }
-  | { kind: 'bit_slice'; field: FieldDef; start: number; end: number };
+  | { kind: 'bit_slice'; field: FieldDef; start: number; end: number }
+  | { kind: 'value'; plan: ValuePlan; type: 'Int' | 'String' | 'Ip' | 'Bool' }
+  | { kind: 'quantifier'; op: 'any' | 'all'; arg: VectorPlan };
+
+/**
+ * The argument of `any` / `all`: one boolean per item. A test is a predicate on an unpacked (`[*]`) value;
+ * `and`/`or`/`xor` combine item by item (to the shorter array, as wirefilter does), `not` negates each.
+ */
+export type VectorPlan =
+  | { kind: 'test'; predicate: Predicate }
+  | { kind: 'logical'; op: LogicalOperator; items: VectorPlan[] }
+  | { kind: 'not'; item: VectorPlan };
+
+/** The booleans of a vector plan on a record. */
+export function evaluateVector(v: VectorPlan, record: Readonly<Record<string, unknown>>): boolean[] {
+  switch (v.kind) {
+    case 'test': {
+      const p = v.predicate;
+      if (p.lhs.kind !== 'value') return [];
+      const type = valueType(p);
+      const items = evaluateValue(p.lhs.plan, record) as unknown[];
+      return items.map((x) => typeof x === type && testValue(p, x));
+    }
+    case 'not':
+      return evaluateVector(v.item, record).map((b) => !b);
+    case 'logical': {
+      const parts = v.items.map((i) => evaluateVector(i, record));
+      const n = Math.min(...parts.map((p) => p.length));
+      const out: boolean[] = [];
+      for (let i = 0; i < n; i++) {
+        let acc = parts[0]![i]!;
+        for (let j = 1; j < parts.length; j++) acc = v.op === 'and' ? acc && parts[j]![i]! : v.op === 'or' ? acc || parts[j]![i]! : acc !== parts[j]![i]!;
+        out.push(acc);
+      }
+      return out;
+    }
+  }
+}
+
+/** The fields a left-hand side reads (for a value or quantifier, every field inside it). */
+export function lhsFields(lhs: LhsPlan, out: Set<string> = new Set()): Set<string> {
+  switch (lhs.kind) {
+    case 'field':
+    case 'bit_slice':
+      out.add(lhs.field.name);
+      break;
+    case 'value':
+      planFields(lhs.plan, out);
+      break;
+    case 'quantifier':
+      vectorFields(lhs.arg, out);
+      break;
+  }
+  return out;
+}
+
+function vectorFields(v: VectorPlan, out: Set<string>): void {
+  if (v.kind === 'test') lhsFields(v.predicate.lhs, out);
+  else if (v.kind === 'not') vectorFields(v.item, out);
+  else for (const i of v.items) vectorFields(i, out);
+}
+
+/** `any` / `all` of a vector plan on a record. */
+export function quantify(op: 'any' | 'all', v: VectorPlan, record: Readonly<Record<string, unknown>>): boolean {
+  const bools = evaluateVector(v, record);
+  return op === 'any' ? bools.includes(true) : !bools.includes(false);
+}
 
 /** Int comparison operators. */
 export type IntOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'bitwise_and';
@@ -24,7 +96,7 @@ export type IpOp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 /** A resolved predicate. */
 export type Predicate =
   | { kind: 'bare'; lhs: LhsPlan }
-  | { kind: 'int'; lhs: LhsPlan; op: IntOp; value: number }
+  | { kind: 'int'; lhs: LhsPlan; op: IntOp; value: number; big?: bigint }
   | { kind: 'string'; lhs: LhsPlan; op: StringOp; value: string }
   | { kind: 'regex'; lhs: LhsPlan; re: RE2JS; source: string }
   | { kind: 'ip'; lhs: LhsPlan; op: IpOp; value: IpAddress; set: IpSet }
@@ -81,6 +153,22 @@ export function bitwiseAnd(n: number, mask: number): boolean {
   return (BigInt(n) & BigInt(mask)) !== 0n;
 }
 
+/** `n op big`, exactly (JS relational operators compare a number with a bigint by value). */
+export function compareBig(n: number, op: IntOp, big: bigint): boolean {
+  if (!Number.isFinite(n)) return false;
+  // A non-integer is within ±2^53 here, where a double orders exactly against the rounded literal.
+  const c = Number.isInteger(n) ? (BigInt(n) < big ? -1 : BigInt(n) > big ? 1 : 0) : n < Number(big) ? -1 : 1;
+  switch (op) {
+    case 'eq': return c === 0;
+    case 'ne': return c !== 0;
+    case 'lt': return c < 0;
+    case 'le': return c <= 0;
+    case 'gt': return c > 0;
+    case 'ge': return c >= 0;
+    case 'bitwise_and': return Number.isInteger(n) && (BigInt(n) & big) !== 0n;
+  }
+}
+
 /** Is `v` in the sorted disjoint inclusive ranges? (binary search) */
 export function inRanges(ranges: readonly (readonly [number, number])[], v: number): boolean {
   let lo = 0;
@@ -102,6 +190,8 @@ export function testValue(p: Predicate, v: unknown): boolean {
       return v === true;
     case 'int': {
       const n = v as number;
+      // A literal beyond 2^53 is compared exactly as a BigInt (JS compares number and bigint exactly).
+      if (p.big !== undefined) return compareBig(n, p.op, p.big);
       switch (p.op) {
         case 'eq': return n === p.value;
         case 'ne': return n !== p.value;

@@ -28,6 +28,8 @@ export function print(node: A.AnyNode): string {
       return node.name;
     case 'call':
       return `${node.name}(${node.args.map(print).join(', ')})`;
+    case 'index':
+      return `${print(node.target)}[${node.key ? node.key.text : '*'}]`;
     case 'literal':
       return node.text;
     case 'range':

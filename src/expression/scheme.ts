@@ -32,8 +32,8 @@ export interface FieldDef {
   deprecated?: string;
   /**
    * The documented container type of an HTTP field (`Array<String>`, `Map<Array<String>>`); `type` is then
-   * the type of its innermost items. Such a field is read only through `[ ]` / `[*]`, which the checker does
-   * not support yet.
+   * the type of its innermost items. Such a field is read through `[ ]` / `[*]` or passed to a function that
+   * takes an array (len, join, concat).
    */
   container?: string;
 }
@@ -97,9 +97,9 @@ export type SchemeLiteral = Readonly<Record<string, FieldType>>;
 /** What a scheme's expressions may be written in. */
 export interface SchemeOptions {
   /**
-   * The expressions are of the whole Rules language (HTTP phases): function calls other than bit_slice
-   * and `[ ]` indexing are valid there, so an expression using them gets one `unsupported-construct`
-   * (info: not checked) instead of errors, and a whole-expression `true` is valid.
+   * The expressions are of the whole Rules language (HTTP phases): every function of the catalog may be
+   * called (network rules have bit_slice only). Indexing needs Array / Map fields, which only such schemes
+   * have.
    */
   rulesLanguage?: boolean;
 }

@@ -130,6 +130,10 @@ export const LBrace = t('LBrace', '{');
 export const RBrace = t('RBrace', '}');
 export const Comma = t('Comma', ',');
 export const DotDot = t('DotDot', '..');
+export const LBracket = t('LBracket', '[');
+export const RBracket = t('RBracket', ']');
+/** `*` inside `[*]`. */
+export const Star = t('Star', '*');
 
 /** A field or function name: `[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*`. */
 export const Identifier = createToken({ name: 'Identifier', pattern: NA, categories: [AnyValue], label: 'field name' });
@@ -148,7 +152,7 @@ export const ListRef = createToken({ name: 'ListRef', pattern: NA, label: '$list
 export const allTokens: TokenType[] = [
   CompareOp, AndOp, OrOp, XorOp, NotOp, Value, AnyValue,
   ...operatorTokens,
-  LParen, RParen, LBrace, RBrace, Comma, DotDot,
+  LParen, RParen, LBrace, RBrace, Comma, DotDot, LBracket, RBracket, Star,
   Identifier, IntLiteral, WordLiteral, StringLiteral, RawStringLiteral, ListRef,
 ];
 
@@ -166,7 +170,7 @@ export const OPERATOR_SYMBOLS: ReadonlyMap<string, TokenType> = (() => {
   const out = new Map<string, TokenType>();
   for (const [s, tok] of bySpelling) {
     if (KEYWORDS.has(s)) continue;
-    if (s.length > 2 || /[\w\s.:/"$#(){},-]/.test(s)) throw new Error(`operator table: the lexer cannot read the spelling '${s}'`);
+    if (s.length > 2 || /[\w\s.:/"$#(){}[\]*,-]/.test(s)) throw new Error(`operator table: the lexer cannot read the spelling '${s}'`);
     out.set(s, tok);
   }
   return out;

@@ -61,8 +61,8 @@ const LITERAL_TOKENS = new Set(['IntLiteral', 'WordLiteral', 'StringLiteral', 'R
 /** The result type of a function, from its catalogued signature (`… -> Int`). */
 export function returnType(name: string): FieldType | undefined {
   const sig = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name]!.signature : undefined;
-  const m = sig && /->\s*(Int|String|Ip|Bool)\s*$/.exec(sig);
-  return m ? (m[1] as FieldType) : undefined;
+  const m = sig && /->\s*(Int|Integer|String|Bytes|Ip|IP address|Bool|Boolean)\s*$/.exec(sig);
+  return m ? ({ Int: 'Int', Integer: 'Int', String: 'String', Bytes: 'String', Ip: 'Ip', 'IP address': 'Ip', Bool: 'Bool', Boolean: 'Bool' } as const)[m[1] as 'Int'] : undefined;
 }
 
 /** The parameters of a catalogued function (`field: raw header`, `start_bit: Int`, …). */
@@ -100,6 +100,23 @@ export function contextAfter(tokens: readonly IToken[], scheme: Scheme): { conte
         lhs = { name: tok.image, field, type: field?.type };
         state = { kind: 'operator', lhs };
       } else if (state.kind !== 'set') state = { kind: 'after' };
+    } else if (name === 'LBracket') {
+      // `x[key]` / `x[*]`: the value read is an item of x (of its items' type); inside the brackets
+      // nothing is offered.
+      let depth = 0;
+      let j = i;
+      for (; j < tokens.length; j++) {
+        const t = tokens[j]!.tokenType.name;
+        if (t === 'LBracket') depth++;
+        else if (t === 'RBracket' && --depth === 0) break;
+      }
+      if (j >= tokens.length) {
+        state = { kind: 'after' };
+        break;
+      }
+      i = j;
+      lhs = { name: `${lhs?.name ?? ''}[…]`, type: lhs?.field?.type ?? lhs?.type };
+      state = { kind: 'operator', lhs };
     } else if (name === 'LParen') {
       frames.push({ kind: 'paren' });
       state = { kind: 'start' };

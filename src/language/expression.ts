@@ -68,13 +68,18 @@ function itemsFor(context: ExpressionContext, cat: LanguageCatalogs): Completion
     case 'start':
       return [
         ...cat.fields.filter((f) => !f.rawHeader).map(fieldItem),
-        ...Object.keys(FUNCTIONS).map(functionItem),
+        // Network rules have one function, bit_slice; the HTTP phases every function of the catalog.
+        ...Object.keys(FUNCTIONS).filter((name) => cat.scheme.rulesLanguage || FUNCTIONS[name]!.check !== undefined).map(functionItem),
         keywordItem('not'),
       ];
     case 'argument': {
       const fn = Object.hasOwn(FUNCTIONS, context.call.name) ? FUNCTIONS[context.call.name] : undefined;
       const param = fn ? parametersOf(fn.signature)[context.call.argument] : undefined;
-      return param && /:\s*raw header$/.test(param) ? cat.fields.filter((f) => f.rawHeader).map(fieldItem) : [];
+      if (param && /:\s*raw header$/.test(param)) return cat.fields.filter((f) => f.rawHeader).map(fieldItem);
+      // An argument of another function is a value: a field, or a call.
+      return fn && !fn.check && cat.scheme.rulesLanguage
+        ? [...cat.fields.filter((f) => !f.rawHeader).map(fieldItem), ...Object.keys(FUNCTIONS).filter((name) => !FUNCTIONS[name]!.check).map(functionItem)]
+        : [];
     }
     case 'operator':
       return operatorItems(context.lhs);

@@ -41,6 +41,9 @@ export const STYLE_BY_TOKEN: Readonly<Record<string, TokenStyle>> = {
   RBrace: 'brace',
   Comma: 'punctuation',
   DotDot: 'punctuation',
+  LBracket: 'brace',
+  RBracket: 'brace',
+  Star: 'punctuation',
   // Word operators that are no category's: `in`, `strict`, `wildcard`.
   In: 'keyword',
   Strict: 'keyword',

@@ -32,17 +32,19 @@ const checkCache = new WeakMap<object, WeakMap<object, Map<string, CheckResult>>
 
 /** `checkExpression(text, options)`, from the cache when the options can be keyed. */
 export function checkedExpression(text: string, options: ExpressionOptions): CheckResult {
-  const { scheme, lists, serviceToken, limits, parser } = options;
+  const { scheme, lists, serviceToken, limits, parser, phase, context } = options;
   const plainLimits = limits === undefined || (typeof limits === 'object' && limits !== null && Object.getPrototypeOf(limits) === Object.prototype &&
     ['undefined', 'number'].includes(typeof limits.maxLength) && ['undefined', 'number'].includes(typeof limits.maxDepth));
   const cacheable = typeof text === 'string' && (scheme === undefined || scheme instanceof Scheme) && (lists === undefined || lists instanceof ListCatalog) &&
-    (serviceToken === undefined || typeof serviceToken === 'string') && plainLimits && (parser === undefined || typeof parser === 'string');
+    (serviceToken === undefined || typeof serviceToken === 'string') && plainLimits && (parser === undefined || typeof parser === 'string') &&
+    (phase === undefined || typeof phase === 'string') && (context === undefined || typeof context === 'string');
   if (!cacheable) return checkExpression(text, options);
   let byLists = checkCache.get(scheme ?? NO_KEY);
   if (!byLists) checkCache.set(scheme ?? NO_KEY, (byLists = new WeakMap()));
   let texts = byLists.get(lists ?? NO_KEY);
   if (!texts) byLists.set(lists ?? NO_KEY, (texts = new Map()));
-  const key = `${serviceToken ?? ''}\u0000${limits?.maxLength}\u0000${limits?.maxDepth}\u0000${parser ?? ''}\u0000${text}`;
+  // The phase and context decide which functions are allowed, so they are part of the key.
+  const key = `${serviceToken ?? ''}\u0000${limits?.maxLength}\u0000${limits?.maxDepth}\u0000${parser ?? ''}\u0000${phase ?? ''}\u0000${context ?? ''}\u0000${text}`;
   let cached = texts.get(key);
   if (!cached) {
     cached = checkExpression(text, options);

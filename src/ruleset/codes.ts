@@ -19,7 +19,7 @@ export const RULESET_CODES = {
   'rule-unknown-action': { severity: 'error', doc: 'An `action` that no phase of the catalog has; the closest is suggested.' },
   'rule-action-phase': { severity: 'error', doc: 'An action that does not belong to the ruleset’s phase (log_custom_field outside http_log_custom_fields, rewrite in http_request_firewall_custom…).' },
   'rule-field-phase': { severity: 'error', doc: 'A field of the other field set than the ruleset’s phase reads: an HTTP field (http.host) in a network phase (magic_transit), or a packet field (tcp.dstport) in an HTTP phase, or a response field (http.response.code) in a phase that runs before the response.' },
-  'rule-action-parameters-not-checked': { severity: 'info', doc: 'The `action_parameters` of an HTTP-phase action (rewrite, redirect, execute…) are not checked by rulekit yet.' },
+  'rule-action-parameters-not-checked': { severity: 'info', doc: 'The `action_parameters` of an HTTP-phase action (rewrite, redirect, execute…) are not checked by rulekit yet, apart from their value expressions (uri.path / uri.query / headers.<name> / target_url `expression`).' },
   'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },
   'rule-skip-target': { severity: 'warning', doc: 'A skip `ruleset` other than `current`: only `current` (skip the rest of this ruleset) is described; the simulator treats others as not terminating.' },
   'rule-expression': { severity: 'error', doc: 'The rule’s expression has errors; the expression diagnostic follows with its own code.' },

@@ -7,13 +7,17 @@
  * @module
  */
 import type { CheckedExpression, Packet } from '../expression/index.js';
-import { EMPTY_PACKET, HELPERS, emitExpression, type EmitContext } from '../expression/index.js';
+import { EMPTY_PACKET, HELPERS, emitExpression, lhsFields, type EmitContext } from '../expression/index.js';
 import { jsString } from '../codegen/index.js';
 import type { RulesetDecider, RulesetEntry } from './decider.js';
 
 /** The fields a checked expression reads, including the sources of derived fields. */
 function fieldsOf(checked: CheckedExpression, out: Set<string>): void {
   for (const p of checked.predicates.values()) {
+    if (p.lhs.kind !== 'field' && p.lhs.kind !== 'bit_slice') {
+      lhsFields(p.lhs, out);
+      continue;
+    }
     const f = p.lhs.field;
     out.add(f.name);
     if (p.lhs.kind === 'field') {

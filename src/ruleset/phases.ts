@@ -138,7 +138,8 @@ export function fieldSetScheme(fields: FieldSet): Scheme {
  */
 export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: string | undefined, options: T): T {
   const info = phase === undefined ? undefined : phaseInfo(phase);
-  return info?.fields === 'http' ? { ...options, scheme: HTTP_SCHEME } : options;
+  // The phase goes along: some functions are documented for some phases only.
+  return info?.fields === 'http' ? { ...options, scheme: HTTP_SCHEME, phase } : options;
 }
 
 /**

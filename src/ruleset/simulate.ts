@@ -114,14 +114,14 @@ export class CompiledRuleset {
       if (!enabled) return;
       if (http ? !Object.hasOwn(ACTION_CATALOG, rule.action) : rule.action !== 'skip' && rule.action !== 'block') return;
       // The check a validation of the same ruleset (with the same lists) did is reused (check-cache.ts).
-      // A whole-expression `true` (valid in the HTTP phases) has no checked tree: it is decided by a
-      // tautology over one field, true whether the field is there or missing.
+      // A whole-expression `true` is decided by a tautology over one field (true whether the field is there
+      // or missing), so the simulation does not repeat its matches-everything info.
       const whole = http && typeof rule.expression === 'string' && rule.expression.trim() === 'true';
       const checked = whole ? checkedExpression('not (ssl and not ssl)', { ...exprOptions, lists }) : checkedExpression(rule.expression, { ...exprOptions, lists });
       for (const d of copyDiagnostics(checked.diagnostics)) this.diagnostics.push({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
       if (hasErrors(checked.diagnostics)) return;
       if (!checked.checked) {
-        // A construct the expression checker does not check yet (functions, indexing): said, not silently dropped.
+        // Defensive: an expression without errors has a checked tree; were it missing, the rule is said to be left out.
         this.diagnostics.push(rulesetDiagnostic('simulation-rule-left-out', `rule ${index} uses a construct rulekit cannot evaluate yet; it is left out of the simulation (it never matches here)`, `/rules/${index}/expression`));
         return;
       }

@@ -49,6 +49,8 @@ const ORDER: Record<string, string> = { lt: '<', le: '<=', gt: '>', ge: '>=' };
 
 /** The source of a predicate on slots (`ctx.field` names the variable holding a field's first slot; `s` is string scratch). */
 function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
+  // slotsEligible admits plain fields only.
+  if (p.lhs.kind !== 'field' && p.lhs.kind !== 'bit_slice') return 'false';
   const f = p.lhs.field.name;
   const v = ctx.field(f);
   const slot = SLOT[f]!;
@@ -152,7 +154,7 @@ export function generateSlotsRuleset(entries: readonly RulesetEntry[]): { source
   const constants: unknown[] = [];
   const constant = (v: unknown) => `k[${constants.push(v) - 1}]`;
   const fields = new Set<string>();
-  for (const e of entries) for (const p of e.checked.predicates.values()) fields.add(p.lhs.field.name);
+  for (const e of entries) for (const p of e.checked.predicates.values()) if (p.lhs.kind === 'field' || p.lhs.kind === 'bit_slice') fields.add(p.lhs.field.name);
   const vars = new Map<string, string>();
   [...fields].forEach((name, i) => vars.set(name, `f${i}`));
   const names = fields.has('ip.proto') ? constant(IP_PROTOCOL_NAMES) : '';

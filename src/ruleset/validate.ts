@@ -9,7 +9,7 @@ import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
 import { READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
 import { CATALOG_ACTIONS, PHASE_CATALOG, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from './phases.js';
-import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
+import { checkValueExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
 import { suggest } from '../diagnostics/index.js';
@@ -205,10 +205,24 @@ class Validator {
     if ((action === 'skip' || action === 'block') && info?.fields !== 'http') this.actionParameters(action, rule['action_parameters'], `${pointer}/action_parameters`);
     else if (rule['action_parameters'] !== undefined && !this.parametersNoted) {
       this.parametersNoted = true;
-      this.add('rule-action-parameters-not-checked', `the action_parameters of ${action}${phase ? ` in the ${phase} phase` : ''} are not checked by rulekit yet (nor those of the rules after this one)`, `${pointer}/action_parameters`);
+      this.add('rule-action-parameters-not-checked', `the action_parameters of ${action}${phase ? ` in the ${phase} phase` : ''} are not checked by rulekit yet, apart from their value expressions (nor those of the rules after this one)`, `${pointer}/action_parameters`);
     }
     const expression = rule['expression'];
     if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`, phase);
+    if (info?.fields === 'http') {
+      for (const v of valueExpressions(rule['action_parameters'], `${pointer}/action_parameters`)) this.valueExpression(v, phase);
+      const rl = rule['ratelimit'];
+      const counting = isObject(rl) ? rl['counting_expression'] : undefined;
+      if (typeof counting === 'string' && counting !== '') this.valueExpression({ text: counting, pointer: `${pointer}/ratelimit/counting_expression`, type: 'Bool' }, phase);
+    }
+  }
+
+  /** A value expression of action_parameters (a rewrite's, a redirect's target, a counting expression). */
+  private valueExpression(v: ValueExpressionAt, phase: RulesetPhase | undefined): void {
+    const opts = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
+    const r = checkValueExpression(v.text, { ...opts, type: v.type });
+    const diagnostics = phaseFieldDiagnostics(v.text, r.diagnostics, phase, r.ast);
+    this.rebase(v.text, v.pointer, diagnostics);
   }
 
   private actionParameters(action: Exclude<RuleAction, 'log_custom_field'>, params: unknown, pointer: string): void {
@@ -244,6 +258,11 @@ class Validator {
     const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
     const result = checkedExpression(text, opts);
     const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(result.diagnostics), phase, result.ast);
+    this.rebase(text, pointer, diagnostics);
+  }
+
+  /** Expression diagnostics at a JSON pointer (with their range in the document when it maps exactly). */
+  private rebase(text: string, pointer: string, diagnostics: Diagnostic[]): void {
     if (diagnostics.length === 0) return;
     const docRange = this.doc?.valueRange(pointer);
     // The expression's offsets map into the JSON text only when the JSON string has no escapes.
@@ -254,6 +273,34 @@ class Validator {
       this.out.push(rebased);
     }
   }
+}
+
+/** A value expression found in action_parameters, with the type its parameter takes. */
+interface ValueExpressionAt {
+  text: string;
+  pointer: string;
+  type: 'String' | 'Bool';
+}
+
+/**
+ * The value expressions of action_parameters: `uri.path.expression`, `uri.query.expression` (URL
+ * rewrites), `headers.<name>.expression` (header modification), `from_value.target_url.expression`
+ * (dynamic redirects) give a String. (A rate limit's `counting_expression`, a condition, is checked beside.)
+ */
+function valueExpressions(params: unknown, pointer: string): ValueExpressionAt[] {
+  const out: ValueExpressionAt[] = [];
+  if (!isObject(params)) return out;
+  const at = (obj: unknown, path: string[], type: ValueExpressionAt['type']) => {
+    let v: unknown = obj;
+    for (const k of path) v = isObject(v) ? v[k] : undefined;
+    if (typeof v === 'string') out.push({ text: v, pointer: path.reduce((p, k) => childPointer(p, k), pointer), type });
+  };
+  at(params, ['uri', 'path', 'expression'], 'String');
+  at(params, ['uri', 'query', 'expression'], 'String');
+  at(params, ['from_value', 'target_url', 'expression'], 'String');
+  const headers = params['headers'];
+  if (isObject(headers)) for (const name of Object.keys(headers)) at(params, ['headers', name, 'expression'], 'String');
+  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

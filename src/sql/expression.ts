@@ -93,6 +93,8 @@ export class ExpressionWriter {
   /** A predicate: true when some column the field reads holds a value that satisfies it; never NULL. */
   predicate(p: Predicate, op: string | undefined, range: { start: number; end: number }): string {
     if (p.lhs.kind === 'bit_slice') return this.problem('bit_slice reads raw header bytes, which a flow table does not hold', range);
+    if (p.lhs.kind === 'value' && p.lhs.plan.kind === 'literal' && p.lhs.plan.value === true) return 'TRUE';
+    if (p.lhs.kind === 'value' || p.lhs.kind === 'quantifier') return this.problem('functions, [ ] / [*] indexing and any() / all() have no SQL form here', range);
     const f = p.lhs.field;
     const names = f.aliasOf !== undefined ? [f.aliasOf] : f.anyOf?.length ? f.anyOf : [f.name];
     const tests = names.map((name) => `COALESCE(${this.test(p, op, this.column(name), range)}, FALSE)`);

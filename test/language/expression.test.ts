@@ -181,7 +181,7 @@ describe('signatureHelpExpression', () => {
     }
   });
   it('nothing outside a call, or in a call of an unknown function', () => {
-    for (const m of ['bit_slice(tcp, 1, 2) == |', 'tcp.dstport == |', 'lower(|']) {
+    for (const m of ['bit_slice(tcp, 1, 2) == |', 'tcp.dstport == |', 'nosuchfn(|']) {
       const { text, offset } = cursor(m);
       expect(signatureHelpExpression(text, offset), m).toBeUndefined();
     }

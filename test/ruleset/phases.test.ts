@@ -63,23 +63,25 @@ describe('HTTP phases', () => {
     }
   });
 
-  it('give the docs’ examples with functions and indexing one unsupported-construct info and no error', () => {
+  it('check the docs’ examples with functions and indexing without a diagnostic (they were unsupported before issue 17)', () => {
     for (const e of corpus.unsupported) {
       const d = checkExpression(e, { scheme: HTTP_SCHEME }).diagnostics;
-      expect(d.map((x) => `${x.code}:${x.severity}`), e).toEqual(['unsupported-construct:info']);
+      expect(d.map((x) => `${x.code}:${x.severity}`), e).toEqual([]);
     }
   });
 
-  it('still check the field names of an unsupported expression', () => {
+  it('check the field names inside functions and indexing', () => {
     const d = checkExpression('any(http.request.header.names[*] == "x") and lower(http.hots) eq "a"', { scheme: HTTP_SCHEME }).diagnostics;
-    expect(d.map((x) => x.code)).toEqual(['unsupported-construct', 'unknown-field', 'unknown-field']);
-    expect(d[2]!.message).toContain('did you mean http.host?');
+    expect(d.map((x) => x.code)).toEqual(['unknown-field', 'unknown-field']);
+    expect(d[1]!.message).toContain('did you mean http.host?');
   });
 
-  it('accept a whole-expression true, which the network phases still refuse', () => {
-    expect(checkExpression(' true ', { scheme: HTTP_SCHEME }).diagnostics).toEqual([]);
+  it('accept a whole-expression true in every phase, with an info that it matches everything', () => {
+    expect(checkExpression(' true ', { scheme: HTTP_SCHEME }).diagnostics.map((d) => `${d.code}:${d.severity}`)).toEqual(['matches-everything:info']);
     expect(compileExpression('true', { scheme: HTTP_SCHEME }).matcher?.({})).toBe(true);
-    expect(checkExpression('true').diagnostics.map((d) => d.code)).toEqual(['boolean-literal']);
+    expect(compileExpression('true').matcher?.({})).toBe(true);
+    expect(checkExpression('true').diagnostics.map((d) => d.code)).toEqual(['matches-everything']);
+    expect(checkExpression('ssl and true', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['boolean-literal']);
   });
 
   it('refuse an Array or Map field compared as a whole', () => {
@@ -108,9 +110,9 @@ describe('a field of the other field set', () => {
     expect(d[0]!.message).toContain('the http_request_firewall_custom phase reads HTTP request fields');
   });
 
-  it('is found inside an unsupported construct too', () => {
+  it('is found beside functions and indexing too', () => {
     const d = validateRuleset(ruleset('http_request_firewall_custom', [{ action: 'block', expression: 'any(http.request.headers.names[*] == "x") and tcp.dstport == 80' }]));
-    expect(d.map((x) => x.code)).toEqual(['unsupported-construct', 'rule-field-phase']);
+    expect(d.map((x) => x.code)).toEqual(['rule-field-phase']);
   });
 
   it('leaves fields both sets have alone (ip.src, ip.src.country)', () => {

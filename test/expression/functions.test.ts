@@ -1,0 +1,220 @@
+/**
+ * The function catalog against the docs: every example of the functions reference evaluates as the docs
+ * say (interpreter, compiled matcher and closures alike), every documented restriction is a diagnostic,
+ * every function has an example in the corpus, and the catalog, completion and the docs page agree.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compileExpression, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_SCHEME, interpret } from '../../src/expression/index.js';
+import fc from 'fast-check';
+import { hmacSha256Base64, utf8Length } from '../../src/expression/function-runtime.js';
+import { completeExpression } from '../../src/language/index.js';
+
+interface Case { function: string; expr: string; record: Record<string, unknown>; result: boolean; context?: 'value'; note?: string }
+interface Invalid { function: string; expr: string; error: string; context?: 'value'; phase?: string; note?: string }
+const corpus = JSON.parse(readFileSync(new URL('./functions/docs-functions.json', import.meta.url), 'utf8')) as { source: string; cases: Case[]; invalid: Invalid[] };
+
+/** `{"$map": {...}}` → a Map (records hold real Maps, never plain objects). */
+function record(r: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(r)) {
+    out[k] = v !== null && typeof v === 'object' && '$map' in (v as object) ? new Map(Object.entries((v as { $map: Record<string, unknown> }).$map)) : v;
+  }
+  return out;
+}
+
+describe('docs examples of every function', () => {
+  it('cite the revision the catalog was written from', () => {
+    expect(corpus.source).toContain(FUNCTIONS_SOURCE.revision);
+    expect(corpus.source).toContain(FUNCTIONS_SOURCE.path);
+  });
+  for (const c of corpus.cases) {
+    it(`${c.function}: ${c.expr}`, () => {
+      const r = compileExpression(c.expr, { scheme: HTTP_SCHEME, context: c.context });
+      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const rec = record(c.record);
+      expect(r.matcher!(rec)).toBe(c.result);
+      expect(interpret(r.checked!, rec)).toBe(c.result);
+      expect(compileExpression(c.expr, { scheme: HTTP_SCHEME, context: c.context, codegen: false }).matcher!(rec)).toBe(c.result);
+    });
+  }
+  for (const c of corpus.invalid) {
+    it(`${c.function} restriction: ${c.expr} → ${c.error}`, () => {
+      const r = compileExpression(c.expr, { scheme: HTTP_SCHEME, context: c.context, phase: c.phase });
+      expect(r.matcher).toBeUndefined();
+      expect(r.diagnostics.find((d) => d.severity === 'error')?.code).toBe(c.error);
+    });
+  }
+  it('every function of the catalog has an example in the corpus (bit_slice in the network corpus)', () => {
+    const covered = new Set([...corpus.cases.map((c) => c.function), 'bit_slice', 'is_timed_hmac_valid_v0']);
+    expect(Object.keys(FUNCTIONS).filter((f) => !covered.has(f))).toEqual([]);
+  });
+});
+
+describe('is_timed_hmac_valid_v0', () => {
+  const now = 1484063787;
+  const message = '/download/cat.jpg';
+  const mac = hmacSha256Base64('mysecretkey', message + String(now));
+  const uri = `${message}?verify=${now}-${encodeURIComponent(mac)}`;
+  const expr = 'is_timed_hmac_valid_v0("mysecretkey", http.request.uri, 100000, http.request.timestamp.sec, 8)';
+  const r = compileExpression(expr, { scheme: HTTP_SCHEME });
+  it('accepts a token made with the key, the docs MessageMAC layout and a URL-encoded MAC', () => {
+    expect(r.diagnostics).toEqual([]);
+    expect(r.matcher!({ 'http.request.uri': uri, 'http.request.timestamp.sec': now + 10 })).toBe(true);
+    expect(interpret(r.checked!, { 'http.request.uri': uri, 'http.request.timestamp.sec': now + 10 })).toBe(true);
+  });
+  it('refuses an expired token, another key, a changed message, a future time', () => {
+    expect(r.matcher!({ 'http.request.uri': uri, 'http.request.timestamp.sec': now + 100001 })).toBe(false);
+    expect(r.matcher!({ 'http.request.uri': uri.replace('cat', 'dog'), 'http.request.timestamp.sec': now })).toBe(false);
+    expect(r.matcher!({ 'http.request.uri': uri, 'http.request.timestamp.sec': now - 1 })).toBe(false);
+    const other = compileExpression(expr.replace('mysecretkey', 'otherkey'), { scheme: HTTP_SCHEME });
+    expect(other.matcher!({ 'http.request.uri': uri, 'http.request.timestamp.sec': now })).toBe(false);
+  });
+  it('with flags "s" reads URL-safe Base64 without padding', () => {
+    const safe = mac.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const s = compileExpression('is_timed_hmac_valid_v0("mysecretkey", http.request.uri, 100000, http.request.timestamp.sec, 8, "s")', { scheme: HTTP_SCHEME });
+    expect(s.matcher!({ 'http.request.uri': `${message}?verify=${now}-${safe}`, 'http.request.timestamp.sec': now })).toBe(true);
+  });
+});
+
+describe('the catalog, completion and the docs page agree', () => {
+  it('completion offers every function of the catalog in an HTTP expression', () => {
+    const items = completeExpression('', 0, { scheme: HTTP_SCHEME }).items.map((i) => i.label);
+    for (const name of Object.keys(FUNCTIONS)) expect(items).toContain(name);
+  });
+  it('docs/fields.md lists every function with its signature', () => {
+    const page = readFileSync(new URL('../../docs/fields.md', import.meta.url), 'utf8');
+    for (const [name, f] of Object.entries(FUNCTIONS)) {
+      expect(page).toContain(`### \`${name}\``);
+      expect(page).toContain(f.signature);
+    }
+  });
+});
+
+describe('len counts UTF-8 bytes', () => {
+  it('as TextEncoder does, for every kind of code unit (lone surrogates too)', () => {
+    const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff, 0x7f, 0x80, 0x7ff, 0x800)), { maxLength: 12 });
+    fc.assert(
+      fc.property(units, (codes) => {
+        const s = String.fromCharCode(...codes);
+        expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('value expressions (action_parameters)', () => {
+  it('allow the rewrite-only functions and give their value', async () => {
+    const { checkValueExpression, evaluateValueExpression } = await import('../../src/expression/index.js');
+    const r = checkValueExpression('wildcard_replace(http.request.uri.path, "/apps/*", "/${1}")', { scheme: HTTP_SCHEME });
+    expect(r.diagnostics).toEqual([]);
+    expect(evaluateValueExpression(r.plan!, { 'http.request.uri.path': '/Apps/calendar' })).toBe('/calendar');
+    expect(evaluateValueExpression(r.plan!, {})).toBeUndefined();
+  });
+  it('must give the type of their parameter; a Bool one is a condition', async () => {
+    const { checkValueExpression } = await import('../../src/expression/index.js');
+    expect(checkValueExpression('len(http.host)', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['value-expression-type']);
+    expect(checkValueExpression('http.host == "a"', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['value-expression-type']);
+    expect(checkValueExpression('http.request.headers.names[*]', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['array-needs-quantifier']);
+    expect(checkValueExpression('http.response.code in {401 403}', { scheme: HTTP_SCHEME, type: 'Bool' }).diagnostics).toEqual([]);
+    expect(checkValueExpression('to_string(cf.bot_management.score)', { scheme: HTTP_SCHEME }).diagnostics).toEqual([]);
+  });
+  it('are checked in rulesets: rewrites, redirects, counting expressions, at their pointers', async () => {
+    const { validateRuleset } = await import('../../src/ruleset/index.js');
+    const d = validateRuleset({
+      name: 'x', kind: 'zone', phase: 'http_request_transform',
+      rules: [{ action: 'rewrite', expression: 'http.host eq "a"', action_parameters: { uri: { path: { expression: 'concat("/", lower(http.hots))' }, query: { expression: 'len(http.host)' } } } }],
+    } as never);
+    expect(d.filter((x) => x.severity === 'error').map((x) => `${x.code} ${x.pointer}`)).toEqual([
+      'unknown-field /rules/0/action_parameters/uri/path/expression',
+      'value-expression-type /rules/0/action_parameters/uri/query/expression',
+    ]);
+    const rl = validateRuleset({
+      name: 'x', kind: 'zone', phase: 'http_ratelimit',
+      rules: [{ action: 'block', expression: 'http.host eq "a"', ratelimit: { period: 60, counting_expression: 'regex_replace(http.host, "a", "b")' } }],
+    } as never);
+    expect(rl.filter((x) => x.severity === 'error').map((x) => `${x.code} ${x.pointer}`)).toEqual(['not-boolean /rules/0/ratelimit/counting_expression']);
+  });
+});
+
+describe('other back ends refuse what they cannot translate, with a diagnostic', () => {
+  it('SQL: functions and indexing have no SQL form; true is TRUE', async () => {
+    const { expressionToSql } = await import('../../src/sql/index.js');
+    for (const e of ['lower(http.host) == "a"', 'any(http.request.headers.names[*] == "a")', 'http.request.headers["a"][0] == "b"']) {
+      const r = expressionToSql(e, { scheme: HTTP_SCHEME });
+      expect(r.sql, e).toBeUndefined();
+      expect(r.diagnostics.map((d) => d.code), e).toContain('sql-no-exact-form');
+    }
+    expect(expressionToSql('true').sql).toBe('TRUE');
+  });
+  it('Wireshark: functions have no equivalent; true is frame', async () => {
+    const { toWireshark } = await import('../../src/export/index.js');
+    expect(toWireshark('true').filter).toBe('frame');
+    expect(toWireshark('lower(http.host) == "a"', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.code)).toEqual(['no-wireshark-equivalent']);
+  });
+});
+
+describe('map keys', () => {
+  it('header names in upper case never match: a warning with the lower-case fix', () => {
+    const r = compileExpression('http.request.headers["Content-Type"][0] == "a"', { scheme: HTTP_SCHEME });
+    expect(r.diagnostics.map((d) => `${d.code}:${d.severity}`)).toEqual(['uppercase-map-key:warning']);
+    expect(r.diagnostics[0]!.fix!.edits[0]!.newText).toBe('"content-type"');
+    expect(compileExpression('http.request.uri.args["Q"][0] == "a"', { scheme: HTTP_SCHEME }).diagnostics).toEqual([]);
+  });
+  it('a key named __proto__ reads the Map, never an object property', () => {
+    const r = compileExpression('http.request.headers["__proto__"][0] == "x"', { scheme: HTTP_SCHEME });
+    expect(r.matcher!({ 'http.request.headers': new Map([['__proto__', ['x']]]) })).toBe(true);
+    expect(r.matcher!({ 'http.request.headers': { __proto__: ['x'] } })).toBe(false);
+  });
+});
+
+describe('phase-only functions in rulesets', () => {
+  it('are allowed in their phases and refused in others, whatever was checked before (the check cache keys the phase)', async () => {
+    const { validateRuleset } = await import('../../src/ruleset/index.js');
+    const rule = { action: 'block', expression: 'cidr(ip.src, 24, 64) == 192.0.2.0' };
+    const ok = validateRuleset({ name: 'x', kind: 'zone', phase: 'http_request_firewall_custom', rules: [rule] } as never);
+    expect(ok.filter((d) => d.severity === 'error')).toEqual([]);
+    const bad = validateRuleset({ name: 'x', kind: 'zone', phase: 'http_request_sbfm', rules: [rule] } as never);
+    expect(bad.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['function-context']);
+  });
+});
+
+describe('lower and upper change ASCII letters only', () => {
+  it('as a byte-wise ASCII mapping does, on any text', async () => {
+    const { lower, upper } = await import('../../src/expression/function-runtime.js');
+    const text = fc.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.constantFrom(0xc4, 0xe4, 0x130, 0x131, 0x212a, 0xdf)), { maxLength: 10 }).map((c) => String.fromCharCode(...c));
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(lower(s)).toBe(s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32)));
+        expect(upper(s)).toBe(s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('records built by src/http (the shared contract)', () => {
+  it('functions, indexing and any() decide a simulation of requests', async () => {
+    const { simulateRequests } = await import('../../src/http/index.js');
+    const ruleset = {
+      name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom',
+      rules: [
+        { action: 'block', expression: 'any(lower(http.request.headers.names[*])[*] == "x-debug")' },
+        { action: 'block', expression: 'http.request.headers["user-agent"][0] contains "curl" and starts_with(http.request.uri.path, "/api/")' },
+        { action: 'log', expression: 'all(http.request.headers["accept"][*] == "*/*") and len(http.request.headers.names) > 1' },
+      ],
+    } as never;
+    const r = simulateRequests(ruleset, [
+      { method: 'GET', url: 'https://example.com/', headers: [['Host', 'example.com'], ['X-Debug', '1']] },
+      { method: 'GET', url: 'https://example.com/api/v1', headers: [['Host', 'example.com'], ['User-Agent', 'curl/8.5']] },
+      { method: 'GET', url: 'https://example.com/api/v1', headers: [['Host', 'example.com'], ['Accept', '*/*']] },
+    ]);
+    expect(r.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
+    expect(r.results.map((x) => [x.verdict, x.decidedBy?.index, x.matched])).toEqual([
+      ['block', 0, [0]],
+      ['block', 1, [1]],
+      ['allow', undefined, [2]],
+    ]);
+  });
+});
