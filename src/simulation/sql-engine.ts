@@ -1,7 +1,8 @@
 /**
  * Simulation on a SQL engine (Node only): a ruleset's per-rule summary computed by DuckDB
  * (`@duckdb/node-api`) or ClickHouse embedded (`chdb`) over flow files — NDJSON packet objects (one a
- * line, plain or gzip) or Parquet with a column per field — instead of in this process. The SQL comes
+ * line, plain or gzip) or Parquet with a column per field — or by a ClickHouse server over a table with a
+ * column per field, instead of in this process. The SQL comes
  * from src/sql (`rulesetSummarySql`); the summary has the in-process simulator's shape and figures:
  * blank lines and lines that are not JSON objects are not packets, a value the simulator would take as
  * missing (wrong type, an Int out of range, text that is not an address) is NULL, and examples are the
@@ -12,10 +13,8 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
 import { checkPacketValues, compileRuleset, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
-
-/** The engines `rulekit simulate --engine` runs on. */
-export type SqlEngineName = 'duckdb' | 'clickhouse';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -23,6 +22,12 @@ export interface EngineSimulationOptions {
   lists?: ListItems | ListCatalog;
   serviceToken?: string;
   examplesPerRule?: number;
+  /**
+   * A ClickHouse server (`http://host:8123`, credentials in the URL or `CLICKHOUSE_USER` /
+   * `CLICKHOUSE_PASSWORD`) instead of chdb, with `engine: 'clickhouse'`: the inputs are then one table
+   * name (`flows` or `db.flows`) with a column per field, not files.
+   */
+  clickhouseUrl?: string;
 }
 
 /** What {@link simulateOnEngine} returns. */
@@ -32,46 +37,6 @@ export interface EngineSimulationReport {
   diagnostics: Diagnostic[];
   /** The summary query as run (for people who want to run it elsewhere). */
   sql?: string;
-}
-
-/** A connection that answers a query with plain row objects. */
-interface Runner {
-  rows(sql: string): Promise<Record<string, unknown>[]>;
-  close(): void;
-}
-
-/** The engine, loaded on demand: both are optional installs. */
-async function open(engine: SqlEngineName): Promise<Runner> {
-  if (engine === 'duckdb') {
-    let duckdb: typeof import('@duckdb/node-api');
-    try {
-      duckdb = await import('@duckdb/node-api');
-    } catch {
-      throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
-    }
-    const db = await duckdb.DuckDBInstance.create(':memory:');
-    const con = await db.connect();
-    return {
-      rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
-      close: () => {
-        con.closeSync();
-        db.closeSync();
-      },
-    };
-  }
-  let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
-  try {
-    chdb = (await import('chdb')) as typeof chdb;
-  } catch {
-    throw new Error('--engine clickhouse needs ClickHouse embedded: npm install chdb (about 540 MB; Linux x64/arm64 and macOS)');
-  }
-  return {
-    rows: async (sql) => {
-      const text = (await chdb.queryAsync(sql, { format: 'JSONEachRow' })).text();
-      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-    },
-    close: () => undefined,
-  };
 }
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
@@ -88,11 +53,28 @@ async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly 
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish).
  */
-async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>): Promise<{ from: (packet: boolean) => string; settings: string }> {
+async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const q = (s: string) => sqlString(s, dialect);
   const id = (s: string) => sqlIdentifier(s, dialect);
+  if (table) {
+    // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
+    const name = clickHouseTable(files[0]!, id);
+    const described = await run.rows(`DESCRIBE TABLE ${name}`);
+    const types = new Map(described.map((r) => [String(r['name']), String(r['type'])]));
+    const cols = fields.map((f) => {
+      const type = types.get(f.name);
+      if (type === undefined) return `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`;
+      // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
+      if (f.type === 'Ip' && /\bIPv[46]\b/.test(type)) return `toString(${id(f.name)}) AS ${id(f.name)}`;
+      return flowColumnChecked(f, dialect);
+    });
+    // The packet read back for an example: the table's field columns (a timestamp or other column is not a packet member).
+    const members = flowFields(undefined, { aliases: true }).filter((f) => types.has(f.name)).map((f) => id(f.name));
+    const packetOf = members.length ? `formatRowNoNewline('JSONEachRow', ${members.join(', ')})` : `'{}'`;
+    return { from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? `, ${packetOf} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${name}) AS flows`, settings: ' SETTINGS max_threads = 1' };
+  }
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
     const cols = fields.map((f) => (have.has(f.name) ? flowColumnChecked(f, dialect) : `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`));
@@ -146,9 +128,15 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
   const dialect: SqlDialect = options.engine;
   const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
-  const run = await open(options.engine);
+  if (options.clickhouseUrl !== undefined && options.engine !== 'clickhouse') throw new Error('a ClickHouse URL goes with the clickhouse engine');
+  if (options.clickhouseUrl !== undefined) {
+    // Checked before connecting: a usage mistake, not a failure to read.
+    if (files.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to simulate over');
+    clickHouseTable(files[0]!, (s) => sqlIdentifier(s, 'clickhouse'));
+  }
+  const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings } = await flowSource(run, dialect, files, compiled.fields);
+    const { from, settings } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
     const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
@@ -182,6 +170,6 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     diagnostics.push({ code: 'simulation-unreadable-input', severity: 'error', message: `${options.engine} could not read the flows: ${(e as Error).message.split('\n')[0]}`, pointer: '' });
     return { ok: false, summary: compiled.summary(), diagnostics };
   } finally {
-    run.close();
+    await run.close();
   }
 }
