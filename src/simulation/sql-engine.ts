@@ -28,6 +28,8 @@ export interface EngineSimulationOptions {
    * name (`flows` or `db.flows`) with a column per field, not files.
    */
   clickhouseUrl?: string;
+  /** Which rules the SQL evaluates on which rows (see `SummarySqlOptions.evaluation`; default eager). */
+  evaluation?: 'eager' | 'lazy';
 }
 
 /** What {@link simulateOnEngine} returns. */
@@ -137,7 +139,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
     const { from, settings } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
-    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
+    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);
