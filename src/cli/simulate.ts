@@ -129,7 +129,9 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
 async function engineCommand(rulesetText: string, rulesetPath: string, inputPath: string, options: SimulateOptions, out: (s: string) => void): Promise<number> {
   if (inputPath === '-') throw new UsageError('--engine reads flow files (NDJSON or Parquet; globs allowed) or a ClickHouse table, not standard input');
   if (options.clickhouseUrl !== undefined && options.engine !== 'clickhouse') throw new UsageError('--clickhouse-url goes with --engine clickhouse');
-  if (options.geoip || options.colo) throw new UsageError('--engine takes the flows as they are: --geoip and --colo fill packets in this process only');
+  // What an engine does not do, refused rather than run differently from the in-process simulator.
+  if (options.geoip) throw new UsageError('--engine takes the flows as they are: --geoip (a country/ASN table filling the packets that lack those fields) is applied in this process only; add the countries and ASNs to the flow table, or simulate without --engine');
+  if (options.colo) throw new UsageError('--engine takes the flows as they are: --colo names the data center of a capture\'s packets, which flow rows carry themselves as cf.colo.name');
   if (options.format === 'ndjson') throw new UsageError('--engine gives the summary (text or json), not one line per packet');
   // With a server the input is a table's name, not a file here.
   if (options.clickhouseUrl === undefined && !/[*?[]/.test(inputPath)) checkRegularFile(inputPath);

@@ -12,7 +12,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { checkPacketValues, compileRuleset, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { checkPacketValues, compileRuleset, readsGeoFields, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
 
@@ -130,6 +130,8 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
   const dialect: SqlDialect = options.engine;
   const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
+  // As in process without a country/ASN table (an engine takes none): only the flows' own values count.
+  if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
   if (options.clickhouseUrl !== undefined && options.engine !== 'clickhouse') throw new Error('a ClickHouse URL goes with the clickhouse engine');
   if (options.clickhouseUrl !== undefined) {
     // Checked before connecting: a usage mistake, not a failure to read.

@@ -82,5 +82,24 @@ describe('simulate on an engine', () => {
     }
     const bad = run('--engine', 'clickhouse', '--format', 'ndjson');
     expect(bad.status).toBe(2);
+    // --geoip and --colo fill packets in this process: refused, naming why.
+    const geo = join(dir, 'geo.csv');
+    writeFileSync(geo, 'cidr,country,asn\n192.0.2.0/24,DE,64500\n');
+    for (const args of [['--geoip', geo], ['--colo', 'AMS']]) {
+      const refused = run('--engine', 'duckdb', ...args);
+      expect([refused.status, refused.stderr]).toEqual([2, expect.stringContaining(args[0]!)]);
+    }
+  });
+
+  it('a ruleset reading countries warns, as in process without a country/ASN table', () => {
+    const ruleset = join(dir, 'geo-rs.json');
+    writeFileSync(ruleset, JSON.stringify({ rules: [{ action: 'block', expression: 'ip.src.country == "DE" or ip.geoip.asnum == 64500' }] }));
+    const flows = join(dir, 'geo-flows.ndjson');
+    writeFileSync(flows, ['{"ip.src":"192.0.2.1","ip.src.country":"DE"}', '{"ip.src":"192.0.2.2"}', '{"ip.src":"192.0.2.3","ip.src.asnum":64500}'].join('\n') + '\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'simulate', ruleset, flows, ...args], { encoding: 'utf8' });
+    const here = run();
+    expect(here.stdout).toContain('warning[simulation-no-geoip]');
+    expect(here.stdout).toContain('packets 3: allowed 1 (33.3%), blocked 2 (66.7%)');
+    for (const engine of ['duckdb', 'clickhouse']) expect(run('--engine', engine).stdout, engine).toBe(here.stdout);
   });
 });
