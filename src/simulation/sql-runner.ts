@@ -37,7 +37,8 @@ export async function openClickHouseServer(url: string): Promise<SqlRunner> {
   const credentials = clickHouseCredentials(url);
   const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
   // The client's own log would print each failed query's error a second time: the caller reports it.
-  const client = createClient({ url, ...credentials, application: 'rulekit', log: { level: ClickHouseLogLevel.OFF } });
+  // Responses gzip-compressed: `query --format ndjson` may fetch millions of lines over a network.
+  const client = createClient({ url, ...credentials, application: 'rulekit', compression: { response: true }, log: { level: ClickHouseLogLevel.OFF } });
   return {
     rows: async (sql) => {
       const result = await client.query({ query: sql, format: 'JSONEachRow' });

@@ -23,6 +23,10 @@ export interface FakeClickHouse {
   exec(sql: string): Promise<string>;
   /** Queries received over HTTP, as run. */
   queries: string[];
+  /** Responses sent gzip-compressed (the client asked for it). */
+  compressed: number;
+  /** Queries the engine refused (answered with an error, never compressed). */
+  refused: number;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ export async function startFakeClickHouse(auth: { user: string; password: string
     } catch (e) {
       const message = (e as Error).message;
       const code = Number(/Code: (\d+)/.exec(message)?.[1] ?? 1);
+      fake.refused++;
       return fail(res, code === 60 ? 404 : 500, code, message.replace(/^.*?DB::Exception: /s, '').split('\n')[0]!);
     }
     const format = /\bFORMAT\s+(\w+)\s*;?\s*$/i.exec(query)?.[1] ?? 'TabSeparated';
@@ -83,6 +88,7 @@ export async function startFakeClickHouse(auth: { user: string; password: string
     if (url.searchParams.get('enable_http_compression') === '1' && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
       headers['Content-Encoding'] = 'gzip';
       body = gzipSync(body);
+      fake.compressed++;
     }
     res.writeHead(200, headers);
     res.end(body);
@@ -93,10 +99,12 @@ export async function startFakeClickHouse(auth: { user: string; password: string
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fake: FakeClickHouse = {
     url: `http://127.0.0.1:${port}`,
     exec: (sql) => serial(async () => (await session.queryAsync(sql, { format: 'TabSeparated' })).text()),
     queries,
+    compressed: 0,
+    refused: 0,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -104,4 +112,5 @@ export async function startFakeClickHouse(auth: { user: string; password: string
       session.close();
     },
   };
+  return fake;
 }

@@ -191,7 +191,9 @@ describe('rulekit query --clickhouse-url', () => {
     expect((await cli(['query', '--filter', 'filter.json', '--clickhouse-url', withCredentials, 'logs', 'raw_logs'])).status).toBe(2);
   });
 
-  it('sends every query through the HTTP interface', () => {
+  it('sends every query through the HTTP interface, asking for gzip responses', () => {
     expect(server.queries.some((q) => q.startsWith('SELECT countIf(') && q.endsWith('FORMAT JSONEachRow'))).toBe(true);
+    // rulekit asks for compressed responses, and reads them.
+    expect([server.compressed + server.refused, server.refused > 0]).toEqual([server.queries.length, true]);
   });
 });
