@@ -2,8 +2,8 @@
  * Simulation on a SQL engine (Node only): a ruleset's per-rule summary computed by DuckDB
  * (`@duckdb/node-api`) or ClickHouse embedded (`chdb`) over flow files — NDJSON packet objects (one a
  * line, plain or gzip) or Parquet with a column per field — or by a ClickHouse server over a table with a
- * column per field, instead of in this process. The SQL comes
- * from src/sql (`rulesetSummarySql`); the summary has the in-process simulator's shape and figures:
+ * column per field, instead of in this process. The SQL comes from src/sql (`rulesetSummarySql`); the
+ * summary has the in-process simulator's shape and figures:
  * blank lines and lines that are not JSON objects are not packets, a value the simulator would take as
  * missing (wrong type, an Int out of range, text that is not an address) is NULL, and examples are the
  * lowest packet numbers, their packets read back and checked as the simulator checks them.
