@@ -11,10 +11,10 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
-import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import { ListCatalog, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
-import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
+import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, jsonMemberPath, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -55,7 +55,7 @@ async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly 
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish).
  */
-async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string }> {
+async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const q = (s: string) => sqlString(s, dialect);
@@ -90,18 +90,31 @@ async function flowSource(run: Runner, dialect: SqlDialect, files: readonly stri
   if (dialect === 'clickhouse') {
     const lines = files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
     const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'line', dialect)}`).join('');
+    // Whether the line has the member (JSON null included, as the simulator warns of a null too).
+    const present = fields.map((f, i) => `, JSONHas(line, ${q(f.name)}) AS p${i}`).join('');
     return {
+      invalid: invalidValues(fields, dialect),
       // Numbered after the filter, in a query of its own: rowNumberInAllBlocks is stateful, nothing is pushed past it.
-      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
+      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols}${present} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
       settings: ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0',
     };
   }
   const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'json', dialect)}`).join('');
+  const present = fields.map((f, i) => `, json_type(json, ${jsonMemberPath(f.name, dialect)}) IS NOT NULL AS p${i}`).join('');
   // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
   return {
-    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
+    invalid: invalidValues(fields, dialect),
+    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols}${present} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
     settings: '',
   };
+}
+
+/**
+ * Per field read from NDJSON, the rows whose line has the member but whose value the simulator would not
+ * take (wrong type, out of range, not an address): present (`pI`) and NULL once checked.
+ */
+function invalidValues(fields: readonly FieldDef[], dialect: SqlDialect): { field: FieldDef; cond: string }[] {
+  return fields.map((field, i) => ({ field, cond: `p${i} AND ${sqlIdentifier(field.name, dialect)} IS NULL` }));
 }
 
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
@@ -140,8 +153,8 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
-    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation });
+    const { from, settings, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);
@@ -150,6 +163,11 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     summary.packets = n('packets');
     summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
     summary.defaultAllowed = n('default_allowed');
+    // The simulator warns of each such value by line; the engine counts them per field.
+    invalid.forEach(({ field }, i) => {
+      const count = n(`counted_${i}`);
+      if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
+    });
     const wanted = new Map<number, number[]>();
     for (const r of query.rules!) {
       const s = summary.rules[r.index]!;

@@ -101,13 +101,18 @@ export interface SummarySqlOptions extends RulesetSqlOptions {
    * are decided early.
    */
   evaluation?: 'eager' | 'lazy';
+  /**
+   * Conditions over the input's columns to count besides the rules (say, values the input holds but could
+   * not take): the result has `counted_I`, the rows where the I-th holds.
+   */
+  counts?: readonly string[];
 }
 
 /** What {@link rulesetSummarySql} returns. */
 export interface SummarySql {
   /**
-   * One row: `packets`, `blocked`, `default_allowed`, and per rule taking part `matched_I`, `decided_I`
-   * and `examples_I` (a list of row numbers).
+   * One row: `packets`, `blocked`, `default_allowed`, per rule taking part `matched_I`, `decided_I` and
+   * `examples_I` (a list of row numbers), and `counted_I` per condition of `counts`.
    */
   sql?: string;
   rules?: RuleSql[];
@@ -132,6 +137,10 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const examples = (cond: string) => (n === 0 ? (ch ? 'CAST([], \'Array(Int64)\')' : '[]::BIGINT[]') : ch ? `groupArraySortedIf(${n})(rn, ${cond})` : `COALESCE(min(rn, ${n}) FILTER (WHERE ${cond}), [])`);
   const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
   const cols = [`count(*) AS packets`, `${blocks.length ? count(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${count('d = -1')} AS default_allowed`];
+  // The extra conditions, carried to the aggregate as columns c0, c1, …
+  const counts = options.counts ?? [];
+  const carried = counts.map((c, i) => `, COALESCE(${c}, FALSE) AS c${i}`).join('');
+  counts.forEach((_, i) => cols.push(`${count(`c${i}`)} AS counted_${i}`));
   let rows: string;
   if (options.evaluation === 'lazy') {
     const byIndex = new Map(r.rules.map((x) => [x.index, x.sql]));
@@ -139,14 +148,14 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
     // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached:
     // ClickHouse's `and` and DuckDB's CASE leave its expression out elsewhere.
     const reached = (x: RuleSql) => (ch ? `and(d = -1 OR d > ${x.index}, ${x.sql})` : `CASE WHEN d = -1 OR d > ${x.index} THEN ${x.sql} ELSE FALSE END`);
-    rows = `SELECT ${rn} AS rn, d${r.rules.filter((x) => !x.terminating).map((x) => `, ${reached(x)} AS ${m(x.index)}`).join('')} FROM (${decided}) AS decided`;
+    rows = `SELECT ${rn} AS rn, d${carried}${r.rules.filter((x) => !x.terminating).map((x) => `, ${reached(x)} AS ${m(x.index)}`).join('')} FROM (${decided}) AS decided`;
     for (const x of r.rules) {
       // A terminating rule reached and matched is the deciding one.
       const matched = x.terminating ? `d = ${x.index}` : m(x.index);
       cols.push(`${count(matched)} AS matched_${x.index}`, `${x.terminating ? count(matched) : '0'} AS decided_${x.index}`, `${examples(matched)} AS examples_${x.index}`);
     }
   } else {
-    const inner = `SELECT ${rn} AS rn${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
+    const inner = `SELECT ${rn} AS rn${carried}${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
     rows = `SELECT *, ${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d FROM (${inner}) AS matches`;
     for (const x of r.rules) {
       const reached = `${m(x.index)} AND (d = -1 OR d >= ${x.index})`;
