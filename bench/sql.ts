@@ -1,7 +1,7 @@
 /**
  * SQL engines against rulekit's streaming paths, on generated data written once into a temp dir and kept
  * there for the next run at the same scale (`--rows N`, default 200k so that a run takes a few minutes on
- * two cores; the issue's scale is `--rows 10000000`, about 6 GB on disk and half an hour here):
+ * two cores; the issue's scale is `--rows 10000000`, about 6 GB on disk and an hour on two shared cores):
  * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one two-clause Logpush filter:
  *   `rulekit logfilter` (the streaming matcher, whole process), `rulekit query --count` (DuckDB, whole
  *   process), DuckDB and chdb on the NDJSON (JSON mode) and on the Parquet (column mode), each a whole
