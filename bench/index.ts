@@ -19,7 +19,10 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   sql: () => import('./sql.js'),
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+/** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */
+const VALUE_FLAGS = new Set(['--rows']);
+const argv = process.argv.slice(2);
+const wanted = argv.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(argv[i - 1] ?? ''));
 const names = wanted.length ? wanted : Object.keys(SUITES);
 console.log(`# rulekit benchmarks (node ${process.version}, ${new Date().toISOString()})`);
 for (const name of names) {

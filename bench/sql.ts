@@ -1,29 +1,51 @@
 /**
- * SQL engines against rulekit's streaming paths, one run each on generated data written once into a temp
- * dir (SQL_ROWS rows, default 1M; 10M as the issue asks takes a while on two cores):
- * - log lines (http_requests, ~330 B each) as NDJSON and as Parquet, one two-clause Logpush filter:
- *   `rulekit logfilter` (the compiled matcher, whole process), `rulekit query --count` (DuckDB, whole
+ * SQL engines against rulekit's streaming paths, on generated data written once into a temp dir and kept
+ * there for the next run at the same scale (`--rows N`, default 200k so that a run takes a few minutes on
+ * two cores; the issue's scale is `--rows 10000000`, about 6 GB on disk and an hour on two shared cores):
+ * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one two-clause Logpush filter:
+ *   `rulekit logfilter` (the streaming matcher, whole process), `rulekit query --count` (DuckDB, whole
  *   process), DuckDB and chdb on the NDJSON (JSON mode) and on the Parquet (column mode), each a whole
- *   Node process with the engine loaded, and `jq` with the same filter when installed;
+ *   Node process with the engine loaded, and `jq` with the same filter when installed; then the same
+ *   queries in this process on engines already loaded (the query's own time, warm page cache) beside
+ *   rulekit's matcher behind readline + JSON.parse in this process: the columnar path against the
+ *   streaming one both ways, against the issue's 50× target;
  * - flow rows as NDJSON and Parquet, the decide bench's 50-rule ruleset less its 10k-CIDR list rule:
- *   `rulekit simulate` in process against `--engine duckdb|clickhouse` on both files;
- * - compile time of the whole 50-rule ruleset (list included) to SQL, both dialects.
+ *   `rulekit simulate` in process against `--engine duckdb|clickhouse` on both files; and the summary
+ *   SQL evaluating every rule on every row (eager, the default) against only the rules a row reaches
+ *   (lazy), in this process on the Parquet (at most its first 1M rows);
+ * - compile time of the 50-rule ruleset to SQL, both dialects, beside compiling it to rulekit's matcher.
  * Every run's match count must equal rulekit's or the bench throws. Rows/s, MB/s and peak RSS; ratios
  * against rulekit's streaming path of the same run.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prng } from './capture-gen.js';
 import { measureInterleaved, printTable, ratio, fmt } from './harness.js';
 import { canMeasurePeak, runProcess, type Command, type ProcessRun } from './processes.js';
 import { rulesetBody, ruleSpecs, blocklist } from './ruleset-fixture.js';
-import { ListCatalog, logFilterToSql, rulesetToSql, sqlString, flowFields, flowColumnFromJson } from '../dist/index.js';
+import { compileRuleset, ListCatalog, logFilterToSql, rulesetToSql, sqlString, flowFields, flowColumnFromJson } from '../dist/index.js';
+import { compileLogFilter } from '../dist/logpush/index.js';
+import { simulateOnEngine } from '../dist/simulation/index.js';
 
-const ROWS = Number(process.env['SQL_ROWS'] ?? 1_000_000);
+/** `--rows N` or `--rows=N` (bench/index.ts passes the flag through), else SQL_ROWS, else 200k. */
+function rowsOption(): number {
+  const argv = process.argv;
+  const at = argv.findIndex((a) => a === '--rows' || a.startsWith('--rows='));
+  const v = at < 0 ? process.env['SQL_ROWS'] : argv[at]!.includes('=') ? argv[at]!.slice(7) : argv[at + 1];
+  const n = Number(v ?? 200_000);
+  if (!Number.isSafeInteger(n) || n < 1000) throw new Error(`--rows takes a whole number of rows, 1000 or more, not ${v}`);
+  return n;
+}
+const ROWS = rowsOption();
+/** What the generated files take per row (NDJSON and Parquet of both tables), to check the disk first. */
+const BYTES_PER_ROW = 650;
+/** Bumped when the generators change: older data is not reused. */
+const DATA_VERSION = 'v1';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bundle/cli.js');
 const FILTER = { where: { and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 500 }, { key: 'ClientCountry', operator: 'in', value: ['us', 'de'] }] } };
@@ -103,101 +125,200 @@ function table(title: string, rows: Row[], baseline: Row, notes: string[]): void
   ]), notes);
 }
 
+/** The data of one scale, generated once and kept: a marker file says it is complete. */
+async function data(): Promise<{ dir: string; lines: string; linesParquet: string; flows: string; flowsParquet: string; flowsSample: string; reused: boolean; seconds: number }> {
+  const dir = join(tmpdir(), `rulekit-bench-sql-${ROWS}-${DATA_VERSION}`);
+  const files = { dir, lines: join(dir, 'lines.ndjson'), linesParquet: join(dir, 'lines.parquet'), flows: join(dir, 'flows.ndjson'), flowsParquet: join(dir, 'flows.parquet'), flowsSample: join(dir, 'flows-sample.parquet') };
+  const marker = join(dir, 'complete');
+  if (existsSync(marker) && !process.argv.includes('--fresh')) return { ...files, reused: true, seconds: 0 };
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const fs = statfsSync(dir);
+  const free = fs.bavail * fs.bsize;
+  if (free < ROWS * BYTES_PER_ROW * 1.2) throw new Error(`${ROWS} rows need about ${((ROWS * BYTES_PER_ROW) / 1e9).toFixed(1)} GB in ${dir}; ${(free / 1e9).toFixed(1)} GB free`);
+  const t0 = performance.now();
+  await writeLines(files.lines, ROWS, logLine);
+  await writeLines(files.flows, ROWS, flowRow);
+  const flowCols = flowFields(undefined, {}).map((f: Parameters<typeof flowColumnFromJson>[0]) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
+  runProcess(engineCommand('to parquet', 'duckdb', [
+    `COPY (SELECT * FROM read_ndjson(${sqlString(files.lines)})) TO ${sqlString(files.linesParquet)} (FORMAT parquet)`,
+    `COPY (SELECT ${flowCols} FROM read_ndjson_objects(${sqlString(files.flows)})) TO ${sqlString(files.flowsParquet)} (FORMAT parquet)`,
+    `COPY (SELECT * FROM read_parquet(${sqlString(files.flowsParquet)}) LIMIT 1000000) TO ${sqlString(files.flowsSample)} (FORMAT parquet)`,
+    'SELECT 1',
+  ].join('; ')));
+  writeFileSync(marker, `${DATA_VERSION} ${ROWS}\n`);
+  return { ...files, reused: false, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** rulekit's matcher behind readline + JSON.parse, in this process: the count of lines kept. */
+async function streamingCount(path: string): Promise<number> {
+  const matcher = compileLogFilter(JSON.stringify(FILTER), { dataset: 'http_requests' }).matcher!;
+  let n = 0;
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) if (line && matcher(JSON.parse(line) as Record<string, unknown>)) n++;
+  return n;
+}
+
+/** A query's own time on engines loaded in this process: the second of two runs (page cache warm). */
+async function inEngine(): Promise<{ duckdb: (sql: string) => Promise<{ ms: number; value: number }>; chdb: (sql: string) => Promise<{ ms: number; value: number }>; close: () => void }> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const chdb = await import('chdb');
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  const twice = async (q: () => Promise<number>) => {
+    await q();
+    const t0 = performance.now();
+    const value = await q();
+    return { ms: performance.now() - t0, value };
+  };
+  return {
+    duckdb: (sql) => twice(async () => Number((await con.runAndReadAll(sql)).getRows()[0]![0])),
+    chdb: (sql) => twice(async () => Number((await chdb.queryAsync(sql, { format: 'TSV' })).text().trim())),
+    close: () => {
+      con.closeSync();
+      db.closeSync();
+    },
+  };
+}
+
 export async function run(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'rulekit-bench-sql-'));
+  console.log(`${ROWS} rows (--rows N to choose); load: ${execSync('uptime').toString().trim()}${canMeasurePeak ? '' : '; no GNU time: no peak RSS'}`);
+  const { dir, lines, linesParquet, flows, flowsParquet, flowsSample, reused, seconds } = await data();
+  const size = (f: string) => statSync(f).size;
+  console.log(`${reused ? 'reused' : `generated in ${seconds.toFixed(1)} s`} ${dir} (delete it when done): lines ${(size(lines) / 1e6).toFixed(0)} MB NDJSON, ${(size(linesParquet) / 1e6).toFixed(0)} MB Parquet; flows ${(size(flows) / 1e6).toFixed(0)} MB NDJSON, ${(size(flowsParquet) / 1e6).toFixed(0)} MB Parquet`);
+  const filter = join(dir, 'filter.json');
+  writeFileSync(filter, JSON.stringify(FILTER));
+  // Above 1M rows one run each: a warm-up run would double a half-hour bench, and the page cache holds the files anyway.
+  const warm = ROWS <= 1_000_000;
+
+  // Log lines: one filter everywhere.
+  const json = (d: 'duckdb' | 'clickhouse', column: string) => logFilterToSql(JSON.stringify(FILTER), { dialect: d, column }).sql!;
+  const cols = (d: 'duckdb' | 'clickhouse') => logFilterToSql(JSON.stringify(FILTER), { dialect: d, columns: true }).sql!;
+  const ndjsonBytes = size(lines);
+  const parquetBytes = size(linesParquet);
+  const queries = {
+    duckdbNdjson: `SELECT count(*) FROM read_ndjson_objects(${sqlString(lines)}) AS t(line) WHERE ${json('duckdb', 'line')}`,
+    chdbNdjson: `SELECT count() FROM file(${sqlString(lines, 'clickhouse')}, 'LineAsString', 'line String') WHERE ${json('clickhouse', 'line')}`,
+    duckdbParquet: `SELECT count(*) FROM read_parquet(${sqlString(linesParquet)}) WHERE ${cols('duckdb')}`,
+    chdbParquet: `SELECT count() FROM file(${sqlString(linesParquet, 'clickhouse')}, 'Parquet') WHERE ${cols('clickhouse')}`,
+  };
+  const commands: [Command, number][] = [
+    [{ name: 'rulekit logfilter (matcher, NDJSON)', cmd: process.execPath, args: [CLI, 'logfilter', filter, lines, '--format', 'ndjson'], peak: true }, ndjsonBytes],
+    [{ name: 'rulekit query --count (DuckDB, NDJSON)', cmd: process.execPath, args: [CLI, 'query', '--filter', filter, lines, '--count'], peak: true }, ndjsonBytes],
+    [engineCommand('DuckDB, NDJSON (JSON mode)', 'duckdb', queries.duckdbNdjson), ndjsonBytes],
+    [engineCommand('chdb, NDJSON (JSON mode)', 'chdb', queries.chdbNdjson), ndjsonBytes],
+    [engineCommand('DuckDB, Parquet (columns)', 'duckdb', queries.duckdbParquet), parquetBytes],
+    [engineCommand('chdb, Parquet (columns)', 'chdb', queries.chdbParquet), parquetBytes],
+  ];
+  let jq = false;
   try {
-    console.log(`${ROWS} rows; load: ${execSync('uptime').toString().trim()}${canMeasurePeak ? '' : '; no GNU time: no peak RSS'}`);
-    const lines = join(dir, 'lines.ndjson');
-    const linesParquet = join(dir, 'lines.parquet');
-    const flows = join(dir, 'flows.ndjson');
-    const flowsParquet = join(dir, 'flows.parquet');
-    const filter = join(dir, 'filter.json');
-    writeFileSync(filter, JSON.stringify(FILTER));
-    let t0 = performance.now();
-    await writeLines(lines, ROWS, logLine);
-    await writeLines(flows, ROWS, flowRow);
-    const flowCols = flowFields(undefined, {}).map((f: Parameters<typeof flowColumnFromJson>[0]) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
-    runProcess(engineCommand('to parquet', 'duckdb', `COPY (SELECT * FROM read_ndjson(${sqlString(lines)})) TO ${sqlString(linesParquet)} (FORMAT parquet); COPY (SELECT ${flowCols} FROM read_ndjson_objects(${sqlString(flows)})) TO ${sqlString(flowsParquet)} (FORMAT parquet); SELECT 1`));
-    console.log(`generated in ${((performance.now() - t0) / 1000).toFixed(1)} s: lines ${(statSync(lines).size / 1e6).toFixed(0)} MB NDJSON, ${(statSync(linesParquet).size / 1e6).toFixed(0)} MB Parquet; flows ${(statSync(flows).size / 1e6).toFixed(0)} MB NDJSON, ${(statSync(flowsParquet).size / 1e6).toFixed(0)} MB Parquet`);
-
-    // Log lines: one filter everywhere.
-    const json = (d: 'duckdb' | 'clickhouse', column: string) => logFilterToSql(JSON.stringify(FILTER), { dialect: d, column }).sql!;
-    const cols = (d: 'duckdb' | 'clickhouse') => logFilterToSql(JSON.stringify(FILTER), { dialect: d, columns: true }).sql!;
-    const ndjsonBytes = statSync(lines).size;
-    const parquetBytes = statSync(linesParquet).size;
-    const commands: [Command, number][] = [
-      [{ name: 'rulekit logfilter (matcher, NDJSON)', cmd: process.execPath, args: [CLI, 'logfilter', filter, lines, '--format', 'ndjson'], peak: true }, ndjsonBytes],
-      [{ name: 'rulekit query --count (DuckDB, NDJSON)', cmd: process.execPath, args: [CLI, 'query', '--filter', filter, lines, '--count'], peak: true }, ndjsonBytes],
-      [engineCommand('DuckDB, NDJSON (JSON mode)', 'duckdb', `SELECT count(*) FROM read_ndjson_objects(${sqlString(lines)}) AS t(line) WHERE ${json('duckdb', 'line')}`), ndjsonBytes],
-      [engineCommand('chdb, NDJSON (JSON mode)', 'chdb', `SELECT count() FROM file(${sqlString(lines, 'clickhouse')}, 'LineAsString', 'line String') WHERE ${json('clickhouse', 'line')}`), ndjsonBytes],
-      [engineCommand('DuckDB, Parquet (columns)', 'duckdb', `SELECT count(*) FROM read_parquet(${sqlString(linesParquet)}) WHERE ${cols('duckdb')}`), parquetBytes],
-      [engineCommand('chdb, Parquet (columns)', 'chdb', `SELECT count() FROM file(${sqlString(linesParquet, 'clickhouse')}, 'Parquet') WHERE ${cols('clickhouse')}`), parquetBytes],
-    ];
-    let jq = false;
-    try {
-      execSync('jq --version', { stdio: 'ignore' });
-      jq = true;
-      commands.push([{ name: 'jq (NDJSON)', cmd: 'jq', args: ['-c', JQ, lines], peak: true }, ndjsonBytes]);
-    } catch {
-      // not installed: left out, said below
-    }
-    const rows: Row[] = [];
-    let expected: number | undefined;
-    for (const [c, bytes] of commands) {
-      runProcess(c); // warm: page cache, the engine's libraries
-      const r = runProcess(c, { peak: true });
-      const out = r.stdout.trim();
-      const count = c.name.startsWith('rulekit logfilter') || c.name.startsWith('jq') ? (out === '' ? 0 : out.split('\n').length) : Number(out.split('\n').pop());
-      expected ??= count;
-      if (count !== expected) throw new Error(`${c.name} counted ${count}, rulekit ${expected}`);
-      rows.push({ name: c.name, run: r, rows: ROWS, bytes });
-    }
-    table(`Logpush filter over ${ROWS} log lines (${expected} match)`, rows, rows[0]!, [
-      'Each row is one whole process after one warm-up run (start-up included); MB/s of the file each reads (Parquet is smaller).',
-      'vs rulekit: rulekit logfilter\'s time over this one\'s (above 1× is faster than rulekit).',
-      ...(jq ? [] : ['jq is not installed (apt-get install jq): left out.']),
-    ]);
-
-    // Flows: the ruleset on engines against the in-process simulator.
-    const specs = ruleSpecs().filter((s) => !s.expression.includes('$blocklist'));
-    const rsPath = join(dir, 'ruleset.json');
-    writeFileSync(rsPath, JSON.stringify(rulesetBody(specs)));
-    const sim = (name: string, input: string, extra: string[]): Command => ({ name, cmd: process.execPath, args: [CLI, 'simulate', rsPath, input, '--format', 'json', '--no-progress', ...extra], peak: true });
-    const simCommands: [Command, number][] = [
-      [sim('rulekit simulate (in process, NDJSON)', flows, []), statSync(flows).size],
-      [sim('simulate --engine duckdb, NDJSON', flows, ['--engine', 'duckdb']), statSync(flows).size],
-      [sim('simulate --engine clickhouse, NDJSON', flows, ['--engine', 'clickhouse']), statSync(flows).size],
-      [sim('simulate --engine duckdb, Parquet', flowsParquet, ['--engine', 'duckdb']), statSync(flowsParquet).size],
-      [sim('simulate --engine clickhouse, Parquet', flowsParquet, ['--engine', 'clickhouse']), statSync(flowsParquet).size],
-    ];
-    const simRows: Row[] = [];
-    let want: string | undefined;
-    for (const [c, bytes] of simCommands) {
-      const r = runProcess(c, { peak: true });
-      const s = (JSON.parse(r.stdout) as { summary: { rules: { matched: number; decided: number }[]; verdicts: unknown } }).summary;
-      const figures = JSON.stringify([s.verdicts, s.rules.map((x) => [x.matched, x.decided])]);
-      want ??= figures;
-      if (figures !== want) throw new Error(`${c.name}: summary differs from rulekit's`);
-      simRows.push({ name: c.name, run: r, rows: ROWS, bytes });
-    }
-    table(`Ruleset of ${specs.length} rules over ${ROWS} flow rows`, simRows, simRows[0]!, [
-      'One run each, whole processes; every summary\'s counts equal the in-process one. The engines read single-threaded where packet numbers must follow file order (ClickHouse) and compute every rule\'s match per row.',
-      'The 10k-CIDR list rule of the decide bench is left out: a list becomes an array of ranges the engine scans per row.',
-    ]);
-
-    // Compile time of the full 50-rule ruleset (with its 10k-CIDR list).
-    const body = rulesetBody(ruleSpecs());
-    const lists = ListCatalog.from({ blocklist: blocklist() });
-    const small = rulesetBody(specs);
-    const cases: [string, () => unknown][] = (['duckdb', 'clickhouse'] as const).flatMap((d) => [
-      [`${d}: ${specs.length} rules, no list`, () => rulesetToSql(small, { dialect: d })],
-      [`${d}: 50 rules with the 10k-CIDR list`, () => rulesetToSql(body, { dialect: d, lists })],
-    ] as [string, () => unknown][]);
-    const timings = measureInterleaved(cases.map(([, f]) => f), { rounds: 21, warmupMs: 300 });
-    printTable('Ruleset → SQL compile time (parse, check, write)', ['ruleset', 'ms (q1)', 'ms (median)', 'vs 1 ms target'], cases.map(([n], i) => [n, timings[i]!.q1 / 1e6, timings[i]!.median / 1e6, ratio(timings[i]!.q1 / 1e6, 1)]), [
-      'Target < 1 ms for a 50-rule ruleset. With the list, the time is the expression checker building the 10k-CIDR set for the rule (as the simulator does on every compile); the SQL text of its ranges is kept per set.',
-    ]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    execSync('jq --version', { stdio: 'ignore' });
+    jq = true;
+    commands.push([{ name: 'jq (NDJSON)', cmd: 'jq', args: ['-c', JQ, lines], peak: true }, ndjsonBytes]);
+  } catch {
+    // not installed: left out, said below
   }
+  const rows: Row[] = [];
+  let expected: number | undefined;
+  const counted = (name: string, out: string) => (name.startsWith('rulekit logfilter') || name.startsWith('jq') ? (out === '' ? 0 : out.split('\n').length) : Number(out.split('\n').pop()));
+  for (const [c, bytes] of commands) {
+    if (warm) runProcess(c); // warm: page cache, the engine's libraries
+    const r = runProcess(c, { peak: true });
+    const count = counted(c.name, r.stdout.trim());
+    expected ??= count;
+    if (count !== expected) throw new Error(`${c.name} counted ${count}, rulekit ${expected}`);
+    rows.push({ name: c.name, run: r, rows: ROWS, bytes });
+  }
+  table(`Logpush filter over ${ROWS} log lines (${expected} match), whole processes`, rows, rows[0]!, [
+    `Each row is one whole process${warm ? ' after one warm-up run' : ' (one run: at this scale the files stay in the page cache between runs)'}, start-up included; MB/s of the file each reads (Parquet is smaller).`,
+    'vs rulekit: rulekit logfilter\'s time over this one\'s (above 1× is faster than rulekit).',
+    ...(jq ? [] : ['jq is not installed (apt-get install jq): left out.']),
+  ]);
+
+  // The same queries in this process: the engines' own time, against rulekit's matcher in this process.
+  const engines = await inEngine();
+  const t0 = performance.now();
+  const streamed = await streamingCount(lines);
+  const streamMs = performance.now() - t0;
+  if (streamed !== expected) throw new Error(`the matcher in process counted ${streamed}, rulekit logfilter ${expected}`);
+  const inProcess: [string, { ms: number; value: number }, number][] = [
+    ['DuckDB, NDJSON (JSON mode)', await engines.duckdb(queries.duckdbNdjson), ndjsonBytes],
+    ['chdb, NDJSON (JSON mode)', await engines.chdb(queries.chdbNdjson), ndjsonBytes],
+    ['DuckDB, Parquet (columns)', await engines.duckdb(queries.duckdbParquet), parquetBytes],
+    ['chdb, Parquet (columns)', await engines.chdb(queries.chdbParquet), parquetBytes],
+  ];
+  for (const [name, r] of inProcess) if (r.value !== expected) throw new Error(`${name} in process counted ${r.value}, rulekit ${expected}`);
+  const streamWhole = rows[0]!.run.ms;
+  printTable(`The same filter in this process (engines loaded, second run), ${ROWS} lines`, ['path', 's', 'rows/s', 'MB/s', 'vs matcher in process', 'vs rulekit logfilter (whole process)'], [
+    ['rulekit matcher, readline + JSON.parse', streamMs / 1000, fmt(ROWS / (streamMs / 1000)), fmt(ndjsonBytes / 1e6 / (streamMs / 1000)), '1.00×', ratio(streamWhole, streamMs)],
+    ...inProcess.map(([name, r, bytes]) => [name, r.ms / 1000, fmt(ROWS / (r.ms / 1000)), fmt(bytes / 1e6 / (r.ms / 1000)), ratio(streamMs, r.ms), ratio(streamWhole, r.ms)]),
+  ], [
+    'The columnar path (Parquet) against the streaming one, the issue\'s target being 50×: the last two columns are the streaming time over this row\'s.',
+    `Whole processes (table above): Parquet on DuckDB ${ratio(streamWhole, rows[4]!.run.ms)} and on chdb ${ratio(streamWhole, rows[5]!.run.ms)} the streaming rulekit logfilter.`,
+  ]);
+
+  // Flows: the ruleset on engines against the in-process simulator.
+  const specs = ruleSpecs().filter((s) => !s.expression.includes('$blocklist'));
+  const rsPath = join(dir, 'ruleset.json');
+  writeFileSync(rsPath, JSON.stringify(rulesetBody(specs)));
+  const sim = (name: string, input: string, extra: string[]): Command => ({ name, cmd: process.execPath, args: [CLI, 'simulate', rsPath, input, '--format', 'json', '--no-progress', ...extra], peak: true });
+  const simCommands: [Command, number][] = [
+    [sim('rulekit simulate (in process, NDJSON)', flows, []), size(flows)],
+    [sim('simulate --engine duckdb, NDJSON', flows, ['--engine', 'duckdb']), size(flows)],
+    [sim('simulate --engine clickhouse, NDJSON', flows, ['--engine', 'clickhouse']), size(flows)],
+    [sim('simulate --engine duckdb, Parquet', flowsParquet, ['--engine', 'duckdb']), size(flowsParquet)],
+    [sim('simulate --engine clickhouse, Parquet', flowsParquet, ['--engine', 'clickhouse']), size(flowsParquet)],
+  ];
+  const simRows: Row[] = [];
+  let want: string | undefined;
+  const figuresOf = (s: { rules: { matched: number; decided: number }[]; verdicts: unknown }) => JSON.stringify([s.verdicts, s.rules.map((x) => [x.matched, x.decided])]);
+  for (const [c, bytes] of simCommands) {
+    const r = runProcess(c, { peak: true });
+    const figures = figuresOf((JSON.parse(r.stdout) as { summary: { rules: { matched: number; decided: number }[]; verdicts: unknown } }).summary);
+    want ??= figures;
+    if (figures !== want) throw new Error(`${c.name}: summary differs from rulekit's`);
+    simRows.push({ name: c.name, run: r, rows: ROWS, bytes });
+  }
+  table(`Ruleset of ${specs.length} rules over ${ROWS} flow rows`, simRows, simRows[0]!, [
+    'One run each, whole processes; every summary\'s counts equal the in-process one. The engines read single-threaded where packet numbers must follow file order (ClickHouse), and fetch the example packets in a second query.',
+    'The 10k-CIDR list rule of the decide bench is left out: a list becomes an array of ranges the engine scans per row.',
+  ]);
+
+  // Eager (every rule on every row) against lazy (only the rules a row reaches), in this process.
+  const sampleRows = Math.min(ROWS, 1_000_000);
+  const rsText = JSON.stringify(rulesetBody(specs));
+  const lazyRows: (string | number)[][] = [];
+  for (const engine of ['duckdb', 'clickhouse'] as const) {
+    const times: Record<string, number> = {};
+    let figures: string | undefined;
+    for (const evaluation of ['eager', 'lazy', 'eager', 'lazy'] as const) {
+      const t = performance.now();
+      const r = await simulateOnEngine(rsText, [flowsSample], { engine, evaluation });
+      const ms = performance.now() - t;
+      times[evaluation] = Math.min(times[evaluation] ?? Infinity, ms);
+      figures ??= figuresOf(r.summary);
+      if (figuresOf(r.summary) !== figures) throw new Error(`${engine} ${evaluation}: summary differs`);
+    }
+    lazyRows.push([engine, times['eager']! / 1000, times['lazy']! / 1000, ratio(times['lazy']!, times['eager']!)]);
+  }
+  printTable(`Summary SQL: every rule on every row (eager) or only the rules a row reaches (lazy), ${specs.length} rules, ${sampleRows} Parquet flow rows`, ['engine', 'eager s', 'lazy s', 'lazy / eager'], lazyRows, [
+    'simulateOnEngine in this process, the better of two runs each, alternated; equal summaries. Above 1× lazy is slower: filtering every column down per rule costs more than computing a cheap test over whole columns.',
+  ]);
+  engines.close();
+
+  // Compile time of the 50-rule ruleset (with its 10k-CIDR list) to SQL, beside compiling it to the matcher.
+  const body = rulesetBody(ruleSpecs());
+  const lists = ListCatalog.from({ blocklist: blocklist() });
+  const small = rulesetBody(specs);
+  const cases: [string, () => unknown][] = [
+    [`matcher (compileRuleset): ${specs.length} rules, no list`, () => compileRuleset(small, {})],
+    [`matcher (compileRuleset): 50 rules with the 10k-CIDR list`, () => compileRuleset(body, { lists })],
+    ...(['duckdb', 'clickhouse'] as const).flatMap((d) => [
+      [`SQL ${d}: ${specs.length} rules, no list`, () => rulesetToSql(small, { dialect: d })],
+      [`SQL ${d}: 50 rules with the 10k-CIDR list`, () => rulesetToSql(body, { dialect: d, lists })],
+    ] as [string, () => unknown][]),
+  ];
+  const timings = measureInterleaved(cases.map(([, f]) => f), { rounds: 21, warmupMs: 300 });
+  printTable('Ruleset compile time (parse, check, then the matcher or the SQL text)', ['ruleset', 'ms (q1)', 'ms (median)', 'vs the matcher, same ruleset', 'vs 1 ms target'], cases.map(([n], i) => [n, timings[i]!.q1 / 1e6, timings[i]!.median / 1e6, ratio(timings[i]!.q1, timings[i % 2]!.q1), ratio(timings[i]!.q1 / 1e6, 1)]), [
+    'Target < 1 ms for a 50-rule ruleset. With the list, the time is the expression checker building the 10k-CIDR set (as the simulator does on every compile); the SQL text of its ranges is kept per set.',
+  ]);
 }

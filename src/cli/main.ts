@@ -184,8 +184,8 @@ export function program(): Command {
       process.exitCode = await analyzeCommand(path, opts, write);
     });
   p.command('query')
-    .description('run a Logpush filter over stored log lines on DuckDB (NDJSON, .gz, Parquet; globs, s3://)')
-    .argument('<files...>', 'log files or globs')
+    .description('run a Logpush filter over stored log lines on DuckDB (NDJSON, .gz, Parquet; globs, s3://) or a ClickHouse server')
+    .argument('<files...>', 'log files or globs (with --clickhouse-url: a table name)')
     .requiredOption('--filter <path>', 'the filter: a JSON document {"where": …}, or a job body with "filter"')
     .option('--dataset <name>', 'dataset of the lines', 'http_requests')
     .option('--count', 'print only the number of matching lines')
@@ -194,6 +194,8 @@ export function program(): Command {
       return Number(v);
     }, 10)
     .addOption(new Option('--format <format>', 'text (sample and counts), ndjson (every matching line), json').choices(['text', 'ndjson', 'json']).default('text'))
+    .addOption(new Option('--scope <scope>', 'the job\'s scope, for a dataset both scopes offer with different fields (firewall_events)').choices(['zone', 'account']))
+    .option('--clickhouse-url <url>', 'run on a ClickHouse server (http://host:8123; user and password in the URL or CLICKHOUSE_USER, CLICKHOUSE_PASSWORD); the argument is a table name')
     .action(async (files: string[], opts) => {
       const { queryCommand } = await import('./query.js');
       process.exitCode = await queryCommand(files, opts, write);
@@ -220,6 +222,7 @@ export function program(): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'ndjson']).default('text'))
     .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
     .addOption(new Option('--engine <engine>', 'run the ruleset as SQL on DuckDB or ClickHouse embedded (chdb) over flow files: NDJSON packet objects or Parquet, globs allowed').choices(['duckdb', 'clickhouse']))
+    .option('--clickhouse-url <url>', 'with --engine clickhouse: a ClickHouse server (http://host:8123; user and password in the URL or CLICKHOUSE_USER, CLICKHOUSE_PASSWORD); the input is a table name')
     .action(async (ruleset: string, input: string, opts) => {
       const { simulateCommand } = await import('./simulate.js');
       process.exitCode = await simulateCommand(ruleset, input, opts, write);

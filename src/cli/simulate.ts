@@ -31,6 +31,8 @@ export interface SimulateOptions {
   decoder?: 'auto' | 'objects';
   /** Run the ruleset as SQL on this engine over flow files (NDJSON or Parquet) instead of in this process. */
   engine?: 'duckdb' | 'clickhouse';
+  /** With `engine: 'clickhouse'`: a ClickHouse server's HTTP URL; the input is then a table name. */
+  clickhouseUrl?: string;
 }
 
 /** Run the command. Returns the exit code: 0 fine, 1 the ruleset or the input has errors. */
@@ -126,15 +128,19 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
 
 /** `--engine`: the summary from DuckDB or chdb over flow files, rendered as the in-process one is. */
 async function engineCommand(rulesetText: string, rulesetPath: string, inputPath: string, options: SimulateOptions, out: (s: string) => void): Promise<number> {
-  if (inputPath === '-') throw new UsageError('--engine reads flow files (NDJSON or Parquet; globs allowed), not standard input');
-  if (options.geoip || options.colo) throw new UsageError('--engine takes the flows as they are: --geoip and --colo fill packets in this process only');
+  if (inputPath === '-') throw new UsageError('--engine reads flow files (NDJSON or Parquet; globs allowed) or a ClickHouse table, not standard input');
+  if (options.clickhouseUrl !== undefined && options.engine !== 'clickhouse') throw new UsageError('--clickhouse-url goes with --engine clickhouse');
+  // What an engine does not do, refused rather than run differently from the in-process simulator.
+  if (options.geoip) throw new UsageError('--engine takes the flows as they are: --geoip (a country/ASN table filling the packets that lack those fields) is applied in this process only; add the countries and ASNs to the flow table, or simulate without --engine');
+  if (options.colo) throw new UsageError('--engine takes the flows as they are: --colo names the data center of a capture\'s packets, which flow rows carry themselves as cf.colo.name');
   if (options.format === 'ndjson') throw new UsageError('--engine gives the summary (text or json), not one line per packet');
-  if (!/[*?[]/.test(inputPath)) checkRegularFile(inputPath);
+  // With a server the input is a table's name, not a file here.
+  if (options.clickhouseUrl === undefined && !/[*?[]/.test(inputPath)) checkRegularFile(inputPath);
   const lists = await loadLists(options.lists);
   const started = performance.now();
   let report;
   try {
-    report = await simulateOnEngine(rulesetText, [inputPath], { engine: options.engine!, lists, serviceToken: options.serviceToken, examplesPerRule: Number(options.examples ?? '3') });
+    report = await simulateOnEngine(rulesetText, [inputPath], { engine: options.engine!, lists, serviceToken: options.serviceToken, examplesPerRule: Number(options.examples ?? '3'), clickhouseUrl: options.clickhouseUrl });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -23,4 +23,6 @@ export {
 } from './run.js';
 export { openSource, type SimulationSource, type ByteReader } from './source.js';
 export { loadGeoIpFile } from './geoip-file.js';
-export { simulateOnEngine, type SqlEngineName, type EngineSimulationOptions, type EngineSimulationReport } from './sql-engine.js';
+export { simulateOnEngine, type EngineSimulationOptions, type EngineSimulationReport } from './sql-engine.js';
+export { type SqlEngineName } from './sql-runner.js';
+export { queryLogs, type LogQueryOptions, type LogQueryResult } from './sql-query.js';

@@ -1,8 +1,9 @@
 /**
  * Simulation on a SQL engine (Node only): a ruleset's per-rule summary computed by DuckDB
  * (`@duckdb/node-api`) or ClickHouse embedded (`chdb`) over flow files — NDJSON packet objects (one a
- * line, plain or gzip) or Parquet with a column per field — instead of in this process. The SQL comes
- * from src/sql (`rulesetSummarySql`); the summary has the in-process simulator's shape and figures:
+ * line, plain or gzip) or Parquet with a column per field — or by a ClickHouse server over a table with a
+ * column per field, instead of in this process. The SQL comes from src/sql (`rulesetSummarySql`); the
+ * summary has the in-process simulator's shape and figures:
  * blank lines and lines that are not JSON objects are not packets, a value the simulator would take as
  * missing (wrong type, an Int out of range, text that is not an address) is NULL, and examples are the
  * lowest packet numbers, their packets read back and checked as the simulator checks them.
@@ -10,12 +11,10 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
-import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { checkPacketValues, compileRuleset, httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
-import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
-
-/** The engines `rulekit simulate --engine` runs on. */
-export type SqlEngineName = 'duckdb' | 'clickhouse';
+import { ListCatalog, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
+import { checkPacketValues, compileRuleset, httpPhaseRefusal, readsGeoFields, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, jsonMemberPath, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -23,6 +22,14 @@ export interface EngineSimulationOptions {
   lists?: ListItems | ListCatalog;
   serviceToken?: string;
   examplesPerRule?: number;
+  /**
+   * A ClickHouse server (`http://host:8123`, credentials in the URL or `CLICKHOUSE_USER` /
+   * `CLICKHOUSE_PASSWORD`) instead of chdb, with `engine: 'clickhouse'`: the inputs are then one table
+   * name (`flows` or `db.flows`) with a column per field, not files.
+   */
+  clickhouseUrl?: string;
+  /** Which rules the SQL evaluates on which rows (see `SummarySqlOptions.evaluation`; default eager). */
+  evaluation?: 'eager' | 'lazy';
 }
 
 /** What {@link simulateOnEngine} returns. */
@@ -32,46 +39,6 @@ export interface EngineSimulationReport {
   diagnostics: Diagnostic[];
   /** The summary query as run (for people who want to run it elsewhere). */
   sql?: string;
-}
-
-/** A connection that answers a query with plain row objects. */
-interface Runner {
-  rows(sql: string): Promise<Record<string, unknown>[]>;
-  close(): void;
-}
-
-/** The engine, loaded on demand: both are optional installs. */
-async function open(engine: SqlEngineName): Promise<Runner> {
-  if (engine === 'duckdb') {
-    let duckdb: typeof import('@duckdb/node-api');
-    try {
-      duckdb = await import('@duckdb/node-api');
-    } catch {
-      throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
-    }
-    const db = await duckdb.DuckDBInstance.create(':memory:');
-    const con = await db.connect();
-    return {
-      rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
-      close: () => {
-        con.closeSync();
-        db.closeSync();
-      },
-    };
-  }
-  let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
-  try {
-    chdb = (await import('chdb')) as typeof chdb;
-  } catch {
-    throw new Error('--engine clickhouse needs ClickHouse embedded: npm install chdb (about 540 MB; Linux x64/arm64 and macOS)');
-  }
-  return {
-    rows: async (sql) => {
-      const text = (await chdb.queryAsync(sql, { format: 'JSONEachRow' })).text();
-      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-    },
-    close: () => undefined,
-  };
 }
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
@@ -88,11 +55,28 @@ async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly 
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish).
  */
-async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>): Promise<{ from: (packet: boolean) => string; settings: string }> {
+async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const q = (s: string) => sqlString(s, dialect);
   const id = (s: string) => sqlIdentifier(s, dialect);
+  if (table) {
+    // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
+    const name = clickHouseTable(files[0]!, id);
+    const described = await run.rows(`DESCRIBE TABLE ${name}`);
+    const types = new Map(described.map((r) => [String(r['name']), String(r['type'])]));
+    const cols = fields.map((f) => {
+      const type = types.get(f.name);
+      if (type === undefined) return `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`;
+      // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
+      if (f.type === 'Ip' && /\bIPv[46]\b/.test(type)) return `toString(${id(f.name)}) AS ${id(f.name)}`;
+      return flowColumnChecked(f, dialect);
+    });
+    // The packet read back for an example: the table's field columns (a timestamp or other column is not a packet member).
+    const members = flowFields(undefined, { aliases: true }).filter((f) => types.has(f.name)).map((f) => id(f.name));
+    const packetOf = members.length ? `formatRowNoNewline('JSONEachRow', ${members.join(', ')})` : `'{}'`;
+    return { from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? `, ${packetOf} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${name}) AS flows`, settings: ' SETTINGS max_threads = 1' };
+  }
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
     const cols = fields.map((f) => (have.has(f.name) ? flowColumnChecked(f, dialect) : `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`));
@@ -106,18 +90,31 @@ async function flowSource(run: Runner, dialect: SqlDialect, files: readonly stri
   if (dialect === 'clickhouse') {
     const lines = files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
     const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'line', dialect)}`).join('');
+    // Whether the line has the member (JSON null included, as the simulator warns of a null too).
+    const present = fields.map((f, i) => `, JSONHas(line, ${q(f.name)}) AS p${i}`).join('');
     return {
+      invalid: invalidValues(fields, dialect),
       // Numbered after the filter, in a query of its own: rowNumberInAllBlocks is stateful, nothing is pushed past it.
-      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
+      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols}${present} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
       settings: ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0',
     };
   }
   const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'json', dialect)}`).join('');
+  const present = fields.map((f, i) => `, json_type(json, ${jsonMemberPath(f.name, dialect)}) IS NOT NULL AS p${i}`).join('');
   // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
   return {
-    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
+    invalid: invalidValues(fields, dialect),
+    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols}${present} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
     settings: '',
   };
+}
+
+/**
+ * Per field read from NDJSON, the rows whose line has the member but whose value the simulator would not
+ * take (wrong type, out of range, not an address): present (`pI`) and NULL once checked.
+ */
+function invalidValues(fields: readonly FieldDef[], dialect: SqlDialect): { field: FieldDef; cond: string }[] {
+  return fields.map((field, i) => ({ field, cond: `p${i} AND ${sqlIdentifier(field.name, dialect)} IS NULL` }));
 }
 
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
@@ -156,10 +153,18 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
   const dialect: SqlDialect = options.engine;
   const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
-  const run = await open(options.engine);
+  // As in process without a country/ASN table (an engine takes none): only the flows' own values count.
+  if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
+  if (options.clickhouseUrl !== undefined && options.engine !== 'clickhouse') throw new Error('a ClickHouse URL goes with the clickhouse engine');
+  if (options.clickhouseUrl !== undefined) {
+    // Checked before connecting: a usage mistake, not a failure to read.
+    if (files.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to simulate over');
+    clickHouseTable(files[0]!, (s) => sqlIdentifier(s, 'clickhouse'));
+  }
+  const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings } = await flowSource(run, dialect, files, compiled.fields);
-    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true });
+    const { from, settings, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);
@@ -168,6 +173,11 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     summary.packets = n('packets');
     summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
     summary.defaultAllowed = n('default_allowed');
+    // The simulator warns of each such value by line; the engine counts them per field.
+    invalid.forEach(({ field }, i) => {
+      const count = n(`counted_${i}`);
+      if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
+    });
     const wanted = new Map<number, number[]>();
     for (const r of query.rules!) {
       const s = summary.rules[r.index]!;
@@ -192,6 +202,6 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     diagnostics.push({ code: 'simulation-unreadable-input', severity: 'error', message: `${options.engine} could not read the flows: ${(e as Error).message.split('\n')[0]}`, pointer: '' });
     return { ok: false, summary: compiled.summary(), diagnostics };
   } finally {
-    run.close();
+    await run.close();
   }
 }

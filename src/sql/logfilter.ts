@@ -16,7 +16,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkLogFilter, getDataset, type LogFilter } from '../logpush/index.js';
+import { checkLogFilter, getDataset, type DatasetScope, type LogFilter } from '../logpush/index.js';
 import type { FilterClause, FilterNode, FilterScalar } from '../logpush/index.js';
 import { OPERATOR_BY_NAME } from '../logpush/index.js';
 import { hasLoneSurrogate, jsonMemberPath, sqlDouble, sqlIdentifier, sqlString, type SqlDialect } from './quote.js';
@@ -33,6 +33,12 @@ export interface LogFilterSqlOptions {
   columns?: true | Readonly<Record<string, string>>;
   /** Dataset of a filter given as text (default `http_requests`). */
   dataset?: string;
+  /**
+   * The job's scope, for a dataset both scopes offer with different fields (`firewall_events`: account
+   * jobs have fields zone jobs do not): the filter is checked, and column mode typed, with that scope's
+   * catalog, as the Logpush checker does. Without it, the zone dataset of the name, else the account one.
+   */
+  scope?: DatasetScope;
 }
 
 /** The SQL, or diagnostics when the input has errors or a part without an exact SQL form. */
@@ -227,7 +233,7 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
   let checked: LogFilter | undefined;
   const diagnostics: Diagnostic[] = [];
   if (typeof filter === 'string') {
-    const r = checkLogFilter(filter, { dataset: options.dataset ?? 'http_requests' });
+    const r = checkLogFilter(filter, { dataset: options.dataset ?? 'http_requests', scope: options.scope });
     diagnostics.push(...r.diagnostics);
     checked = r.filter;
   } else checked = filter;
@@ -237,7 +243,7 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
   let access: (key: string, type: string, pointer: string) => Access | undefined;
   if (options.columns) {
     const mapping = options.columns === true ? {} : options.columns;
-    const dataset = getDataset(checked.dataset);
+    const dataset = getDataset(checked.dataset, options.scope) ?? getDataset(checked.dataset);
     access = (key, type, pointer) => {
       const column = Object.prototype.hasOwnProperty.call(mapping, key) ? mapping[key]! : key;
       const catalogued = dataset?.byName.get(key)?.type ?? type;

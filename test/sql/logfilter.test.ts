@@ -129,3 +129,21 @@ for (const make of [duckdbEngine, chdbEngine]) {
     });
   });
 }
+
+describe('the job scope', () => {
+  // firewall_events exists in both scopes; only account jobs have ZoneName (and websocket_analytics differs wholly).
+  const zoneName = JSON.stringify({ where: { key: 'ZoneName', operator: 'eq', value: 'example.com' } });
+  const accountId = JSON.stringify({ where: { key: 'accountId', operator: 'gt', value: 7 } });
+
+  it('checks and types the filter with the scope\'s catalog, as the Logpush checker does', () => {
+    // Without a scope the zone catalog is read first: ZoneName is not a field there.
+    expect(logFilterToSql(zoneName, { dataset: 'firewall_events' }).sql).toBeUndefined();
+    expect(logFilterToSql(zoneName, { dataset: 'firewall_events', scope: 'zone' }).diagnostics.map((d) => d.code)).toContain('filter-unknown-field');
+    expect(logFilterToSql(zoneName, { dataset: 'firewall_events', scope: 'account' }).sql).toContain('$."ZoneName"');
+    const cols = logFilterToSql(accountId, { dataset: 'websocket_analytics', scope: 'account', columns: true, dialect: 'clickhouse' });
+    expect(cols.diagnostics).toEqual([]);
+    // An int column: compared as a number, no type test left.
+    expect(cols.sql).toBe("COALESCE(`accountId` IS NOT NULL AND COALESCE((`accountId` > toFloat64('7')), FALSE), FALSE)");
+    expect(logFilterToSql(accountId, { dataset: 'websocket_analytics', scope: 'zone', columns: true }).sql).toBeUndefined();
+  });
+});

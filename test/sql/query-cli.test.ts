@@ -72,4 +72,15 @@ describe('rulekit query', () => {
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/DuckDB could not read/);
   });
+
+  it('--scope account reads a dataset both scopes offer with the account catalog', () => {
+    writeFileSync(join(dir, 'fw.ndjson'), ['{"ZoneName":"example.com","Action":"block"}', '{"ZoneName":"example.org","Action":"block"}', '{"Action":"log"}'].join('\n') + '\n');
+    writeFileSync(join(dir, 'zone-name.json'), JSON.stringify({ where: { key: 'ZoneName', operator: 'eq', value: 'example.com' } }));
+    const account = run('--filter', 'zone-name.json', '--dataset', 'firewall_events', '--scope', 'account', '--count', 'fw.ndjson');
+    expect([account.status, account.stdout]).toEqual([0, '1\n']);
+    // Zone jobs of firewall_events have no ZoneName: the filter has an error there.
+    const zone = run('--filter', 'zone-name.json', '--dataset', 'firewall_events', '--scope', 'zone', '--count', 'fw.ndjson');
+    expect(zone.status).toBe(1);
+    expect(zone.stderr).toContain('filter-unknown-field');
+  });
 });

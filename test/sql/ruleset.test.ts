@@ -40,16 +40,19 @@ for (const make of [duckdbEngine, chdbEngine]) {
         const sim = simulate(ruleset, lines.map((l) => JSON.parse(l) as Record<string, unknown>), { lists: LISTS });
         const got = await engine.rows(`SELECT i, ${sql.sql} AS d, ${sql.verdict} AS v FROM ${flows(lines, engine)} ORDER BY i`);
         expect(got.map((r) => [Number(r['d']), r['v']])).toEqual(sim.results.map((r) => [r.decidedBy?.index ?? -1, r.verdict]));
-        const summary = rulesetSummarySql(ruleset, flows(lines, engine), { dialect: engine.dialect, lists: LISTS, rowNumber: 'i', aliasColumns: true });
-        const [row] = await engine.rows(summary.sql!);
-        const s = sim.summary;
-        expect([Number(row!['packets']), Number(row!['blocked']), Number(row!['default_allowed'])]).toEqual([s.packets, s.verdicts.block, s.defaultAllowed]);
-        for (const r of summary.rules!) {
-          const want = s.rules[r.index]!;
-          expect([Number(row![`matched_${r.index}`]), Number(row![`decided_${r.index}`]), (row![`examples_${r.index}`] as unknown[]).map(Number)]).toEqual([want.matched, want.decided, want.examples.map((e) => e.index)]);
+        // Both forms of the summary: every rule on every row, and only the rules a row reaches.
+        for (const evaluation of ['eager', 'lazy'] as const) {
+          const summary = rulesetSummarySql(ruleset, flows(lines, engine), { dialect: engine.dialect, lists: LISTS, rowNumber: 'i', aliasColumns: true, evaluation });
+          const [row] = await engine.rows(summary.sql!);
+          const s = sim.summary;
+          expect([Number(row!['packets']), Number(row!['blocked']), Number(row!['default_allowed'])], evaluation).toEqual([s.packets, s.verdicts.block, s.defaultAllowed]);
+          for (const r of summary.rules!) {
+            const want = s.rules[r.index]!;
+            expect([Number(row![`matched_${r.index}`]), Number(row![`decided_${r.index}`]), (row![`examples_${r.index}`] as unknown[]).map(Number)], evaluation).toEqual([want.matched, want.decided, want.examples.map((e) => e.index)]);
+          }
+          // Rules left out match nothing in the simulator either.
+          for (const w of s.rules) if (!summary.rules!.some((r) => r.index === w.index)) expect([w.matched, w.decided]).toEqual([0, 0]);
         }
-        // Rules left out match nothing in the simulator either.
-        for (const w of s.rules) if (!summary.rules!.some((r) => r.index === w.index)) expect([w.matched, w.decided]).toEqual([0, 0]);
         compared += lines.length;
       }), { numRuns: RUNS });
       expect(compared).toBeGreaterThan(RUNS);

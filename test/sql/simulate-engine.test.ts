@@ -40,6 +40,7 @@ const figures = (s: SimulationSummary) => ({ ...s, rules: s.rules.map(({ example
 describe('simulate on an engine', () => {
   it('gives the in-process summary on DuckDB and chdb, over NDJSON and Parquet', async () => {
     let run = 0;
+    let withInvalid = 0;
     await fc.assert(fc.asyncProperty(fc.array(validRule, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), async (rules, lines) => {
       const rulesetText = JSON.stringify({ rules });
       const ndjson = join(dir, `f${run}.ndjson`);
@@ -56,10 +57,21 @@ describe('simulate on an engine', () => {
           return;
         }
         expect(got.summary, engine).toEqual(want.summary);
+        // Values taken as missing: the simulator warns of each, the engine counts them per field.
+        const perField = (ds: readonly { code: string; data?: Record<string, unknown> }[], weight: (d: { data?: Record<string, unknown> }) => number) => {
+          const m: Record<string, number> = {};
+          for (const d of ds) if (d.code === 'simulation-invalid-value') m[String(d.data?.['field'])] = (m[String(d.data?.['field'])] ?? 0) + weight(d);
+          return m;
+        };
+        const wanted = perField(want.diagnostics, () => 1);
+        expect(perField(got.diagnostics, (d) => Number(d.data?.['count'])), `${engine} invalid values`).toEqual(wanted);
+        if (Object.keys(wanted).length) withInvalid++;
         const fromParquet = await simulateOnEngine(rulesetText, [parquet], { engine, lists: LISTS });
         expect(figures(fromParquet.summary), `${engine} Parquet`).toEqual(figures(want.summary));
       }
     }), { numRuns: RUNS });
+    // Generated lines hold values the simulator refuses often enough for the counts to be compared.
+    expect(withInvalid).toBeGreaterThan(0);
   });
 
   it('rulekit simulate --engine prints the in-process table', () => {
@@ -82,5 +94,24 @@ describe('simulate on an engine', () => {
     }
     const bad = run('--engine', 'clickhouse', '--format', 'ndjson');
     expect(bad.status).toBe(2);
+    // --geoip and --colo fill packets in this process: refused, naming why.
+    const geo = join(dir, 'geo.csv');
+    writeFileSync(geo, 'cidr,country,asn\n192.0.2.0/24,DE,64500\n');
+    for (const args of [['--geoip', geo], ['--colo', 'AMS']]) {
+      const refused = run('--engine', 'duckdb', ...args);
+      expect([refused.status, refused.stderr]).toEqual([2, expect.stringContaining(args[0]!)]);
+    }
+  });
+
+  it('a ruleset reading countries warns, as in process without a country/ASN table', () => {
+    const ruleset = join(dir, 'geo-rs.json');
+    writeFileSync(ruleset, JSON.stringify({ rules: [{ action: 'block', expression: 'ip.src.country == "DE" or ip.geoip.asnum == 64500' }] }));
+    const flows = join(dir, 'geo-flows.ndjson');
+    writeFileSync(flows, ['{"ip.src":"192.0.2.1","ip.src.country":"DE"}', '{"ip.src":"192.0.2.2"}', '{"ip.src":"192.0.2.3","ip.src.asnum":64500}'].join('\n') + '\n');
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'simulate', ruleset, flows, ...args], { encoding: 'utf8' });
+    const here = run();
+    expect(here.stdout).toContain('warning[simulation-no-geoip]');
+    expect(here.stdout).toContain('packets 3: allowed 1 (33.3%), blocked 2 (66.7%)');
+    for (const engine of ['duckdb', 'clickhouse']) expect(run('--engine', engine).stdout, engine).toBe(here.stdout);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * The SQL engines rulekit runs its SQL on (Node only), each behind one small interface — a query in, plain
+ * row objects out: DuckDB (`@duckdb/node-api`), ClickHouse embedded (`chdb`), or a ClickHouse server
+ * through its HTTP interface (`@clickhouse/client`). All three are loaded on first use, so a command that
+ * runs none of them never pays for loading them.
+ * @module
+ */
+
+/** The engines `rulekit simulate --engine` runs on. */
+export type SqlEngineName = 'duckdb' | 'clickhouse';
+
+/** A connection that answers a query with plain row objects. */
+export interface SqlRunner {
+  rows(sql: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Credentials for a ClickHouse server: those written in the URL win; else `CLICKHOUSE_USER` and
+ * `CLICKHOUSE_PASSWORD` from the environment (so a password need not appear on a command line); else the
+ * client's defaults (user `default`, no password).
+ */
+export function clickHouseCredentials(url: string, env: NodeJS.ProcessEnv = process.env): { username?: string; password?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`--clickhouse-url takes an http(s) URL such as http://localhost:8123, not ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`--clickhouse-url takes an http:// or https:// URL (ClickHouse's HTTP interface), not ${parsed.protocol}`);
+  if (parsed.username !== '' || parsed.password !== '') return {};
+  return { username: env['CLICKHOUSE_USER'] || undefined, password: env['CLICKHOUSE_PASSWORD'] ?? undefined };
+}
+
+/** A ClickHouse server (its HTTP interface), rows read as JSONEachRow. */
+export async function openClickHouseServer(url: string): Promise<SqlRunner> {
+  const credentials = clickHouseCredentials(url);
+  const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
+  // The client's own log would print each failed query's error a second time: the caller reports it.
+  // Responses gzip-compressed: `query --format ndjson` may fetch millions of lines over a network.
+  const client = createClient({ url, ...credentials, application: 'rulekit', compression: { response: true }, log: { level: ClickHouseLogLevel.OFF } });
+  return {
+    rows: async (sql) => {
+      const result = await client.query({ query: sql, format: 'JSONEachRow' });
+      return result.json<Record<string, unknown>>();
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The engine, loaded on demand: both embedded engines are optional installs. */
+export async function openEngine(engine: SqlEngineName): Promise<SqlRunner> {
+  if (engine === 'duckdb') {
+    let duckdb: typeof import('@duckdb/node-api');
+    try {
+      duckdb = await import('@duckdb/node-api');
+    } catch {
+      throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
+    }
+    const db = await duckdb.DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    return {
+      rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
+      close: async () => {
+        con.closeSync();
+        db.closeSync();
+      },
+    };
+  }
+  let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
+  try {
+    chdb = (await import('chdb')) as typeof chdb;
+  } catch {
+    throw new Error('--engine clickhouse needs ClickHouse embedded: npm install chdb (about 540 MB; Linux x64/arm64 and macOS), or a server with --clickhouse-url');
+  }
+  return {
+    rows: async (sql) => {
+      const text = (await chdb.queryAsync(sql, { format: 'JSONEachRow' })).text();
+      return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * A table name as given on a command line (`flows` or `logs.flows`) as a quoted ClickHouse name: each
+ * part quoted on its own, so a name cannot carry SQL.
+ */
+export function clickHouseTable(name: string, quote: (part: string) => string): string {
+  const parts = name.split('.');
+  if (parts.length > 2 || parts.some((p) => p === '')) throw new Error(`give a ClickHouse table as NAME or DATABASE.NAME, not ${JSON.stringify(name)}`);
+  return parts.map(quote).join('.');
+}
