@@ -82,4 +82,15 @@ describe('ruleset decider', () => {
       { numRuns: 300 },
     );
   });
+
+  it('decides a value that is not a packet object as a packet with every field missing', () => {
+    const ruleset = { rules: [{ action: 'block' as const, expression: 'tcp.dstport == 22' }, { action: 'block' as const, expression: 'not tcp.dstport == 22' }] };
+    for (const codegen of [true, false]) {
+      const c = compileRuleset(ruleset, { codegen });
+      for (const v of [null, undefined, 5, 'tcp', true]) {
+        expect(c.decide(v as never).decidedBy?.index, `${String(v)} codegen ${codegen}`).toBe(1);
+        expect(c.count(v as never), `${String(v)} codegen ${codegen}`).toBe(1);
+      }
+    }
+  });
 });
