@@ -24,8 +24,10 @@ describe('lone surrogates in JSON text', () => {
 
   it('reported exactly when the parsed string has no UTF-8 encoding, at the escape that is alone', () => {
     let withSurrogates = 0;
+    let runs = 0;
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        runs++;
         const content = pieces.join('');
         const text = `{"rules":[],"description":"${content}"}`;
         const value = (JSON.parse(text) as { description: string }).description;
@@ -53,7 +55,8 @@ describe('lone surrogates in JSON text', () => {
       }),
       { numRuns: 3000 },
     );
-    expect(withSurrogates, 'runs that reached a lone surrogate').toBeGreaterThan(100);
+    // Under mutation testing the property runs fewer times (test/mutation/fast-check-scaled.ts): count a share.
+    expect(withSurrogates, `runs of ${runs} that reached a lone surrogate`).toBeGreaterThan(runs / 4);
   });
 
   it('pairs written as two escapes, in either case, are one character; reversed ones are two lone halves', () => {
