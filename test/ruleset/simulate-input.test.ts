@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simulate, compileRuleset, Scheme, type Diagnostic, type Packet } from '../../src/index.js';
-import { PortableCounter, rulesetProblems, rulesetShapeProblems, checkPacketValues, MAX_VALUE_DIAGNOSTICS } from '../../src/ruleset/index.js';
+import { PortableCounter, rulesetProblems, rulesetShapeProblems, checkPacketValues, MAX_VALUE_DIAGNOSTICS, withGeoIp, readsGeoFields } from '../../src/ruleset/index.js';
 import { geoIpFromCsv, type CaptureRecord } from '../../src/capture/index.js';
 import { RE2JS } from 're2js';
 import { expectedFromTshark, fixture, goldenRows, readFixture } from '../capture/helpers.js';
@@ -309,4 +309,82 @@ describe('frameCounter: country/ASN from a table', () => {
       expect(decided.filter((d) => d === -1).length, 'some frame did not').toBeGreaterThan(0);
     },
   );
+});
+
+describe('withGeoIp and the fields a compiled ruleset reads', () => {
+  const geo = () => geoIpFromCsv(readFileSync(fixture('geo.csv'), 'utf8')).lookup!;
+
+  it('fills only what the packet lacks, on a copy, per side', () => {
+    const p = { 'ip.src': '192.0.2.1', 'ip.src.country': 'XX', 'ip.dst': '198.51.100.7', 'ip.dst.asnum': 1 } as Packet;
+    const before = { ...p };
+    const out = withGeoIp(p, geo());
+    expect(out).toEqual({ ...before, 'ip.src.asnum': 64500, 'ip.dst.country': 'DE' });
+    expect(p).toEqual(before);
+    // Nothing to add: the packet itself.
+    const full = { 'ip.src': '192.0.2.1', 'ip.src.country': 'XX', 'ip.src.asnum': 1 } as Packet;
+    expect(withGeoIp(full, geo())).toBe(full);
+    const unknown = { 'ip.src': '10.0.0.1', 'ip.dst': 5 } as unknown as Packet;
+    expect(withGeoIp(unknown, geo())).toBe(unknown);
+    // A table row with a country and no ASN adds only the country (geo.csv: 203.0.113.0/25 is JP, no ASN).
+    expect(withGeoIp({ 'ip.dst': '203.0.113.1' } as Packet, geo())).toEqual({ 'ip.dst': '203.0.113.1', 'ip.dst.country': 'JP' });
+    expect(withGeoIp({ 'ip.dst': '203.0.113.9' } as Packet, geo())).toEqual({ 'ip.dst': '203.0.113.9', 'ip.dst.asnum': 64520 });
+  });
+
+  it('reads country and ASN fields, derived ones included', () => {
+    expect(readsGeoFields(new Set(['tcp.dstport', 'ip.src']))).toBe(false);
+    for (const f of ['ip.src.country', 'ip.dst.asnum', 'ip.geoip.country']) expect(readsGeoFields(new Set(['tcp.dstport', f])), f).toBe(true);
+    expect([...compileRuleset(block('ip.geoip.country == "DE"')).fields].sort()).toEqual(['ip.dst.country', 'ip.geoip.country', 'ip.src.country']);
+    expect([...compileRuleset(block('ip.geoip.asnum == 1')).fields].sort()).toEqual(['ip.geoip.asnum', 'ip.src.asnum']);
+    // ip.geoip.country matches either side's country (docs/expressions.md).
+    const r = simulate(block('ip.geoip.country == "DE"'), [{ 'ip.src': '192.0.2.1', 'ip.dst': '198.51.100.7' }, { 'ip.src': '192.0.2.1', 'ip.dst': '192.0.2.2' }], { geoip: geo() });
+    expect(r.results.map((x) => x.verdict)).toEqual(['block', 'allow']);
+  });
+});
+
+describe('compileRuleset: which rules take part', () => {
+  it('leaves out disabled rules, rules of other actions and rules with expression errors, and reports the errors at the rule', () => {
+    const c = compileRuleset({
+      rules: [
+        { action: 'block', expression: 'tcp.dstport == 1', enabled: false, id: 'off' },
+        { action: 'log_custom_field' as never, expression: 'true' },
+        { action: 'block', expression: 'tcp.dstprot == 2', ref: 'typo' },
+        { action: 'block', expression: 'tcp.dstport == 3', description: 'three' },
+      ],
+    });
+    expect(c.diagnostics.map((d) => [d.code, d.pointer, d.rangeIn])).toEqual([['unknown-field', '/rules/2/expression', 'value']]);
+    expect(c.hasErrors).toBe(true);
+    expect([...c.fields]).toEqual(['tcp.dstport']);
+    expect([1, 2, 3].map((port) => c.decide({ 'tcp.dstport': port, 'tcp.dstprot': 2 } as Packet).decidedBy?.index)).toEqual([undefined, undefined, 3]);
+    expect(c.decide({ 'tcp.dstport': 3 }).decidedBy).toEqual({ index: 3, action: 'block', description: 'three' });
+    expect(c.summary().rules.map((r) => [r.index, r.enabled, r.expression, r.id, r.ref])).toEqual([
+      [0, false, 'tcp.dstport == 1', 'off', undefined],
+      [1, true, 'true', undefined, undefined],
+      [2, true, 'tcp.dstprot == 2', undefined, 'typo'],
+      [3, true, 'tcp.dstport == 3', undefined, undefined],
+    ]);
+    expect(compileRuleset({ rules: [] }).hasErrors).toBe(false);
+    expect(compileRuleset(null as never).summary().rules).toEqual([]);
+  });
+
+  it('keeps examplesPerRule examples per rule (3 by default), the first packets that matched', () => {
+    const packets = Array.from({ length: 6 }, (_, i) => ({ 'tcp.dstport': 22, n: i }) as unknown as Packet);
+    expect(simulate(block('tcp.dstport == 22'), packets).summary.rules[0]!.examples.map((e) => e.index)).toEqual([0, 1, 2]);
+    expect(simulate(block('tcp.dstport == 22'), packets, { examplesPerRule: 5 }).summary.rules[0]!.examples.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(simulate(block('tcp.dstport == 22'), packets, { examplesPerRule: 0 }).summary.rules[0]!.examples).toEqual([]);
+  });
+
+  it('decides on slots only when asked for automatically and every field has a slot', () => {
+    expect(compileRuleset(block('tcp.dstport == 22')).slotsDecider).toBeDefined();
+    expect(compileRuleset(block('tcp.dstport == 22'), { decoder: 'objects' }).slotsDecider).toBeUndefined();
+    expect(compileRuleset(block('tcp.dstport == 22'), { codegen: false }).slotsDecider).toBeUndefined();
+    expect(compileRuleset(block('cf.colo.name == "AMS"')).slotsDecider).toBeUndefined();
+    expect(compileRuleset(block('tcp.dstport == 22'), { codegen: false }).portable()).toBeUndefined();
+  });
+
+  it('takes lists as items or as a catalog, with the service token', () => {
+    const items = { 'cf.anonymizer': ['198.51.100.0/24'] };
+    const r = simulate(block('ip.src in $cf.anonymizer'), [{ 'ip.src': '198.51.100.1' }, { 'ip.src': '192.0.2.1' }], { lists: items, serviceToken: 'cf' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.results.map((x) => x.verdict)).toEqual(['block', 'allow']);
+  });
 });
