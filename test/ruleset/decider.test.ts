@@ -59,6 +59,8 @@ describe('ruleset decider', () => {
     const entries = [0, 1].map((i) => ({ index: i, checked: compileExpression(['tcp.dstport == 1 or tcp.dstport == 2', 'tcp.dstport == 3 and cf.colo.name == "x\\"y"'][i]!).checked!, matcher: () => false, terminating: true }));
     const { source } = generateRuleset(entries);
     expect(source.match(/p\["tcp\.dstport"\]/g)).toHaveLength(1);
+    // Strict mode: an assignment to an undeclared name in generated code throws instead of making a global.
+    expect(source.startsWith('"use strict";\n')).toBe(true);
     expect(source).toContain('"x\\"y"');
   });
 

@@ -156,3 +156,35 @@ describe('structural messages', () => {
     expect(ds.map((d) => text.slice(d.range!.start, d.range!.end))).toContain('{"name":5}');
   });
 });
+
+describe('fields of the other phase family', () => {
+  const check = (expression: string, phase: string) => validateRuleset({ rules: [{ action: 'block', expression }] }, { ...update, phase: phase as never });
+
+  it('an HTTP field in a network phase, and a packet field in an HTTP phase, name the phase and drop the rename fix', () => {
+    const http = check('http.host == "a.example" and tcp.dstport == 1', 'network_transit');
+    expect(http.map((d) => [d.code, d.severity, d.pointer, d.message, d.fix, d.data, d.range])).toEqual([
+      ['rule-field-phase', 'error', '/rules/0/expression', 'http.host is a field of HTTP requests (the http_* phases); the network_transit phase reads packet fields', undefined, { field: 'http.host', phase: 'network_transit', fieldSet: 'http' }, { start: 0, end: 9 }],
+    ]);
+    const packet = check('tcp.dstport == 1', 'http_request_firewall_custom');
+    expect(packet.map((d) => [d.code, d.message, d.data])).toEqual([
+      ['rule-field-phase', 'tcp.dstport is a packet field (the network phases); the http_request_firewall_custom phase reads HTTP request fields', { field: 'tcp.dstport', phase: 'http_request_firewall_custom', fieldSet: 'network' }],
+    ]);
+  });
+
+  it('a name of neither family stays unknown-field, with its fix; without a phase nothing is renamed', () => {
+    const typo = check('tcp.dstprot == 1', 'network_transit');
+    expect(typo.map((d) => d.code)).toEqual(['unknown-field']);
+    expect(typo[0]!.fix).toBeDefined();
+    expect(validateRuleset({ rules: [{ action: 'block', expression: 'http.host == "a"' }] }, update).map((d) => d.code)).toEqual(['unknown-field']);
+    // Other diagnostics pass through unchanged.
+    expect(check('tcp.dstport == 99999', 'network_transit').map((d) => d.code)).toEqual(['value-out-of-range']);
+  });
+});
+
+describe('numericCode is FNV-1a (32-bit) of the code, folded into 10000..99999', () => {
+  it('matches the published FNV-1a test vectors', async () => {
+    const { numericCode } = await import('../../src/index.js');
+    // FNV-1a 32-bit of "", "a", "foobar" (the FNV reference test suite).
+    for (const [text, hash] of [['', 0x811c9dc5], ['a', 0xe40c292c], ['foobar', 0xbf9cf968]] as const) expect(numericCode(text), text).toBe(10000 + (hash % 90000));
+  });
+});
