@@ -19,7 +19,7 @@ vi.mock('../../src/expression/index.js', async (importOriginal) => {
   };
 });
 
-const { ListCatalog, Scheme, validateRuleset } = await import('../../src/index.js');
+const { ListCatalog, Scheme, compileRuleset, validateRuleset } = await import('../../src/index.js');
 
 const body = (...expressions: string[]) => ({ rules: expressions.map((expression) => ({ action: 'block', expression })) });
 const update = { operation: 'update' as const };
@@ -107,5 +107,13 @@ describe('checked expression cache', () => {
     expect(calls.texts.length).toBe(2002);
     validateRuleset(body(text(1)), options);
     expect(calls.texts.slice(2002)).toEqual([text(1)]);
+  });
+
+  it('does not cache an expression that is not text under the text it prints as', () => {
+    const lists = fresh();
+    const number = compileRuleset({ rules: [{ action: 'block', expression: 5 as unknown as string }] }, { lists });
+    const text = compileRuleset({ rules: [{ action: 'block', expression: '5' }] }, { lists });
+    expect(calls.texts.length).toBe(2);
+    expect(number.diagnostics.map((d) => d.message)).not.toEqual(text.diagnostics.map((d) => d.message));
   });
 });
