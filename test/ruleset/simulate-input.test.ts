@@ -203,6 +203,7 @@ describe('simulate: country/ASN fields', () => {
     const rules = block('ip.src.country == "BR"');
     const noTable = simulate(rules, [{ 'ip.src': '192.0.2.1' }]);
     expect(brief(noTable.diagnostics)).toEqual(['simulation-no-geoip warning ']);
+    expect(noTable.diagnostics[0]!.message).toBe('the ruleset reads country/ASN fields but no geoip table was given: those fields are missing unless the packets carry them');
     expect(noTable.results[0]!.verdict).toBe('allow');
     const geo = geoIpFromCsv(readFileSync(fixture('geo.csv'), 'utf8')).lookup!;
     const withTable = simulate(rules, [{ 'ip.src': '192.0.2.1' }, { 'ip.src': '192.0.2.50' }], { geoip: geo });
