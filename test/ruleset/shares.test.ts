@@ -117,3 +117,30 @@ describe('portable constants', () => {
     expect(c.portable()!.fields).toEqual(['tcp.dstport']);
   });
 });
+
+describe('examples of rules that do not decide', () => {
+  it('a matching skip to another ruleset keeps its first examplesPerRule packets, as a deciding rule does', () => {
+    const rs = {
+      rules: [
+        { action: 'skip' as const, action_parameters: { ruleset: 'other' as never }, expression: 'tcp.dstport == 22' },
+        { action: 'block' as const, expression: 'tcp.dstport == 22 and ip.ttl < 10' },
+      ],
+    };
+    const packets: Packet[] = Array.from({ length: 7 }, (_, i) => ({ 'tcp.dstport': 22, 'ip.ttl': i % 2 === 0 ? 5 : 50, n: i }) as unknown as Packet);
+    for (const examplesPerRule of [1, 3]) {
+      const s = simulate(rs, packets, { examplesPerRule } as never).summary;
+      expect(s.rules[0]!.matched).toBe(7);
+      expect(s.rules[0]!.decided).toBe(0);
+      expect(s.rules[0]!.examples.map((e) => e.index)).toEqual([0, 1, 2].slice(0, examplesPerRule));
+      expect(s.rules[1]!.examples.map((e) => e.index)).toEqual([0, 2, 4].slice(0, examplesPerRule));
+      expect(s.rules[0]!.examples[0]!.packet).toEqual(packets[0]);
+    }
+    // count() with a packet object the caller reuses keeps copies.
+    const c = compileRuleset(rs);
+    const reused = { 'tcp.dstport': 22, 'ip.ttl': 5 } as Record<string, unknown>;
+    c.count(reused as Packet, 0, true);
+    reused['ip.ttl'] = 50;
+    c.count(reused as Packet, 1, true);
+    expect(c.summary().rules[0]!.examples.map((e) => e.packet['ip.ttl'])).toEqual([5, 50]);
+  });
+});

@@ -188,3 +188,40 @@ describe('numericCode is FNV-1a (32-bit) of the code, folded into 10000..99999',
     for (const [text, hash] of [['', 0x811c9dc5], ['a', 0xe40c292c], ['foobar', 0xbf9cf968]] as const) expect(numericCode(text), text).toBe(10000 + (hash % 90000));
   });
 });
+
+describe('diagnostics of JSON text', () => {
+  it('JSON errors, duplicate members and duplicate refs say what and where', () => {
+    const bad = validateRuleset('{"rules": [}');
+    expect(bad.length).toBeGreaterThan(0);
+    for (const d of bad) {
+      expect(d.code).toBe('ruleset-invalid-json');
+      expect(d.message.startsWith('the ruleset body is not valid JSON: ')).toBe(true);
+      expect(d.message.length).toBeGreaterThan('the ruleset body is not valid JSON: '.length);
+      expect(d.range).toBeDefined();
+      expect(d.pointer).toBe('');
+    }
+    const text = '{"rules":[{"action":"block","expression":"sip","ref":"a"},{"action":"block","expression":"sip","ref":"a","ref":"b"},{"action":"block","expression":"sip","ref":"a"}]}';
+    const ds = validateRuleset(text, update);
+    expect(ds.map((d) => [d.code, d.pointer, d.message, text.slice(d.range!.start, d.range!.end)])).toEqual([
+      ['ruleset-duplicate-member', '/rules/1/ref', '"ref" appears twice in this object; only the last one counts', '"ref"'],
+      ['ruleset-duplicate-ref', '/rules/2/ref', 'rule 2 has the same ref "a" as rule 0', '"a"'],
+    ]);
+    // The duplicate is the second key of rule 1.
+    expect(ds[0]!.range!.start).toBe(text.indexOf('"ref":"b"'));
+  });
+
+  it('a rule member that does not exist, and an action that is not a string, are one diagnostic each', () => {
+    const ds = validateRuleset({ rules: [{ action: 'block', expression: 'sip', expresion: 'x' }, { action: 5, expression: 'sip' }] }, update);
+    expect(ds.map((d) => [d.code, d.pointer, d.message])).toEqual([
+      ['ruleset-unknown-member', '/rules/0/expresion', 'a rule has no member "expresion"; did you mean "expression"?'],
+      ['ruleset-member-type', '/rules/1/action', '"action" of a rule must be a string, not the number 5'],
+    ]);
+  });
+
+  it('the phase/kind mismatch carries its fix; a diagnostic has no members it was not given', () => {
+    const [d] = validateRuleset({ name: 'a', kind: 'zone', phase: 'network_transit' });
+    expect(d!.fix).toEqual({ title: 'set kind to "root"', edits: [] });
+    expect(Object.keys(validateRuleset(null)[0]!)).toEqual(['code', 'severity', 'message', 'pointer']);
+    expect(Object.keys(d!).sort()).toEqual(['code', 'fix', 'message', 'pointer', 'severity']);
+  });
+});
