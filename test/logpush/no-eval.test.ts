@@ -85,4 +85,13 @@ describe('messages and diagnostics', () => {
     const fix = { title: 't', edits: [] };
     expect(diag('filter-unknown-field', 'm', { range, rangeIn: 'value', fix, data: { a: 1 } })).toEqual({ code: 'filter-unknown-field', severity: 'error', message: 'm', range, rangeIn: 'value', fix, data: { a: 1 } });
   });
+
+  it('compileLogFilter without options or a dataset reports the dataset and never throws', () => {
+    for (const options of [undefined, null, {}, { dataset: 5 }]) {
+      const r = compileLogFilter('{"where":{"key":"EdgeResponseStatus","operator":"eq","value":1}}', options as never);
+      expect(r.diagnostics.map((d) => d.code), String(options)).toEqual(['filter-unknown-dataset']);
+      expect(r.matcher).toBeUndefined();
+      expect(r.filter).toBeUndefined();
+    }
+  });
 });
