@@ -452,3 +452,37 @@ describe('pcapng blocks, as draft-ietf-opsawg-pcapng lays them out', () => {
     expect(records.map((r) => r.timestampNs)).toEqual([7_000n, 7_000n, 7n]);
   });
 });
+
+describe('sources', () => {
+  it('a stream that only has getReader (browsers without async-iterable streams) is read to the end and released', async () => {
+    const bytes = fixtureBytes('sll2.pcap');
+    const chunks = [bytes.subarray(0, 30), bytes.subarray(30)];
+    let released = 0;
+    const stream = {
+      getReader: () => ({
+        read: async () => (chunks.length ? { done: false, value: chunks.shift() } : { done: true }),
+        releaseLock: () => released++,
+      }),
+    };
+    const { records, summary } = await readCaptureAll(stream as never);
+    expect(records.length).toBe(2);
+    expect(summary.diagnostics).toEqual([]);
+    expect(released).toBe(1);
+  });
+
+  it('an ArrayBuffer, and an iterable of ArrayBuffers, are bytes', async () => {
+    const bytes = fixtureBytes('raw-ipv6.pcap');
+    const buffer = bytes.slice().buffer;
+    expect((await readCaptureAll(buffer)).records.length).toBe(1);
+    expect((await readCaptureAll([buffer.slice(0, 10), buffer.slice(10)])).records.length).toBe(1);
+  });
+
+  it('a source that is neither bytes nor iterable is one bad chunk that names what it was', async () => {
+    for (const [source, what] of [[5, 'number'], [null, 'null'], [{}, 'Object']] as const) {
+      const r = await readCaptureAll(source as never);
+      expect(r.summary.diagnostics.map((d) => [d.code, d.data.offset]), String(source)).toEqual([['capture-bad-chunk', 0]]);
+      expect(r.summary.diagnostics[0]!.message).toContain(what);
+      expect(r.summary.diagnostics[0]!.message).toMatch(/^At byte 0: the source produced a .* instead of bytes \(Uint8Array or ArrayBuffer\); reading stopped\.$/);
+    }
+  });
+});
