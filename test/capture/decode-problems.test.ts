@@ -49,6 +49,19 @@ describe('decode problems', () => {
   });
 });
 
+describe('an IPv6 header with nothing after it', () => {
+  it('names the next header that is missing (an extension header is at least 8 bytes, RFC 8200 §4)', () => {
+    const cases: [number, string, number][] = [[0, 'IPv6 extension (hopopt)', 8], [44, 'IPv6 extension (ipv6-frag)', 8], [6, 'TCP', 20], [17, 'UDP', 8]];
+    for (const [nh, layer, needed] of cases) {
+      const d = new Uint8Array(40);
+      d.set([0x60, 0, 0, 0, 0, 0, nh, 64, 0x20, 0x01], 0);
+      const r = decodePacket({ linkType: 101, data: d });
+      expect(r.problems!.map((p) => [p.code, p.data]), layer).toEqual([['capture-truncated-packet', { offset: 0, layer, captured: 0, needed }]]);
+      expect(r.packet['ip.ttl']).toBe(64);
+    }
+  });
+});
+
 describe('colo fields', () => {
   const frame = ether(0x0800, ipv4(17, [0, 53, 0, 53, 0, 8, 0, 0]));
   it('both decoders fill the name and region given, and only those', () => {
