@@ -76,10 +76,10 @@ describe('checked expression cache', () => {
       maxLength = 1000;
     }
     const odd = [new Limits(), { maxLength: '1000' }, { maxDepth: '5' }, Object.create(null) as object, null];
-    for (const limits of odd) {
+    for (const [n, limits] of odd.entries()) {
       for (let i = 0; i < 2; i++) {
         const ds = validateRuleset(body('tcp.dstport == 9'), { ...update, expression: { lists, limits: limits as never } });
-        expect(ds.map((d) => d.code), String(limits)).not.toContain('ruleset-not-object');
+        expect(ds.map((d) => d.code), `limits ${n}`).not.toContain('ruleset-not-object');
       }
     }
     expect(calls.texts.length).toBe(2 + 2 * odd.length);
