@@ -44,6 +44,8 @@ describe('decode problems', () => {
     const quiet = decodePacket({ linkType: 1, data: frame }, { problems: false });
     expect(quiet.problems).toBeUndefined();
     expect([quiet.packet['ip.src'], quiet.packet['tcp.srcport']]).toEqual(['192.0.2.1', undefined]);
+    for (const data of [ether(0x0806, new Array(28).fill(0)), ether(0x0800, []).subarray(0, 5)]) expect(decodePacket({ linkType: 1, data }, { problems: false }).problems).toBeUndefined();
+    expect(decodePacket({ linkType: 147, data: frame }, { problems: false }).problems).toBeUndefined();
     const loud = decodePacket({ linkType: 1, data: frame });
     expect(loud.problems!.map((p) => [p.code, p.data])).toEqual([['capture-truncated-packet', { offset: 0, layer: 'TCP', captured: 2, needed: 20 }]]);
   });

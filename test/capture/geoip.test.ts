@@ -125,6 +125,11 @@ describe('geoIpFromCsv diagnostics limit', () => {
     expect(geoIpFromCsv(lines(101)).diagnostics.at(-1)!.message).toBe('1 more bad lines were skipped without a diagnostic each (limit 100).');
   });
 
+  it('counts lines from 1, blank first lines included', () => {
+    expect(geoIpFromCsv('\n10.0.0.0/33,US,1\n').diagnostics.map((d) => [d.data['line'], d.data.offset])).toEqual([[2, 1]]);
+    expect(geoIpFromCsv('10.0.0.0/33,US,1').diagnostics.map((d) => d.data['line'])).toEqual([1]);
+  });
+
   it('a duplicate says which line it repeats', () => {
     const { diagnostics } = geoIpFromCsv('10.0.0.0/8,US,1\n# c\n10.0.0.0/8,DE,2\n');
     expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['capture-geoip-duplicate', 'Line 3: 10.0.0.0/8 already appeared on line 1; this later line wins.']]);

@@ -249,6 +249,7 @@ describe('bad input', () => {
     expect(await codesOf(new Uint8Array(0))).toEqual([['capture-empty', 0]]);
     expect(await codesOf(Uint8Array.of(0xd4, 0xc3))).toEqual([['capture-truncated-header', 0]]);
     expect(await codesOf(Uint8Array.of(0xd4, 0xc3, 0xb2, 0xa1, 2, 0))).toEqual([['capture-truncated-header', 0]]);
+    expect((await readCaptureAll(Uint8Array.of(0xd4, 0xc3, 0xb2, 0xa1, 2, 0))).summary.diagnostics[0]!.message).toBe('At byte 0: the file ends inside the 24-byte pcap file header (6 bytes present).');
     expect(await codesOf(new TextEncoder().encode('hello world'))).toEqual([['capture-unknown-format', 0]]);
     const gz = await readCaptureAll(Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0));
     expect(gz.summary.diagnostics[0]!.message).toContain('gzip');
@@ -434,6 +435,22 @@ describe('pcapng blocks, as draft-ietf-opsawg-pcapng lays them out', () => {
     expect(at3.summary.droppedDiagnostics).toBe(0);
     const at4 = await readCaptureAll(Uint8Array.from(body), { maxDiagnostics: 4 });
     expect(at4.summary.diagnostics.map((d) => d.code)).toEqual(['capture-unknown-interface', 'capture-unknown-interface', 'capture-unknown-interface']);
+  });
+
+  it('a simple packet block of exactly 16 bytes is an empty packet', async () => {
+    const { records, summary } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...spb(0, [])]));
+    expect(summary.diagnostics).toEqual([]);
+    expect(records.map((r) => [r.capturedLength, r.originalLength])).toEqual([[0, 0]]);
+  });
+
+  it('an option that ends exactly at the end of the options is read', async () => {
+    const tsresol9 = [...le16(9), ...le16(1), 9, 0, 0, 0];
+    const { records } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, tsresol9), ...epb(0, 0, 7, IPV4_UDP)]));
+    expect(records.map((r) => r.timestampNs)).toEqual([7n]);
+    // A zero-length if_tsresol is not read (the default stays).
+    const empty = [...le16(9), ...le16(0), ...le16(0), ...le16(0)];
+    const d = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, empty), ...epb(0, 0, 7, IPV4_UDP)]));
+    expect(d.records.map((r) => r.timestampNs)).toEqual([7_000n]);
   });
 
   it('if_tsoffset adds seconds to every timestamp of its interface', async () => {
