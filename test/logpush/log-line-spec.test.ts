@@ -19,6 +19,7 @@ describe('cookies from the Cookie request header (RFC 6265 §4.2)', () => {
   it('skips pieces without a name, and headers other than cookie, in any case of "cookie"', () => {
     expect(parseCookieHeaders([['cookie', '=1; noequals; ;e=5'], ['COOKIE', 'f=6'], ['Set-Cookie', 'g=7'], ['x-cookie', 'h=8']])).toEqual([['e', '5'], ['f', '6']]);
     expect(parseCookieHeaders([['cookie', 5 as unknown as string], ['cookie', 'k=v']])).toEqual([['k', 'v']]);
+    expect(parseCookieHeaders([null, 'cookie', [7, 'a=1'], ['cookie', 'k=v']] as never)).toEqual([['k', 'v']]);
   });
   it('cookies given as pairs win over the header; the first of a repeated cookie is logged; names are case-sensitive', () => {
     const req: LogRequest = { requestHeaders: [['cookie', 'sid=header; SID=upper; sid=second']], fields: {} };
