@@ -72,6 +72,12 @@ describe('rulesetProblems: validation before a simulation', () => {
     // A JSON text is read the same way; text that is not JSON is reported by the validator.
     expect(rulesetProblems(JSON.stringify({ name: 'fw', rules: [] }), {}).at(-1)!.message).toBe('the ruleset has 2 error(s); fix them to simulate');
     expect(rulesetProblems('{"rules": [}', {}).map((d) => d.code)).toEqual(['ruleset-invalid-json', 'simulation-invalid-ruleset']);
+    // The count is of errors only, warnings left out.
+    const mixed = rulesetProblems({ rules: [{ action: 'block', expression: 'ip.geoip.country == "KP"' }, { action: 'block', expression: 'tcp.dstport == 99999' }] }, {});
+    expect(mixed.at(-1)!.message).toBe('the ruleset has 1 error(s); fix them to simulate');
+    // The simulation's lists reach the validation.
+    expect(rulesetProblems({ rules: [{ action: 'block', expression: 'ip.src in $partners' }] }, { lists: { partners: ['192.0.2.0/24'] } })).toEqual([]);
+    expect(rulesetProblems({ rules: [{ action: 'block', expression: 'ip.src in $partners' }] }, {}).length).toBeGreaterThan(0);
     // Warnings alone do not stop a simulation.
     const warned = rulesetProblems({ rules: [{ action: 'block', expression: 'ip.geoip.country == "KP"' }] }, {});
     expect(warned.length).toBeGreaterThan(0);
@@ -132,6 +138,8 @@ describe('simulate: values of the wrong type are missing fields', () => {
     ['tcp.dstport', [22], 'tcp.dstport is a array, not a number (Int)'],
     ['tcp.flags.syn', 1, 'tcp.flags.syn is a number, not true or false (Bool)'],
     ['tcp.flags.syn', 'true', 'tcp.flags.syn is a string, not true or false (Bool)'],
+    ['tcp.flags.syn', Number.NaN, 'tcp.flags.syn is a NaN, not true or false (Bool)'],
+    ['tcp.flags.syn', -Infinity, 'tcp.flags.syn is a -Infinity, not true or false (Bool)'],
     ['ip.src', 3232235777, 'ip.src is a number, not an address string (Ip)'],
     ['ip.src', '300.1.1.1', 'ip.src is "300.1.1.1", not an IPv4 or IPv6 address (Ip)'],
     ['ip.src', 'x'.repeat(61), `ip.src is "${'x'.repeat(60)}…", not an IPv4 or IPv6 address (Ip)`],

@@ -64,6 +64,9 @@ describe('lone surrogates in JSON text', () => {
   it('pairs written as two escapes, in either case, are one character; reversed ones are two lone halves', () => {
     expect(surrogates('{"rules":[],"description":"\\ud83d\\ude00"}')).toEqual([]);
     expect(surrogates('{"rules":[],"description":"\\uD83D\\uDE00"}')).toEqual([]);
+    // The first low half, U+DC00, right after the first high half, U+D800: one character.
+    expect(surrogates('{"rules":[],"description":"\\ud800\\udc00"}')).toEqual([]);
+    expect(surrogates('{"rules":[],"description":"\\udc00"}').length).toBe(1);
     const reversed = '{"rules":[],"description":"\\ude00\\ud83d"}';
     expect(surrogates(reversed).map((d) => reversed.slice(d.range!.start, d.range!.end))).toEqual(['\\ude00', '\\ud83d']);
     const escaped = '{"rules":[],"description":"\\\\ud800"}';
@@ -115,6 +118,7 @@ describe('structural messages', () => {
     expect(validateRuleset({ name: 'a', kind: 'root', phase: 'network_transit', zzzzzzzz: 1 })[0]!.data).toBeUndefined();
     expect(one({ name: 'a', kind: 'zon', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "zon"; kinds are root and zone (did you mean zone?)']]);
     expect(one({ name: 'a', kind: 'qqqqqq', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "qqqqqq"; kinds are root and zone']]);
+    expect(one({ name: 'a', kind: 'rot', phase: 'network_transit' })[0]![2]).toBe('unknown kind "rot"; kinds are root and zone (did you mean root?)');
     expect(one({ name: 'a', kind: 'zone', phase: 'network_transit' })[0]!.slice(0, 3)).toEqual(['ruleset-phase-kind', '/kind', 'phase network_transit goes with kind "root", not "zone"']);
     expect(one({ name: 'a', kind: 'root', phase: 'network_transit' }, { scope: 'zone' })).toEqual([['ruleset-scope', '/phase', 'phase network_transit is an account-level phase; it cannot be created at the zone level']]);
     expect(one({ name: 'a', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'account' })).toEqual([['ruleset-scope', '/phase', 'phase http_log_custom_fields is a zone-level phase; it cannot be created at the account level']]);
