@@ -20,6 +20,9 @@ export default defineConfig({
   },
   test: {
     ...base.test,
+    // Tests that spawn a system tool per fixture skip themselves (test/helpers/tools.ts): the goldens they
+    // check against are read by the tests beside them.
+    env: { ...base.test?.env, RULEKIT_MUTATION_RUN: '1' },
     include: [folder ? `test/${folder}/**/*.test.ts` : 'test/**/*.test.ts'],
     exclude: [
       'test/cli/**',

@@ -75,8 +75,11 @@ export interface BuiltLogLine {
 /** Cookies of the original `cookie` request headers, in order. */
 export function parseCookieHeaders(headers: readonly NameValue[]): NameValue[] {
   const out: NameValue[] = [];
-  for (const [n, v] of headers) {
-    if (n.toLowerCase() !== 'cookie' || typeof v !== 'string') continue;
+  for (const pair of headers) {
+    // Pairs that are not [string, string] are skipped, as firstValues skips them for the header objects.
+    if (!Array.isArray(pair)) continue;
+    const [n, v] = pair;
+    if (typeof n !== 'string' || n.toLowerCase() !== 'cookie' || typeof v !== 'string') continue;
     for (const part of v.split(';')) {
       const eq = part.indexOf('=');
       if (eq <= 0) continue;

@@ -309,21 +309,31 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * `\uD800` escapes without their pair in JSON text (and raw lone surrogates): JSON.parse accepts them, but
- * the string they make has no UTF-8 encoding.
+ * the string they make has no UTF-8 encoding. A high half and a low half right after it make a pair
+ * whether each is written as an escape or as the raw code unit.
  */
 function loneSurrogateEscapes(text: string): Diagnostic[] {
   if (!/\\u[dD][89a-fA-F]|[\uD800-\uDFFF]/u.test(text)) return [];
-  const out: Diagnostic[] = [];
-  const re = /(?<!\\)((?:\\\\)*)(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u[dD][c-fC-F][0-9a-fA-F]{2})|[\uD800-\uDFFF]/gu;
+  // Each match is one surrogate code unit: an escape (after an even run of backslashes, which are
+  // escaped backslashes) or a raw unit (with the `u` flag only unpaired raw units match).
+  const re = /(?<!\\)((?:\\\\)*)(\\u[dD][89a-fA-F][0-9a-fA-F]{2})|[\uD800-\uDFFF]/gu;
+  const units: { start: number; end: number; high: boolean }[] = [];
   for (const m of text.matchAll(re)) {
     const start = m.index + (m[1]?.length ?? 0);
-    const end = m[2] ? start + m[2].length : start + 1;
-    // A low-surrogate escape right after a high one is the second half of a pair.
-    if (m[2] && /^\\u[dD][c-fC-F]/.test(m[2]) && /\\u[dD][89abAB][0-9a-fA-F]{2}$/.test(text.slice(Math.max(0, start - 6), start))) continue;
-    const d = expressionDiagnostic('lone-surrogate', `${text.slice(start, end).replace(/^\\u/, '\\u')} is half of a UTF-16 surrogate pair without its other half; the string cannot be encoded as UTF-8`, { start, end });
+    const unit = m[2] ? parseInt(m[2].slice(2), 16) : m[0].charCodeAt(0);
+    units.push({ start, end: m[2] ? start + m[2].length : start + 1, high: unit < 0xdc00 });
+  }
+  const out: Diagnostic[] = [];
+  for (let i = 0; i < units.length && out.length < 10; i++) {
+    const u = units[i]!;
+    const next = units[i + 1];
+    if (u.high && next && !next.high && next.start === u.end) {
+      i++;
+      continue;
+    }
+    const d = expressionDiagnostic('lone-surrogate', `${text.slice(u.start, u.end)} is half of a UTF-16 surrogate pair without its other half; the string cannot be encoded as UTF-8`, { start: u.start, end: u.end });
     d.pointer = '';
     out.push(d);
-    if (out.length >= 10) break;
   }
   return out;
 }

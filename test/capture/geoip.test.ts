@@ -109,3 +109,29 @@ describe('geoIpFromMmdb', () => {
     expect(both.lookup('10.0.0.1')).toBeUndefined();
   });
 });
+
+describe('geoIpFromCsv diagnostics limit', () => {
+  it('keeps the first 100 bad-line diagnostics and counts the rest in one more', () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `10.${i >> 8}.${i & 255}.0/33,US,1`).join('\n') + '\n192.0.2.0/24,BR,64500\n';
+    const over = geoIpFromCsv(lines(130));
+    expect(over.diagnostics.length).toBe(101);
+    expect(over.diagnostics.slice(0, 100).every((d) => d.code === 'capture-geoip-bad-line' && /^Line \d+: /.test(d.message))).toBe(true);
+    expect(over.diagnostics[99]!.message.startsWith('Line 100: ')).toBe(true);
+    const last = over.diagnostics[100]!;
+    expect([last.code, last.message]).toEqual(['capture-geoip-bad-line', '30 more bad lines were skipped without a diagnostic each (limit 100).']);
+    expect(last.data['limit']).toBe(100);
+    expect(over.lookup.lookup('192.0.2.1')).toEqual({ country: 'BR', asn: 64500 });
+    expect(geoIpFromCsv(lines(100)).diagnostics.length).toBe(100);
+    expect(geoIpFromCsv(lines(101)).diagnostics.at(-1)!.message).toBe('1 more bad lines were skipped without a diagnostic each (limit 100).');
+  });
+
+  it('counts lines from 1, blank first lines included', () => {
+    expect(geoIpFromCsv('\n10.0.0.0/33,US,1\n').diagnostics.map((d) => [d.data['line'], d.data.offset])).toEqual([[2, 1]]);
+    expect(geoIpFromCsv('10.0.0.0/33,US,1').diagnostics.map((d) => d.data['line'])).toEqual([1]);
+  });
+
+  it('a duplicate says which line it repeats', () => {
+    const { diagnostics } = geoIpFromCsv('10.0.0.0/8,US,1\n# c\n10.0.0.0/8,DE,2\n');
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['capture-geoip-duplicate', 'Line 3: 10.0.0.0/8 already appeared on line 1; this later line wins.']]);
+  });
+});

@@ -249,6 +249,7 @@ describe('bad input', () => {
     expect(await codesOf(new Uint8Array(0))).toEqual([['capture-empty', 0]]);
     expect(await codesOf(Uint8Array.of(0xd4, 0xc3))).toEqual([['capture-truncated-header', 0]]);
     expect(await codesOf(Uint8Array.of(0xd4, 0xc3, 0xb2, 0xa1, 2, 0))).toEqual([['capture-truncated-header', 0]]);
+    expect((await readCaptureAll(Uint8Array.of(0xd4, 0xc3, 0xb2, 0xa1, 2, 0))).summary.diagnostics[0]!.message).toBe('At byte 0: the file ends inside the 24-byte pcap file header (6 bytes present).');
     expect(await codesOf(new TextEncoder().encode('hello world'))).toEqual([['capture-unknown-format', 0]]);
     const gz = await readCaptureAll(Uint8Array.of(0x1f, 0x8b, 8, 0, 0, 0));
     expect(gz.summary.diagnostics[0]!.message).toContain('gzip');
@@ -339,6 +340,166 @@ describe('bad input', () => {
         ),
         { numRuns: 150 },
       );
+    }
+  });
+});
+
+describe('pcapng blocks, as draft-ietf-opsawg-pcapng lays them out', () => {
+  /** A simple packet block (type 3): original length, then the data padded to 32 bits. */
+  function spb(origlen: number, data: number[]): number[] {
+    const pad = (4 - (data.length % 4)) % 4;
+    return block(3, [...le32(origlen), ...data, ...new Array(pad).fill(0)]);
+  }
+  /** An interface description with a snap length. */
+  const idbSnap = (linkType: number, snap: number) => block(1, [...le16(linkType), 0, 0, ...le32(snap)]);
+
+  it('a simple packet block takes interface 0, captured length the least of original, block room and snap length', async () => {
+    const bytes = Uint8Array.from([...SHB, ...idbSnap(101, 20), ...spb(28, IPV4_UDP), ...spb(10, IPV4_UDP.slice(0, 10))]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(summary.diagnostics).toEqual([]);
+    expect(records.map((r) => [r.linkType, r.interfaceId, r.capturedLength, r.originalLength, r.timestampNs, r.data.length])).toEqual([
+      [101, 0, 20, 28, 0n, 20],
+      [101, 0, 10, 10, 0n, 10],
+    ]);
+    // Snap length 0 means no limit; the original length may exceed what the block holds (cut by the writer).
+    const noSnap = await readCaptureAll(Uint8Array.from([...SHB, ...idbSnap(101, 0), ...spb(28, IPV4_UDP), ...spb(4000, IPV4_UDP)]));
+    expect(noSnap.records.map((r) => [r.capturedLength, r.originalLength])).toEqual([[28, 28], [28, 4000]]);
+    expect(Array.from(noSnap.records[1]!.data)).toEqual(IPV4_UDP);
+  });
+
+  it('a simple packet block before any interface, or shorter than 16 bytes, is reported and skipped', async () => {
+    const early = await readCaptureAll(Uint8Array.from([...SHB, ...spb(28, IPV4_UDP), ...idb(101), ...spb(28, IPV4_UDP)]));
+    expect(early.records.length).toBe(1);
+    expect(early.summary.diagnostics.map((d) => [d.code, d.data.offset])).toEqual([['capture-unknown-interface', SHB.length]]);
+    const tiny = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...block(3, []), ...spb(28, IPV4_UDP)]));
+    expect(tiny.records.length).toBe(1);
+    expect(tiny.summary.diagnostics.map((d) => d.code)).toEqual(['capture-bad-block']);
+    expect(tiny.summary.diagnostics[0]!.message).toContain('simple packet block');
+    expect(tiny.summary.diagnostics[0]!.data.offset).toBe(SHB.length + idb(101).length);
+  });
+
+  it('a section header without its byte-order magic, and a block of impossible length, are skipped to the next block', async () => {
+    const badShb = block(0x0a0d0d0a, [...le32(0x11223344), ...le16(1), ...le16(0), ...le32(0xffffffff), ...le32(0xffffffff)]);
+    const bytes = Uint8Array.from([...SHB, ...idb(101), ...epb(0, 0, 1, IPV4_UDP), ...badShb, ...epb(0, 0, 2, IPV4_UDP)]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(records.map((r) => r.timestampNs)).toEqual([1000n, 2000n]);
+    const at = SHB.length + idb(101).length + epb(0, 0, 1, IPV4_UDP).length;
+    expect(summary.diagnostics.map((d) => [d.code, d.data.offset, d.data['skipped'], d.data['resumedAt']])).toEqual([
+      ['capture-corrupt-record', at, undefined, undefined],
+      ['capture-resynchronised', at, badShb.length, at + badShb.length],
+    ]);
+    expect(summary.diagnostics[0]!.message).toBe(`At byte ${at}: a pcapng section header has no valid byte-order magic (1a2b3c4d); the block is corrupt. Looking for the next plausible block.`);
+    expect(summary.diagnostics[1]!.message).toBe(`At byte ${at}: skipped ${badShb.length} corrupt bytes; reading resumed at byte ${at + badShb.length}.`);
+
+    for (const badLen of [8, 30, 13]) {
+      const broken = [...le32(6), ...le32(badLen), 0, 0, 0, 0, 0, 0, 0, 0];
+      const r = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...broken, ...epb(0, 0, 3, IPV4_UDP)]));
+      expect(r.records.map((x) => x.timestampNs), `length ${badLen}`).toEqual([3000n]);
+      expect(r.summary.diagnostics.map((d) => [d.code, d.data['blockLength'] ?? d.data['skipped']]), `length ${badLen}`).toEqual([
+        ['capture-corrupt-record', badLen],
+        ['capture-resynchronised', broken.length],
+      ]);
+    }
+    // A block longer than maxBlockBytes is as corrupt as a short one.
+    const epbLength = epb(0, 0, 4, IPV4_UDP).length;
+    const big = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...epb(0, 0, 4, IPV4_UDP)]), { maxBlockBytes: epbLength - 4 });
+    expect(big.summary.diagnostics[0]!.message).toContain(`has length ${epbLength}, above the limit of ${epbLength - 4} (maxBlockBytes)`);
+    const exact = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...epb(0, 0, 4, IPV4_UDP)]), { maxBlockBytes: epb(0, 0, 4, IPV4_UDP).length });
+    expect(exact.summary.diagnostics).toEqual([]);
+  });
+
+  it('resynchronising skips a packet block that names no declared interface or claims more data than it holds', async () => {
+    const garbage = [...le32(0xdeadbeef), ...le32(0xdeadbeef)];
+    const wrongIface = epb(5, 0, 8, IPV4_UDP);
+    const overlong = epb(0, 0, 9, IPV4_UDP);
+    // Captured length field made larger than the block.
+    overlong.splice(20, 4, ...le32(200));
+    const bytes = Uint8Array.from([...SHB, ...idb(101), ...garbage, ...wrongIface, ...overlong, ...epb(0, 0, 10, IPV4_UDP)]);
+    const { records, summary } = await readCaptureAll(bytes);
+    expect(records.map((r) => r.timestampNs)).toEqual([10000n]);
+    const start = SHB.length + idb(101).length;
+    expect(summary.diagnostics.map((d) => [d.code, d.data.offset])).toEqual([
+      ['capture-corrupt-record', start],
+      ['capture-resynchronised', start],
+    ]);
+    expect(summary.diagnostics[1]!.data['resumedAt']).toBe(start + garbage.length + wrongIface.length + overlong.length);
+  });
+
+  it('the diagnostic limit: exactly the limit kept, then one that says so', async () => {
+    const body = [...SHB, ...idb(101)];
+    for (let i = 0; i < 3; i++) body.push(...epb(7, 0, i, IPV4_UDP));
+    const at3 = await readCaptureAll(Uint8Array.from(body), { maxDiagnostics: 3 });
+    expect(at3.summary.diagnostics.map((d) => d.code)).toEqual(['capture-unknown-interface', 'capture-unknown-interface', 'capture-unknown-interface', 'capture-too-many-diagnostics']);
+    const cap = at3.summary.diagnostics[3]!;
+    expect([cap.message, cap.data['limit']]).toEqual([`At byte ${cap.data.offset}: reached the limit of 3 diagnostics (maxDiagnostics); later ones are counted, not kept.`, 3]);
+    expect(at3.summary.droppedDiagnostics).toBe(0);
+    const at4 = await readCaptureAll(Uint8Array.from(body), { maxDiagnostics: 4 });
+    expect(at4.summary.diagnostics.map((d) => d.code)).toEqual(['capture-unknown-interface', 'capture-unknown-interface', 'capture-unknown-interface']);
+  });
+
+  it('a simple packet block of exactly 16 bytes is an empty packet', async () => {
+    const { records, summary } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101), ...spb(0, [])]));
+    expect(summary.diagnostics).toEqual([]);
+    expect(records.map((r) => [r.capturedLength, r.originalLength])).toEqual([[0, 0]]);
+  });
+
+  it('an option that ends exactly at the end of the options is read', async () => {
+    const tsresol9 = [...le16(9), ...le16(1), 9, 0, 0, 0];
+    const { records } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, tsresol9), ...epb(0, 0, 7, IPV4_UDP)]));
+    expect(records.map((r) => r.timestampNs)).toEqual([7n]);
+    // A zero-length if_tsresol is not read (the default stays).
+    const empty = [...le16(9), ...le16(0), ...le16(0), ...le16(0)];
+    const d = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, empty), ...epb(0, 0, 7, IPV4_UDP)]));
+    expect(d.records.map((r) => r.timestampNs)).toEqual([7_000n]);
+  });
+
+  it('if_tsoffset adds seconds to every timestamp of its interface', async () => {
+    const tsoffset = [...le16(14), ...le16(8), ...le32(100), ...le32(0), ...le16(0), ...le16(0)];
+    const short = [...le16(14), ...le16(4), ...le32(100), ...le16(0), ...le16(0)];
+    const { records } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, tsoffset), ...idb(101, short), ...epb(0, 0, 7, IPV4_UDP), ...epb(1, 0, 7, IPV4_UDP)]));
+    expect(records.map((r) => r.timestampNs)).toEqual([100_000_007_000n, 7_000n]);
+  });
+
+  it('options stop at opt_endofopt and at an option running past the block', async () => {
+    const tsresol9 = [...le16(9), ...le16(1), 9, 0, 0, 0];
+    const afterEnd = [...le16(0), ...le16(0), ...tsresol9];
+    const pastEnd = [...le16(9), ...le16(40), 9, 0, 0, 0];
+    const { records } = await readCaptureAll(Uint8Array.from([...SHB, ...idb(101, afterEnd), ...idb(101, pastEnd), ...idb(101, [...tsresol9, ...le16(0), ...le16(0)]), ...epb(0, 0, 7, IPV4_UDP), ...epb(1, 0, 7, IPV4_UDP), ...epb(2, 0, 7, IPV4_UDP)]));
+    // Microseconds (the default) where the option was not read; nanoseconds where it was.
+    expect(records.map((r) => r.timestampNs)).toEqual([7_000n, 7_000n, 7n]);
+  });
+});
+
+describe('sources', () => {
+  it('a stream that only has getReader (browsers without async-iterable streams) is read to the end and released', async () => {
+    const bytes = fixtureBytes('sll2.pcap');
+    const chunks = [bytes.subarray(0, 30), bytes.subarray(30)];
+    let released = 0;
+    const stream = {
+      getReader: () => ({
+        read: async () => (chunks.length ? { done: false, value: chunks.shift() } : { done: true }),
+        releaseLock: () => released++,
+      }),
+    };
+    const { records, summary } = await readCaptureAll(stream as never);
+    expect(records.length).toBe(2);
+    expect(summary.diagnostics).toEqual([]);
+    expect(released).toBe(1);
+  });
+
+  it('an ArrayBuffer, and an iterable of ArrayBuffers, are bytes', async () => {
+    const bytes = fixtureBytes('raw-ipv6.pcap');
+    const buffer = bytes.slice().buffer;
+    expect((await readCaptureAll(buffer)).records.length).toBe(1);
+    expect((await readCaptureAll([buffer.slice(0, 10), buffer.slice(10)])).records.length).toBe(1);
+  });
+
+  it('a source that is neither bytes nor iterable is one bad chunk that names what it was', async () => {
+    for (const [source, what] of [[5, 'number'], [null, 'null'], [{}, 'Object']] as const) {
+      const r = await readCaptureAll(source as never);
+      expect(r.summary.diagnostics.map((d) => [d.code, d.data.offset]), String(source)).toEqual([['capture-bad-chunk', 0]]);
+      expect(r.summary.diagnostics[0]!.message).toContain(what);
+      expect(r.summary.diagnostics[0]!.message).toMatch(/^At byte 0: the source produced a .* instead of bytes \(Uint8Array or ArrayBuffer\); reading stopped\.$/);
     }
   });
 });

@@ -5,6 +5,9 @@
  * - it is not, outside CI: the test is skipped and its title ends with "(skipped: TOOL not installed)";
  * - it is not, in CI (`CI` set, as .ci/run does): the test runs and fails, naming the tool and how to
  *   install it, so a CI image that lost a tool cannot turn a cross-check into a silent pass.
+ * Under mutation testing (`RULEKIT_MUTATION_RUN`, set by vitest.stryker.config.ts; never in CI) these tests
+ * are skipped and their titles say so: they spawn the tool for every mutant, and what they compare with is
+ * committed as goldens that the tests beside them read (a mutant they would kill, those kill too).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -81,8 +84,14 @@ function missingMessage(tool: Tool): string {
 type TestFn = () => unknown;
 type ItLike = (name: string, fn: TestFn, timeout?: number) => void;
 
+/** Whether this is a mutation-testing run outside CI (see the module comment). */
+function mutationRun(): boolean {
+  return !inCi() && process.env.RULEKIT_MUTATION_RUN === '1';
+}
+
 /** `it` for a test that needs `tool` (see the module comment for what happens when it is missing). */
 export function needsTool(tool: Tool): ItLike {
+  if (mutationRun()) return (name, fn, timeout) => it.skip(`${name} (skipped under mutation testing: runs ${tool})`, fn, timeout);
   if (toolAvailable(tool)) return (name, fn, timeout) => it(name, fn, timeout);
   if (inCi()) {
     return (name, _fn, timeout) =>
@@ -98,6 +107,7 @@ export function needsTool(tool: Tool): ItLike {
  * that names the tool (its body is not run, so no test fails for another reason first).
  */
 export function describeNeedsTool(tool: Tool): (name: string, body: () => void) => void {
+  if (mutationRun()) return (name, body) => describe.skip(`${name} (skipped under mutation testing: runs ${tool})`, body);
   if (toolAvailable(tool)) return (name, body) => describe(name, body);
   if (inCi()) {
     return (name) =>

@@ -59,6 +59,40 @@ describe('ruleset decider', () => {
     const entries = [0, 1].map((i) => ({ index: i, checked: compileExpression(['tcp.dstport == 1 or tcp.dstport == 2', 'tcp.dstport == 3 and cf.colo.name == "x\\"y"'][i]!).checked!, matcher: () => false, terminating: true }));
     const { source } = generateRuleset(entries);
     expect(source.match(/p\["tcp\.dstport"\]/g)).toHaveLength(1);
+    // Strict mode: an assignment to an undeclared name in generated code throws instead of making a global.
+    expect(source.startsWith('"use strict";\n')).toBe(true);
     expect(source).toContain('"x\\"y"');
+  });
+
+  it('reads every field, derived ones\' sources included, once in the loads line and never inside a rule', () => {
+    // Derived fields read other fields when their own is missing (scheme: aliasOf, anyOf).
+    const derived = ['ip.geoip.asnum == 64500', 'ip.geoip.country == "DE"', 'ip.geoip.asnum in {1 2} or ip.src.asnum == 3'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(expression, fc.constantFrom(...derived)), { minLength: 1, maxLength: 5 }), (texts) => {
+        const entries = texts.map((t, index) => ({ index, checked: compileExpression(t, { lists }).checked!, matcher: () => false, terminating: index % 2 === 0 }));
+        const { source } = generateRuleset(entries);
+        const lines = source.split('\n');
+        const loads = lines.filter((l) => l.startsWith('  const '));
+        expect(loads.length).toBeLessThanOrEqual(1);
+        const loaded = [...(loads[0] ?? '').matchAll(/p\[("(?:[^"\\]|\\.)*")\]/g)].map((m) => JSON.parse(m[1]!) as string);
+        expect(new Set(loaded).size).toBe(loaded.length);
+        for (const l of lines.filter((l) => /^  if \(/.test(l))) expect(l, l).not.toMatch(/p\[/);
+        for (const t of texts.filter((x) => derived.includes(x))) {
+          for (const f of t.includes('asnum') ? ['ip.geoip.asnum', 'ip.src.asnum'] : ['ip.geoip.country', 'ip.src.country', 'ip.dst.country']) expect(loaded).toContain(f);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('decides a value that is not a packet object as a packet with every field missing', () => {
+    const ruleset = { rules: [{ action: 'block' as const, expression: 'tcp.dstport == 22' }, { action: 'block' as const, expression: 'not tcp.dstport == 22' }] };
+    for (const codegen of [true, false]) {
+      const c = compileRuleset(ruleset, { codegen });
+      for (const v of [null, undefined, 5, 'tcp', true]) {
+        expect(c.decide(v as never).decidedBy?.index, `${String(v)} codegen ${codegen}`).toBe(1);
+        expect(c.count(v as never), `${String(v)} codegen ${codegen}`).toBe(1);
+      }
+    }
   });
 });

@@ -77,7 +77,7 @@ const predicate = fc.oneof(
   fc.tuple(fc.constantFrom('==', '!=', 'contains', 'matches', '<', '>='), fc.constantFrom('tcp', 'udp', 'icmp', 'ipv6-icmp', 'c', '^i', 'gre', '200')).map(([o, v]) => `ip.proto ${o} "${v}"`),
   fc.array(fc.constantFrom('"tcp"', '"udp"', '"ethernet"', '"x"'), { maxLength: 4 }).map((xs) => `ip.proto in {${xs.join(' ')}}`),
   fc.tuple(fc.constantFrom('ip.src', 'ip.dst'), fc.constantFrom('==', '!=', '<', '>=', '>'), ip).map(([f, o, v]) => `${f} ${o} ${v}`),
-  fc.tuple(fc.constantFrom('ip.src', 'ip.dst'), fc.array(fc.oneof(ip, fc.constantFrom('10.0.0.0/31', '192.0.0.0/16', '2001:db8::/125', '10.0.0.1..10.0.0.5', '2001:db8:2::/48', '2001:db8:1::2:0:0:1..2001:db8:3::1:0:0:0', '2001:db8::1:0:0:1')), { maxLength: 4 })).map(([f, xs]) => `${f} in {${xs.join(' ')}}`),
+  fc.tuple(fc.constantFrom('ip.src', 'ip.dst'), fc.array(fc.oneof(ip, fc.constantFrom('10.0.0.0/31', '192.0.0.0/16', '2001:db8::/125', '10.0.0.1..10.0.0.5', '2001:db8:2::/48', '2001:db8:1::2:0:0:1..2001:db8:3::1:0:0:0', '2001:db8::1:0:0:1', '2001:db8::/64', '2001:db8::/32', '2001:db7::1..2001:db9::5', '::..::ffff:10.0.0.3', '::/0')), { maxLength: 4 })).map(([f, xs]) => `${f} in {${xs.join(' ')}}`),
   fc.tuple(fc.constantFrom('ip.src', 'ip.dst'), fc.constantFrom('$blocklist', '$other')).map(([f, l]) => `${f} in ${l}`),
 );
 const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
