@@ -147,7 +147,9 @@ describe('structural messages', () => {
     // Action parameters of an HTTP phase are not checked: said once, for the first rule that has them.
     const http = validateRuleset(rules({ action: 'block', expression: 'true', action_parameters: { response: {} } }, { action: 'block', expression: 'true', action_parameters: { x: 1 } }), { ...update, phase: 'http_request_firewall_custom' });
     expect(http.map((d) => [d.code, d.pointer, d.message])).toEqual([
-      ['rule-action-parameters-not-checked', '/rules/0/action_parameters', 'the action_parameters of block in the http_request_firewall_custom phase are not checked by rulekit yet (nor those of the rules after this one)'],
+      ['rule-action-parameters-not-checked', '/rules/0/action_parameters', 'the action_parameters of block in the http_request_firewall_custom phase are not checked by rulekit yet, apart from their value expressions (nor those of the rules after this one)'],
+      ['matches-everything', '/rules/0/expression', 'the expression is true: the rule matches everything'],
+      ['matches-everything', '/rules/1/expression', 'the expression is true: the rule matches everything'],
     ]);
   });
 
