@@ -6,6 +6,7 @@
  */
 import type { RE2JS } from 're2js';
 import { regexEngine } from './deferred.js';
+import { wildcardLiterals } from './wildcard.js';
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type * as A from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
@@ -621,28 +622,10 @@ function regexBody(text: string): string {
  * `\\` a literal backslash; `**` and any other backslash are errors.
  */
 export function wildcardToRegex(value: string): string | { problem: string } {
-  let out = '^(?:';
-  let literal = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i]!;
-    if (c === '\\') {
-      const n = value[i + 1];
-      if (n === '*' || n === '\\') {
-        literal += n;
-        i++;
-        continue;
-      }
-      return { problem: n === undefined ? 'it ends with a lone backslash' : `\\${n} is not an escape; only \\* and \\\\ are` };
-    }
-    if (c === '*') {
-      if (value[i + 1] === '*') return { problem: '** is not allowed; one * already matches any run of characters' };
-      out += regexEngine().quote(literal) + '.*';
-      literal = '';
-      continue;
-    }
-    literal += c;
-  }
-  return out + regexEngine().quote(literal) + ')$';
+  const runs = wildcardLiterals(value);
+  if (!Array.isArray(runs)) return runs;
+  const RE2 = regexEngine();
+  return `^(?:${runs.map((r) => RE2.quote(r)).join('.*')})$`;
 }
 
 /** A set item's covered span, with its index among the set's items. */

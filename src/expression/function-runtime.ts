@@ -9,6 +9,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { regexEngine } from './deferred.js';
+import { wildcardLiterals } from './wildcard.js';
 import { formatIpAddress, parseIpAddress } from '../net/index.js';
 import type { RE2JS } from 're2js';
 
@@ -238,29 +239,10 @@ export function wildcardReplace(s: string, re: RE2JS, replacement: string): stri
 
 /** The anchored, lazy RE2 pattern of a wildcard pattern with one group per `*`; or a problem. */
 export function wildcardReplacePattern(pattern: string, caseSensitive: boolean): RE2JS | { problem: string } {
+  const runs = wildcardLiterals(pattern);
+  if (!Array.isArray(runs)) return runs;
   const RE2 = regexEngine();
-  let out = '';
-  let literal = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      const n = pattern[i + 1];
-      if (n === '*' || n === '\\') {
-        literal += n;
-        i++;
-        continue;
-      }
-      return { problem: n === undefined ? 'it ends with a lone backslash' : `\\${n} is not an escape; only \\* and \\\\ are` };
-    }
-    if (c === '*') {
-      if (pattern[i + 1] === '*') return { problem: '** is not allowed' };
-      out += RE2.quote(literal) + '(.*?)';
-      literal = '';
-      continue;
-    }
-    literal += c;
-  }
-  return RE2.compile(out + RE2.quote(literal), RE2.DOTALL | (caseSensitive ? 0 : RE2.CASE_INSENSITIVE));
+  return RE2.compile(runs.map((r) => RE2.quote(r)).join('(.*?)'), RE2.DOTALL | (caseSensitive ? 0 : RE2.CASE_INSENSITIVE));
 }
 
 /** `cidr(address, v4bits, v6bits)`: the network address of an IP. */
