@@ -13,7 +13,8 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet } from '../expression/index.js';
+import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
+import { phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
 import { firstOutside, keyToIp, meet, Normalizer, satisfiable, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
@@ -26,8 +27,11 @@ export interface AnalysisRule {
   action_parameters?: unknown;
 }
 
-/** Options: the lists and scheme the expressions are checked with. */
-export type AnalysisOptions = Pick<ExpressionOptions, 'lists' | 'serviceToken' | 'scheme'>;
+/**
+ * Options: the lists and scheme the expressions are checked with, and the ruleset's phase (read from the
+ * ruleset's `phase` when not given): an HTTP phase's rules are checked with the HTTP fields.
+ */
+export type AnalysisOptions = Pick<ExpressionOptions, 'lists' | 'serviceToken' | 'scheme'> & { phase?: string };
 
 /** What the analysis found out about one rule. */
 export interface RuleAnalysis {
@@ -35,7 +39,7 @@ export interface RuleAnalysis {
   /**
    * `live`: some packet reaches the rule and it matches (with a witness); `shadowed`: earlier rules decide
    * every packet it matches; `never`: it matches no packet; `disabled`; `invalid`: its expression has
-   * errors; `unknown`: too large to analyse.
+   * errors; `unknown`: too large to analyse, or it reads functions or indexed values (`rule-not-analysed`).
    */
   status: 'live' | 'shadowed' | 'never' | 'disabled' | 'invalid' | 'unknown';
   /** A packet this rule decides (`live`), or one it matches that `decidedBy` decides first (`shadowed`). */
@@ -128,11 +132,15 @@ const show = (p: Packet) => JSON.stringify(p);
  * ] }).diagnostics; // [{ code: 'rule-redundant', pointer: '/rules/1/expression', ... }]
  * ```
  */
-export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOptions = {}): RulesetAnalysis {
+export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, options: AnalysisOptions = {}): RulesetAnalysis {
   const rules = Array.isArray(ruleset?.rules) ? (ruleset.rules as AnalysisRule[]) : [];
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
-  const scheme = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
-  const exprOptions: ExpressionOptions = { lists, serviceToken: options.serviceToken, scheme };
+  const phase = options.phase ?? (typeof ruleset?.phase === 'string' ? ruleset.phase : undefined);
+  const given = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
+  // The phase picks the field set, as validation does (an HTTP phase reads HTTP request fields).
+  const exprOptions: ExpressionOptions = phaseExpressionOptions(phase, { lists, serviceToken: options.serviceToken, scheme: given });
+  const scheme = exprOptions.scheme as Scheme;
+  const unit = phase !== undefined && phaseInfo(phase)?.fields === 'http' ? 'request' : 'packet';
   const knownList = (name: string) => lists?.get(name) !== undefined;
   const normalizer = new Normalizer(scheme, true, knownList);
   const diagnostics: Diagnostic[] = [];
@@ -156,6 +164,13 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     if (complexity.regexes > NEAR * SERVICE_LIMITS.regexesPerRule) near.push(`${complexity.regexes} of ${SERVICE_LIMITS.regexesPerRule} regular expressions`);
     complexities.set(index, complexity);
     if (near.length) diagnostics.push(finding('rule-complexity', `${describeRule(index, rule)} is near the service's limits: ${near.join(', ')}`, index, { data: complexity }));
+    const beyond = beyondDomains(checked);
+    if (beyond.length) {
+      // Left out: it gets no claim, and decides nothing for the rules after it (which can only hide a
+      // finding about them, never invent one).
+      diagnostics.push(finding('rule-not-analysed', `${describeRule(index, rule)} is not analysed for shadowing: it reads ${beyond.join(', ')}, which the analysis does not reason about; it neither gets a finding nor counts as deciding any ${unit} for the rules after it`, index, { range: { start: 0, end: text.length }, data: { reads: beyond } }));
+      return void out.push({ index, status: 'unknown' });
+    }
     let cubes: Cube[];
     try {
       cubes = normalizer.cubes(checked, text);
@@ -173,7 +188,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       } catch {
         // Keep the general reason.
       }
-      diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no packet: ${why}`, index, { range: whole }));
+      diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no ${unit}: ${why}`, index, { range: whole }));
       return;
     }
     let live: Cube | undefined;
@@ -233,7 +248,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
       const w = witnessOf(shared, scheme);
       overlapCount.set(e.index, (overlapCount.get(e.index) ?? 0) + 1);
       const example = w.assumes.length ? '' : `, for example ${show(w.packet)}`;
-      diagnostics.push(finding('rule-skip-overlap', `${describeRule(e.index, e.rule)} lets through packets that ${describeRule(index, rule)} would block${example}: check that the skip is no wider than meant`, e.index, {
+      diagnostics.push(finding('rule-skip-overlap', `${describeRule(e.index, e.rule)} lets through ${unit}s that ${describeRule(index, rule)} would block${example}: check that the skip is no wider than meant`, e.index, {
         range: { start: 0, end: typeof e.rule.expression === 'string' ? e.rule.expression.length : 0 },
         data: { blockedBy: index, ...(w.assumes.length ? { assumes: w.assumes } : { witness: w.packet }) },
       }));
@@ -276,10 +291,49 @@ export function analyzeRuleset(ruleset: { rules?: unknown }, options: AnalysisOp
     const example = witness ? `; for example ${show(witness)}${assumes.length ? ` (assuming ${assumes.join(', ')})` : ''} is decided by rule ${decidedBy} first` : '';
     const data: Record<string, unknown> = { coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
     diagnostics.push(sameAction
-      ? finding('rule-redundant', `${describeRule(index, rule)} is redundant: ${by} already ${rule.action === 'block' ? 'block' : 'skip'}${coveredBy.length === 1 ? 's' : ''} every packet it matches${example}`, index, { range: whole, data })
-      : finding('rule-unreachable', `${describeRule(index, rule)} can never decide: every packet it matches is decided earlier by ${by}${example}`, index, { range: whole, data }));
+      ? finding('rule-redundant', `${describeRule(index, rule)} is redundant: ${by} already ${rule.action === 'block' ? 'block' : 'skip'}${coveredBy.length === 1 ? 's' : ''} every ${unit} it matches${example}`, index, { range: whole, data })
+      : finding('rule-unreachable', `${describeRule(index, rule)} can never decide: every ${unit} it matches is decided earlier by ${by}${example}`, index, { range: whole, data }));
     return { index, status: 'shadowed', coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
   }
+}
+
+/**
+ * What an expression reads that the field domains cannot hold, named for the user: functions (`lower()`),
+ * indexing (`[ ]`, `[*]`) and `any()`/`all()`. Empty when every predicate compares a plain field.
+ */
+function beyondDomains(checked: CheckedExpression): string[] {
+  const found = new Set<string>();
+  const plan = (v: ValuePlan): void => {
+    switch (v.kind) {
+      case 'call':
+        found.add(`${v.name}()`);
+        v.args.forEach(plan);
+        break;
+      case 'key':
+      case 'at':
+        found.add('indexing [ ]');
+        plan(v.target);
+        break;
+      case 'star':
+        found.add('indexing [*]');
+        plan(v.target);
+        break;
+    }
+  };
+  const vector = (v: VectorPlan): void => {
+    if (v.kind === 'test') predicate(v.predicate);
+    else if (v.kind === 'not') vector(v.item);
+    else v.items.forEach(vector);
+  };
+  const predicate = (p: Predicate): void => {
+    if (p.lhs.kind === 'value') plan(p.lhs.plan);
+    else if (p.lhs.kind === 'quantifier') {
+      found.add(`${p.lhs.op}()`);
+      vector(p.lhs.arg);
+    }
+  };
+  for (const p of checked.predicates.values()) predicate(p);
+  return [...found].sort();
 }
 
 /**

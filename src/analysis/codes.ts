@@ -9,6 +9,7 @@ export const ANALYSIS_CODES = {
   'expression-never-true': { severity: 'warning', doc: 'A part of an expression that no packet satisfies, named at its smallest (e.g. `ip.src in {10.0.0.0/8} and ip.src in {192.168.0.0/16}`).' },
   'expression-always-true': { severity: 'info', doc: 'A part of an expression that every packet satisfies: it does not narrow what the rule matches.' },
   'rule-skip-overlap': { severity: 'info', doc: 'A skip that lets through packets a later block rule would block (what a skip is for: worth a look when the skip is wider than meant). Names the block rule and a witness packet; at most three per skip.' },
+  'rule-not-analysed': { severity: 'info', doc: 'A rule the shadowing analysis leaves out because it reads functions (`lower()`), indexing (`[ ]`, `[*]`) or `any()`/`all()`, which its field domains do not hold: it gets no finding and decides nothing for the rules after it (which can only hide a finding about them). The message names what it reads.' },
   'rule-complexity': { severity: 'warning', doc: 'A rule near a limit of the service: 80% of its 4,096 characters or of its 64 regular expressions (`matches`, `wildcard`); the figures are in the message.' },
   'ruleset-complexity': { severity: 'warning', doc: 'A ruleset near the service’s limits: 80% of its 200 rules, or a total evaluation cost far above the usual (every packet pays it); the figures are in the message.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;

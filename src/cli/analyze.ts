@@ -6,7 +6,7 @@
  * @module
  */
 import { writeFileSync } from 'node:fs';
-import { analyzeRuleset, DIAGNOSTIC_CODES, renderDiagnostic, SourceText, type Diagnostic, type RuleAnalysis } from '../index.js';
+import { analyzeRuleset, DIAGNOSTIC_CODES, isHttpRuleset, renderDiagnostic, SourceText, type Diagnostic, type RuleAnalysis } from '../index.js';
 import { formatReports, type LintDiagnostic } from '../lint/index.js';
 import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
@@ -37,6 +37,8 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
   const ruleset = Array.isArray(body) ? { rules: body } : (body as { rules?: unknown });
   if (ruleset === null || typeof ruleset !== 'object' || !Array.isArray(ruleset.rules)) throw new UsageError(`${path}: expected a ruleset body {"rules": [...]} or an array of rules`);
   const prefix = Array.isArray(body) ? '' : '/rules';
+  // The witnesses of an HTTP-phase ruleset are requests, which no frame of a capture carries.
+  if (options.witnessPcap && isHttpRuleset(ruleset)) throw new UsageError(`${path}: --witness-pcap writes packets; the witnesses of a ${String((ruleset as { phase?: unknown }).phase)} ruleset are HTTP requests (see them with --format json)`);
   const analysis = analyzeRuleset(ruleset, { lists, serviceToken: options.serviceToken });
   // Pointers into the file as given (an array of rules has no /rules prefix), ranges into the file.
   const findings: Diagnostic[] = analysis.diagnostics.map((d) => {

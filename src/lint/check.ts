@@ -168,7 +168,7 @@ function mapFix(r: LintDiagnostic, d: Diagnostic, edit: (e: TextEdit) => TextEdi
 }
 
 /**
- * A ruleset body's validation, and when it has no errors and decides on packets, the findings of ruleset
+ * A ruleset body's validation, and when it has no errors and is of a known phase, the findings of ruleset
  * analysis (rules that can never decide, expressions never true) at the same pointers.
  */
 function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean): Diagnostic[] {
@@ -176,7 +176,8 @@ function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefi
   if (!analysis) return found;
   const body = value as { phase?: unknown; rules?: unknown } | null;
   if (found.some((d) => d.severity === 'error') || body === null || typeof body !== 'object') return found;
-  if (body.phase !== undefined && body.phase !== 'network_transit') return found;
+  // Analysis reads the phase from the body (its field set); a phase it does not know is left alone.
+  if (body.phase !== undefined && (typeof body.phase !== 'string' || !phaseInfo(body.phase))) return found;
   return [...found, ...analyzeRuleset(body, { lists: expr.lists, serviceToken: expr.serviceToken, scheme: expr.scheme }).diagnostics];
 }
 

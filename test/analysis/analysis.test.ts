@@ -190,3 +190,62 @@ describe('the report, word for word', () => {
     expect(text).toBe(readFileSync(new URL('./golden/findings.txt', import.meta.url), 'utf8'));
   });
 });
+
+describe('HTTP-phase rulesets', () => {
+  const http = (rules: object[]) => analyzeRuleset({ phase: 'http_request_firewall_custom', rules });
+
+  it('are checked with the fields of their phase: plain HTTP fields analyse cleanly', () => {
+    const a = http([
+      { action: 'block', expression: 'http.host eq "a.example" and http.request.uri.path eq "/admin"' },
+      { action: 'block', expression: 'ip.src in {10.0.0.0/8} and http.request.method in {"PUT" "DELETE"}' },
+    ]);
+    expect(a.rules.map((r) => r.status)).toEqual(['live', 'live']);
+    expect(a.diagnostics).toEqual([]);
+    expect(a.rules[0]!.witness).toEqual({ 'http.host': 'a.example', 'http.request.uri.path': '/admin' });
+    // Without the phase the same rules are not network expressions.
+    expect(analyzeRuleset({ rules: [{ action: 'block', expression: 'http.host eq "a.example"' }] }).rules[0]!.status).toBe('invalid');
+  });
+
+  it('a shadowed pair on a plain String field is found as for network fields, in requests', () => {
+    const a = http([{ action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "a"' }]);
+    expect(a.rules.map((r) => r.status)).toEqual(['live', 'shadowed']);
+    expect(a.diagnostics).toEqual([expect.objectContaining({ code: 'rule-redundant', pointer: '/rules/1/expression', data: expect.objectContaining({ coveredBy: [0], decidedBy: 0, witness: { 'http.host': 'a' } }) })]);
+    expect(a.diagnostics[0]!.message).toContain('every request it matches');
+    const b = http([{ action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'http.host in {"a" "b"}' }, { action: 'block', expression: 'http.host eq "b"' }]);
+    expect(b.diagnostics.map((d) => d.code)).toEqual(['rule-unreachable']);
+    expect(http([{ action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "b"' }]).diagnostics).toEqual([]);
+  });
+
+  it('rules with functions are left out with an info, never called shadowed, and decide nothing after them', () => {
+    const a = http([
+      { action: 'block', expression: 'lower(http.host) eq "a"' },
+      { action: 'block', expression: 'lower(http.host) eq "a"' },
+      { action: 'block', expression: 'http.host eq "a"' },
+      { action: 'block', expression: 'starts_with(http.request.uri.path, "/x") and http.host eq "a"' },
+    ]);
+    expect(a.rules.map((r) => r.status)).toEqual(['unknown', 'unknown', 'live', 'unknown']);
+    expect(a.diagnostics.map((d) => [d.code, d.severity, d.pointer])).toEqual([
+      ['rule-not-analysed', 'info', '/rules/0/expression'],
+      ['rule-not-analysed', 'info', '/rules/1/expression'],
+      ['rule-not-analysed', 'info', '/rules/3/expression'],
+    ]);
+    expect(a.diagnostics[0]!.message).toContain('lower()');
+    expect(a.diagnostics[2]!.data).toEqual({ reads: ['starts_with()'] });
+  });
+
+  it('rules with indexing and any()/all() are left out the same way', () => {
+    const a = http([
+      { action: 'block', expression: 'http.request.headers["x-a"][0] eq "1"' },
+      { action: 'block', expression: 'any(http.request.headers.names[*] eq "x-a")' },
+      { action: 'block', expression: 'all(http.request.headers["x-a"][*] eq "1")' },
+      { action: 'block', expression: 'http.request.headers["x-a"][0] eq "1"' },
+    ]);
+    expect(a.rules.map((r) => r.status)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);
+    expect(a.diagnostics.map((d) => d.data)).toEqual([{ reads: ['indexing [ ]'] }, { reads: ['any()', 'indexing [*]'] }, { reads: ['all()', 'indexing [ ]', 'indexing [*]'] }, { reads: ['indexing [ ]'] }]);
+  });
+
+  it('the phase can be given as an option, and a network phase keeps the network fields', () => {
+    expect(analyzeRuleset({ rules: [{ action: 'block', expression: 'http.host eq "a"' }] }, { phase: 'http_request_firewall_custom' }).rules[0]!.status).toBe('live');
+    expect(analyzeRuleset({ phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 22' }, { action: 'block', expression: 'tcp.dstport == 22' }] }).diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+  });
+});

@@ -98,4 +98,21 @@ describe('rulekit analyze --witness-pcap', () => {
     const j = spawnSync(process.execPath, [CLI, 'analyze', ruleset, '--format', 'json'], { encoding: 'utf8' });
     expect((JSON.parse(j.stdout) as { findings: { data: { rule: number } }[] }).findings[0]!.data.rule).toBe(1);
   });
+
+  it('an HTTP-phase ruleset is analysed with its fields; --witness-pcap refuses it (its witnesses are requests), exit 2', () => {
+    const ruleset = join(dir, 'waf.json');
+    writeFileSync(ruleset, JSON.stringify({
+      name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom',
+      rules: [{ action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'lower(http.host) eq "b"' }],
+    }));
+    const j = spawnSync(process.execPath, [CLI, 'analyze', ruleset, '--format', 'json'], { encoding: 'utf8' });
+    expect(j.status, j.stderr).toBe(0);
+    const out = JSON.parse(j.stdout) as { findings: { code: string }[]; rules: { status: string }[] };
+    expect(out.rules.map((r) => r.status)).toEqual(['live', 'shadowed', 'unknown']);
+    expect(out.findings.map((f) => f.code)).toEqual(['rule-redundant', 'rule-not-analysed']);
+    const pcap = join(dir, 'waf.pcap');
+    const p = spawnSync(process.execPath, [CLI, 'analyze', ruleset, '--witness-pcap', pcap], { encoding: 'utf8' });
+    expect(p.status).toBe(2);
+    expect(p.stderr).toContain('witnesses of a http_request_firewall_custom ruleset are HTTP requests');
+  });
 });

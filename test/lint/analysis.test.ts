@@ -78,3 +78,46 @@ resource "cloudflare_ruleset" "legacy" {
     ]);
   });
 });
+
+describe('lint: analysis of HTTP-phase rulesets', () => {
+  const body = `{
+  "name": "waf", "kind": "zone", "phase": "http_request_firewall_custom",
+  "rules": [
+    { "action": "block", "expression": "http.host eq \\"a\\"" },
+    { "action": "block", "expression": "http.host eq \\"a\\"" },
+    { "action": "block", "expression": "lower(http.host) eq \\"a\\"" }
+  ]
+}
+`;
+
+  it('a JSON body is analysed with the HTTP fields: the shadowed pair found, the function rule left out with an info', () => {
+    const found = checkExtracted(extract(body, 'json', true));
+    expect(found.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(found.filter((d) => d.code.startsWith('rule-') && d.code !== 'rule-action-parameters-not-checked').map((d) => [d.code, body.slice(d.range!.start, d.range!.end)])).toEqual([
+      ['rule-redundant', 'http.host eq \\"a\\"'],
+      ['rule-not-analysed', 'lower(http.host) eq \\"a\\"'],
+    ]);
+  });
+
+  it('a Terraform resource of an HTTP phase too', async () => {
+    const tf = `resource "cloudflare_ruleset" "waf" {
+  zone_id = var.zone_id
+  name    = "waf"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+  rules = [
+    { action = "block", expression = "http.host eq \\"a\\"" },
+    { action = "block", expression = "http.host eq \\"a\\"" },
+    { action = "block", expression = "any(http.request.headers.names[*] eq \\"x\\")" },
+  ]
+}
+`;
+    const { lintText } = await import('../../src/lint/index.js');
+    const { diagnostics } = await lintText(tf, 'terraform', true, {}, 'waf.tf');
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(diagnostics.filter((d) => d.code === 'rule-redundant' || d.code === 'rule-not-analysed').map((d) => [d.code, d.where])).toEqual([
+      ['rule-redundant', 'cloudflare_ruleset.waf.rules[1].expression'],
+      ['rule-not-analysed', 'cloudflare_ruleset.waf.rules[2].expression'],
+    ]);
+  });
+});
