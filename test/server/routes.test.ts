@@ -121,6 +121,16 @@ describe('routes', () => {
     expect(JSON.parse(again.body).result.version).toBe(String(Number(JSON.parse(written.body).result.version) + 1));
   });
 
+  it('a dry run of an HTTP-phase ruleset is analysed with that phase\'s fields', async () => {
+    const rules = [{ action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'lower(http.host) eq "b"' }];
+    const r = await app.inject({ method: 'POST', url: `${ZONE}/rulesets?dry_run=true`, headers: H, payload: { name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules } });
+    expect(r.statusCode).toBe(200);
+    const codes = (JSON.parse(r.body).messages as { meta: { code: string }; source?: { pointer: string } }[]).map((m) => [m.meta.code, m.source?.pointer]);
+    expect(codes).toContainEqual(['rule-redundant', '/rules/1/expression']);
+    expect(codes).toContainEqual(['rule-not-analysed', '/rules/2/expression']);
+    expect(codes.map(([c]) => c)).not.toContain('unknown-field');
+  });
+
   it('PUT refuses a changed kind or phase, and a rule id given twice', async () => {
     const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
     expect(r.statusCode).toBe(400);

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { analyzeRuleset } from '../../analysis/index.js';
 import type { StoredRuleset } from '../store/index.js';
 import { hasErrors, type Diagnostic } from '../../diagnostics/index.js';
-import { simulate, validateRuleset, type Ruleset } from '../../ruleset/index.js';
+import { phaseInfo, simulate, validateRuleset, type Ruleset } from '../../ruleset/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
@@ -26,7 +26,8 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
    * with `?analyze=true`; `analysis: 'always'` adds them to every write.
    */
   function analysisOf(req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean): Diagnostic[] {
-    if (ruleset.phase !== 'network_transit') return [];
+    // Analysis checks with the phase's fields; a phase the catalog does not know is left alone.
+    if (!phaseInfo(ruleset.phase)) return [];
     const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
     const mode = ctx.analysis ?? 'dry-run';
     if (asked === 'false' || mode === 'never') return [];
