@@ -164,14 +164,17 @@ export function validateBody(body: ParsedBody, validate: (input: unknown) => Dia
  * scan and `JSON.parse` of a 50-rule body (~8 KB) were ~50 µs, a sixth of a PUT's server time in the
  * bench's profile. Bodies are found by a hash of a sample of their bytes (length and 256 bytes evenly
  * spaced), then compared whole (`Buffer.equals`): ~1 µs, where a `Map` keyed by the text would hash all of
- * it (~30 µs for 8 KB). The value is deep-frozen, since every request with those bytes shares it; a body
- * that fails to parse is not kept (its answer is an error). The most recent {@link ParseMemo.maxEntries}
- * bodies of up to {@link ParseMemo.maxBytes} bytes are kept.
+ * it (~30 µs for 8 KB). A body is parsed afresh the first time its bytes are seen and only its bytes are
+ * kept; from the second time on its value is kept, deep-frozen, since every request with those bytes
+ * shares it. Freezing a 50-rule body on first sight was wasted on edits, which do not repeat, and left
+ * its objects frozen for nothing. A body that fails to parse is not kept (its answer is an error). The
+ * most recent {@link ParseMemo.maxEntries} bodies of up to {@link ParseMemo.maxBytes} bytes are kept.
  */
 export class ParseMemo {
-  private readonly byHash = new Map<number, { bytes: Buffer; parsed: ParsedBody }[]>();
+  /** `parsed` is set on the second sight of the bytes. */
+  private readonly byHash = new Map<number, MemoEntry[]>();
   /** Every kept body, least recently used first. */
-  private readonly recency = new Map<{ bytes: Buffer; parsed: ParsedBody }, number>();
+  private readonly recency = new Map<MemoEntry, number>();
 
   constructor(readonly maxEntries = 128, readonly maxBytes = 64 * 1024) {}
 
@@ -184,15 +187,22 @@ export class ParseMemo {
     if (hit) {
       this.recency.delete(hit);
       this.recency.set(hit, hash);
-      return hit.parsed;
+      if (hit.parsed) return hit.parsed;
+      // Bytes that parsed before parse again.
+      const again = parseBody(bytes) as ParsedBody;
+      freezeDeep(again.value);
+      return (hit.parsed = Object.freeze(again));
     }
     const parsed = parseBody(bytes);
     if ('code' in parsed) return parsed;
-    freezeDeep(parsed.value);
     // A copy: the request's buffer may be a view of memory Node reuses.
-    const entry = { bytes: Buffer.from(bytes), parsed: Object.freeze(parsed) };
-    if (bucket) bucket.push(entry);
-    else this.byHash.set(hash, [entry]);
+    const entry: MemoEntry = { bytes: Buffer.from(bytes) };
+    if (bucket) {
+      // Edits of one length that the sample misses share a hash: a full bucket gives up its oldest, so a
+      // lookup compares a few buffers, not up to maxEntries (128 compares were ~40 µs of an edit's PUT).
+      if (bucket.length >= MAX_BUCKET) this.recency.delete(bucket.shift()!);
+      bucket.push(entry);
+    } else this.byHash.set(hash, [entry]);
     this.recency.set(entry, hash);
     if (this.recency.size > this.maxEntries) {
       const [oldest, oldHash] = this.recency.entries().next().value!;
@@ -203,6 +213,14 @@ export class ParseMemo {
     }
     return parsed;
   }
+}
+
+/** Most bodies of one sample hash kept at once (see {@link ParseMemo.parse}). */
+const MAX_BUCKET = 4;
+
+interface MemoEntry {
+  bytes: Buffer;
+  parsed?: ParsedBody;
 }
 
 /** A hash of a buffer's length and of 256 of its bytes, evenly spaced (FNV-1a steps): equal buffers, equal hashes. */

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partsText, ruleText, rulesetText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, partsText, ruleText, rulesetText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -45,12 +45,13 @@ const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : 
 type RuleContent = Omit<StoredRule, 'id' | 'version' | 'last_updated' | 'ref'> & { ref?: string };
 
 /**
- * A body rule's content, the JSON text of a stored rule around the members the server assigns, and the
- * body's `ref` as JSON.
+ * A body rule's content, the JSON text of a stored rule around the members the server assigns, those
+ * parts as the compact form keeps them, and the body's `ref` as JSON.
  */
 interface BodyRule {
   content: RuleContent;
   parts: RuleParts;
+  partText: string;
   refText?: string;
 }
 
@@ -62,25 +63,40 @@ interface BodyRule {
  */
 const ofFrozen = new WeakMap<object, BodyRule>();
 
+/**
+ * Body rules by their members, for bodies not seen before: a PUT with one rule edited finds the other
+ * rules here (a key of their members is cheaper than serialising them, and their parts are shared
+ * rather than made again as garbage). The oldest {@link BY_MEMBERS_MAX} go first.
+ */
+const byMembers = new Map<string, BodyRule>();
+const BY_MEMBERS_MAX = 8192;
+
 function bodyRule(r: Body): BodyRule {
   let b = ofFrozen.get(r);
   if (b) return b;
-  const content: RuleContent = {
-    action: str(r['action']),
-    expression: str(r['expression']),
-    description: str(r['description']),
-    enabled: typeof r['enabled'] === 'boolean' ? r['enabled'] : true,
-  };
-  if (typeof r['ref'] === 'string') content.ref = r['ref'];
-  if (r['action_parameters'] !== undefined) content.action_parameters = r['action_parameters'] as Record<string, unknown>;
-  b = {
-    content,
-    parts: {
-      head: `"action":${JSON.stringify(content.action)},"expression":${JSON.stringify(content.expression)},"description":${JSON.stringify(content.description)},`,
-      tail: `,"enabled":${content.enabled}${content.action_parameters === undefined ? '' : `,"action_parameters":${JSON.stringify(content.action_parameters)}`}}`,
-    },
-  };
-  if (content.ref !== undefined) b.refText = JSON.stringify(content.ref);
+  const action = str(r['action']);
+  const expression = str(r['expression']);
+  const description = str(r['description']);
+  const enabled = typeof r['enabled'] === 'boolean' ? r['enabled'] : true;
+  const ref = typeof r['ref'] === 'string' ? r['ref'] : undefined;
+  const params = r['action_parameters'];
+  const paramsText = params === undefined ? undefined : JSON.stringify(params);
+  // Lengths first: the strings may hold any character, so no separator could tell them apart.
+  const key = `${action.length},${expression.length},${description.length},${ref === undefined ? -1 : ref.length},${enabled ? 1 : 0}:${action}${expression}${description}${ref ?? ''}${paramsText ?? ''}`;
+  b = byMembers.get(key);
+  if (!b) {
+    const content: RuleContent = { action, expression, description, enabled };
+    if (ref !== undefined) content.ref = ref;
+    if (params !== undefined) content.action_parameters = params as Record<string, unknown>;
+    const parts = {
+      head: `"action":${JSON.stringify(action)},"expression":${JSON.stringify(expression)},"description":${JSON.stringify(description)},`,
+      tail: `,"enabled":${enabled}${paramsText === undefined ? '' : `,"action_parameters":${paramsText}`}}`,
+    };
+    b = { content, parts, partText: partText(parts) };
+    if (ref !== undefined) b.refText = JSON.stringify(ref);
+    if (byMembers.size >= BY_MEMBERS_MAX) byMembers.delete(byMembers.keys().next().value!);
+    byMembers.set(key, b);
+  }
   if (Object.isFrozen(r)) ofFrozen.set(r, b);
   return b;
 }
@@ -91,7 +107,7 @@ const contentsOfFrozen = new WeakMap<object, { parts: string; digest: string }>(
 function contentsOf(bodyRules: readonly Body[], rules: readonly BodyRule[]): { parts: string; digest: string } {
   let c = contentsOfFrozen.get(bodyRules);
   if (c) return c;
-  const parts = partsText(rules.map((r) => r.parts));
+  const parts = partsText(rules.map((r) => r.partText));
   c = { parts, digest: createHash('sha256').update(parts).digest('hex') };
   if (Object.isFrozen(bodyRules)) contentsOfFrozen.set(bodyRules, c);
   return c;

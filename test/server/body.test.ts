@@ -92,11 +92,16 @@ describe('ValidationMemo', () => {
 });
 
 describe('ParseMemo', () => {
-  it('answers what parseBody answers, the same frozen body for the same text, keeping the most recent', () => {
+  it('answers what parseBody answers, the same frozen body for the same text from its second sight, keeping the most recent', () => {
     const memo = new ParseMemo(2, 100);
     const text = '{"rules":[{"action":"block","action_parameters":{"x":[1]}}]}';
+    // First sight: parsed, not frozen (a body that never repeats is not worth freezing).
+    const once = memo.parse(Buffer.from(text)) as ParsedBody;
+    expect(once).toEqual(parseBody(Buffer.from(text)));
+    expect(Object.isFrozen(once.value)).toBe(false);
     const first = memo.parse(Buffer.from(text)) as ParsedBody;
     expect(first).toEqual(parseBody(Buffer.from(text)));
+    expect(first).not.toBe(once);
     expect(memo.parse(Buffer.from(text))).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     const rule = (first.value as { rules: { action_parameters: { x: number[] } }[] }).rules[0]!;
@@ -105,6 +110,8 @@ describe('ParseMemo', () => {
     }).toThrow(TypeError);
     memo.parse(Buffer.from('{"b":1}'));
     memo.parse(Buffer.from('{"c":1}'));
+    // Forgotten: a first sight again.
+    expect(Object.isFrozen((memo.parse(Buffer.from(text)) as ParsedBody).value)).toBe(false);
     expect(memo.parse(Buffer.from(text))).not.toBe(first);
     // Over the size limit: parsed each time, not kept, not frozen.
     const long = `{"long":"${'x'.repeat(100)}"}`;

@@ -10,7 +10,11 @@ import { envelopeText } from '../../src/server/envelope.js';
 import { withJsonText } from '../../src/server/store/cache.js';
 
 const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
-  { code: fc.constantFrom('list-not-provided', 'deprecated-field', 'server-invalid-json'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.string(), pointer: fc.string() },
+  {
+    code: fc.constantFrom('list-not-provided', 'deprecated-field', 'server-invalid-json', 'a|b', 'a'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.constantFrom('', '|', 'x', '1|x'),
+    pointer: fc.constantFrom('', '|', 'x', '/rules/1'), range: fc.record({ start: fc.nat(3), end: fc.nat(3) }), rangeIn: fc.constantFrom('value', 'document'),
+    fix: fc.record({ title: fc.string(), edits: fc.constant([]) }),
+  },
   { requiredKeys: ['code', 'severity', 'message'] },
 ) as fc.Arbitrary<Diagnostic>;
 

@@ -71,6 +71,30 @@ describe('record text', () => {
     }), { numRuns: 300 });
   });
 
+  it('tells apart rules whose members hold the same characters split differently (rules are reused by their members)', () => {
+    const variants: Record<string, unknown>[] = [
+      { action: 'ab', expression: '', description: '' },
+      { action: 'a', expression: 'b', description: '' },
+      { action: 'a', expression: '', description: 'b' },
+      { action: 'a', expression: '', description: '', ref: 'b' },
+      { action: 'a', expression: '', description: '', ref: '' },
+      { action: 'a', expression: '', description: '', action_parameters: 'b' },
+      { action: 'a', expression: '', description: '', action_parameters: null },
+      { action: 'a', expression: '', description: '' },
+      { action: 'a', expression: '', description: '', enabled: false },
+      { action: 'a', expression: 5, description: '' },
+    ];
+    for (let round = 0; round < 2; round++) {
+      const made = newRuleset({ rules: variants }, '2026-01-02T03:04:05.678Z', ids('m'));
+      expect(textOf(made)).toBe(JSON.stringify(made));
+      expect(made.rules.map(({ id: _id, ...r }) => r)).toEqual(variants.map((v, i) => ({
+        action: v['action'], expression: typeof v['expression'] === 'string' ? v['expression'] : '', description: v['description'], enabled: v['enabled'] ?? true,
+        version: '1', last_updated: '2026-01-02T03:04:05.678Z', ref: (v['ref'] as string | undefined) ?? made.rules[i]!.id,
+        ...(v['action_parameters'] !== undefined ? { action_parameters: v['action_parameters'] } : {}),
+      })));
+    }
+  });
+
   it('keeps the id, ref, version and timestamp of a rule sent back unchanged, in the record and its text', () => {
     const current = newRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }] }, '2026-01-01T00:00:00.000Z');
     const out = replaceRules(current, freezeDeep({ rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }, { action: 'skip', expression: 'ip.src == 10.0.0.1' }] }), '2026-01-02T00:00:00.000Z');

@@ -45,9 +45,12 @@ describe('sqlite file', () => {
       await s1.close();
       const file = new Database(join(data, 'rulekit.sqlite'), { readonly: true });
       const rows = file.prepare('SELECT body, contents FROM ruleset_versions ORDER BY version').all() as { body: string; contents: string | null }[];
-      expect(rows.map((r) => r.contents !== null)).toEqual([true, true, true, true]);
-      expect(rows[0]!.body.length).toBeLessThan(texts[0]!.length / 2);
-      expect(file.prepare('SELECT COUNT(*) FROM rule_contents').pluck().get()).toBe(2);
+      // Rule contents seen once are written whole (an edit's need not repeat); from their second time on
+      // as contents and the compact row.
+      expect(rows.map((r) => r.contents !== null)).toEqual([false, true, false, true]);
+      expect(rows[0]!.body).toBe(texts[0]);
+      expect(rows[1]!.body.length).toBeLessThan(texts[1]!.length / 2);
+      expect(file.prepare('SELECT COUNT(*) FROM rule_contents').pluck().get()).toBe(1);
       file.close();
       const s2 = await openStore({ dataDir: data });
       const versions = await s2.rulesetVersions(A, created.created.id);
@@ -69,15 +72,20 @@ describe('sqlite file', () => {
       const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
       await s.createRuleset(A, made);
       const put = (current: StoredRuleset) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset };
+      // The contents' second time: written as contents, which the store then takes as stored.
+      const second = await s.updateRuleset(A, made.id, put);
+      if (!('ok' in second)) throw new Error('not updated');
       const other = new Database(join(data, 'rulekit.sqlite'));
       other.pragma('foreign_keys = OFF');
       other.exec('DELETE FROM ruleset_versions; DELETE FROM rule_contents');
-      other.prepare("INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, 1, ?)").run(made.id, jsonTextOf(made));
+      const insert = other.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, ?, ?)');
+      insert.run(made.id, 1, jsonTextOf(made));
+      insert.run(made.id, 2, jsonTextOf(second.ok));
       other.close();
       await expect(s.updateRuleset(A, made.id, put)).rejects.toThrow(/FOREIGN KEY/);
       const again = await s.updateRuleset(A, made.id, put);
-      expect(again).toHaveProperty('ok.version', '2');
-      expect((await s.rulesetVersions(A, made.id)).map((v) => v.version)).toEqual(['1', '2']);
+      expect(again).toHaveProperty('ok.version', '3');
+      expect((await s.rulesetVersions(A, made.id)).map((v) => v.version)).toEqual(['1', '2', '3']);
       await s.close();
     } finally {
       rmSync(data, { recursive: true, force: true });

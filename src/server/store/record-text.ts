@@ -77,9 +77,17 @@ export function compactFormOf(record: object): CompactForm | undefined {
   return forms.get(record);
 }
 
-/** The parts of rules as the compact form keeps them (JSON `[[head, tail], …]`). */
-export function partsText(parts: readonly RuleParts[]): string {
-  return JSON.stringify(parts.map((p) => [p.head, p.tail]));
+/** One rule's parts as the compact form keeps them (JSON `[head, tail]`). */
+export function partText(p: RuleParts): string {
+  return JSON.stringify([p.head, p.tail]);
+}
+
+/**
+ * The parts of rules as the compact form keeps them (JSON `[[head, tail], …]`), from each rule's
+ * {@link partText}: the caller keeps those per rule, so a body with one rule edited serialises one.
+ */
+export function partsText(parts: readonly string[]): string {
+  return `[${parts.join(',')}]`;
 }
 
 /** The full text of a ruleset version from its compact form and its rules' parts: the text it was made from. */

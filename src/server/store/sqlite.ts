@@ -66,6 +66,8 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
+const SEEN_ONCE_MAX = 1024;
+
 class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly q;
@@ -77,6 +79,16 @@ class SqliteStore implements Store {
    * emptied with the cache when a group fails to commit.
    */
   private readonly contents = new Set<string>();
+  /**
+   * Digests of rule contents met once, whose version row was written as the whole text: contents are
+   * written as a `rule_contents` row from their second time on, so an edit, whose contents need not
+   * come again, writes one ~16 KB row rather than that and a compact one (~90 µs of its ~0.9 ms
+   * in-process). The most recent {@link SEEN_ONCE_MAX} are kept; a forgotten digest is written whole
+   * once more.
+   */
+  private readonly seenOnce = new Set<string>();
+  /** Records whose version row is their whole text: their contents are not stored, whatever their digest. */
+  private readonly writtenWhole = new WeakSet<object>();
 
   constructor(private readonly db: Database.Database) {
     this.q = {
@@ -211,8 +223,9 @@ class SqliteStore implements Store {
   }
 
   /**
-   * The history row of a record: its compact form when records.ts made it with one (the rule contents
-   * written first unless this process knows them committed), else its text.
+   * The history row of a record: its compact form when records.ts made it with one and its rule contents
+   * come for the second time or more (the contents written first unless this process knows them
+   * committed), else its text.
    */
   private insertVersion(record: StoredRuleset, text: string): void {
     const form = compactFormOf(record);
@@ -220,7 +233,16 @@ class SqliteStore implements Store {
       this.q.insertVersion.run(record.id, Number(record.version), text, null);
       return;
     }
-    if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
+    if (!this.contents.has(form.digest)) {
+      if (!this.seenOnce.has(form.digest)) {
+        this.seenOnce.add(form.digest);
+        if (this.seenOnce.size > SEEN_ONCE_MAX) this.seenOnce.delete(this.seenOnce.values().next().value!);
+        this.q.insertVersion.run(record.id, Number(record.version), text, null);
+        this.writtenWhole.add(record);
+        return;
+      }
+      this.q.insertContents.run(form.digest, form.parts);
+    }
     this.q.insertVersion.run(record.id, Number(record.version), form.compact, form.digest);
   }
 
@@ -228,7 +250,7 @@ class SqliteStore implements Store {
   private stored(record: StoredRuleset): void {
     this.cache.put(record);
     const form = compactFormOf(record);
-    if (form) this.contents.add(form.digest);
+    if (form && !this.writtenWhole.has(record)) this.contents.add(form.digest);
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
