@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, PHASE_CATALOG } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, HTTP_EXTRA_FIELD_ROWS, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -195,7 +195,8 @@ export function docFiles(): Record<string, string> {
     '## Fields of the HTTP phases',
     '',
     `${HTTP_FIELDS.length} fields, from \`${HTTP_FIELDS_SOURCE.path}\` of ${HTTP_FIELDS_SOURCE.repo} at`,
-    `\`${HTTP_FIELDS_SOURCE.revision}\` (src/expression/http-fields.ts). Every http_* phase and ddos_l7 reads`,
+    `\`${HTTP_FIELDS_SOURCE.revision}\` (src/expression/http-fields.ts), with ${HTTP_EXTRA_FIELD_ROWS.map(([n]) => `\`${n}\``).join(', ')}, which the`,
+    `docs use outside that reference (${[...new Set(HTTP_EXTRA_FIELD_ROWS.map((r) => `\`${r[3]}\``))].join(', ')}). Every http_* phase and ddos_l7 reads`,
     'them all; the response fields only the response phases ([docs/http-requests.md](http-requests.md#response-fields)).',
     '`Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
     '',
@@ -221,7 +222,19 @@ export function docFiles(): Record<string, string> {
     '| --- | --- | --- | --- |',
     ...Object.values(COMPARE_OPERATORS).map((o) => `| \`${o.print}\` | ${o.spellings.map((s) => `\`${s}\``).join(' ')} | ${o.types.join(', ')} | ${o.doc} |`),
     '| `in {…}` | `in` | Int, String, Ip | Set membership: values, `low..high` ranges (Int, Ip), CIDRs (Ip). |',
-    '| `in $list` | `in` | Ip | List membership: `$svc.anonymizer`, `$svc.botnetcc`, `$svc.malware`, account lists. |',
+    `| \`in $list\` | \`in\` | Ip | List membership: the [managed lists](#managed-lists) (${managedListsFor(false).map((n) => `\`$svc.${n}\``).join(', ')}; in the HTTP phases also ${managedListsFor(true).filter((n) => !managedListsFor(false).includes(n)).map((n) => `\`$svc.${n}\``).join(', ')}) and account lists. |`,
+    '',
+    '## Managed lists',
+    '',
+    "IP lists the service maintains, named after the service token (`svc` by default; `serviceToken: 'cf'`",
+    `reads Cloudflare's \`$cf.open_proxies\` spelling). From service.md and \`${MANAGED_LISTS_SOURCE.path}\` of`,
+    `${MANAGED_LISTS_SOURCE.repo} at \`${MANAGED_LISTS_SOURCE.revision}\` (\`MANAGED_LIST_CATALOG\`, src/expression/lists.ts).`,
+    'Their items are inputs, as account lists are (`lists: { "svc.vpn": [...] }`, `rulekit simulate --lists`);',
+    'without them membership is false (info `list-not-provided`). A list of the other field set is `unknown-list`.',
+    '',
+    '| list | type | usable in | holds |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(MANAGED_LIST_CATALOG).map(([name, l]) => `| \`$svc.${name}\` | ${l.type === 'ip' ? 'IP' : l.type} | ${l.fieldSets.map((f) => (f === 'http' ? 'HTTP phases' : 'network phases')).join(', ')} | ${l.doc} |`),
     '',
     '## Logical operators (loosest first)',
     '',
@@ -233,7 +246,9 @@ export function docFiles(): Record<string, string> {
     '## Functions',
     '',
     `${Object.keys(FUNCTIONS).length} functions, from \`${FUNCTIONS_SOURCE.path}\` of ${FUNCTIONS_SOURCE.repo} at`,
-    `\`${FUNCTIONS_SOURCE.revision}\` (src/expression/functions.ts; bit_slice is the one function of network rules).`,
+    `\`${FUNCTIONS_SOURCE.revision}\` (src/expression/functions.ts; bit_slice is the one function of network rules);`,
+    `${NEWER_FUNCTIONS_SOURCE.functions.map((n) => `\`${n}\``).join(' and ')}, newer than that revision, from the changelog entry that added them`,
+    `(${NEWER_FUNCTIONS_SOURCE.changelog}) and the published functions page.`,
     'Rewrite-only functions are refused in filters (`function-context`) and allowed with `context: \'value\'`;',
     'phase-only ones are refused when the phase is known and is not one of theirs. Arguments marked literal',
     'must be written in the expression, those marked field cannot be literals (`function-literal-argument`).',

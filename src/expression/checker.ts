@@ -15,7 +15,7 @@ import type { FieldDef, FieldType, Scheme } from './scheme.js';
 import { readInt, readIp, readString } from './literals.js';
 import type { IntOp, IpOp, LhsPlan, Predicate, StringOp, VectorPlan } from './predicates.js';
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
-import { ListCatalog, MANAGED_LISTS, MAX_LIST_NAME } from './lists.js';
+import { ListCatalog, MAX_LIST_NAME, managedListsFor } from './lists.js';
 import { suggest } from '../diagnostics/index.js';
 import { readIntText } from './literals.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
@@ -455,7 +455,7 @@ class Checker {
     const token = this.options.serviceToken ?? 'svc';
     const name = node.name;
     if (name.length === 0) return undefined; // the lexer reported it
-    const managedNames = MANAGED_LISTS.map((m) => `${token}.${m}`);
+    const managedNames = managedListsFor(this.options.scheme.rulesLanguage).map((m) => `${token}.${m}`);
     if (name.includes('.') && !this.options.lists?.get(name)) {
       if (!managedNames.includes(name)) {
         const guess = suggest(name, managedNames);
@@ -476,6 +476,11 @@ class Checker {
       return IpSet.fromRanges([]);
     }
     const set = lists.get(name);
+    if (!set && managedNames.includes(name)) {
+      // Managed lists are optional inputs: a catalog of account lists need not carry them.
+      this.out.push(expressionDiagnostic('list-not-provided', `no items were given for $${name}: membership is false for every packet`, node.range));
+      return IpSet.fromRanges([]);
+    }
     if (!set) {
       const guess = suggest(name, lists.names());
       this.out.push(

@@ -181,6 +181,58 @@ function base64Bytes(s: string): Uint8Array | undefined {
   return new Uint8Array(out);
 }
 
+/*
+ * Binary values. Strings are UTF-8 text, but a digest is raw bytes: sha256() gives each byte >= 0x80 as
+ * the lone low surrogate U+DC00 + byte (the "surrogateescape" of Python), which no UTF-8 text holds, and
+ * binaryBytes() reads such surrogates back as the bytes. encode_base64(sha256(x)) is thus exact; len()
+ * and substring() count such a byte as the 3 UTF-8 bytes of U+FFFD, as they do any lone surrogate.
+ */
+const ESCAPED = /[\udc80-\udcff]/;
+
+/** The bytes of a value: UTF-8, except lone U+DC80–U+DCFF, which are the escaped bytes 0x80–0xFF. */
+export function binaryBytes(s: string): Uint8Array {
+  if (!ESCAPED.test(s)) return utf8.encode(s);
+  const out: number[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const paired = i > 0 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800;
+    if (c < 0xdc80 || c > 0xdcff || paired) continue;
+    for (const b of utf8.encode(s.slice(from, i))) out.push(b);
+    out.push(c - 0xdc00);
+    from = i + 1;
+  }
+  for (const b of utf8.encode(s.slice(from))) out.push(b);
+  return new Uint8Array(out);
+}
+
+/** Raw bytes as a value: ASCII as itself, other bytes escaped as U+DC80–U+DCFF. */
+export function fromBinary(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += String.fromCharCode(b < 0x80 ? b : 0xdc00 + b);
+  return out;
+}
+
+/** `sha256`: the SHA-256 digest (32 raw bytes) of the value's bytes. */
+export function sha256Digest(s: string): string {
+  return fromBinary(sha256(binaryBytes(s)));
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** `encode_base64`: standard alphabet without padding; flags "u" URL-safe alphabet, "p" padding. */
+export function encodeBase64(s: string, flags = ''): string {
+  const bytes = binaryBytes(s);
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = i + 2 < bytes.length ? 4 : i + 1 < bytes.length ? 3 : 2;
+    for (let k = 0; k < chars; k++) out += B64[(n >> (18 - 6 * k)) & 63];
+    if (flags.includes('p')) out += '='.repeat(4 - chars);
+  }
+  return flags.includes('u') ? out.replace(/\+/g, '-').replace(/\//g, '_') : out;
+}
+
 /** A JSON document, or not. */
 function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
   try {

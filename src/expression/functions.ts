@@ -22,6 +22,17 @@ export const FUNCTIONS_SOURCE = Object.freeze({
   revision: '12cd7d04ee8fc78422ffcb0a63ed83f5c2ce8475',
 });
 
+/**
+ * Where the functions newer than {@link FUNCTIONS_SOURCE}'s revision come from: the newest revision of
+ * the functions page readable here predates them (the cloudflare-docs snapshot is over the fetch limit),
+ * so encode_base64 and sha256 follow the changelog entry that added them and the published page.
+ */
+export const NEWER_FUNCTIONS_SOURCE = Object.freeze({
+  changelog: 'https://developers.cloudflare.com/changelog/2026-01-22-sha256-base64-encode-functions',
+  page: 'https://developers.cloudflare.com/ruleset-engine/rules-language/functions/',
+  functions: ['encode_base64', 'sha256'] as readonly string[],
+});
+
 /** What a parameter accepts (`Array` is an array of any items; `Bytes` reads as String). */
 export type ParamType = 'String' | 'Int' | 'Bool' | 'Ip' | 'String|Int' | 'String|Array' | 'Int|Bool|Ip' | 'Array<String>' | 'Array<Bool>';
 
@@ -188,6 +199,20 @@ export const FUNCTIONS: Readonly<Record<string, FunctionInfo>> = {
     restriction: { where: 'Transform Rules, custom rules and rate limiting rules', phases: [...TRANSFORM_PHASES, 'http_request_firewall_custom', 'http_ratelimit'] },
     run: R.decodeBase64 as FunctionRun,
   },
+  encode_base64: {
+    signature: 'encode_base64(input: String | Bytes, flags: String (optional)) -> String',
+    doc: 'The input in Base64: standard alphabet without padding; flags "u" for the URL-safe alphabet, "p" to pad with = (e.g. "up"). Only in header transform rules.',
+    example: 'encode_base64("hello world", "p") == "aGVsbG8gd29ybGQ="',
+    params: [
+      { name: 'input', type: 'String' },
+      { name: 'flags', type: 'String', literal: true, optional: true },
+    ],
+    returns: 'String',
+    restriction: { where: 'header transform rules', phases: ['http_request_late_transform', 'http_response_headers_transform'] },
+    run: R.encodeBase64 as FunctionRun,
+    literals: ([, flags], _node, out) =>
+      flags === undefined || /^[up]*$/.test(flags.value as string) || bad(out, `the flags of encode_base64 are "u" (URL-safe) and "p" (padding), e.g. "up"; ${JSON.stringify(flags.value)} is not`, flags.node),
+  },
   ends_with: {
     signature: 'ends_with(source: String, substring: String) -> Boolean',
     doc: 'true when the source ends with the substring. The source cannot be a literal.',
@@ -290,6 +315,14 @@ export const FUNCTIONS: Readonly<Record<string, FunctionInfo>> = {
         .split('&')
         .filter((kv) => kv !== '' && !names.includes(kv.split('=')[0]))
         .join('&'),
+  },
+  sha256: {
+    signature: 'sha256(input: String | Bytes) -> Bytes',
+    doc: 'The SHA-256 digest of the input, 32 raw bytes; encode_base64(sha256(…)) writes it as text. Requires enablement for the account.',
+    example: 'encode_base64(sha256("my-token")) == "/s5Q0ih/ckWupYGbdfle6L7ClaFPjvHnox8X8drp30Q"',
+    params: [{ name: 'input', type: 'String' }],
+    returns: 'String',
+    run: R.sha256Digest as FunctionRun,
   },
   split: {
     signature: 'split(input: String, separator: String, limit: Integer) -> Array<String>',

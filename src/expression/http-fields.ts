@@ -194,6 +194,25 @@ export const HTTP_FIELD_ROWS: readonly (readonly [name: string, dataType: string
   ['cf.response.error_type', 'String', 'The type of error in the response being returned (response header transforms and custom errors only).'],
 ];
 
+/**
+ * Fields the docs use outside the fields reference, each with the page (path@revision) that shows it:
+ * `[name, data_type, summary, source]`. {@link HTTP_FIELDS} (in `scheme.ts`) adds them after the table.
+ */
+export const HTTP_EXTRA_FIELD_ROWS: readonly (readonly [name: string, dataType: string, summary: string, source: string])[] = [
+  [
+    'cf.zone.name',
+    'String',
+    'The name of the zone the request is for (account-level rulesets choose their zones with it).',
+    'src/content/docs/ruleset-engine/custom-rulesets/deploy-custom-ruleset.mdx@261bf8bd87db601ab7a208ee483b990540df26f5',
+  ],
+  [
+    'cf.zone.plan',
+    'String',
+    'The plan of the zone the request is for ("ENT"); account-level custom rulesets end with `and cf.zone.plan eq "ENT"`.',
+    'src/content/docs/ruleset-engine/custom-rulesets/deploy-custom-ruleset.mdx@261bf8bd87db601ab7a208ee483b990540df26f5',
+  ],
+];
+
 /** Deprecated names the source's notes say are still accepted, with the field each one equals. */
 export const HTTP_DEPRECATED_ALIASES: Readonly<Record<string, string>> = {
   'ip.geoip.asnum': 'ip.src.asnum',

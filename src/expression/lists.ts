@@ -7,8 +7,47 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { IpSet } from '../net/index.js';
 import { expressionDiagnostic } from './diagnostics.js';
 
-/** Names of the managed lists after the service token (`$svc.anonymizer`). */
-export const MANAGED_LISTS: readonly string[] = ['anonymizer', 'botnetcc', 'malware'];
+/** Where {@link MANAGED_LIST_CATALOG}'s HTTP lists come from. */
+export const MANAGED_LISTS_SOURCE = Object.freeze({
+  repo: 'cloudflare/cloudflare-docs',
+  path: 'src/content/partials/waf/managed-lists.mdx',
+  revision: '2678ac4c8e0abda808477ea82dbdb67182020649',
+});
+
+/** One managed list: what it holds and which expressions may name it. */
+export interface ManagedListInfo {
+  /** Items are IP addresses, CIDRs and ranges (every managed list is an IP list). */
+  type: 'ip';
+  /**
+   * The expressions that may name it: `network` (the packet fields: the network phases, service.md's
+   * `$svc.anonymizer` …) and `http` (the HTTP phases, Rules-language schemes).
+   */
+  fieldSets: readonly ('network' | 'http')[];
+  doc: string;
+}
+
+/**
+ * The managed lists, by name after the service token (`$svc.anonymizer`; Cloudflare writes the token `cf`).
+ * The three of service.md are lists of both field sets; Open Proxies and VPNs are documented for the
+ * HTTP phases only ({@link MANAGED_LISTS_SOURCE}, "Managed IP Lists"). Their items are never built in:
+ * a caller gives them, as for account lists, or membership is false.
+ */
+export const MANAGED_LIST_CATALOG: Readonly<Record<string, ManagedListInfo>> = {
+  anonymizer: { type: 'ip', fieldSets: ['network', 'http'], doc: 'Known anonymizers (open SOCKS proxies, VPNs, Tor nodes).' },
+  botnetcc: { type: 'ip', fieldSets: ['network', 'http'], doc: 'Known botnet command-and-control servers.' },
+  malware: { type: 'ip', fieldSets: ['network', 'http'], doc: 'Known sources of malware.' },
+  open_proxies: { type: 'ip', fieldSets: ['http'], doc: 'Known open HTTP and SOCKS proxy endpoints.' },
+  vpn: { type: 'ip', fieldSets: ['http'], doc: 'Known VPN servers.' },
+};
+
+/** Names of the managed lists after the service token (`$svc.anonymizer`), of every field set. */
+export const MANAGED_LISTS: readonly string[] = Object.keys(MANAGED_LIST_CATALOG);
+
+/** The managed lists an expression may name: those of the HTTP phases for a Rules-language scheme, else the network ones. */
+export function managedListsFor(rulesLanguage: boolean): string[] {
+  const set = rulesLanguage ? 'http' : 'network';
+  return MANAGED_LISTS.filter((n) => MANAGED_LIST_CATALOG[n]!.fieldSets.includes(set));
+}
 /** Longest account list name. */
 export const MAX_LIST_NAME = 50;
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { HTTP_DEPRECATED_ALIASES, HTTP_FIELD_ROWS, type DocType } from './http-fields.js';
+import { HTTP_DEPRECATED_ALIASES, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_ROWS, type DocType } from './http-fields.js';
 
 /** The value types of the language. */
 export type FieldType = 'Int' | 'String' | 'Ip' | 'Bool';
@@ -188,7 +188,7 @@ function httpField(name: string, doc: DocType, summary: string): FieldDef {
 
 /** The fields of the HTTP phases (the public fields reference; `http-fields.ts`), deprecated aliases last. */
 export const HTTP_FIELDS: readonly FieldDef[] = (() => {
-  const rows = HTTP_FIELD_ROWS.map(([name, doc, summary]) => httpField(name, doc, summary));
+  const rows = [...HTTP_FIELD_ROWS, ...HTTP_EXTRA_FIELD_ROWS].map(([name, doc, summary]) => httpField(name, doc, summary));
   const byName = new Map(rows.map((f) => [f.name, f]));
   const aliases = Object.entries(HTTP_DEPRECATED_ALIASES).map(([name, of]): FieldDef => ({
     ...byName.get(of)!,

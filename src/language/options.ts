@@ -1,5 +1,5 @@
 /** The catalogs an expression is completed against: the scheme and the list names, resolved from the options. @module */
-import { ListCatalog, MANAGED_LISTS, NETWORK_SCHEME, Scheme, type FieldDef } from '../expression/index.js';
+import { ListCatalog, managedListsFor, NETWORK_SCHEME, Scheme, type FieldDef } from '../expression/index.js';
 import type { ExpressionLanguageOptions } from './types.js';
 
 /** A list that can be named in an expression. */
@@ -25,7 +25,7 @@ export function catalogsOf(options: ExpressionLanguageOptions | undefined): Lang
   let scheme = NETWORK_SCHEME;
   if (o.scheme instanceof Scheme) scheme = o.scheme;
   else if (isObject(o.scheme)) scheme = Scheme.fromLiteral(o.scheme).scheme;
-  const lists: ListEntry[] = MANAGED_LISTS.map((n) => ({ name: `${serviceToken}.${n}`, managed: true }));
+  const lists: ListEntry[] = managedListsFor(scheme.rulesLanguage).map((n) => ({ name: `${serviceToken}.${n}`, managed: true }));
   const given = o.lists;
   if (given instanceof ListCatalog) {
     for (const name of given.names()) addList(lists, name, serviceToken, undefined);

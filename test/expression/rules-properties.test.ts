@@ -31,6 +31,9 @@ const { str } = fc.letrec<{ str: string }>((tie) => ({
     tie('str').map((s) => `remove_bytes(${s}, "a")`),
     fc.constantFrom('lookup_json_string(http.request.body.raw, "a")', 'lookup_json_string(http.request.body.raw, "a", 0)'),
     fc.tuple(tie('str'), idx).map(([s, i]) => `split(${s}, "/", 3)[${i}]`),
+    fc.tuple(tie('str'), fc.constantFrom('', ', "u"', ', "p"', ', "up"')).map(([s, f]) => `encode_base64(${s}${f})`),
+    tie('str').map((s) => `encode_base64(sha256(${s}), "u")`),
+    tie('str').map((s) => `sha256(${s})`),
   ),
 }));
 const int = fc.oneof(
