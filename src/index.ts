@@ -77,6 +77,7 @@ export {
   type Matcher,
   type Packet,
   type ListItems,
+  type ManagedListInfo,
   type FieldDef,
   type FieldType,
   type SchemeLiteral,

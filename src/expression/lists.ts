@@ -23,6 +23,7 @@ export interface ManagedListInfo {
    * `$svc.anonymizer` …) and `http` (the HTTP phases, Rules-language schemes).
    */
   fieldSets: readonly ('network' | 'http')[];
+  /** What the list holds, as the docs say. */
   doc: string;
 }
 
