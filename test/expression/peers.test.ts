@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkExpression, checkValueExpression, HTTP_SCHEME, NETWORK_SCHEME, type ExpressionOptions } from '../../src/expression/index.js';
+import { checkExpression, checkValueExpression, parseExpression, HTTP_SCHEME, NETWORK_SCHEME, type ExpressionOptions } from '../../src/expression/index.js';
 import { phaseFieldDiagnostics, phaseInfo } from '../../src/ruleset/index.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 
@@ -17,6 +17,8 @@ interface PeerCase {
   peerPhase?: string;
   context?: 'value';
   peerContext?: string;
+  /** `syntax`: the peer's parser test says only whether it parses. */
+  level?: 'syntax';
   valid: boolean;
   source: string;
   how: string;
@@ -43,6 +45,7 @@ function errors(c: PeerCase): Diagnostic[] {
     serviceToken: 'cf',
     ...(phase !== undefined && info?.fields === 'http' ? { phase } : {}),
   };
+  if (c.level === 'syntax') return parseExpression(c.expr).diagnostics.filter((d) => d.severity === 'error');
   const r = c.context === 'value' ? checkValueExpression(c.expr, options) : checkExpression(c.expr, options);
   return phaseFieldDiagnostics(c.expr, r.diagnostics, phase, r.ast).filter((d) => d.severity === 'error');
 }
@@ -57,7 +60,7 @@ describe('peers’ verdicts', () => {
         expect(file).toBe(`${data.peer.replace('/', '-')}.json`);
       });
       for (const c of data.cases) {
-        const where = [c.phase ?? c.peerPhase, c.context].filter(Boolean).join(' ');
+        const where = [c.phase ?? c.peerPhase, c.context, c.level].filter(Boolean).join(' ');
         it(`${c.valid ? 'valid' : 'invalid'}${where ? ` (${where})` : ''}: ${JSON.stringify(c.expr).slice(0, 100)}${c.judgement ? ` — judgement: ${c.judgement.kind}` : ''}`, () => {
           const errs = errors(c);
           const rulekitValid = errs.length === 0;
