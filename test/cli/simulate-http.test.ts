@@ -123,4 +123,27 @@ describe('rulekit simulate with HTTP requests', () => {
   it('a missing input file is a usage error, exit 2', () => {
     expect(run(['simulate', ruleset, join(dir, 'nope.har')]).code).toBe(2);
   });
+
+  it("takes the HTTP phases' managed lists (Cloudflare's $cf spelling) from --lists, as account lists", () => {
+    const rs = join(dir, 'lists-waf.json');
+    writeFileSync(
+      rs,
+      JSON.stringify({
+        name: 'waf',
+        kind: 'zone',
+        phase: 'http_request_firewall_custom',
+        rules: [
+          { action: 'block', expression: 'ip.src in $cf.open_proxies', description: 'open proxies' },
+          { action: 'managed_challenge', expression: 'ip.src in $cf.vpn', description: 'vpns' },
+        ],
+      }),
+    );
+    const lists = join(dir, 'managed-lists.json');
+    writeFileSync(lists, JSON.stringify({ 'cf.open_proxies': ['192.0.2.0/24'], 'cf.vpn': ['198.51.100.7'] }));
+    const input = ['192.0.2.9', '198.51.100.7', '203.0.113.1'].map((ip) => JSON.stringify({ method: 'GET', url: 'https://example.com/', clientIp: ip })).join('\n') + '\n';
+    const r = run(['simulate', rs, '-', '--lists', lists, '--service-token', 'cf', '--format', 'ndjson'], input);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').slice(0, 3).map((l) => JSON.parse(l).verdict)).toEqual(['block', 'managed_challenge', 'allow']);
+  });
 });
