@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileExpression, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_SCHEME, interpret } from '../../src/expression/index.js';
 import fc from 'fast-check';
-import { hmacSha256Base64, utf8Length } from '../../src/expression/function-runtime.js';
+import { binaryBytes, encodeBase64, hmacSha256Base64, sha256Digest, utf8Length } from '../../src/expression/function-runtime.js';
+import { createHash } from 'node:crypto';
 import { completeExpression } from '../../src/language/index.js';
 
 interface Case { function: string; expr: string; record: Record<string, unknown>; result: boolean; context?: 'value'; note?: string }
@@ -88,6 +89,34 @@ describe('the catalog, completion and the docs page agree', () => {
       expect(page).toContain(`### \`${name}\``);
       expect(page).toContain(f.signature);
     }
+  });
+});
+
+describe('encode_base64 and sha256 against node:crypto and Buffer', () => {
+  const text = fc.string({ unit: 'grapheme', maxLength: 40 });
+  const flags = fc.constantFrom('', 'u', 'p', 'up', 'pu');
+  const node = (bytes: Buffer, f: string) => {
+    const b = bytes.toString(f.includes('u') ? 'base64url' : 'base64').replace(/=+$/, '');
+    return f.includes('p') ? b + '='.repeat((4 - (b.length % 4)) % 4) : b;
+  };
+  it('encode_base64(x, flags) is the Base64 of the UTF-8 bytes: u URL-safe, p padded', () => {
+    fc.assert(
+      fc.property(text, flags, (s, f) => {
+        expect(encodeBase64(s, f)).toBe(node(Buffer.from(s, 'utf8'), f));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it('encode_base64(sha256(x)) is the Base64 of the SHA-256 digest, also of a digest again', () => {
+    fc.assert(
+      fc.property(text, flags, (s, f) => {
+        const digest = createHash('sha256').update(s, 'utf8').digest();
+        expect(encodeBase64(sha256Digest(s), f)).toBe(node(digest, f));
+        expect(encodeBase64(sha256Digest(sha256Digest(s)), f)).toBe(node(createHash('sha256').update(digest).digest(), f));
+        expect(binaryBytes(sha256Digest(s))).toEqual(new Uint8Array(digest));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
