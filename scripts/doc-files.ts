@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, HTTP_EXTRA_FIELD_ROWS, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -197,7 +197,8 @@ export function docFiles(): Record<string, string> {
     `${HTTP_FIELDS.length} fields, from \`${HTTP_FIELDS_SOURCE.path}\` of ${HTTP_FIELDS_SOURCE.repo} at`,
     `\`${HTTP_FIELDS_SOURCE.revision}\` (src/expression/http-fields.ts), with ${HTTP_EXTRA_FIELD_ROWS.map(([n]) => `\`${n}\``).join(', ')}, which the`,
     `docs use outside that reference (${[...new Set(HTTP_EXTRA_FIELD_ROWS.map((r) => `\`${r[3]}\``))].join(', ')}). Every http_* phase and ddos_l7 reads`,
-    'them all; the response fields only the response phases ([docs/http-requests.md](http-requests.md#response-fields)).',
+    'them all; the response fields only the response phases ([docs/http-requests.md](http-requests.md#response-fields)), and',
+    `${Object.entries(HTTP_FIELD_PHASES).map(([n, o]) => `\`${n}\` only ${o.where}`).join(', ')}, as their rows say (\`HTTP_FIELD_PHASES\`; \`rule-field-phase\` elsewhere).`,
     '`Integer` and `Number` are Int, `Bytes` is read as String. What is checked and what is not:',
     '',
     '- Fields of type String, Int, Bool and Ip, with the operators, sets and lists of the network fields;',

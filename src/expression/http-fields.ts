@@ -213,6 +213,17 @@ export const HTTP_EXTRA_FIELD_ROWS: readonly (readonly [name: string, dataType: 
   ],
 ];
 
+/**
+ * Request fields whose rows in the source restrict them to some phases ("only available in …"), with the
+ * source's words and the phases they name. The response fields' restriction is `responseFieldPhases`
+ * (src/ruleset/phases.ts). `ip.src.timezone.name` is for rewrite expressions: its filters are not told
+ * apart from its rewrites here, only its phases are checked.
+ */
+export const HTTP_FIELD_PHASES: Readonly<Record<string, { where: string; phases: readonly string[] }>> = {
+  'http.request.accepted_languages': { where: 'Transform Rules', phases: ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform'] },
+  'ip.src.timezone.name': { where: 'rewrite expressions of Transform Rules', phases: ['http_request_transform', 'http_request_late_transform', 'http_response_headers_transform'] },
+};
+
 /** Deprecated names the source's notes say are still accepted, with the field each one equals. */
 export const HTTP_DEPRECATED_ALIASES: Readonly<Record<string, string>> = {
   'ip.geoip.asnum': 'ip.src.asnum',

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { HTTP_SCHEME, NETWORK_SCHEME, walk, type ExprNode, type Scheme } from '../expression/index.js';
+import { HTTP_FIELD_PHASES, HTTP_SCHEME, NETWORK_SCHEME, walk, type ExprNode, type Scheme } from '../expression/index.js';
 import { RULESET_CODES } from './codes.js';
 
 /** The fields a phase's expressions read: the packet fields or the HTTP request/response fields. */
@@ -167,8 +167,9 @@ export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], p
 
 /**
  * `rule-field-phase` errors for the response fields an expression of a request phase reads (an
- * `http.response.code` in `http_request_firewall_custom`), naming the phase and the phases that may read
- * them; `ast` is the checked expression's tree (its field nodes carry their ranges).
+ * `http.response.code` in `http_request_firewall_custom`), and for the fields the reference keeps to some
+ * phases (`HTTP_FIELD_PHASES`: `http.request.accepted_languages` outside Transform Rules), naming the phase
+ * and the phases that may read them; `ast` is the checked expression's tree (its field nodes carry their ranges).
  */
 export function responseFieldDiagnostics(ast: ExprNode | undefined, phase: string | undefined): Diagnostic[] {
   const info = phase === undefined ? undefined : phaseInfo(phase);
@@ -176,6 +177,12 @@ export function responseFieldDiagnostics(ast: ExprNode | undefined, phase: strin
   const out: Diagnostic[] = [];
   walk(ast, (n) => {
     if (n.kind !== 'field') return;
+    const only = Object.hasOwn(HTTP_FIELD_PHASES, n.name) ? HTTP_FIELD_PHASES[n.name]! : undefined;
+    if (only && !only.phases.includes(phase!)) {
+      const message = `${n.name} is only available in ${only.where} (the ${only.phases.join(', ')} phases), not in ${phase}`;
+      out.push({ code: 'rule-field-phase', severity: RULESET_CODES['rule-field-phase'].severity, message, range: { ...n.range }, data: { field: n.name, phase, phases: [...only.phases] } });
+      return;
+    }
     const phases = responseFieldPhases(n.name);
     if (!phases || phases.includes(phase!)) return;
     const message = `${n.name} is a response field, read only in the ${phases.join(', ')} phase${phases.length > 1 ? 's' : ''}; ${phase} runs ${RESPONSE_PHASES.includes(phase!) ? 'on responses without it' : 'before the response exists'}`;
