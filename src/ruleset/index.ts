@@ -6,6 +6,7 @@ export {
   CATALOG_ACTIONS,
   ACTION_CATALOG,
   ACTIONS_SOURCE,
+  actionTerminates,
   RESPONSE_PHASES,
   responseFieldPhases,
   responseFieldDiagnostics,
