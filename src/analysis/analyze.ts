@@ -187,7 +187,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
     }
     let cubes: Cube[];
     try {
-      cubes = normalizer.cubes(checked, text);
+      cubes = normalizer.cubes(checked);
     } catch (e) {
       if (!(e instanceof TooComplex)) throw e;
       return void out.push({ index, status: 'unknown' });
@@ -198,7 +198,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       out.push({ index, status: 'never' });
       let why = 'its conditions contradict each other';
       try {
-        if (new Normalizer(scheme, false, knownList).cubes(checked, text).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
+        if (new Normalizer(scheme, false, knownList).cubes(checked).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
       } catch {
         // Keep the general reason.
       }
@@ -363,7 +363,7 @@ function subExpressionFindings(normalizer: Normalizer, checked: CheckedExpressio
   if (nodes.length > 200) return;
   for (const n of nodes) {
     try {
-      empty.set(n, { never: normalizer.node(checked, text, n, true).length === 0, always: normalizer.node(checked, text, n, false).length === 0 });
+      empty.set(n, { never: normalizer.node(checked, n, true).length === 0, always: normalizer.node(checked, n, false).length === 0 });
     } catch {
       empty.set(n, { never: false, always: false });
     }

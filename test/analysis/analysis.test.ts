@@ -308,3 +308,25 @@ describe('HTTP-phase actions: every terminating action of the catalog decides, n
     expect(after.rules.map((r) => r.status)).toEqual(['live', 'shadowed']);
   });
 });
+
+describe('opaque conditions are one unknown only when they print the same', () => {
+  const http = (rules: object[]) => analyzeRuleset({ phase: 'http_request_firewall_custom', rules });
+
+  it('string literals that differ in their spaces are two unknowns: no shadowing claim', () => {
+    const a = http([{ action: 'block', expression: 'http.host contains "a  b"' }, { action: 'block', expression: 'http.host contains "a b"' }]);
+    expect(a.rules.map((r) => r.status)).toEqual(['live', 'live']);
+    expect(a.diagnostics).toEqual([]);
+    // The simulator agrees: the second rule decides a request the first lets through.
+    const r = simulate({ phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: 'http.host contains "a  b"' }, { action: 'block', expression: 'http.host contains "a b"' }] } as never, [{ 'http.host': 'xa by' }] as never);
+    expect(r.results[0]!.decidedBy?.index).toBe(1);
+    const re = http([{ action: 'block', expression: 'http.request.uri.path matches "^/a\\t"' }, { action: 'block', expression: 'http.request.uri.path matches "^/a "' }]);
+    expect(re.diagnostics).toEqual([]);
+  });
+
+  it('layout and operator spellings outside literals do not matter', () => {
+    const a = http([{ action: 'block', expression: 'http.host   contains\n  "a b"' }, { action: 'block', expression: 'http.host contains "a b"' }]);
+    expect(a.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+    const b = http([{ action: 'block', expression: 'http.request.uri.path ~ "^/x"' }, { action: 'block', expression: 'http.request.uri.path matches "^/x"' }]);
+    expect(b.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+  });
+});
