@@ -14,7 +14,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
+import { checkExpression, COUNTRY_CODES, doubleBounds, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
 import { actionTerminates, phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
@@ -109,6 +109,12 @@ function valueOf(field: string, d: Domain, scheme: Scheme): unknown {
   const k = d.values[0]![0];
   if (def?.type === 'Ip') return keyToIp(k);
   if (def?.type === 'Bool') return k === 1n;
+  // A number the record can hold: the first double in one of the domain's intervals (beyond ±2^53 not
+  // every integer is one).
+  for (const [lo, hi] of d.values) {
+    const v = doubleBounds(lo).atLeast;
+    if (BigInt(v) <= hi) return v;
+  }
   return Number(k);
 }
 

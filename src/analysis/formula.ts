@@ -29,7 +29,10 @@ export const MAX_CUBES = 4096;
 const V6_BASE = 1n << 33n;
 export const IP_UNIVERSE: readonly Interval[] = [[0n, (1n << 32n) - 1n], [V6_BASE, V6_BASE + (1n << 128n) - 1n]];
 const BOOL_UNIVERSE: readonly Interval[] = [[0n, 1n]];
-const INT_UNIVERSE: readonly Interval[] = [[-(1n << 53n), 1n << 53n]];
+/** Int fields hold 64-bit integers, as the language defines them. */
+const INT_MIN = -(1n << 63n);
+const INT_MAX = (1n << 63n) - 1n;
+const INT_UNIVERSE: readonly Interval[] = [[INT_MIN, INT_MAX]];
 
 /** The key of an address: IPv4 as its value, IPv6 above 2^33. */
 export function ipKey(a: IpAddress): bigint {
@@ -113,18 +116,19 @@ function predicateDomains(p: Predicate, scheme: Scheme, knownList: (name: string
       case 'bare':
         return ordered(t, [[1n, 1n]]);
       case 'int': {
-        const v = BigInt(p.value);
+        const v = p.big ?? BigInt(p.value);
         switch (p.op) {
           case 'eq': return ordered(t, [[v, v]]);
           case 'ne': { const d = ordered(t, [[v, v]]); return { ...complement(d), missing: false } as Domain; }
-          case 'lt': return ordered(t, [[-(1n << 60n), v - 1n]]);
-          case 'le': return ordered(t, [[-(1n << 60n), v]]);
-          case 'gt': return ordered(t, [[v + 1n, 1n << 60n]]);
-          case 'ge': return ordered(t, [[v, 1n << 60n]]);
+          case 'lt': return ordered(t, [[INT_MIN, v - 1n]]);
+          case 'le': return ordered(t, [[INT_MIN, v]]);
+          case 'gt': return ordered(t, [[v + 1n, INT_MAX]]);
+          case 'ge': return ordered(t, [[v, INT_MAX]]);
           default: return undefined;
         }
       }
       case 'int-set':
+        if (p.exact) return ordered(t, [...p.exact.values.map((v) => [v, v] as Interval), ...p.exact.ranges.map(([a, b]) => [a, b] as Interval)]);
         return ordered(t, [...p.values.map((v) => [BigInt(v), BigInt(v)] as Interval), ...p.ranges.map(([a, b]) => [BigInt(a), BigInt(b)] as Interval)]);
       case 'string':
         if (p.op === 'eq') return { kind: 'string', cofinite: false, items: new Set([p.value]), missing: false };

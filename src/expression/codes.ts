@@ -31,7 +31,6 @@ export const EXPRESSION_CODES = {
   'missing-operator': { severity: 'error', doc: 'Two operands follow each other without a logical operator between them.' },
   // --- names ---
   'unknown-field': { severity: 'error', doc: 'A field the scheme does not have; the message suggests the closest known field.' },
-  'unsupported-construct': { severity: 'error', doc: 'A construct of the Rules language rulekit does not evaluate: an integer beyond ±2^53 inside a set `{…}` (a comparison with one is supported).' },
   'container-field': { severity: 'error', doc: 'An Array or Map value (http.request.headers, http.request.uri.args.names, split(…)…) compared as a whole; its items are read with `[ ]` / `[*]`, e.g. any(http.request.headers.names[*] == "x").' },
   'unknown-function': { severity: 'error', doc: 'A function the language does not have (the function catalog lists them).' },
   'function-context': { severity: 'error', doc: 'A function used where the docs do not allow it: a rewrite-only function (regex_replace, wildcard_replace, to_string, remove_query_args, uuidv4) in a filter, a phase-restricted one (cidr, join, split…) in another phase, or regex_replace / wildcard_replace twice or nested.' },
