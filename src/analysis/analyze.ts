@@ -1,6 +1,7 @@
 /**
  * Ruleset analysis: which rules can never decide, and why. Rules are read in order; the packets earlier
- * terminating rules decide (`block`, `skip` with `ruleset: "current"`) are subtracted from what each rule
+ * terminating rules decide (the terminating actions of the phase catalog, `skip` with `ruleset: "current"`;
+ * not rate limiting or exposed credentials rules, which apply to part of what they match) are subtracted from what each rule
  * matches, exactly, over the field domains of formula.ts. What is left is empty → the rule is shadowed
  * (or redundant when the rules that cover it have its action); what is left is a set of packets the rule
  * does decide, and one of them is its witness.
@@ -13,8 +14,8 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, COUNTRY_CODES, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
-import { phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
+import { checkExpression, COUNTRY_CODES, doubleBounds, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
+import { actionTerminates, phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
 import { firstOutside, keyToIp, meet, Normalizer, satisfiable, TooComplex, transportChoice, transportOf, type Cube } from './formula.js';
@@ -25,6 +26,10 @@ export interface AnalysisRule {
   expression?: unknown;
   enabled?: unknown;
   action_parameters?: unknown;
+  /** A rate limiting rule's settings: its action applies only past the rate. */
+  ratelimit?: unknown;
+  /** An exposed credentials check: the rule matches only when the credentials are known leaked. */
+  exposed_credential_check?: unknown;
 }
 
 /**
@@ -82,7 +87,14 @@ const MAX_OVERLAPS_PER_SKIP = 3;
 /** Most decided pieces carried from rule to rule. */
 const MAX_DECIDED = 16_384;
 
-const terminates = (r: AnalysisRule): boolean => r.action === 'block' || (r.action === 'skip' && (r.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current');
+/**
+ * Whether a rule decides every request or packet its expression matches: its action ends the evaluation
+ * (the catalog's terminating actions, a skip of the current ruleset), and nothing beyond the expression
+ * narrows when it applies — a rate limit acts only past its rate, an exposed credentials check only on
+ * leaked credentials, so such rules decide an unknown part of what they match and nothing for the rules
+ * after them. Log, rewrite, skip of other rulesets or products, execute… never decide.
+ */
+const terminates = (r: AnalysisRule): boolean => actionTerminates(r.action, r.action_parameters) && r.ratelimit === undefined && r.exposed_credential_check === undefined;
 
 /** A value that is in the domain (domains here always have one when asked). */
 function valueOf(field: string, d: Domain, scheme: Scheme): unknown {
@@ -97,6 +109,12 @@ function valueOf(field: string, d: Domain, scheme: Scheme): unknown {
   const k = d.values[0]![0];
   if (def?.type === 'Ip') return keyToIp(k);
   if (def?.type === 'Bool') return k === 1n;
+  // A number the record can hold: the first double in one of the domain's intervals (beyond ±2^53 not
+  // every integer is one).
+  for (const [lo, hi] of d.values) {
+    const v = doubleBounds(lo).atLeast;
+    if (BigInt(v) <= hi) return v;
+  }
   return Number(k);
 }
 
@@ -118,6 +136,8 @@ export function witnessOf(c: Cube, scheme: Scheme): { packet: Packet; assumes: s
   return { packet, assumes };
 }
 
+/** "blocks", "skip", "decide (challenge)": what covering rules with this action do to a request. */
+const decides = (action: unknown, one: boolean) => (action === 'block' || action === 'skip' ? `${action}${one ? 's' : ''}` : `decide${one ? 's' : ''} (${String(action)})`);
 const describeRule = (i: number, r: AnalysisRule) => `rule ${i} (${String(r.action)})`;
 const show = (p: Packet) => JSON.stringify(p);
 
@@ -173,7 +193,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
     }
     let cubes: Cube[];
     try {
-      cubes = normalizer.cubes(checked, text);
+      cubes = normalizer.cubes(checked);
     } catch (e) {
       if (!(e instanceof TooComplex)) throw e;
       return void out.push({ index, status: 'unknown' });
@@ -184,7 +204,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       out.push({ index, status: 'never' });
       let why = 'its conditions contradict each other';
       try {
-        if (new Normalizer(scheme, false, knownList).cubes(checked, text).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
+        if (new Normalizer(scheme, false, knownList).cubes(checked).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
       } catch {
         // Keep the general reason.
       }
@@ -206,7 +226,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       const w = witnessOf(live, scheme);
       out.push({ index, status: 'live', witness: w.packet, ...(w.assumes.length ? { assumes: w.assumes } : {}) });
     }
-    if (rule.action === 'block' && live) overlapsWithSkips(index, rule, cubes);
+    if (rule.action !== 'skip' && terminates(rule) && live) overlapsWithSkips(index, rule, cubes);
     if (terminates(rule)) {
       earlier.push({ index, rule, cubes, checked });
       // The packets decided so far, as the rules' own cubes: the same union as the pieces left after
@@ -227,7 +247,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
   return { diagnostics, rules: out };
 
   /**
-   * Earlier skips that let through packets this block rule would block: information, since that is what a
+   * Earlier skips that let through packets this terminating rule (block, challenge, redirect…) would decide: information, since that is what a
    * skip is for, but a skip wider than meant shows up here (a port range that covers a blocked port).
    */
   function overlapsWithSkips(index: number, rule: AnalysisRule, cubes: Cube[]): void {
@@ -248,7 +268,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       const w = witnessOf(shared, scheme);
       overlapCount.set(e.index, (overlapCount.get(e.index) ?? 0) + 1);
       const example = w.assumes.length ? '' : `, for example ${show(w.packet)}`;
-      diagnostics.push(finding('rule-skip-overlap', `${describeRule(e.index, e.rule)} lets through ${unit}s that ${describeRule(index, rule)} would block${example}: check that the skip is no wider than meant`, e.index, {
+      diagnostics.push(finding('rule-skip-overlap', `${describeRule(e.index, e.rule)} lets through ${unit}s that ${describeRule(index, rule)} would ${rule.action === 'block' ? 'block' : `decide (${String(rule.action)})`}${example}: check that the skip is no wider than meant`, e.index, {
         range: { start: 0, end: typeof e.rule.expression === 'string' ? e.rule.expression.length : 0 },
         data: { blockedBy: index, ...(w.assumes.length ? { assumes: w.assumes } : { witness: w.packet }) },
       }));
@@ -291,7 +311,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
     const example = witness ? `; for example ${show(witness)}${assumes.length ? ` (assuming ${assumes.join(', ')})` : ''} is decided by rule ${decidedBy} first` : '';
     const data: Record<string, unknown> = { coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
     diagnostics.push(sameAction
-      ? finding('rule-redundant', `${describeRule(index, rule)} is redundant: ${by} already ${rule.action === 'block' ? 'block' : 'skip'}${coveredBy.length === 1 ? 's' : ''} every ${unit} it matches${example}`, index, { range: whole, data })
+      ? finding('rule-redundant', `${describeRule(index, rule)} is redundant: ${by} already ${decides(rule.action, coveredBy.length === 1)} every ${unit} it matches${example}`, index, { range: whole, data })
       : finding('rule-unreachable', `${describeRule(index, rule)} can never decide: every ${unit} it matches is decided earlier by ${by}${example}`, index, { range: whole, data }));
     return { index, status: 'shadowed', coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
   }
@@ -349,7 +369,7 @@ function subExpressionFindings(normalizer: Normalizer, checked: CheckedExpressio
   if (nodes.length > 200) return;
   for (const n of nodes) {
     try {
-      empty.set(n, { never: normalizer.node(checked, text, n, true).length === 0, always: normalizer.node(checked, text, n, false).length === 0 });
+      empty.set(n, { never: normalizer.node(checked, n, true).length === 0, always: normalizer.node(checked, n, false).length === 0 });
     } catch {
       empty.set(n, { never: false, always: false });
     }

@@ -4,15 +4,16 @@
  * product of domains, and intersection, difference and emptiness are exact.
  *
  * What the domains cannot express — regexes, `contains`, `bitwise_and`, `bit_slice`, ordering of strings,
- * unknown lists — becomes an opaque boolean named by its source text (`#…` keys): the same text in two
- * rules is the same unknown. An opaque atom may take either value, so a claim that something is empty
+ * unknown lists — becomes an opaque boolean named by its printed text (`#…` keys, {@link print}: layout
+ * and operator spellings normalized, literals kept as written): the same printed text in two rules is
+ * the same unknown. An opaque atom may take either value, so a claim that something is empty
  * holds whatever the atom's truth: the analysis never claims more than it can show.
  *
  * Packets have at most one transport header (tcp.*, udp.* or icmp.* fields, not two): a cube is
  * satisfiable only when one choice of transport lets every constrained field be what the cube says.
  * @module
  */
-import type { CheckedExpression, ExprNode, FieldDef, Predicate, Scheme } from '../expression/index.js';
+import { print, type CheckedExpression, type ExprNode, type FieldDef, type Predicate, type Scheme } from '../expression/index.js';
 import type { IpAddress, IpSet } from '../net/index.js';
 import { complement, hasValue, intersect, isEmpty, normalize, overlaps, type Domain, type Interval, type OrderedDomain } from './domains.js';
 
@@ -28,7 +29,10 @@ export const MAX_CUBES = 4096;
 const V6_BASE = 1n << 33n;
 export const IP_UNIVERSE: readonly Interval[] = [[0n, (1n << 32n) - 1n], [V6_BASE, V6_BASE + (1n << 128n) - 1n]];
 const BOOL_UNIVERSE: readonly Interval[] = [[0n, 1n]];
-const INT_UNIVERSE: readonly Interval[] = [[-(1n << 53n), 1n << 53n]];
+/** Int fields hold 64-bit integers, as the language defines them. */
+const INT_MIN = -(1n << 63n);
+const INT_MAX = (1n << 63n) - 1n;
+const INT_UNIVERSE: readonly Interval[] = [[INT_MIN, INT_MAX]];
 
 /** The key of an address: IPv4 as its value, IPv6 above 2^33. */
 export function ipKey(a: IpAddress): bigint {
@@ -112,18 +116,19 @@ function predicateDomains(p: Predicate, scheme: Scheme, knownList: (name: string
       case 'bare':
         return ordered(t, [[1n, 1n]]);
       case 'int': {
-        const v = BigInt(p.value);
+        const v = p.big ?? BigInt(p.value);
         switch (p.op) {
           case 'eq': return ordered(t, [[v, v]]);
           case 'ne': { const d = ordered(t, [[v, v]]); return { ...complement(d), missing: false } as Domain; }
-          case 'lt': return ordered(t, [[-(1n << 60n), v - 1n]]);
-          case 'le': return ordered(t, [[-(1n << 60n), v]]);
-          case 'gt': return ordered(t, [[v + 1n, 1n << 60n]]);
-          case 'ge': return ordered(t, [[v, 1n << 60n]]);
+          case 'lt': return ordered(t, [[INT_MIN, v - 1n]]);
+          case 'le': return ordered(t, [[INT_MIN, v]]);
+          case 'gt': return ordered(t, [[v + 1n, INT_MAX]]);
+          case 'ge': return ordered(t, [[v, INT_MAX]]);
           default: return undefined;
         }
       }
       case 'int-set':
+        if (p.exact) return ordered(t, [...p.exact.values.map((v) => [v, v] as Interval), ...p.exact.ranges.map(([a, b]) => [a, b] as Interval)]);
         return ordered(t, [...p.values.map((v) => [BigInt(v), BigInt(v)] as Interval), ...p.ranges.map(([a, b]) => [BigInt(a), BigInt(b)] as Interval)]);
       case 'string':
         if (p.op === 'eq') return { kind: 'string', cofinite: false, items: new Set([p.value]), missing: false };
@@ -312,32 +317,32 @@ export function satisfiable(c: Cube, transport = true): boolean {
   return !transport || transportChoice(c) !== undefined;
 }
 
-/** Turns checked expressions into cubes; opaque atoms are keyed by their source text. */
+/** Turns checked expressions into cubes; opaque atoms are keyed by their printed text. */
 export class Normalizer {
   /** `transport: false` drops the one-transport rule (to tell why an expression matches nothing). */
   constructor(private readonly scheme: Scheme, private readonly transport = true, private readonly knownList: (name: string) => boolean = () => false) {}
 
   /** The cubes where the expression is true (`positive`) or false. Throws {@link TooComplex}. */
-  cubes(checked: CheckedExpression, text: string, positive = true): Cube[] {
-    return this.node(checked, text, checked.ast, positive);
+  cubes(checked: CheckedExpression, positive = true): Cube[] {
+    return this.node(checked, checked.ast, positive);
   }
 
   /** Same, for one node of the expression. */
-  node(c: CheckedExpression, text: string, n: ExprNode, positive: boolean): Cube[] {
+  node(c: CheckedExpression, n: ExprNode, positive: boolean): Cube[] {
     switch (n.kind) {
       case 'group':
-        return this.node(c, text, n.expr, positive);
+        return this.node(c, n.expr, positive);
       case 'not':
-        return this.node(c, text, n.operand, !positive);
+        return this.node(c, n.operand, !positive);
       case 'error':
         return positive ? [] : [TOP];
       case 'logical': {
         if (n.op === 'xor') {
-          let pos = this.node(c, text, n.operands[0]!, true);
-          let neg = this.node(c, text, n.operands[0]!, false);
+          let pos = this.node(c, n.operands[0]!, true);
+          let neg = this.node(c, n.operands[0]!, false);
           for (const o of n.operands.slice(1)) {
-            const p = this.node(c, text, o, true);
-            const q = this.node(c, text, o, false);
+            const p = this.node(c, o, true);
+            const q = this.node(c, o, false);
             [pos, neg] = [bound([...product(pos, q, this.transport), ...product(neg, p, this.transport)]), bound([...product(pos, p, this.transport), ...product(neg, q, this.transport)])];
           }
           return positive ? pos : neg;
@@ -346,18 +351,20 @@ export class Normalizer {
         if (conj) {
           let acc: Cube[] = [TOP];
           for (const o of n.operands) {
-            acc = product(acc, this.node(c, text, o, positive), this.transport);
+            acc = product(acc, this.node(c, o, positive), this.transport);
             if (!acc.length) break;
           }
           return acc;
         }
-        return bound(n.operands.flatMap((o) => this.node(c, text, o, positive)));
+        return bound(n.operands.flatMap((o) => this.node(c, o, positive)));
       }
       default: {
         const pred = c.predicates.get(n.id);
         const doms = pred ? predicateDomains(pred, this.scheme, this.knownList) : undefined;
         if (!doms) {
-          const key = '#' + text.slice(n.range.start, n.range.end).replace(/\s+/g, ' ');
+          // Keyed by the printed node: layout and operator spellings do not matter, literal bytes do
+          // (`contains "a  b"` and `contains "a b"` are two unknowns, never one).
+          const key = '#' + print(n);
           const d: Domain = { kind: 'ordered', values: [[positive ? 1n : 0n, positive ? 1n : 0n]], universe: BOOL_UNIVERSE, missing: false };
           return [new Map([[key, d]])];
         }

@@ -17,7 +17,7 @@ import type { IntOp, IpOp, LhsPlan, Predicate, StringOp, VectorPlan } from './pr
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
 import { ListCatalog, MAX_LIST_NAME, managedListsFor } from './lists.js';
 import { suggest } from '../diagnostics/index.js';
-import { readIntText } from './literals.js';
+import { doubleBounds, readIntText } from './literals.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
 import { isValueNode } from './ast.js';
 import { ValueChecker, type ExpressionContext } from './value-checker.js';
@@ -288,14 +288,21 @@ class Checker {
       const values: number[] = [];
       const ranges: [number, number][] = [];
       const spans: Span<number>[] = [];
+      // Items beyond ±2^53 become the doubles they bound (doubleBounds); the set as written is kept too.
+      let beyond = false;
       for (let index = 0; index < items.length; index++) {
         const item = items[index]!;
         if (item.kind === 'literal') {
           const v = readInt(item, field, this.out);
           if (v === undefined) ok = false;
           else if (!Number.isSafeInteger(v)) {
-            ok = false;
-            this.out.push(expressionDiagnostic('unsupported-construct', `${item.text} is beyond ±2^53: rulekit compares such integers with == / < …, not inside a set`, item.range));
+            beyond = true;
+            const d = doubleBounds(exactInt(item.text, v));
+            // A literal no double equals is an item no field value can equal: nothing to test.
+            if (d.atLeast === d.atMost) {
+              values.push(d.atLeast);
+              spans.push({ lo: d.atLeast, hi: d.atLeast, index });
+            }
           } else {
             values.push(v);
             spans.push({ lo: v, hi: v, index });
@@ -304,13 +311,21 @@ class Checker {
           const lo = readInt(item.low, field, this.out);
           const hi = readInt(item.high, field, this.out);
           if (lo === undefined || hi === undefined) ok = false;
-          else if (lo > hi) {
+          else if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi) ? lo > hi : exactInt(item.low.text, lo) > exactInt(item.high.text, hi)) {
             ok = false;
             this.out.push(
               expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range, {
                 fix: { title: `write ${item.high.text}..${item.low.text}`, edits: [{ range: item.range, newText: `${item.high.text}..${item.low.text}` }] },
               }),
             );
+          } else if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+            beyond = true;
+            const a = doubleBounds(exactInt(item.low.text, lo)).atLeast;
+            const z = doubleBounds(exactInt(item.high.text, hi)).atMost;
+            if (a <= z) {
+              ranges.push([a, z]);
+              spans.push({ lo: a, hi: z, index });
+            }
           } else {
             ranges.push([lo, hi]);
             spans.push({ lo, hi, index });
@@ -326,7 +341,7 @@ class Checker {
         if (unique.length < count || merged.length < ranges.length || unique.some((v) => merged.some(([lo, hi]) => v >= lo && v <= hi))) {
           this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
         }
-        result = { kind: 'int-set', lhs, values: unique, ranges: merged };
+        result = beyond ? { kind: 'int-set', lhs, values: unique, ranges: merged, exact: exactSet(items) } : { kind: 'int-set', lhs, values: unique, ranges: merged };
       }
     } else if (type === 'String') {
       const values = new Set<string>();
@@ -699,4 +714,26 @@ function mergeIntRanges(ranges: [number, number][]): [number, number][] {
     else out.push([r[0], r[1]]);
   }
   return out;
+}
+
+/** The 64-bit integer an Int literal's text says (`value` is its nearest double, read already). */
+function exactInt(text: string, value: number): bigint {
+  if (Number.isSafeInteger(value)) return BigInt(value);
+  const r = readIntText(text);
+  return r.ok && r.big !== undefined ? r.big : BigInt(value);
+}
+
+/** A checked Int set (every item read without error) as 64-bit integers, for the int-set predicate's `exact`. */
+function exactSet(items: readonly (A.LiteralNode | A.RangeNode)[]): { values: bigint[]; ranges: [bigint, bigint][] } {
+  const values: bigint[] = [];
+  const ranges: [bigint, bigint][] = [];
+  const read = (lit: A.LiteralNode) => {
+    const r = readIntText(lit.text);
+    return r.ok ? (r.big ?? BigInt(r.value)) : 0n;
+  };
+  for (const item of items) {
+    if (item.kind === 'literal') values.push(read(item));
+    else ranges.push([read(item.low), read(item.high)]);
+  }
+  return { values, ranges };
 }

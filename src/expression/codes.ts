@@ -31,8 +31,8 @@ export const EXPRESSION_CODES = {
   'missing-operator': { severity: 'error', doc: 'Two operands follow each other without a logical operator between them.' },
   // --- names ---
   'unknown-field': { severity: 'error', doc: 'A field the scheme does not have; the message suggests the closest known field.' },
-  'unsupported-construct': { severity: 'error', doc: 'A construct of the Rules language rulekit does not evaluate: an integer beyond ±2^53 inside a set `{…}` (a comparison with one is supported).' },
   'container-field': { severity: 'error', doc: 'An Array or Map value (http.request.headers, http.request.uri.args.names, split(…)…) compared as a whole; its items are read with `[ ]` / `[*]`, e.g. any(http.request.headers.names[*] == "x").' },
+  'function-phase-unknown': { severity: 'info', doc: 'A function allowed only in some phases (cidr(), decode_base64(), join(), split()…) in an expression checked without a phase: the message names the phases where it is allowed; given the phase, a use outside them is `function-context`.' },
   'unknown-function': { severity: 'error', doc: 'A function the language does not have (the function catalog lists them).' },
   'function-context': { severity: 'error', doc: 'A function used where the docs do not allow it: a rewrite-only function (regex_replace, wildcard_replace, to_string, remove_query_args, uuidv4) in a filter, a phase-restricted one (cidr, join, split…) in another phase, or regex_replace / wildcard_replace twice or nested.' },
   'function-literal-argument': { severity: 'error', doc: 'A function argument that must be a literal is not (a regex_replace pattern, a lookup_json_* key, cidr bit counts…), or one that must be a field is a literal (the source of url_decode, starts_with…).' },

@@ -41,7 +41,7 @@ export { lex } from './lexer.js';
 export { emitExpression, condition, HELPERS, EMPTY_PACKET, type EmitContext } from './compiler.js';
 export { INLINE_SET_MAX } from './cost.js';
 export { expressionDiagnostic } from './diagnostics.js';
-export { readIntText } from './literals.js';
+export { readIntText, doubleBounds } from './literals.js';
 
 /** Configurable limits (defaults from expressions.md). */
 export interface ExpressionLimits {

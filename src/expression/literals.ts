@@ -47,6 +47,28 @@ export function readIntText(text: string, negative = false): IntText {
   return { ok: true, value, octal };
 }
 
+const bits = new DataView(new ArrayBuffer(8));
+
+/** The double next to `d` (a non-zero double), away from zero (`outward`) or towards it. */
+function nextDouble(d: number, outward: boolean): number {
+  bits.setFloat64(0, d);
+  bits.setBigUint64(0, bits.getBigUint64(0) + (outward ? 1n : -1n));
+  return bits.getFloat64(0);
+}
+
+/**
+ * The doubles a 64-bit integer bounds: the least double ≥ `big` and the greatest double ≤ `big` (equal
+ * when `big` is a double). A double `v` is ≥ `big` exactly when `v ≥ atLeast`, ≤ `big` exactly when
+ * `v ≤ atMost`: integers beyond ±2^53 in a set become double comparisons that agree with the exact ones.
+ */
+export function doubleBounds(big: bigint): { atLeast: number; atMost: number } {
+  const d = Number(big);
+  const exact = BigInt(d);
+  if (exact === big) return { atLeast: d, atMost: d };
+  // |big| > 2^53 here, so d is far from zero: the next double is one unit of its last place away.
+  return exact > big ? { atLeast: d, atMost: nextDouble(d, d < 0) } : { atLeast: nextDouble(d, d > 0), atMost: d };
+}
+
 function isDecimal(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

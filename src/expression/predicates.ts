@@ -100,7 +100,12 @@ export type Predicate =
   | { kind: 'string'; lhs: LhsPlan; op: StringOp; value: string }
   | { kind: 'regex'; lhs: LhsPlan; re: RE2JS; source: string }
   | { kind: 'ip'; lhs: LhsPlan; op: IpOp; value: IpAddress; set: IpSet }
-  | { kind: 'int-set'; lhs: LhsPlan; values: readonly number[]; ranges: readonly (readonly [number, number])[] }
+  /**
+   * `values` and `ranges` are what a field's number can equal: with an item beyond ±2^53, its exact double
+   * (or nothing when it has none) and ranges rounded inwards to doubles. `exact` is then the set as
+   * written, in 64-bit integers, for the back ends and the analysis that reason over integers.
+   */
+  | { kind: 'int-set'; lhs: LhsPlan; values: readonly number[]; ranges: readonly (readonly [number, number])[]; exact?: { values: readonly bigint[]; ranges: readonly (readonly [bigint, bigint])[] } }
   | { kind: 'string-set'; lhs: LhsPlan; values: ReadonlySet<string> }
   | { kind: 'ip-set'; lhs: LhsPlan; set: IpSet; list?: string };
 

@@ -193,6 +193,13 @@ export class ValueChecker {
       this.push('function-context', `${node.name}() is only available in ${r.where}, not in a filter expression`, node.nameRange, { data: { function: node.name } });
       return false;
     }
+    if (r?.phases && this.env.phase === undefined) {
+      // A linter without the phase (an expression checked on its own, a ruleset whose phase is not
+      // written out) cannot refuse it, nor pass it silently: it says where the function is allowed.
+      this.push('function-phase-unknown', `${node.name}() is only available in ${r.where} (phases ${r.phases.join(', ')}); the phase is not known here, so this use was not checked`, node.nameRange, {
+        data: { function: node.name, phases: [...r.phases] },
+      });
+    }
     if (r?.phases && this.env.phase !== undefined && !r.phases.includes(this.env.phase)) {
       this.push('function-context', `${node.name}() is only available in ${r.where} (phases ${r.phases.join(', ')}), not in ${this.env.phase}`, node.nameRange, {
         data: { function: node.name, phase: this.env.phase },

@@ -10,7 +10,7 @@
 import type { Diagnostic, Range, TextEdit } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkLogFilter, validateLogpushJob } from '../logpush/index.js';
-import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset } from '../ruleset/index.js';
+import { checkRuleValueExpression, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset } from '../ruleset/index.js';
 import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
@@ -99,6 +99,7 @@ const overlaps = (a: Range, b: Range) => a.start < b.end && b.start < a.end;
 const within = (a: Range, b: Range) => a.start >= b.start && a.end <= b.end;
 
 function runText(item: TextItem, text: string, expr: ExpressionOptions): Diagnostic[] {
+  if (item.kind === 'expression' && item.slot) return checkRuleValueExpression(text, item.slot, item.phase, expr);
   if (item.kind === 'expression') {
     const r = checkExpression(text, phaseExpressionOptions(item.phase, expr));
     return phaseFieldDiagnostics(text, r.diagnostics, item.phase, r.ast);

@@ -6,9 +6,9 @@
  * the `.tf` text. Pure: text in, items out (the Node runner checks the syntax with `@cdktf/hcl2json`).
  * @module
  */
-import type { Range } from '../diagnostics/index.js';
+import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { suggest } from '../diagnostics/index.js';
-import { PHASE_CATALOG } from '../ruleset/index.js';
+import { CREDENTIAL_CHECK, PHASE_CATALOG, rulesetDiagnostic, type ValueSlot } from '../ruleset/index.js';
 import { hclHeredoc, hclQuoted } from './encode.js';
 import { attribute, entry, literalString, parseHcl, type HclBlock, type HclBody, type HclTemplate, type HclValue, type Interpolation } from './hcl.js';
 import { OffsetMap } from './offset-map.js';
@@ -38,18 +38,18 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
     out.diagnostics.push(lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not in rulekit's catalog of phases, so its rules were not checked (docs/fields.md lists the ${Object.keys(CHECKED_PHASES).length} phases it checks)`, phaseAttr!.value.range));
     return;
   }
-  const rules: { body: (key: string) => HclValue | undefined; label: string; source?: (string | number)[] }[] = [];
+  const rules: { body: (key: string) => HclValue | undefined; node: HclNode; label: string; source?: (string | number)[] }[] = [];
   const at = ['resource', 'cloudflare_ruleset', address.slice(address.indexOf('.') + 1), 0, 'rules'];
   const v5 = attribute(block.body, 'rules');
   if (v5?.value.type === 'tuple') {
     v5.value.items.forEach((item, i) => {
-      if (item.type === 'object') rules.push({ body: (k) => entry(item, k)?.value, label: `${address}.rules[${i}]`, source: [...at, i] });
+      if (item.type === 'object') rules.push({ body: (k) => entry(item, k)?.value, node: { value: item }, label: `${address}.rules[${i}]`, source: [...at, i] });
     });
   } else if (v5) {
     out.diagnostics.push(lintDiagnostic('lint-not-literal', `${address}.rules is not a list of rule objects written out; its rules were not checked`, v5.value.range));
   }
   let i = 0;
-  const fromBody = (b: HclBody, label: string, source?: (string | number)[]) => rules.push({ body: (k) => attribute(b, k)?.value, label, source });
+  const fromBody = (b: HclBody, label: string, source?: (string | number)[]) => rules.push({ body: (k) => attribute(b, k)?.value, node: { body: b }, label, source });
   for (const b of block.body.blocks) {
     if (b.type === 'rules') {
       fromBody(b.body, `${address}.rules[${i}]`, [...at, i]);
@@ -72,6 +72,14 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
         }),
       );
     }
+    credentialCheck(rule.node, actionName, action, rule.label, out);
+    // Value expressions are read with the HTTP fields: only in a phase known to read them.
+    if (phase !== undefined && PHASE_CATALOG[phase as keyof typeof PHASE_CATALOG].fields === 'http') {
+      for (const v of valueExpressions(rule.node, rule.label)) {
+        const item = templateItem(v.value, 'expression', v.label, out);
+        if (item) out.items.push({ ...item, phase, slot: v.slot });
+      }
+    }
     const expression = rule.body('expression');
     if (!expression) continue;
     const item = templateItem(expression, 'expression', `${rule.label}.expression`, out);
@@ -81,6 +89,81 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
       out.items.push(item);
     }
   }
+}
+
+/** A rule or a part of one: an object value (provider v5) or a block body (v4). */
+type HclNode = { value: HclValue } | { body: HclBody };
+
+/** The children of a node under a key: an attribute or object entry, and (v4) every block of that type. */
+function children(n: HclNode, key: string): { node: HclNode; range: Range }[] {
+  if ('value' in n) {
+    const e = entry(n.value, key);
+    return e ? [{ node: { value: e.value }, range: e.value.range }] : [];
+  }
+  const out: { node: HclNode; range: Range }[] = [];
+  const a = attribute(n.body, key);
+  if (a) out.push({ node: { value: a.value }, range: a.value.range });
+  for (const b of n.body.blocks) if (b.type === key && b.labels.length === 0) out.push({ node: { body: b.body }, range: b.range });
+  return out;
+}
+
+/** The node at a path of keys (the first child at each step). */
+function at(n: HclNode | undefined, ...path: string[]): HclNode | undefined {
+  for (const k of path) n = n && children(n, k)[0]?.node;
+  return n;
+}
+
+/**
+ * The value expressions of a Terraform rule, as {@link ruleValueExpressions} lists them for a JSON rule:
+ * `action_parameters` uri path/query, headers (v5: a map by name; v4: `headers { name = … }` blocks),
+ * `from_value.target_url`, `ratelimit.counting_expression`, `exposed_credential_check`.
+ */
+function valueExpressions(rule: HclNode, label: string): { value: HclValue; label: string; slot: ValueSlot }[] {
+  const out: { value: HclValue; label: string; slot: ValueSlot }[] = [];
+  const add = (n: HclNode | undefined, where: string, slot: ValueSlot) => {
+    if (n && 'value' in n && !(slot === 'counting' && literalString(n.value) === '')) out.push({ value: n.value, label: `${label}.${where}`, slot });
+  };
+  const params = at(rule, 'action_parameters');
+  add(at(params, 'uri', 'path', 'expression'), 'action_parameters.uri.path.expression', 'rewrite');
+  add(at(params, 'uri', 'query', 'expression'), 'action_parameters.uri.query.expression', 'rewrite');
+  add(at(params, 'from_value', 'target_url', 'expression'), 'action_parameters.from_value.target_url.expression', 'rewrite');
+  for (const h of params ? children(params, 'headers') : []) {
+    if ('value' in h.node && h.node.value.type === 'object') {
+      for (const e of h.node.value.entries) add(at({ value: e.value }, 'expression'), `action_parameters.headers[${JSON.stringify(e.key)}].expression`, 'rewrite');
+    } else if ('body' in h.node) {
+      const name = literalString(attribute(h.node.body, 'name')?.value) ?? '?';
+      add(at(h.node, 'expression'), `action_parameters.headers[${JSON.stringify(name)}].expression`, 'rewrite');
+    }
+  }
+  add(at(rule, 'ratelimit', 'counting_expression'), 'ratelimit.counting_expression', 'counting');
+  for (const p of CREDENTIAL_CHECK.properties) add(at(rule, 'exposed_credential_check', p), `exposed_credential_check.${p}`, 'credential');
+  return out;
+}
+
+/** An `exposed_credential_check` with both its expressions, on a rule with one of its actions (as validation checks a JSON rule). */
+function credentialCheck(rule: HclNode, actionName: string | undefined, action: HclValue | undefined, label: string, out: Extracted): void {
+  const found = children(rule, 'exposed_credential_check')[0];
+  if (!found) return;
+  const ecc = found.node;
+  if ('value' in ecc && ecc.value.type !== 'object') return;
+  for (const p of CREDENTIAL_CHECK.properties) {
+    if (!at(ecc, p)) out.diagnostics.push(filed(rulesetDiagnostic('ruleset-missing-member', `${label}: exposed_credential_check needs ${p}`, '', { range: found.range, data: { member: p } })));
+  }
+  if (actionName !== undefined && !CREDENTIAL_CHECK.actions.includes(actionName)) {
+    out.diagnostics.push(
+      filed(rulesetDiagnostic('rule-credential-check-action', `${label}: exposed_credential_check goes with the actions ${CREDENTIAL_CHECK.actions.join(', ')}; not with ${actionName}`, '', {
+        range: action!.range,
+        data: { action: actionName, actions: [...CREDENTIAL_CHECK.actions] },
+        fix: { title: 'set action to "log" (the docs recommend rewrite or log)', edits: [{ range: action!.range, newText: '"log"' }] },
+      })),
+    );
+  }
+}
+
+/** A ruleset diagnostic in file coordinates: its range is in the .tf text, it has no JSON pointer. */
+function filed(d: Diagnostic): Diagnostic {
+  delete d.pointer;
+  return d;
 }
 
 function logpushJob(block: HclBlock, address: string, out: Extracted): void {

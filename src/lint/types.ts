@@ -1,5 +1,6 @@
 /** What the per-format extractors produce and the checker consumes. @module */
 import type { Diagnostic, Range } from '../diagnostics/index.js';
+import type { ValueSlot } from '../ruleset/index.js';
 import type { Encoder } from './encode.js';
 import type { Interpolation } from './hcl.js';
 import type { OffsetMap } from './offset-map.js';
@@ -22,6 +23,11 @@ export interface TextItem {
   range: Range;
   /** Ruleset phase, when known. */
   phase?: string;
+  /**
+   * A value expression of a rule (a rewrite's `expression`, `counting_expression`, a credential check's
+   * expression): checked as a value of that kind, not as a filter. Absent: a rule's filter `expression`.
+   */
+  slot?: ValueSlot;
   /** Logpush dataset, when known. */
   dataset?: string;
   /** Logpush job scope (the resource's `zone_id` or `account_id`), when known. */

@@ -5,7 +5,7 @@ import type { DiagnosticCodeInfo } from '../diagnostics/index.js';
 export const RULESET_CODES = {
   'ruleset-invalid-json': { severity: 'error', doc: 'The ruleset body given as text is not valid JSON.' },
   'ruleset-not-object': { severity: 'error', doc: 'The ruleset body, or one of its rules, is not a JSON object.' },
-  'ruleset-missing-member': { severity: 'error', doc: 'A required member is missing (`name`, `kind`, `phase` on create; `rules` on update; `action`, `expression` of a rule).' },
+  'ruleset-missing-member': { severity: 'error', doc: 'A required member is missing (`name`, `kind`, `phase` on create; `rules` on update; `action`, `expression` of a rule; `username_expression`, `password_expression` of an `exposed_credential_check`).' },
   'ruleset-member-type': { severity: 'error', doc: 'A member has the wrong JSON type (e.g. `enabled` is not a boolean).' },
   'ruleset-unknown-member': { severity: 'error', doc: 'A member the ruleset or rule does not have; the closest member is suggested.' },
   'ruleset-read-only-member': { severity: 'info', doc: 'A member the service assigns (`id`, `version`, `last_updated`); it is ignored in a request.' },
@@ -21,6 +21,8 @@ export const RULESET_CODES = {
   'rule-field-phase': { severity: 'error', doc: 'A field of the other field set than the ruleset’s phase reads: an HTTP field (http.host) in a network phase (magic_transit), or a packet field (tcp.dstport) in an HTTP phase, or a response field (http.response.code) in a phase that runs before the response.' },
   'rule-action-parameters-not-checked': { severity: 'info', doc: 'The `action_parameters` of an HTTP-phase action (rewrite, redirect, execute…) are not checked by rulekit yet, apart from their value expressions (uri.path / uri.query / headers.<name> / target_url `expression`).' },
   'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },
+  'rule-credential-check-action': { severity: 'error', doc: 'An `exposed_credential_check` on a rule whose action is not one of rewrite, log, block, challenge, js_challenge (the actions the exposed credentials check docs allow).' },
+  'rule-credential-expression': { severity: 'error', doc: 'A `username_expression` / `password_expression` of `exposed_credential_check` that breaks its documented rules: longer than 1024 characters, a function other than upper(), lower(), url_decode(), lookup_json_string(), or one of those nested in another. (It must also give a String: `value-expression-type`.)' },
   'rule-skip-target': { severity: 'warning', doc: 'A skip `ruleset` other than `current`: only `current` (skip the rest of this ruleset) is described; the simulator treats others as not terminating.' },
   'rule-expression': { severity: 'error', doc: 'The rule’s expression has errors; the expression diagnostic follows with its own code.' },
   'simulation-invalid-packet': { severity: 'error', doc: 'A packet of the simulation input that is not a JSON object (NDJSON line number given).' },

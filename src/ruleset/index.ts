@@ -6,6 +6,7 @@ export {
   CATALOG_ACTIONS,
   ACTION_CATALOG,
   ACTIONS_SOURCE,
+  actionTerminates,
   RESPONSE_PHASES,
   responseFieldPhases,
   responseFieldDiagnostics,
@@ -18,6 +19,7 @@ export {
   type CatalogPhase,
 } from './phases.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
+export { ruleValueExpressions, checkRuleValueExpression, CREDENTIAL_CHECK, CREDENTIAL_CHECK_SOURCE, type ValueSlot, type ValueExpressionAt } from './value-expressions.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 export {

@@ -89,6 +89,16 @@ export const ACTION_CATALOG: Readonly<Record<string, { terminating: boolean; doc
   compress_response: { terminating: false, doc: 'Chooses the response compression.' },
 };
 
+/**
+ * Whether a rule with this action and these action_parameters ends the ruleset's evaluation when it
+ * matches: the action's row of {@link ACTION_CATALOG}, and a skip only of the remaining rules
+ * (`"ruleset": "current"`). Simulation and analysis read this one function. Unknown actions do not.
+ */
+export function actionTerminates(action: unknown, parameters?: unknown): boolean {
+  if (action === 'skip') return typeof parameters === 'object' && parameters !== null && (parameters as { ruleset?: unknown }).ruleset === 'current';
+  return typeof action === 'string' && Object.hasOwn(ACTION_CATALOG, action) && ACTION_CATALOG[action]!.terminating;
+}
+
 /** Every phase rulekit knows, by name. */
 export const PHASE_CATALOG = {
   network_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'The network firewall of service.md (packets).' },

@@ -13,7 +13,7 @@ import type { Rule, RuleAction, Ruleset } from './model.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { GeoIpLookup } from '../capture/index.js';
 import { rulesetDiagnostic, validateRuleset } from './validate.js';
-import { ACTION_CATALOG, phaseExpressionOptions, phaseInfo } from './phases.js';
+import { ACTION_CATALOG, actionTerminates, phaseExpressionOptions, phaseInfo } from './phases.js';
 import { checkPacketValues } from './packet-values.js';
 import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
@@ -126,7 +126,7 @@ export class CompiledRuleset {
         return;
       }
       for (const f of referencedFields(checked.ast!)) fields.add(f);
-      const terminating = rule.action === 'skip' ? (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current' : ACTION_CATALOG[rule.action]!.terminating;
+      const terminating = actionTerminates(rule.action, rule.action_parameters);
       entries.push({ index, checked: checked.checked, matcher: compile(checked.checked, { codegen: options.codegen }), terminating });
       this.refs[index] = ref;
       actions[index] = rule.action;

@@ -9,7 +9,8 @@ import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
 import { READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
 import { CATALOG_ACTIONS, PHASE_CATALOG, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from './phases.js';
-import { checkValueExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
+import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
+import { checkRuleValueExpression, CREDENTIAL_CHECK, ruleValueExpressions } from './value-expressions.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
 import { suggest } from '../diagnostics/index.js';
@@ -209,20 +210,30 @@ class Validator {
     }
     const expression = rule['expression'];
     if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`, phase);
+    this.credentialCheck(rule, action, pointer);
     if (info?.fields === 'http') {
-      for (const v of valueExpressions(rule['action_parameters'], `${pointer}/action_parameters`)) this.valueExpression(v, phase);
-      const rl = rule['ratelimit'];
-      const counting = isObject(rl) ? rl['counting_expression'] : undefined;
-      if (typeof counting === 'string' && counting !== '') this.valueExpression({ text: counting, pointer: `${pointer}/ratelimit/counting_expression`, type: 'Bool' }, phase);
+      for (const v of ruleValueExpressions(rule, pointer)) {
+        this.rebase(v.text, v.pointer, checkRuleValueExpression(v.text, v.slot, phase, { ...this.context.expression, lists: this.lists }));
+      }
     }
   }
 
-  /** A value expression of action_parameters (a rewrite's, a redirect's target, a counting expression). */
-  private valueExpression(v: ValueExpressionAt, phase: RulesetPhase | undefined): void {
-    const opts = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const r = checkValueExpression(v.text, { ...opts, type: v.type });
-    const diagnostics = phaseFieldDiagnostics(v.text, r.diagnostics, phase, r.ast);
-    this.rebase(v.text, v.pointer, diagnostics);
+  /** The shape of `exposed_credential_check` and the actions it goes with; its expressions are value expressions. */
+  private credentialCheck(rule: Record<string, unknown>, action: string, pointer: string): void {
+    const check = rule['exposed_credential_check'];
+    if (!isObject(check)) return; // absent, or its type reported by members()
+    const at = `${pointer}/exposed_credential_check`;
+    const table: Record<string, string> = Object.fromEntries(CREDENTIAL_CHECK.properties.map((p) => [p, 'string']));
+    this.members(check, at, table, 'exposed_credential_check');
+    for (const p of CREDENTIAL_CHECK.properties) {
+      if (!(p in check)) this.add('ruleset-missing-member', `exposed_credential_check needs "${p}" (an expression giving the ${p === 'username_expression' ? 'user ID' : 'password'} to check)`, at, { data: { member: p }, fix: { title: `add "${p}"`, edits: [] } });
+    }
+    if (!CREDENTIAL_CHECK.actions.includes(action)) {
+      this.add('rule-credential-check-action', `exposed_credential_check goes with the actions ${CREDENTIAL_CHECK.actions.join(', ')}; not with ${action}`, `${pointer}/action`, {
+        data: { action, actions: [...CREDENTIAL_CHECK.actions] },
+        fix: { title: 'set action to "log" (the docs recommend rewrite or log)', edits: [] },
+      });
+    }
   }
 
   private actionParameters(action: Exclude<RuleAction, 'log_custom_field'>, params: unknown, pointer: string): void {
@@ -273,34 +284,6 @@ class Validator {
       this.out.push(rebased);
     }
   }
-}
-
-/** A value expression found in action_parameters, with the type its parameter takes. */
-interface ValueExpressionAt {
-  text: string;
-  pointer: string;
-  type: 'String' | 'Bool';
-}
-
-/**
- * The value expressions of action_parameters: `uri.path.expression`, `uri.query.expression` (URL
- * rewrites), `headers.<name>.expression` (header modification), `from_value.target_url.expression`
- * (dynamic redirects) give a String. (A rate limit's `counting_expression`, a condition, is checked beside.)
- */
-function valueExpressions(params: unknown, pointer: string): ValueExpressionAt[] {
-  const out: ValueExpressionAt[] = [];
-  if (!isObject(params)) return out;
-  const at = (obj: unknown, path: string[], type: ValueExpressionAt['type']) => {
-    let v: unknown = obj;
-    for (const k of path) v = isObject(v) ? v[k] : undefined;
-    if (typeof v === 'string') out.push({ text: v, pointer: path.reduce((p, k) => childPointer(p, k), pointer), type });
-  };
-  at(params, ['uri', 'path', 'expression'], 'String');
-  at(params, ['uri', 'query', 'expression'], 'String');
-  at(params, ['from_value', 'target_url', 'expression'], 'String');
-  const headers = params['headers'];
-  if (isObject(headers)) for (const name of Object.keys(headers)) at(params, ['headers', name, 'expression'], 'String');
-  return out;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -110,7 +110,7 @@ export class ExpressionWriter {
       case 'bare':
         return `${col} = TRUE`;
       case 'int': {
-        const v = sqlInt(p.value);
+        const v = sqlInt(p.big ?? p.value);
         switch (p.op) {
           case 'bitwise_and':
             return ch ? `bitAnd(${col}, ${v}) <> 0` : `(${col} & ${v}) <> 0`;
@@ -120,8 +120,10 @@ export class ExpressionWriter {
       }
       case 'int-set': {
         const parts: string[] = [];
-        if (p.values.length) parts.push(`${col} IN (${p.values.map(sqlInt).join(', ')})`);
-        for (const [lo, hi] of p.ranges) parts.push(`${col} BETWEEN ${sqlInt(lo)} AND ${sqlInt(hi)}`);
+        // Columns hold 64-bit integers: the set as written (`exact`) when it has items beyond ±2^53.
+        const set = p.exact ?? p;
+        if (set.values.length) parts.push(`${col} IN (${set.values.map((v) => sqlInt(v)).join(', ')})`);
+        for (const [lo, hi] of set.ranges) parts.push(`${col} BETWEEN ${sqlInt(lo)} AND ${sqlInt(hi)}`);
         return parts.length ? `(${parts.join(' OR ')})` : 'FALSE';
       }
       case 'string': {

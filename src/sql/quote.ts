@@ -53,7 +53,12 @@ export function sqlDouble(n: number, dialect: SqlDialect = 'duckdb'): string {
 }
 
 /** A safe integer as a literal: digits only, no user text. */
-export function sqlInt(n: number): string {
+export function sqlInt(n: number | bigint): string {
+  // A bigint is a 64-bit literal of the expression (beyond ±2^53), written exactly.
+  if (typeof n === 'bigint') {
+    if (n < -(2n ** 63n) || n >= 2n ** 63n) throw new RangeError(`not a 64-bit integer: ${n}`);
+    return String(n);
+  }
   if (!Number.isSafeInteger(n)) throw new RangeError(`not a safe integer: ${n}`);
   return String(n);
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeRuleset, compileExpression, simulate, type Rule } from '../../src/index.js';
+import { ACTION_CATALOG, analyzeRuleset, compileExpression, simulate, type Rule } from '../../src/index.js';
 
 const codes = (rules: object[], lists = {}) => analyzeRuleset({ rules }, { lists }).diagnostics.map((d) => [d.code, d.pointer]);
 
@@ -247,5 +247,86 @@ describe('HTTP-phase rulesets', () => {
   it('the phase can be given as an option, and a network phase keeps the network fields', () => {
     expect(analyzeRuleset({ rules: [{ action: 'block', expression: 'http.host eq "a"' }] }, { phase: 'http_request_firewall_custom' }).rules[0]!.status).toBe('live');
     expect(analyzeRuleset({ phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 22' }, { action: 'block', expression: 'tcp.dstport == 22' }] }).diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+  });
+});
+
+describe('HTTP-phase actions: every terminating action of the catalog decides, no other does', () => {
+  const http = (rules: object[]) => analyzeRuleset({ phase: 'http_request_firewall_custom', rules });
+  const terminating = Object.entries(ACTION_CATALOG).filter(([, a]) => a.terminating).map(([n]) => n);
+  const other = Object.entries(ACTION_CATALOG).filter(([, a]) => !a.terminating).map(([n]) => n);
+
+  it('the catalog has the Actions reference’s terminating actions', () => {
+    expect(terminating).toEqual(expect.arrayContaining(['block', 'challenge', 'js_challenge', 'managed_challenge', 'redirect', 'serve_error']));
+    expect(other).toEqual(expect.arrayContaining(['log', 'skip', 'execute', 'rewrite', 'route', 'set_config', 'set_cache_settings', 'compress_response']));
+  });
+
+  for (const action of terminating) {
+    it(`${action} shadows a later rule it covers (redundant with itself, unreachable for another action)`, () => {
+      const same = http([{ action, expression: 'http.host in {"a" "b"}' }, { action, expression: 'http.host eq "a"' }]);
+      expect(same.rules.map((r) => r.status)).toEqual(['live', 'shadowed']);
+      expect(same.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+      expect(same.diagnostics[0]!.message).toContain(action === 'block' ? 'already blocks every request' : `already decides (${action}) every request`);
+      const later = action === 'log' ? 'block' : action === 'block' ? 'challenge' : 'block';
+      const diff = http([{ action, expression: 'http.host in {"a" "b"}' }, { action: later, expression: 'http.host eq "a"' }]);
+      expect(diff.diagnostics.map((d) => [d.code, d.data?.['decidedBy']])).toEqual([['rule-unreachable', 0]]);
+      // A skip of the current ruleset before it: the skip's overlap is noted with this action.
+      const skip = http([{ action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'http.host eq "a"' }, { action, expression: 'http.host in {"a" "b"}' }]);
+      expect(skip.diagnostics.map((d) => d.code)).toEqual(['rule-skip-overlap']);
+      expect(skip.diagnostics[0]!.message).toContain(action === 'block' ? 'would block' : `would decide (${action})`);
+    });
+  }
+
+  for (const action of other) {
+    it(`${action} never shadows a later rule`, () => {
+      const params = action === 'skip' ? { action_parameters: { phases: ['http_ratelimit'] } } : {};
+      const a = http([{ action, ...params, expression: 'http.host in {"a" "b"}' }, { action: 'block', expression: 'http.host eq "a"' }]);
+      expect(a.rules.map((r) => r.status)).toEqual(['live', 'live']);
+      expect(a.diagnostics).toEqual([]);
+    });
+  }
+
+  it('skip decides only with "ruleset": "current"', () => {
+    for (const action_parameters of [{ ruleset: 'other' }, { products: ['waf'] }, { phases: ['http_ratelimit'] }, undefined]) {
+      expect(http([{ action: 'skip', action_parameters, expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "a"' }]).diagnostics, JSON.stringify(action_parameters)).toEqual([]);
+    }
+  });
+
+  it('a rate limiting rule or an exposed credentials check decides only part of what it matches: never a shadow', () => {
+    const rl = analyzeRuleset({ phase: 'http_ratelimit', rules: [
+      { action: 'block', expression: 'http.host eq "a"', ratelimit: { characteristics: ['ip.src'], period: 60, requests_per_period: 10 } },
+      { action: 'block', expression: 'http.host eq "a"', ratelimit: { characteristics: ['ip.src'], period: 10, requests_per_period: 1 } },
+    ] });
+    expect(rl.rules.map((r) => r.status)).toEqual(['live', 'live']);
+    expect(rl.diagnostics).toEqual([]);
+    const creds = http([
+      { action: 'block', expression: 'http.host eq "a"', exposed_credential_check: { username_expression: 'lower(http.host)', password_expression: 'lower(http.host)' } },
+      { action: 'block', expression: 'http.host eq "a"' },
+    ]);
+    expect(creds.diagnostics).toEqual([]);
+    // It can itself be shadowed by an earlier rule that decides everything it matches.
+    const after = http([{ action: 'block', expression: 'http.host eq "a"' }, { action: 'log', expression: 'http.host eq "a"', exposed_credential_check: {} }]);
+    expect(after.rules.map((r) => r.status)).toEqual(['live', 'shadowed']);
+  });
+});
+
+describe('opaque conditions are one unknown only when they print the same', () => {
+  const http = (rules: object[]) => analyzeRuleset({ phase: 'http_request_firewall_custom', rules });
+
+  it('string literals that differ in their spaces are two unknowns: no shadowing claim', () => {
+    const a = http([{ action: 'block', expression: 'http.host contains "a  b"' }, { action: 'block', expression: 'http.host contains "a b"' }]);
+    expect(a.rules.map((r) => r.status)).toEqual(['live', 'live']);
+    expect(a.diagnostics).toEqual([]);
+    // The simulator agrees: the second rule decides a request the first lets through.
+    const r = simulate({ phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: 'http.host contains "a  b"' }, { action: 'block', expression: 'http.host contains "a b"' }] } as never, [{ 'http.host': 'xa by' }] as never);
+    expect(r.results[0]!.decidedBy?.index).toBe(1);
+    const re = http([{ action: 'block', expression: 'http.request.uri.path matches "^/a\\t"' }, { action: 'block', expression: 'http.request.uri.path matches "^/a "' }]);
+    expect(re.diagnostics).toEqual([]);
+  });
+
+  it('layout and operator spellings outside literals do not matter', () => {
+    const a = http([{ action: 'block', expression: 'http.host   contains\n  "a b"' }, { action: 'block', expression: 'http.host contains "a b"' }]);
+    expect(a.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
+    const b = http([{ action: 'block', expression: 'http.request.uri.path ~ "^/x"' }, { action: 'block', expression: 'http.request.uri.path matches "^/x"' }]);
+    expect(b.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
   });
 });

@@ -151,7 +151,7 @@ const expr: fc.Arbitrary<string> = fc.letrec((tie) => ({
 const normalizer = new Normalizer(NETWORK_SCHEME);
 const cubesOf = (text: string, positive = true) => {
   const c = checkExpression(text).checked!;
-  return { cubes: normalizer.cubes(c, text, positive), checked: c };
+  return { cubes: normalizer.cubes(c, positive), checked: c };
 };
 
 describe('expressions as cubes, against the interpreter on every packet of the space', () => {

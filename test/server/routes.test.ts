@@ -183,6 +183,18 @@ describe('routes', () => {
     expect(JSON.parse(clean.body).messages).toEqual([]);
   });
 
+  it('value expressions are checked at their pointers: a credential check with a nested function is a 400', async () => {
+    const rule = { action: 'log', expression: 'http.request.method == "POST"', exposed_credential_check: { username_expression: 'lower(url_decode(http.request.body.form["username"][0]))', password_expression: 'url_decode(http.request.body.form["password"][0])' } };
+    const ruleset = { name: 'creds', kind: 'root', phase: 'http_request_firewall_custom', rules: [rule] };
+    const text = JSON.stringify(ruleset);
+    const r = await app.inject({ method: 'POST', url: `${ACC}/rulesets?dry_run=true`, headers: { ...H, 'content-type': 'application/json' }, payload: text });
+    expect(r.statusCode).toBe(400);
+    const errors = JSON.parse(r.body).errors as { meta: { code: string; range?: { start: number; end: number } }; source: { pointer: string } }[];
+    expect(errors.map((e) => [e.meta.code, e.source.pointer])).toEqual([['rule-credential-expression', '/rules/0/exposed_credential_check/username_expression']]);
+    const fixed = { ...ruleset, rules: [{ ...rule, exposed_credential_check: { ...rule.exposed_credential_check, username_expression: 'url_decode(http.request.body.form["username"][0])' } }] };
+    expect((await post(`${ACC}/rulesets?dry_run=true`, fixed)).statusCode).toBe(200);
+  });
+
   it('request ids: a client’s X-Request-Id comes back, else a new one', async () => {
     const given = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: { ...H, 'x-request-id': 'trace-123' } });
     expect(given.headers['x-request-id']).toBe('trace-123');
