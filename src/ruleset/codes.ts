@@ -30,7 +30,7 @@ export const RULESET_CODES = {
   'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },
   'simulation-bad-geoip': { severity: 'error', doc: 'The country/ASN table given for a simulation is not one: no line of it is an entry, or the file could not be read.' },
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
-  'simulation-execute-not-run': { severity: 'info', doc: 'A rule of an HTTP-phase ruleset executes another ruleset: its matches are counted, but the executed ruleset is not known and not simulated.' },
+  'simulation-execute-not-run': { severity: 'info', doc: 'A rule executes another ruleset, which is not known and not simulated: in an HTTP phase the rule\'s matches are counted; in a network phase the rule is left out (it never matches).' },
   'simulation-rule-left-out': { severity: 'warning', doc: 'A rule whose expression uses a construct rulekit cannot evaluate yet (an HTTP function or indexing) is left out of the simulation: it never matches there.' },
   'simulation-http-phase': { severity: 'error', doc: 'A ruleset and an input of different layers: an HTTP-phase ruleset given a capture (it reads HTTP requests: HAR or NDJSON request objects) or given to the SQL back end (network rulesets over flows), or a network-phase ruleset given HTTP requests.' },
   'simulation-invalid-ruleset': { severity: 'error', doc: 'The ruleset given to a simulation has errors (listed beside this one); nothing was simulated.' },

@@ -112,7 +112,14 @@ export class CompiledRuleset {
       const enabled = rule.enabled !== false;
       summaryRules.push({ ...ref, enabled, expression: String(rule.expression ?? ''), matched: 0, decided: 0, examples: [] });
       if (!enabled) return;
-      if (http ? !Object.hasOwn(ACTION_CATALOG, rule.action) : rule.action !== 'skip' && rule.action !== 'block') return;
+      if (http ? !Object.hasOwn(ACTION_CATALOG, rule.action) : rule.action !== 'skip' && rule.action !== 'block') {
+        // A network phase's managed rules (magic_transit_managed, ddos_l4) execute rulesets this input does
+        // not hold: said, not silently dropped.
+        if (!http && rule.action === 'execute') {
+          this.diagnostics.push(rulesetDiagnostic('simulation-execute-not-run', `rule ${index} executes another ruleset: a packet simulation leaves it out (the rules it executes are not known here), so it never matches`, `/rules/${index}/action`));
+        }
+        return;
+      }
       // The check a validation of the same ruleset (with the same lists) did is reused (check-cache.ts).
       // A whole-expression `true` is decided by a tautology over one field (true whether the field is there
       // or missing), so the simulation does not repeat its matches-everything info.
