@@ -3,8 +3,9 @@
  * service token, bit_slice's offsets (at most 32 bits, offsets up to 2040), `in {…}` on a Bool field,
  * and what a message names (a set item that is a range, a value whose left-hand side is not a field).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkExpression, compileExpression, HTTP_SCHEME, parseExpression, walk, type AnyNode } from '../../src/expression/index.js';
+import { checkExpression, compileExpression, HTTP_SCHEME, interpret, parseExpression, Scheme, walk, type AnyNode } from '../../src/expression/index.js';
 
 const problems = (text: string, options = {}) => compileExpression(text, options).diagnostics.map((d) => ({ code: d.code, range: d.range, message: d.message }));
 const codes = (text: string, options = {}) => compileExpression(text, options).diagnostics.map((d) => d.code);
@@ -112,5 +113,40 @@ describe('walk', () => {
     };
     expect(kinds('tcp.dstport in {80 1000..2000}')).toEqual(['field', 'in', 'literal 1000', 'literal 2000', 'literal 80', 'range', 'set'].sort());
     expect(kinds('ip.src in {10.0.0.1..10.0.0.9}').filter((k) => k.startsWith('literal'))).toEqual(['literal 10.0.0.1', 'literal 10.0.0.9']);
+  });
+});
+
+describe('any() and all() of an Array<Bool> field', () => {
+  // No field of the built-in schemes is an Array<Bool>; a scheme of the Rules language may declare one.
+  const scheme = Scheme.of([{ name: 'x.flags', type: 'Bool', doc: '', container: 'Array<Boolean>' }], { rulesLanguage: true });
+  it('stand for its items: any() is some item true, all() every item true, as with [*]', () => {
+    const exprs = ['any(x.flags)', 'all(x.flags)', 'any(x.flags[*])', 'all(x.flags[*])', 'not any(x.flags)', 'any(x.flags) and all(x.flags)'];
+    const built = exprs.map((e) => {
+      const r = compileExpression(e, { scheme });
+      expect(r.diagnostics, e).toEqual([]);
+      return { r, closures: compileExpression(e, { scheme, codegen: false }).matcher! };
+    });
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { maxLength: 6 }), (flags) => {
+        const rec = { 'x.flags': flags };
+        const some = flags.some((b) => b);
+        const every = flags.every((b) => b);
+        const want = [some, every, some, every, !some, some && every];
+        built.forEach(({ r, closures }, i) => {
+          expect(r.matcher!(rec), `${exprs[i]} on ${JSON.stringify(flags)}`).toBe(want[i]);
+          expect(closures(rec), exprs[i]).toBe(want[i]);
+          expect(interpret(r.checked!, rec), exprs[i]).toBe(want[i]);
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('take exactly one argument', () => {
+    for (const e of ['any()', 'any(x.flags, x.flags)', 'all()']) {
+      const d = compileExpression(e, { scheme }).diagnostics;
+      expect(d.map((x) => x.code), e).toEqual(['function-arguments']);
+      expect(d[0]!.message, e).toContain('takes one argument');
+    }
   });
 });
