@@ -150,3 +150,14 @@ describe('any() and all() of an Array<Bool> field', () => {
     }
   });
 });
+
+describe('Int literals outside a field', () => {
+  it('are reported with the field range and the value read (hex and octal as their value)', () => {
+    for (const [text, value, max] of [['tcp.dstport == 65536', 65536, 65535], ['ip.ttl == 0x100', 256, 255], ['ip.ttl == 0400', 256, 255], ['tcp.dstport in {1 0x10000}', 65536, 65535]] as const) {
+      const d = compileExpression(text).diagnostics.filter((x) => x.code === 'value-out-of-range');
+      expect(d, text).toHaveLength(1);
+      expect(d[0]!.data, text).toEqual({ min: 0, max, value });
+      expect(d[0]!.message, text).toBe(`${value} is outside the range of ${text.split(' ')[0]} (0..${max})`);
+    }
+  });
+});
