@@ -111,6 +111,8 @@ describe('the generated matcher agrees with the interpreter and the closures', (
       'any(lower(http.request.headers.names[*])[*] == "x-a")',
       'http.request.headers["a"][0] == "b"',
       'any(http.request.headers["a"][*] == "b")',
+      'any(http.request.headers[*][*] == "b")',
+      'any(http.request.headers[*][0] == "b")',
       'http.request.headers.names[1] == "b"',
       'lower(http.host) == "a"',
       'len(http.host) > 3',

@@ -57,3 +57,26 @@ describe('the cost model', () => {
     }
   });
 });
+
+describe('the grammar listing', () => {
+  it('the railroad page draws every production of the grammar', async () => {
+    const { railroadHtml } = await import('../../src/expression/grammar-doc.js');
+    const { grammarProductions } = await import('../../src/expression/parser.js');
+    const names = grammarProductions().map((p: { name?: string }) => p.name!);
+    expect(names).toEqual(expect.arrayContaining(['expression', 'predicate', 'set']));
+    const html = railroadHtml();
+    expect(html).toContain("<!DOCTYPE html>");
+    for (const n of names) expect(html, n).toContain(n);
+  });
+});
+
+describe('evaluateExpression', () => {
+  it('is the interpreter: it agrees with the compiled matcher', async () => {
+    const { evaluateExpression } = await import('../../src/expression/index.js');
+    const r = compileExpression('tcp.dstport in {80 443} and not ip.src in {10.0.0.0/8}');
+    for (const p of [{ 'tcp.dstport': 80, 'ip.src': '192.0.2.1' }, { 'tcp.dstport': 80, 'ip.src': '10.1.2.3' }, { 'tcp.dstport': 81 }, {}]) {
+      expect(evaluateExpression(r.checked!, p), JSON.stringify(p)).toBe(r.matcher!(p));
+    }
+    expect(evaluateExpression(r.checked!, { 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
+  });
+});
