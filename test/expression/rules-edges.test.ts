@@ -62,7 +62,7 @@ describe('the grammar listing', () => {
   it('the railroad page draws every production of the grammar', async () => {
     const { railroadHtml } = await import('../../src/expression/grammar-doc.js');
     const { grammarProductions } = await import('../../src/expression/parser.js');
-    const names = grammarProductions().map((p: { name?: string }) => p.name!);
+    const names = grammarProductions().map((p) => (p as { name?: string }).name!);
     expect(names).toEqual(expect.arrayContaining(['expression', 'predicate', 'set']));
     const html = railroadHtml();
     expect(html).toContain("<!DOCTYPE html>");
