@@ -1,0 +1,44 @@
+/**
+ * Input the checker refuses says so once: a set refused for one bad item gets no warnings about its
+ * other items, and any()/all() of something that is not an array of booleans is one error, never a
+ * crash and never a quantifier over the wrong items.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileExpression, evaluateExpression, HTTP_SCHEME, Scheme } from '../../src/expression/index.js';
+
+const codes = (text: string, options = {}) => compileExpression(text, options).diagnostics.map((d) => d.code);
+
+describe('a set refused for a bad item', () => {
+  it('is reported for that item only: its other items are not judged for duplicates', () => {
+    expect(codes('ip.src in {10.0.0.1 10.0.0.1}')).toEqual(['duplicate-set-item']);
+    expect(codes('ip.src in {10.0.0.1 10.0.0.1 10.0.0.9..10.0.0.1}')).toEqual(['empty-range']);
+    expect(codes('ip.src in {10.0.0.1 10.0.0.1 10.0.0.1..10.0.0.256}')).toEqual(['invalid-ip']);
+    expect(codes('ip.src in {10.0.0.1 10.0.0.1 10.0.0.0/8..10.0.0.9}')).toEqual(['invalid-ip']);
+    expect(codes('ip.src in {10.0.0.1 10.0.0.1 10.0.0.1..2001:db8::1}')).toEqual(['ip-family-mismatch']);
+  });
+});
+
+describe('any() and all() of what is not an array of booleans', () => {
+  const scheme = Scheme.of([{ name: 'x.flags', type: 'Bool', doc: '', container: 'Array<Boolean>' }], { rulesLanguage: true });
+  it('an unknown field is one error', () => {
+    expect(codes('any(http.nope)', { scheme: HTTP_SCHEME })).toEqual(['unknown-field']);
+    expect(codes('all(x.nope)', { scheme })).toEqual(['unknown-field']);
+  });
+
+  it('an array of strings is not read as booleans', () => {
+    for (const e of ['any(http.request.headers.names)', 'all(http.request.headers.names)']) {
+      const r = compileExpression(e, { scheme: HTTP_SCHEME });
+      expect(r.diagnostics.map((d) => d.code), e).toEqual(['container-field']);
+      expect(r.matcher, e).toBeUndefined();
+    }
+  });
+});
+
+describe('evaluateExpression', () => {
+  it('evaluates a checked expression as its matcher does', () => {
+    const r = compileExpression('tcp.dstport in {80 443} and not ip.src in {10.0.0.0/8}');
+    expect(evaluateExpression(r.checked!, { 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
+    expect(evaluateExpression(r.checked!, { 'tcp.dstport': 443, 'ip.src': '10.0.0.1' })).toBe(false);
+    expect(evaluateExpression(r.checked!, {})).toBe(false);
+  });
+});
