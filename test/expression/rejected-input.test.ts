@@ -4,7 +4,7 @@
  * crash and never a quantifier over the wrong items.
  */
 import { describe, expect, it } from 'vitest';
-import { compileExpression, evaluateExpression, HTTP_SCHEME, Scheme } from '../../src/expression/index.js';
+import { checkValueExpression, compileExpression, evaluateExpression, HTTP_SCHEME, parseExpression, Scheme } from '../../src/expression/index.js';
 
 const codes = (text: string, options = {}) => compileExpression(text, options).diagnostics.map((d) => d.code);
 
@@ -40,5 +40,23 @@ describe('evaluateExpression', () => {
     expect(evaluateExpression(r.checked!, { 'tcp.dstport': 443, 'ip.src': '192.0.2.1' })).toBe(true);
     expect(evaluateExpression(r.checked!, { 'tcp.dstport': 443, 'ip.src': '10.0.0.1' })).toBe(false);
     expect(evaluateExpression(r.checked!, {})).toBe(false);
+  });
+});
+
+describe('messages', () => {
+  it('a value expression of a map type takes "a", not "an"', () => {
+    expect(checkValueExpression('http.request.headers', { scheme: HTTP_SCHEME }).diagnostics.map((d) => d.message)).toEqual([
+      'this expression gives a Map<Array<String>>; a String is expected here',
+    ]);
+  });
+
+  it('a set opened with ( and closed with ] is a syntax error, not a set in brackets', () => {
+    const ds = compileExpression('tcp.dstport in (80 443]').diagnostics;
+    expect(ds.length).toBeGreaterThan(0);
+    for (const d of ds) expect(d.message).not.toContain('braces, not brackets');
+  });
+
+  it('nesting too deep names the limit and what counts', () => {
+    expect(parseExpression('((sip))', { limits: { maxDepth: 1 } }).diagnostics.map((d) => d.message)).toEqual(["nesting is deeper than the limit of 1 (parentheses and 'not')"]);
   });
 });
