@@ -4,7 +4,7 @@
  * crash and never a quantifier over the wrong items.
  */
 import { describe, expect, it } from 'vitest';
-import { checkValueExpression, compileExpression, evaluateExpression, HTTP_SCHEME, parseExpression, Scheme } from '../../src/expression/index.js';
+import { checkValueExpression, compileExpression, evaluateExpression, HTTP_SCHEME, parseExpression, Scheme, walk, type AnyNode } from '../../src/expression/index.js';
 
 const codes = (text: string, options = {}) => compileExpression(text, options).diagnostics.map((d) => d.code);
 
@@ -58,5 +58,33 @@ describe('messages', () => {
 
   it('nesting too deep names the limit and what counts', () => {
     expect(parseExpression('((sip))', { limits: { maxDepth: 1 } }).diagnostics.map((d) => d.message)).toEqual(["nesting is deeper than the limit of 1 (parentheses and 'not')"]);
+  });
+});
+
+describe('recovered parses', () => {
+  it('a token the parser inserted (a missing } or )) sits where the text ends: every range is inside the text', () => {
+    for (const [text, where] of [
+      ['tcp.dstport in {80 443 and sip', 'set:15-22'],
+      ['bit_slice(tcp, 0, 8 == 1', 'call:0-19'],
+      ['http.request.headers["a" == "b"', 'index:0-24'],
+    ] as const) {
+      const r = parseExpression(text);
+      expect(r.diagnostics.length, text).toBeGreaterThan(0);
+      const ranges: string[] = [];
+      walk(r.ast! as AnyNode, (n) => {
+        expect(Number.isInteger(n.range.start) && Number.isInteger(n.range.end), `${text}: ${n.kind}`).toBe(true);
+        expect(n.range.start, text).toBeGreaterThanOrEqual(0);
+        expect(n.range.end, text).toBeLessThanOrEqual(text.length);
+        ranges.push(`${n.kind}:${n.range.start}-${n.range.end}`);
+      });
+      expect(ranges, text).toContain(where);
+    }
+  });
+});
+
+describe('a map key that is not a string', () => {
+  it('gets a fix titled with the quoted key', () => {
+    const d = compileExpression('any(http.request.headers[0][*] == "x")', { scheme: HTTP_SCHEME }).diagnostics;
+    expect(d[0]!.fix!.title).toBe('write ["0"]');
   });
 });
