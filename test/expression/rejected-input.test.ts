@@ -88,3 +88,28 @@ describe('a map key that is not a string', () => {
     expect(d[0]!.fix!.title).toBe('write ["0"]');
   });
 });
+
+describe('every item of every value of a map', () => {
+  it('[*][*] is exactly the items of every key, nothing more', () => {
+    const headers = new Map([['a', ['b', 'b']], ['c', ['b']]]);
+    for (const [e, want] of [
+      ['all(http.request.headers[*][*] == "b")', true],
+      ['any(http.request.headers[*][*] != "b")', false],
+      ['any(len(http.request.headers[*][*])[*] != 1)', false],
+    ] as const) {
+      for (const codegen of [true, false]) {
+        const r = compileExpression(e, { scheme: HTTP_SCHEME, codegen });
+        expect(r.diagnostics, e).toEqual([]);
+        expect(r.matcher!({ 'http.request.headers': headers }), e).toBe(want);
+        expect(evaluateExpression(r.checked!, { 'http.request.headers': headers }), e).toBe(want);
+      }
+    }
+    expect(compileExpression('all(http.request.headers[*][*] == "b")', { scheme: HTTP_SCHEME }).matcher!({ 'http.request.headers': new Map([['a', ['b', 'x']]]) })).toBe(false);
+  });
+});
+
+describe('unknown functions', () => {
+  it('the fix is titled with the name it writes', () => {
+    expect(compileExpression('lowr(http.host) == "a"', { scheme: HTTP_SCHEME }).diagnostics[0]!.fix!.title).toBe('replace with lower');
+  });
+});
