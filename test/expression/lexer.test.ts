@@ -285,6 +285,7 @@ describe('characters that are no token', () => {
       const tokens = lex(text).tokens;
       expect(tokens.map((t) => t.tokenType.name), text).toEqual([T.Identifier.name, T.OPERATOR_SYMBOLS.get(meant)!.name, T.Identifier.name]);
       expect(tokens[1]!.image).toBe(half);
+      expect(lex(text).diagnostics[0]!.fix!.title, text).toBe(`replace with '${meant}'`);
     }
   });
 
