@@ -484,11 +484,11 @@ export const FUNCTIONS: Readonly<Record<string, FunctionInfo>> = {
         nums.push(r.value);
       }
       const [start, end] = nums as [number, number];
-      if (end > BIT_SLICE_MAX_OFFSET || start >= end || end - start > BIT_SLICE_MAX_BITS) {
+      if (start < 0 || end > BIT_SLICE_MAX_OFFSET || start >= end || end - start > BIT_SLICE_MAX_BITS) {
         out.push(
           expressionDiagnostic(
             'function-arguments',
-            `bit_slice(${f.name}, ${start}, ${end}) must have start < end, at most ${BIT_SLICE_MAX_BITS} bits (has ${Math.max(0, end - start)}) and end at most ${BIT_SLICE_MAX_OFFSET}`,
+            `bit_slice(${f.name}, ${start}, ${end}) must have 0 <= start < end, at most ${BIT_SLICE_MAX_BITS} bits (has ${Math.max(0, end - start)}) and end at most ${BIT_SLICE_MAX_OFFSET}`,
             { start: s.range.start, end: e.range.end },
             { data: { start, end, maxBits: BIT_SLICE_MAX_BITS, maxOffset: BIT_SLICE_MAX_OFFSET } },
           ),

@@ -344,16 +344,21 @@ export function checkValueExpression(text: string, options: ExpressionOptions & 
   const scheme = resolveScheme(options.scheme, diagnostics);
   const ast = parsed.ast;
   if (ast.kind !== 'bare') {
-    diagnostics.push(expressionDiagnostic('value-expression-type', `a ${want} is expected here, not a condition`, ast.range, { data: { expected: want, actual: 'Bool' } }));
+    diagnostics.push(expressionDiagnostic('value-expression-type', `${article(want)} ${want} is expected here, not a condition`, ast.range, { data: { expected: want, actual: 'Bool' } }));
     return { diagnostics: finish(diagnostics) };
   }
   const plan = checkValue(ast.lhs, checkOptions(scheme, withContext), diagnostics);
   if (plan && typeText(plan.type) !== want) {
-    diagnostics.push(expressionDiagnostic('value-expression-type', `this expression gives ${/^[AEIOU]/.test(typeText(plan.type)) ? 'an' : 'a'} ${typeText(plan.type)}; a ${want} is expected here`, ast.range, { data: { expected: want, actual: typeText(plan.type) } }));
+    diagnostics.push(expressionDiagnostic('value-expression-type', `this expression gives ${article(typeText(plan.type))} ${typeText(plan.type)}; ${article(want)} ${want} is expected here`, ast.range, { data: { expected: want, actual: typeText(plan.type) } }));
     return { diagnostics: finish(diagnostics), type: typeText(plan.type), ast };
   }
   const sorted = finish(diagnostics);
   return hasErrors(sorted) || !plan ? { diagnostics: sorted, ast } : { diagnostics: sorted, plan, type: want, ast };
+}
+
+/** `an Int`, `a String`. */
+function article(type: string): string {
+  return /^[AEIOU]/.test(type) ? 'an' : 'a';
 }
 
 /** Evaluate a checked value expression on a record: its value, or undefined when missing. */

@@ -181,9 +181,10 @@ export function inRanges(ranges: readonly (readonly [number, number])[], v: numb
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const r = ranges[mid]!;
+    // `v <= r[1]`, not `!(v > r[1])`: NaN is in no range (every comparison with it is false).
     if (v < r[0]) hi = mid - 1;
-    else if (v > r[1]) lo = mid + 1;
-    else return true;
+    else if (v <= r[1]) return true;
+    else lo = mid + 1;
   }
   return false;
 }
