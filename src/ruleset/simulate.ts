@@ -115,7 +115,7 @@ export class CompiledRuleset {
       if (http ? !Object.hasOwn(ACTION_CATALOG, rule.action) : rule.action !== 'skip' && rule.action !== 'block') {
         // A network phase's managed rules (magic_transit_managed, ddos_l4) execute rulesets this input does
         // not hold: said, not silently dropped.
-        if (!http && rule.action === 'execute') {
+        if (!http && (rule.action as string) === 'execute') {
           this.diagnostics.push(rulesetDiagnostic('simulation-execute-not-run', `rule ${index} executes another ruleset: a packet simulation leaves it out (the rules it executes are not known here), so it never matches`, `/rules/${index}/action`));
         }
         return;

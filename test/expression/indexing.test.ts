@@ -8,7 +8,8 @@ import { compileExpression, HTTP_SCHEME } from '../../src/expression/index.js';
 
 const one = (text: string) => {
   const r = compileExpression(text, { scheme: HTTP_SCHEME });
-  return r.diagnostics.map((d) => ({ code: d.code, range: d.range, message: d.message, fix: d.fix?.edits }));
+  // Checked without a phase: the info that names a phase-only function's phases is not what these tests look at.
+  return r.diagnostics.filter((d) => d.code !== 'function-phase-unknown').map((d) => ({ code: d.code, range: d.range, message: d.message, fix: d.fix?.edits }));
 };
 
 describe('map keys', () => {
