@@ -30,21 +30,31 @@ const CHECK_CACHE_ENTRIES = 2000;
 const NO_KEY = {};
 const checkCache = new WeakMap<object, WeakMap<object, Map<string, CheckResult>>>();
 
-/** `checkExpression(text, options)`, from the cache when the options can be keyed. */
-export function checkedExpression(text: string, options: ExpressionOptions): CheckResult {
+/**
+ * What a cached answer for `options` is kept under: the scheme and list catalog (by identity) and a string
+ * of the other options that change a check's outcome; undefined when the options cannot be keyed.
+ */
+export function optionsKey(options: ExpressionOptions): { scheme: object; lists: object; key: string } | undefined {
   const { scheme, lists, serviceToken, limits, parser, phase, context } = options;
   const plainLimits = limits === undefined || (typeof limits === 'object' && limits !== null && Object.getPrototypeOf(limits) === Object.prototype &&
     ['undefined', 'number'].includes(typeof limits.maxLength) && ['undefined', 'number'].includes(typeof limits.maxDepth));
-  const cacheable = typeof text === 'string' && (scheme === undefined || scheme instanceof Scheme) && (lists === undefined || lists instanceof ListCatalog) &&
+  const cacheable = (scheme === undefined || scheme instanceof Scheme) && (lists === undefined || lists instanceof ListCatalog) &&
     (serviceToken === undefined || typeof serviceToken === 'string') && plainLimits && (parser === undefined || typeof parser === 'string') &&
     (phase === undefined || typeof phase === 'string') && (context === undefined || typeof context === 'string');
-  if (!cacheable) return checkExpression(text, options);
-  let byLists = checkCache.get(scheme ?? NO_KEY);
-  if (!byLists) checkCache.set(scheme ?? NO_KEY, (byLists = new WeakMap()));
-  let texts = byLists.get(lists ?? NO_KEY);
-  if (!texts) byLists.set(lists ?? NO_KEY, (texts = new Map()));
+  if (!cacheable) return undefined;
   // The phase and context decide which functions are allowed, so they are part of the key.
-  const key = `${serviceToken ?? ''}\u0000${limits?.maxLength}\u0000${limits?.maxDepth}\u0000${parser ?? ''}\u0000${phase ?? ''}\u0000${context ?? ''}\u0000${text}`;
+  return { scheme: scheme ?? NO_KEY, lists: lists ?? NO_KEY, key: `${serviceToken ?? ''}\u0000${limits?.maxLength}\u0000${limits?.maxDepth}\u0000${parser ?? ''}\u0000${phase ?? ''}\u0000${context ?? ''}` };
+}
+
+/** `checkExpression(text, options)`, from the cache when the options can be keyed. */
+export function checkedExpression(text: string, options: ExpressionOptions): CheckResult {
+  const scope = typeof text === 'string' ? optionsKey(options) : undefined;
+  if (!scope) return checkExpression(text, options);
+  let byLists = checkCache.get(scope.scheme);
+  if (!byLists) checkCache.set(scope.scheme, (byLists = new WeakMap()));
+  let texts = byLists.get(scope.lists);
+  if (!texts) byLists.set(scope.lists, (texts = new Map()));
+  const key = `${scope.key}\u0000${text}`;
   let cached = texts.get(key);
   if (!cached) {
     cached = checkExpression(text, options);

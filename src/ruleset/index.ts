@@ -18,6 +18,7 @@ export {
   type CatalogPhase,
 } from './phases.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
+export { RuleCache, type RuleScope } from './rule-cache.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 export {
