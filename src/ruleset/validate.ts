@@ -285,7 +285,8 @@ class Validator {
 
   private expression(text: string, pointer: string, phase: RulesetPhase | undefined): void {
     const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const result = checkedExpression(text, opts);
+    // A validator with a rule cache runs in a long-lived process that may see each text once (a server).
+    const result = checkedExpression(text, opts, this.context.ruleCache !== undefined);
     const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(result.diagnostics), phase, result.ast);
     this.rebase(text, pointer, diagnostics);
   }

@@ -57,9 +57,13 @@ describe('validateRuleset with a RuleCache', () => {
   it('hands out the same frozen diagnostics for the same rule at the same index, new ones at another', () => {
     const cache = new RuleCache();
     const context: RulesetContext = { operation: 'update', phase: 'network_transit', ruleCache: cache };
+    // Kept from the second sight on: the first answer is made and let go.
+    const once = validateRuleset(body([1, 2]), context);
+    expect(Object.isFrozen(once[0])).toBe(false);
     const first = validateRuleset(body([1, 2]), context);
     const again = validateRuleset(body([1, 2]), context);
     expect(first.length).toBe(2);
+    expect(plain(first)).toEqual(plain(once));
     expect(again[0]).toBe(first[0]);
     expect(again[1]).toBe(first[1]);
     expect(Object.isFrozen(first[0])).toBe(true);
