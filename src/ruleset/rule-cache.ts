@@ -45,6 +45,7 @@ const MAX_INDEXES = 4;
 export class RuleCache {
   private readonly scopes = new WeakMap<object, WeakMap<object, Map<string, RuleScope>>>();
 
+  /** @param maxEntries Most rules kept per phase and options (and as many more remembered as seen once). */
   constructor(readonly maxEntries = 4096) {}
 
   /** The answers for one phase and set of expression options, or undefined when they cannot be keyed. */
