@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partText, partsText, ruleText, rulesetText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, partsText, recordText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -160,17 +160,17 @@ const quoterOf = (source: () => string): ((id: string) => string) => (source ===
 function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: readonly MadeRule[]): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
   const rules: StoredRule[] = [];
-  const texts: string[] = [];
+  const parts: RuleParts[] = [];
   const assigned: AssignedText[] = [];
   const from: BodyRule[] = [];
   for (const m of made) {
     rules.push(m.rule);
-    texts.push(ruleText(m.from.parts, m.assigned));
+    parts.push(m.from.parts);
     assigned.push(m.assigned);
     from.push(m.from);
   }
   const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules };
-  withJsonText(record, rulesetText(record, texts));
+  withJsonText(record, recordText(record, parts, assigned));
   return withCompactForm(record, assigned, contentsOf(bodyRules, from));
 }
 
