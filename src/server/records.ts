@@ -4,9 +4,9 @@
  * routes and the tests share them and the store only persists what they return.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partText, partsText, recordText, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, recordText, RuleContents, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -110,14 +110,24 @@ function bodyRule(r: Body): BodyRule {
   return b;
 }
 
-/** The rule contents of a body's rules for the compact form (JSON and SHA-256), once per frozen body. */
-const contentsOfFrozen = new WeakMap<object, { parts: string; digest: string }>();
+/** The rule contents of a body's rules for the compact form (JSON and SHA-256, made when asked), once per frozen body. */
+const contentsOfFrozen = new WeakMap<object, RuleContents>();
 
-function contentsOf(bodyRules: readonly Body[], rules: readonly BodyRule[]): { parts: string; digest: string } {
+/** Numbers of body rules, for the key of a list of them. */
+const serials = new WeakMap<BodyRule, number>();
+let nextSerial = 0;
+
+function contentsOf(bodyRules: readonly Body[], rules: readonly BodyRule[]): RuleContents {
   let c = contentsOfFrozen.get(bodyRules);
   if (c) return c;
-  const parts = partsText(rules.map((r) => r.partText));
-  c = { parts, digest: createHash('sha256').update(parts).digest('hex') };
+  // Body rules are shared by their members (see bodyRule), so their numbers name the contents: equal
+  // lists of numbers, equal contents.
+  const key = rules.map((r) => {
+    let n = serials.get(r);
+    if (n === undefined) serials.set(r, (n = nextSerial++));
+    return n;
+  }).join(',');
+  c = new RuleContents(rules.map((r) => r.partText), key);
   if (Object.isFrozen(bodyRules)) contentsOfFrozen.set(bodyRules, c);
   return c;
 }
