@@ -71,7 +71,7 @@ function headOf(meta: Omit<StoredRuleset, 'rules'>): string {
  * its SHA-256 in hex).
  */
 export interface CompactForm {
-  compact: string;
+  readonly compact: string;
   readonly parts: string;
   readonly digest: string;
   /**
@@ -103,6 +103,20 @@ export class RuleContents {
 
 const forms = new WeakMap<object, CompactForm>();
 
+/** A compact form whose contents' parts and digest are made when first asked for (by {@link RuleContents}). */
+class Form implements CompactForm {
+  constructor(readonly compact: string, private readonly contents: RuleContents) {}
+  get parts(): string {
+    return this.contents.parts;
+  }
+  get digest(): string {
+    return this.contents.digest;
+  }
+  get key(): string {
+    return this.contents.key;
+  }
+}
+
 /**
  * The compact form of a record and its text: `rules[i]` the assigned members of rule `i` as JSON strings;
  * `contents` the parts of all its rules, in order, as JSON and their digest (the caller computes them once
@@ -115,7 +129,7 @@ export function withCompactForm<T extends Omit<StoredRuleset, 'rules'>>(record: 
   const pieces: string[] = [headOf(record)];
   rules.forEach((a, i) => pieces.push(i === 0 ? '[' : ',[', a.id, ',', a.version === version ? 'null' : a.version, ',', a.lastUpdated === lastUpdated ? 'null' : a.lastUpdated, ',', a.ref === a.id ? 'null' : a.ref, ']'));
   pieces.push(']}');
-  forms.set(record, { compact: pieces.join(''), get parts() { return contents.parts; }, get digest() { return contents.digest; }, key: contents.key });
+  forms.set(record, new Form(pieces.join(''), contents));
   return record;
 }
 
