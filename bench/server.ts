@@ -39,7 +39,8 @@
  * window (default 2), BENCH_SERVER_ADMISSION_MAX (20: longest further wait for every connection's first
  * answer), BENCH_SERVER_CONNECTIONS (64), BENCH_SERVER_CPU / BENCH_CLIENT_CPU (taskset lists, default 1
  * and 0 on a machine with two CPUs or more), BENCH_SERVER_PROFILE_SECONDS (default 5; 0 skips the
- * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries.
+ * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries, BENCH_SERVER_CLI another build's
+ * dist/bundle/cli.js to serve (to compare builds in runs one after the other).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -191,7 +192,7 @@ function stopServer(s: Server): Promise<void> {
 /** `rulekit serve` on SQLite in `data`, or on PostgreSQL at `databaseUrl`. */
 function startRulekit(name: string, users: string, store: { data: string } | { databaseUrl: string }, nodeFlags: string[] = []): Promise<Server> {
   const where = 'data' in store ? ['--data', store.data] : ['--database-url', store.databaseUrl];
-  return startServer(name, [CLI_ENTRY, 'serve', '--port', '0', '--no-demo', '--users', users, ...where, '--log-level', 'warn'], {}, nodeFlags);
+  return startServer(name, [env.BENCH_SERVER_CLI ?? CLI_ENTRY, 'serve', '--port', '0', '--no-demo', '--users', users, ...where, '--log-level', 'warn'], {}, nodeFlags);
 }
 
 /** User + system CPU seconds of a process so far (all its threads), from /proc. */

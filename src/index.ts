@@ -137,6 +137,8 @@ export {
   type FieldSet,
   RULESET_LIMITS,
   type RulesetContext,
+  RuleCache,
+  type RuleScope,
   type Envelope,
   type EnvelopeEntry,
   type Rule,

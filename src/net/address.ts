@@ -64,9 +64,21 @@ export function ipAddressFromBytes(bytes: ArrayLike<number>): IpAddress {
 
 function parseIpv4(text: string): IpAddress | undefined {
   if (text.length > MAX_IPV4_TEXT_LENGTH || !STRICT_DOTTED_QUAD.test(text)) return undefined;
-  const ipaddr = ipaddrLib();
-  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
-  return { family: 4, bytes: Uint8Array.from(ipaddr.IPv4.parse(text).toByteArray()) };
+  // Four decimal octets without leading zeros, by the pattern: only their range is left to check, by
+  // hand. ipaddr.js (its four-part check, parse and byte array) was ~4% of a server PUT of 50 new
+  // expressions of CIDR sets (bench server, profile); the tests hold this to node:net's isIP.
+  const bytes = new Uint8Array(4);
+  let octet = 0;
+  let i = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x2e) {
+      bytes[i++] = octet;
+      octet = 0;
+    } else if ((octet = octet * 10 + c - 0x30) > 255) return undefined;
+  }
+  bytes[i] = octet;
+  return { family: 4, bytes };
 }
 
 function parseIpv6(text: string): IpAddress | undefined {

@@ -20,6 +20,7 @@ export {
 } from './phases.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
 export { ruleValueExpressions, checkRuleValueExpression, CREDENTIAL_CHECK, CREDENTIAL_CHECK_SOURCE, type ValueSlot, type ValueExpressionAt } from './value-expressions.js';
+export { RuleCache, type RuleScope } from './rule-cache.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 export {

@@ -12,6 +12,7 @@ import { CATALOG_ACTIONS, PHASE_CATALOG, phaseExpressionOptions, phaseFieldDiagn
 import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkRuleValueExpression, CREDENTIAL_CHECK, ruleValueExpressions } from './value-expressions.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
+import type { RuleCache, RuleScope } from './rule-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
 import { suggest } from '../diagnostics/index.js';
 import { expressionDiagnostic } from '../expression/index.js';
@@ -29,6 +30,11 @@ export interface RulesetContext {
   expression?: ExpressionOptions;
   /** Most rules in a ruleset (default 200). */
   maxRules?: number;
+  /**
+   * Answers per rule kept across calls (see {@link RuleCache}): for bodies that are JSON values, validated
+   * one after another with most rules unchanged. Used for a body given as a value, not as text.
+   */
+  ruleCache?: RuleCache;
 }
 
 /** Build a ruleset diagnostic. */
@@ -83,7 +89,7 @@ class Validator {
 
   constructor(
     private readonly context: RulesetContext,
-    private readonly out: Diagnostic[],
+    private out: Diagnostic[],
     private readonly doc: JsonDoc | undefined,
   ) {
     const l = context.expression?.lists;
@@ -145,8 +151,10 @@ class Validator {
     this.out.push(...zoneCustomFieldLimit(rules.filter((r) => isObject(r) && r['action'] === 'log_custom_field'), '/rules'));
     const refs = new Map<string, number>();
     this.parametersNoted = false;
+    const cache = this.doc === undefined ? this.context.ruleCache?.scope(knownPhase, phaseExpressionOptions(knownPhase, { ...this.context.expression, lists: this.lists })) : undefined;
     for (let i = 0; i < rules.length; i++) {
-      this.rule(rules[i], `/rules/${i}`, knownPhase);
+      if (cache && isObject(rules[i])) this.cachedRule(cache, rules[i] as Record<string, unknown>, `/rules/${i}`, knownPhase);
+      else this.rule(rules[i], `/rules/${i}`, knownPhase);
       const ref = isObject(rules[i]) ? (rules[i] as Record<string, unknown>)['ref'] : undefined;
       if (typeof ref === 'string') {
         const first = refs.get(ref);
@@ -173,6 +181,27 @@ class Validator {
       }
       if (READ_ONLY_MEMBERS.has(key)) this.add('ruleset-read-only-member', `"${key}" is assigned by the service; it is ignored in a request`, p, { key: true });
     }
+  }
+
+  /** {@link rule} through the cache of rule answers: made afresh (as if no rule before gave the parameters note) when not kept. */
+  private cachedRule(cache: RuleScope, rule: Record<string, unknown>, pointer: string, phase: RulesetPhase | undefined): void {
+    const key = JSON.stringify(rule);
+    let answer = cache.get(key, pointer, this.parametersNoted);
+    if (!answer) {
+      const out = this.out;
+      const noted = this.parametersNoted;
+      this.out = [];
+      this.parametersNoted = false;
+      try {
+        this.rule(rule, pointer, phase);
+        answer = cache.put(key, pointer, this.out, noted);
+      } finally {
+        this.out = out;
+        this.parametersNoted = noted;
+      }
+    }
+    for (const d of answer.diagnostics) this.out.push(d);
+    if (answer.notes) this.parametersNoted = true;
   }
 
   private rule(rule: unknown, pointer: string, phase: RulesetPhase | undefined): void {
@@ -267,7 +296,8 @@ class Validator {
 
   private expression(text: string, pointer: string, phase: RulesetPhase | undefined): void {
     const opts: ExpressionOptions = phaseExpressionOptions(phase, { ...this.context.expression, lists: this.lists });
-    const result = checkedExpression(text, opts);
+    // A validator with a rule cache runs in a long-lived process that may see each text once (a server).
+    const result = checkedExpression(text, opts, this.context.ruleCache !== undefined);
     const diagnostics = phaseFieldDiagnostics(text, copyDiagnostics(result.diagnostics), phase, result.ast);
     this.rebase(text, pointer, diagnostics);
   }

@@ -14,7 +14,7 @@ import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
 import { parseBody, ParseMemo, ValidationMemo } from './body.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
-import { toEnvelope } from '../ruleset/index.js';
+import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
@@ -215,7 +215,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
     });
-    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo() };
+    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache() };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

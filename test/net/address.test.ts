@@ -111,6 +111,18 @@ describe('parseIpAddress / formatIpAddress', () => {
     );
   });
 
+  it('reads a dotted quad of decimal octets as node:net does, octet by octet', () => {
+    const octet = fc.oneof(fc.nat(300), fc.constantFrom(0, 1, 9, 10, 99, 100, 199, 200, 249, 250, 255, 256, 260, 299, 999));
+    fc.assert(fc.property(fc.tuple(octet, octet, octet, octet), fc.constantFrom('', '0'), fc.nat(3), (quad, zero, at) => {
+      const parts = quad.map(String);
+      parts[at] = zero + parts[at];
+      const text = parts.join('.');
+      const a = parseIpAddress(text);
+      expect(a !== undefined).toBe(isIP(text) === 4);
+      if (a) expect([...a.bytes]).toEqual(quad);
+    }), { numRuns: 2000 });
+  });
+
   it('orders IPv4 before IPv6 and by numeric value within a family', () => {
     fc.assert(
       fc.property(v4Number, v4Number, v6Text, (x, y, v6) => {

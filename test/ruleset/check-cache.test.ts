@@ -19,7 +19,7 @@ vi.mock('../../src/expression/index.js', async (importOriginal) => {
   };
 });
 
-const { ListCatalog, Scheme, compileRuleset, validateRuleset } = await import('../../src/index.js');
+const { ListCatalog, RuleCache, Scheme, compileRuleset, validateRuleset } = await import('../../src/index.js');
 
 const body = (...expressions: string[]) => ({ rules: expressions.map((expression) => ({ action: 'block', expression })) });
 const update = { operation: 'update' as const };
@@ -41,6 +41,19 @@ describe('checked expression cache', () => {
     // Another catalog is another cache.
     validateRuleset(body(a), { ...update, expression: { lists: fresh() } });
     expect(calls.texts).toEqual([a, b, a]);
+  });
+
+  it('with a rule cache (a long-lived validator), keeps a check from the expression\'s second time on', () => {
+    const lists = fresh();
+    const ruleCache = new RuleCache();
+    const a = 'tcp.dstport in {22 23}';
+    const b = 'ip.src in $partners';
+    validateRuleset(body(a, b), { ...update, expression: { lists }, ruleCache });
+    validateRuleset(body(b, a), { ...update, expression: { lists }, ruleCache });
+    expect(calls.texts).toEqual([a, b, b, a]);
+    validateRuleset(body(a, b), { ...update, expression: { lists }, ruleCache });
+    validateRuleset(body(a, b), { ...update, expression: { lists } });
+    expect(calls.texts).toEqual([a, b, b, a]);
   });
 
   it('keys the service token, both limits and the parser', () => {

@@ -8,6 +8,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ListCatalog, ListItems } from '../../expression/index.js';
 import type { Owner, Store } from '../store/index.js';
 import type { ParsedBody, ValidationMemo } from '../body.js';
+import type { RuleCache } from '../../ruleset/index.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic } from '../envelope.js';
 
@@ -25,6 +26,8 @@ export interface RouteContext {
   catalog?: ListCatalog;
   /** Validations already made (of the same body text, for the same operation, scope and phase). */
   validations?: ValidationMemo;
+  /** What validation said of each rule before (an edited body is validated afresh, its unchanged rules are not). */
+  rules?: RuleCache;
 }
 
 /** One of the two levels resources live at. */

@@ -51,7 +51,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const diagnostics = validated(body, `create ${scope.scope}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog } }));
+      const diagnostics = validated(body, `create ${scope.scope}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
       diagnostics.push(...analysisOf(req, ruleset, dryRun));
@@ -87,7 +87,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       // Validated inside the update, against the stored phase it reads: one read of the record, not two.
       let diagnostics: Diagnostic[] = [];
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
-        diagnostics = validated(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog } }));
+        diagnostics = validated(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
         if (hasErrors(diagnostics)) return { refused: diagnostics };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
         return 'refused' in next ? { refused: [...next.refused, ...diagnostics] } : next;
