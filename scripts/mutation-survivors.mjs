@@ -13,17 +13,20 @@ import { join, relative } from 'node:path';
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-/** Mutant results of one report as `{file, line, column, status, mutatorName, replacement}`. */
+/**
+ * @typedef {{ file: string, line: number, column: number, status: string, mutatorName: string, replacement?: string }} Result
+ */
+/** Mutant results of one report as `{file, line, column, status, mutatorName, replacement}`. @param {string} path @returns {Result[]} */
 function read(path) {
   if (statSync(path).isDirectory()) {
     return readdirSync(path)
       .filter((f) => f.endsWith('-onMutantTested.json'))
       .map((f) => JSON.parse(readFileSync(join(path, f), 'utf8')))
-      .map((m) => ({ file: relative(process.cwd(), m.fileName), line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement }));
+      .map((/** @type {any} */ m) => ({ file: relative(process.cwd(), m.fileName), line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement }));
   }
   const report = JSON.parse(readFileSync(path, 'utf8'));
   return Object.entries(report.files).flatMap(([file, f]) =>
-    f.mutants.map((m) => ({ file, line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement })),
+    /** @type {any} */ (f).mutants.map((/** @type {any} */ m) => ({ file, line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement })),
   );
 }
 
@@ -33,8 +36,9 @@ if (paths.length === 0) {
   process.exit(2);
 }
 const all = paths.flatMap(read);
+/** @type {Map<string, string[]>} */
 const sources = new Map();
-const lineOf = (file, line) => {
+const lineOf = (/** @type {string} */ file, /** @type {number} */ line) => {
   if (!sources.has(file)) {
     try {
       sources.set(file, readFileSync(file, 'utf8').split('\n'));
@@ -42,12 +46,13 @@ const lineOf = (file, line) => {
       sources.set(file, []);
     }
   }
-  return (sources.get(file)[line - 1] ?? '').trim();
+  return (sources.get(file)?.[line - 1] ?? '').trim();
 };
 for (const m of all.filter((x) => UNDETECTED.has(x.status)).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column)) {
   console.log(`${m.file}:${m.line}:${m.column} ${m.status} ${m.mutatorName} -> ${JSON.stringify(m.replacement ?? '').slice(0, 80)}\n    ${lineOf(m.file, m.line).slice(0, 140)}`);
 }
-const count = (ms) => {
+const count = (/** @type {Result[]} */ ms) => {
+  /** @type {Record<string, number>} */
   const c = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
   for (const m of ms) {
     if (m.status in c) c[m.status]++;
