@@ -122,6 +122,15 @@ describe('hostile strings in values stay data', () => {
       expect(r.matcher).toBeDefined();
       const { source } = generateMatcherSource(r.filter!);
       expect(source).not.toMatch(/[\u2028\u2029<>]/);
+      // The source as it is: every string literal is written the JSON way (escapes only from JSON's set,
+      // no raw control character, quote or backslash) and parses back to the key or a value of the filter;
+      // outside the literals there is no template, comment or user text.
+      const literals = source.match(/"(?:[^"\\\n]|\\.)*"/g) ?? [];
+      for (const lit of literals) expect(lit).toMatch(/^"(?:[^"\\\u0000-\u001f\u2028\u2029]|\\["\\/bfnrt]|\\u[0-9a-f]{4})*"$/);
+      const parsed = literals.map((lit) => JSON.parse(lit) as string);
+      expect(parsed).toContain('ClientRequestPath');
+      expect(parsed, 'the value is in the source as a literal').toContain(s);
+      expect(source.replace(/"(?:[^"\\\n]|\\.)*"/g, '""')).not.toMatch(/[`$]|\*\/|\/\*/);
       const positive = !op.startsWith('!');
       expect(r.matcher!({ ClientRequestPath: s })).toBe(positive);
       expect(r.matcher!({ ClientRequestPath: `${s}` })).toBe(evaluateLogFilter(r.filter!, { ClientRequestPath: s }));
