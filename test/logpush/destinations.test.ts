@@ -52,6 +52,8 @@ describe('parseDestination against the WHATWG URL parser', () => {
     ['azure://c/p?%73ig=1', { target: 'c', path: '/p', params: [['sig', '1', 12, 19]] }],
     ['azure://c?%zz=1', { target: 'c', path: '', params: [['%zz', '1', 10, 15]] }],
     ['gs://', { target: '', path: '', params: [] }],
+    // A part that starts with `=` has an empty name and the rest as its value (as URLSearchParams reads it).
+    ['s3://b?=x&region=us', { target: 'b', path: '', params: [['', 'x', 7, 9], ['region', 'us', 10, 19]] }],
   ] as const)('%s', (text, want) => {
     const d = parseDestination(text)!;
     expect({ target: d.target, path: d.path, params: d.params.map((p) => [p.name, p.value, p.range.start, p.range.end]) }).toEqual(want);
