@@ -109,6 +109,9 @@ describe('printer', () => {
     expect(logFilterToExpression(f)).toBe('EdgeResponseStatus >= 500 and (ClientCountry in ["us", "ca"] or ClientRequestPath does not start with "/api")');
     expect(printLogFilter(f)).toBe('{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"or":[{"key":"ClientCountry","operator":"in","value":["us","ca"]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/api"}]}]}}');
     expect(JSON.parse(printLogFilter(f, { normalize: false })).where.and[0].value).toBe('500');
+    // A group of one child needs no parentheses, wherever it stands.
+    const one = compileLogFilter('{"where":{"and":[{"or":[{"key":"ClientCountry","operator":"eq","value":"us"}]},{"and":[{"key":"EdgeResponseStatus","operator":"eq","value":200}]}]}}', HTTP).filter!;
+    expect(logFilterToExpression(one)).toBe('ClientCountry == "us" and EdgeResponseStatus == 200');
   });
 });
 
