@@ -85,7 +85,7 @@ type TestFn = () => unknown;
 type ItLike = (name: string, fn: TestFn, timeout?: number) => void;
 
 /** Whether this is a mutation-testing run outside CI (see the module comment). */
-function mutationRun(): boolean {
+export function mutationRun(): boolean {
   return !inCi() && process.env.RULEKIT_MUTATION_RUN === '1';
 }
 

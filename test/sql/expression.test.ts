@@ -11,12 +11,13 @@ import { isIpAddressText } from '../../src/net/index.js';
 import { expressionToSql, IPV4_PATTERN, IPV6_PATTERN, sqlIdentifier, sqlString } from '../../src/sql/index.js';
 import { expression, ipItem, LISTS, packet } from '../expression/arbitraries.js';
 import { FLOW_COLUMNS, flowRow, ipish } from '../helpers/sql-flows.js';
-import { bool, chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
+import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
 
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 200 : 100));
 const flowPacket = fc.tuple(packet, fc.option(ipish), fc.option(ipish)).map(([p, s, d]) => ({ ...p, ...(s !== null ? { 'ip.src': s } : {}), ...(d !== null ? { 'ip.dst': d } : {}) }));
 
-for (const make of [duckdbEngine, chdbEngine]) {
+describeSkippedEngines('network expressions');
+for (const make of SQL_ENGINES) {
   describe(`network expressions on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
     let engine: Engine;
     const q = (n: string) => sqlIdentifier(n, engine.dialect);
