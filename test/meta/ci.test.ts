@@ -7,8 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 
 const root = resolve(import.meta.dirname, '..', '..');
+// By a path in a variable: tsconfig.json does not type-check JavaScript (tsconfig.scripts.json does).
+const STRYKER_CONFIG = '../../stryker.config.mjs';
+const stryker = ((await import(STRYKER_CONFIG)) as { default: PartialStrykerOptions }).default;
 
 /** The files of the program a tsconfig describes, relative to the repository. */
 function programFiles(config: string): Set<string> {
@@ -55,5 +59,22 @@ describe('CI', () => {
     ];
     expect(wanted.length).toBeGreaterThan(300);
     expect(wanted.filter((f) => !checked.has(f)), 'files no typecheck program includes').toEqual([]);
+  });
+});
+
+describe('npm run mutate (stryker.config.mjs)', () => {
+  const mutate = (stryker.mutate ?? []) as string[];
+  it('mutates the folders of issue 16 and more, each pattern naming a folder of src/ with TypeScript in it', () => {
+    const folders = mutate.filter((p) => !p.startsWith('!')).map((p) => /^src\/([a-z-]+)\/\*\*\/\*\.ts$/.exec(p)?.[1]);
+    expect(folders).not.toContain(undefined);
+    for (const f of ['expression', 'logpush', 'net', 'ruleset', 'capture']) expect(folders).toContain(f);
+    for (const f of folders) expect(filesUnder(`src/${f}`, ['.ts']).length, `src/${f}`).toBeGreaterThan(0);
+  });
+  it('is incremental, and writes its state and reports where docs/testing.md says', () => {
+    const docs = readFileSync(join(root, 'docs/testing.md'), 'utf8');
+    expect(stryker.incremental).toBe(true);
+    const paths = [stryker.incrementalFile, (stryker['htmlReporter'] as { fileName?: string } | undefined)?.fileName, (stryker['jsonReporter'] as { fileName?: string } | undefined)?.fileName];
+    expect(paths).toEqual(['reports/stryker-incremental.json', 'reports/mutation/index.html', 'reports/mutation/mutation.json']);
+    for (const p of paths) expect(docs, p).toContain(p);
   });
 });
