@@ -6,6 +6,10 @@
  * part-way. Prints every surviving and uncovered mutant as `file:line:column status mutator -> replacement`
  * with its source line, then the counts and score per file and in all (score = detected / (detected +
  * survived + no coverage), as Stryker computes it; ignored mutants are left out).
+ *
+ * A mutant named by more than one REPORT (same file, start and end, mutator and replacement) counts once, with
+ * the status of the last REPORT that names it: `node scripts/mutation-survivors.mjs before.json run/events`
+ * gives the results of a stopped incremental run over the full report it started from.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +18,7 @@ const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 /**
- * @typedef {{ file: string, line: number, column: number, status: string, mutatorName: string, replacement?: string }} Result
+ * @typedef {{ file: string, line: number, column: number, end: string, status: string, mutatorName: string, replacement?: string }} Result
  */
 /** Mutant results of one report as `{file, line, column, status, mutatorName, replacement}`. @param {string} path @returns {Result[]} */
 function read(path) {
@@ -22,11 +26,11 @@ function read(path) {
     return readdirSync(path)
       .filter((f) => f.endsWith('-onMutantTested.json'))
       .map((f) => JSON.parse(readFileSync(join(path, f), 'utf8')))
-      .map((/** @type {any} */ m) => ({ file: relative(process.cwd(), m.fileName), line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement }));
+      .map((/** @type {any} */ m) => ({ file: relative(process.cwd(), m.fileName), line: m.location.start.line, column: m.location.start.column, end: `${m.location.end.line}:${m.location.end.column}`, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement }));
   }
   const report = JSON.parse(readFileSync(path, 'utf8'));
   return Object.entries(report.files).flatMap(([file, f]) =>
-    /** @type {any} */ (f).mutants.map((/** @type {any} */ m) => ({ file, line: m.location.start.line, column: m.location.start.column, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement })),
+    /** @type {any} */ (f).mutants.map((/** @type {any} */ m) => ({ file, line: m.location.start.line, column: m.location.start.column, end: `${m.location.end.line}:${m.location.end.column}`, status: m.status, mutatorName: m.mutatorName, replacement: m.replacement })),
   );
 }
 
@@ -35,7 +39,10 @@ if (paths.length === 0) {
   console.error('usage: node scripts/mutation-survivors.mjs REPORT.json|EVENTS-DIR ...');
   process.exit(2);
 }
-const all = paths.flatMap(read);
+/** @type {Map<string, Result>} */
+const byMutant = new Map();
+for (const m of paths.flatMap(read)) byMutant.set(`${m.file}:${m.line}:${m.column}-${m.end} ${m.mutatorName} ${m.replacement ?? ''}`, m);
+const all = [...byMutant.values()];
 /** @type {Map<string, string[]>} */
 const sources = new Map();
 const lineOf = (/** @type {string} */ file, /** @type {number} */ line) => {
