@@ -37,7 +37,7 @@ function mutatePatterns() {
     ? [`src/${folder}/${file}`]
     : readdirSync(`src/${folder}`, { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts') && !f.endsWith('codes.ts'))
-        .map((f) => join('src', folder, f).replaceAll('\\', '/'))
+        .map((f) => join('src', /** @type {string} */ (folder), f).replaceAll('\\', '/'))
         .sort();
   return files.flatMap((f) => {
     const lines = readFileSync(f, 'utf8').split('\n').length;

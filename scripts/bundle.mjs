@@ -28,7 +28,7 @@ const DEFERRED = {
   'src/net/deferred.ts': "export function ipaddrLib() { return require('ipaddr.js'); }",
 };
 
-/** The esbuild plugin that swaps in the DEFERRED modules. */
+/** The esbuild plugin that swaps in the DEFERRED modules. @type {import('esbuild').Plugin} */
 const deferred = {
   name: 'deferred',
   setup(b) {
@@ -41,6 +41,7 @@ const deferred = {
   },
 };
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   format: 'esm',

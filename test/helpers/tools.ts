@@ -85,7 +85,7 @@ type TestFn = () => unknown;
 type ItLike = (name: string, fn: TestFn, timeout?: number) => void;
 
 /** Whether this is a mutation-testing run outside CI (see the module comment). */
-function mutationRun(): boolean {
+export function mutationRun(): boolean {
   return !inCi() && process.env.RULEKIT_MUTATION_RUN === '1';
 }
 
@@ -118,4 +118,14 @@ export function describeNeedsTool(tool: Tool): (name: string, body: () => void) 
       });
   }
   return (name, body) => describe.skip(`${name} (skipped: ${tool} not installed)`, body);
+}
+
+/**
+ * `it` for a test too slow to run once per mutant: under mutation testing (never in CI) it is skipped and
+ * its title says why; everywhere else it is a plain `it`. The code only it reaches then counts as "no
+ * coverage" in the mutation score, which keeps the score honest instead of timing the run out.
+ */
+export function slowUnderMutation(why: string): ItLike {
+  if (mutationRun()) return (name, fn, timeout) => it.skip(`${name} (skipped under mutation testing: ${why})`, fn, timeout);
+  return (name, fn, timeout) => it(name, fn, timeout);
 }

@@ -52,6 +52,8 @@ describe('parseDestination against the WHATWG URL parser', () => {
     ['azure://c/p?%73ig=1', { target: 'c', path: '/p', params: [['sig', '1', 12, 19]] }],
     ['azure://c?%zz=1', { target: 'c', path: '', params: [['%zz', '1', 10, 15]] }],
     ['gs://', { target: '', path: '', params: [] }],
+    // A part that starts with `=` has an empty name and the rest as its value (as URLSearchParams reads it).
+    ['s3://b?=x&region=us', { target: 'b', path: '', params: [['', 'x', 7, 9], ['region', 'us', 10, 19]] }],
   ] as const)('%s', (text, want) => {
     const d = parseDestination(text)!;
     expect({ target: d.target, path: d.path, params: d.params.map((p) => [p.name, p.value, p.range.start, p.range.end]) }).toEqual(want);
@@ -124,7 +126,7 @@ describe('checkLogpullOptions diagnostics in full', () => {
     for (const ok of ['timestamps=unixnano', 'timestamps=unix', 'timestamps=rfc3339', 'sample=1', 'sample=0.5', 'sample=.5', 'sample=1.0', 'sample=0.001', 'CVE-2021-44228=true', 'CVE-2021-44228=false']) {
       expect(run(ok), ok).toEqual([]);
     }
-    for (const bad of ['0', '0.0', '1.01', '2', '-0.5', '+0.5', '.', '', '1e-1', '0x1', '01', ' 0.5', '0.5 ', 'NaN', 'Infinity']) {
+    for (const bad of ['0', '0.0', '1.01', '2', '-0.5', '+0.5', '.', '', '1.', '0.', '1a', '1.a', '1e-1', '0x1', '01', ' 0.5', '0.5 ', 'NaN', 'Infinity']) {
       const d = run(`sample=${bad}`);
       expect(d, bad).toEqual([
         { code: 'logpull-invalid-sample', message: `sample=${bad} is not a number in (0, 1] (0.1 keeps 10% of lines)`, range: { start: 7, end: 7 + bad.length }, text: bad, fix: undefined, data: undefined },
@@ -135,6 +137,16 @@ describe('checkLogpullOptions diagnostics in full', () => {
     ]);
     expect(run('CVE-2021-44228=False')[0]!.fix).toBe('false');
     expect(run('CVE-2021-44228=1')[0]!.fix).toBeUndefined();
+  });
+
+  it('every fix says what it writes in its title', () => {
+    const fixes = ['timestamp=unix', 'timestamps=unixnan', 'CVE-2021-44228=TRUE', 'fields=ClientIPP'].map((s) => checkLogpullOptions(s, http, '/o')[0]!.fix!);
+    expect(fixes.map((f) => [f.title, f.edits[0]!.newText])).toEqual([
+      ['replace with "timestamps"', 'timestamps'],
+      ['replace with "unixnano"', 'unixnano'],
+      ['replace with true', 'true'],
+      ['replace with "ClientIP"', 'ClientIP'],
+    ]);
   });
 
   it('fields: empty list, empty names, duplicates, unknown names, custom objects on other datasets', () => {

@@ -109,6 +109,9 @@ describe('printer', () => {
     expect(logFilterToExpression(f)).toBe('EdgeResponseStatus >= 500 and (ClientCountry in ["us", "ca"] or ClientRequestPath does not start with "/api")');
     expect(printLogFilter(f)).toBe('{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":500},{"or":[{"key":"ClientCountry","operator":"in","value":["us","ca"]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/api"}]}]}}');
     expect(JSON.parse(printLogFilter(f, { normalize: false })).where.and[0].value).toBe('500');
+    // A group of one child needs no parentheses, wherever it stands.
+    const one = compileLogFilter('{"where":{"and":[{"or":[{"key":"ClientCountry","operator":"eq","value":"us"}]},{"and":[{"key":"EdgeResponseStatus","operator":"eq","value":200}]}]}}', HTTP).filter!;
+    expect(logFilterToExpression(one)).toBe('ClientCountry == "us" and EdgeResponseStatus == 200');
   });
 });
 
@@ -122,6 +125,15 @@ describe('hostile strings in values stay data', () => {
       expect(r.matcher).toBeDefined();
       const { source } = generateMatcherSource(r.filter!);
       expect(source).not.toMatch(/[\u2028\u2029<>]/);
+      // The source as it is: every string literal is written the JSON way (escapes only from JSON's set,
+      // no raw control character, quote or backslash) and parses back to the key or a value of the filter;
+      // outside the literals there is no template, comment or user text.
+      const literals = source.match(/"(?:[^"\\\n]|\\.)*"/g) ?? [];
+      for (const lit of literals) expect(lit).toMatch(/^"(?:[^"\\\u0000-\u001f\u2028\u2029]|\\["\\/bfnrt]|\\u[0-9a-f]{4})*"$/);
+      const parsed = literals.map((lit) => JSON.parse(lit) as string);
+      expect(parsed).toContain('ClientRequestPath');
+      expect(parsed, 'the value is in the source as a literal').toContain(s);
+      expect(source.replace(/"(?:[^"\\\n]|\\.)*"/g, '""')).not.toMatch(/[`$]|\*\/|\/\*/);
       const positive = !op.startsWith('!');
       expect(r.matcher!({ ClientRequestPath: s })).toBe(positive);
       expect(r.matcher!({ ClientRequestPath: `${s}` })).toBe(evaluateLogFilter(r.filter!, { ClientRequestPath: s }));

@@ -8,7 +8,7 @@
  * outside reference that catches it.
  */
 import { describe, expect, it } from 'vitest';
-import { compileLogFilter, evaluateLogFilter, OPERATORS, type CompileMode } from '../../src/logpush/index.js';
+import { compileLogFilter, compileMatcher, evaluateLogFilter, OPERATORS, type CompileMode, type LogFilter } from '../../src/logpush/index.js';
 
 /** The Filters page's operator table, copied by hand: meaning, supported field types, value is an array. */
 const SPEC_TABLE = [
@@ -83,7 +83,7 @@ const FIELDS: Record<FieldKind, { key: string; operands: Record<string, (Scalar 
   },
   int_or_string: {
     key: 'EdgeStartTimestamp',
-    operands: { eq: [5, '2024-01-01T00:00:00Z'], lt: [5], geq: [5], startsWith: ['2024-'], endsWith: ['Z'], contains: ['-01'], in: [[5, '2024-01-01T00:00:00Z']] },
+    operands: { eq: [5, '2024-01-01T00:00:00Z'], lt: [5], leq: [5], gt: [5], geq: [5], startsWith: ['2024-'], endsWith: ['Z'], contains: ['-01'], in: [[5, '2024-01-01T00:00:00Z']] },
     values: [5, 4, 6, '5', '2024-01-01T00:00:00Z', '2023-01-01T00:00:00Z', '2024-01-01T00:00:00+01:00'],
   },
   array_string: {
@@ -219,6 +219,40 @@ describe('in / !in with sets of every size (inline comparisons up to a few value
           ['filter-operator-type', '/where/operator', ['contains', '!contains']],
         ]);
       }
+    });
+  }
+});
+
+describe('filters built in code: in / !in on an array field (service.md\'s table allows it; the text checker follows the Filters page and refuses it)', () => {
+  // compileMatcher and evaluateLogFilter take a LogFilter built in code too (filter-ast.ts): there the
+  // array reading of `in` ("some element is in the set", logpush.md) still holds, in all three evaluators.
+  const filterOf = (key: string, fieldType: 'array_string' | 'array_int', operator: 'in' | '!in', operand: Scalar[]): LogFilter => ({
+    dataset: 'http_requests', operatorCount: 1, bytes: 0,
+    where: { kind: 'clause', key, operator, value: operand, operand, fieldType, pointer: '/where' },
+  });
+  const cases = {
+    array_string: { key: 'SecurityActions', set: (n: number) => Array.from({ length: n }, (_, i) => `a${i}`), values: [['a0'], ['x', 'a16'], ['a17'], ['x'], [], 'a0', ['A0'], [0]] },
+    array_int: { key: 'BotDetectionIDs', set: (n: number) => Array.from({ length: n }, (_, i) => 7 + i), values: [[7], [0, 23], [24], [6], [], 7, ['7']] },
+  } as const;
+  for (const [kind, { key, set, values }] of Object.entries(cases) as [keyof typeof cases, (typeof cases)[keyof typeof cases]][]) {
+    it(kind, () => {
+      let trues = 0;
+      for (const n of [0, 1, 2, 17, 18]) {
+        const operand = set(n);
+        for (const v of [...values, undefined, null]) {
+          const present = v !== undefined && v !== null;
+          const want = present && oracle('in', kind, v, operand);
+          if (want) trues++;
+          for (const op of ['in', '!in'] as const) {
+            const f = filterOf(key, kind, op, operand);
+            const expected = op === 'in' ? want : present && !want;
+            const line = present ? { [key]: v } : v === null ? { [key]: null } : {};
+            const got = [evaluateLogFilter(f, line), compileMatcher(f, 'codegen')(line), compileMatcher(f, 'closures')(line)];
+            expect(got, `${key} ${op} ${n} values on ${JSON.stringify(v)}`).toEqual([expected, expected, expected]);
+          }
+        }
+      }
+      expect(trues).toBeGreaterThan(5);
     });
   }
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NETWORK_SCHEME, type SchemeLiteral } from '../../src/expression/index.js';
 import { expressionToSql, flowColumnType, flowFields, hasLoneSurrogate, sqlIdentifier } from '../../src/sql/index.js';
-import { bool, chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
+import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
 
 interface Case {
   name: string;
@@ -23,7 +23,8 @@ interface Case {
 const dir = join(import.meta.dirname, '..', 'expression', 'corpus');
 const cases = readdirSync(dir).filter((f) => f.endsWith('.json')).flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { cases: Case[] }).cases.map((c) => ({ ...c, file: f })));
 
-for (const make of [duckdbEngine, chdbEngine]) {
+describeSkippedEngines('the conformance corpus');
+for (const make of SQL_ENGINES) {
   describe(`the conformance corpus on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
     let engine: Engine;
     beforeAll(async () => {

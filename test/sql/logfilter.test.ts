@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogFilter, getDataset } from '../../src/logpush/index.js';
 import { hasLoneSurrogate, logFilterToSql, sqlIdentifier, sqlString } from '../../src/sql/index.js';
 import { HOSTILE, lineArb, nodeArb } from '../helpers/logfilter-arbitraries.js';
-import { bool, chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
+import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
 
 /** Whether a value holds an unpaired surrogate anywhere (no UTF-8 form: not a line an NDJSON file can hold). */
 function lone(v: unknown): boolean {
@@ -41,7 +41,8 @@ function typed(type: string, v: unknown): unknown {
   return ok ? v : undefined;
 }
 
-for (const make of [duckdbEngine, chdbEngine]) {
+describeSkippedEngines('Logpush filters');
+for (const make of SQL_ENGINES) {
   describe(`Logpush filters on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
     let engine: Engine;
     beforeAll(async () => {

@@ -10,7 +10,7 @@ import { simulate } from '../../src/ruleset/index.js';
 import { flowColumnFromJson, flowFields, rulesetSummarySql, rulesetToSql, sqlIdentifier, toSql } from '../../src/sql/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, ruleArb } from '../helpers/sql-rulesets.js';
-import { chdbEngine, duckdbEngine, relation, type Engine } from '../helpers/sql-engines.js';
+import { describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
 
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 120 : 60));
 
@@ -20,7 +20,8 @@ function flows(lines: readonly string[], engine: Engine): string {
   return `(SELECT i, ${cols} FROM ${relation(lines.map((line) => ({ line })), [['line', json, json]], engine.dialect, (n) => sqlIdentifier(n, engine.dialect))}) AS flows`;
 }
 
-for (const make of [duckdbEngine, chdbEngine]) {
+describeSkippedEngines('rulesets');
+for (const make of SQL_ENGINES) {
   describe(`rulesets on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
     let engine: Engine;
     beforeAll(async () => {
