@@ -2,8 +2,10 @@
  * The implementations of the Rules language's functions (the catalog in `functions.ts` says which is
  * which). Each takes present, well-typed arguments (`values.ts` `callFunction` sees to that) and returns
  * a value, or undefined for a missing one; none throws on any input. Strings are UTF-8 text (see the
- * `Packet` doc comment in `interpreter.ts`): byte-wise functions (`len`, `substring`, `remove_bytes`) work
- * on their UTF-8 bytes. HMAC-SHA256 comes from `@noble/hashes` (pure JS: the core stays browser-safe).
+ * `Packet` doc comment in `interpreter.ts`) that may carry raw bytes: every function that reads a value's
+ * bytes reads them through `valueBytes`, and every one that makes a value of bytes through `bytesValue`
+ * (`bytes.ts`), so that `len(sha256(x))` is 32. HMAC-SHA256 comes from `@noble/hashes` (pure JS: the core
+ * stays browser-safe).
  * @module
  */
 import { hmac } from '@noble/hashes/hmac';
@@ -11,34 +13,8 @@ import { sha256 } from '@noble/hashes/sha2';
 import { regexEngine } from './deferred.js';
 import { wildcardLiterals } from './wildcard.js';
 import { formatIpAddress, parseIpAddress } from '../net/index.js';
+import { bytesValue, hasEscapedBytes, valueByteLength, valueBytes } from './bytes.js';
 import type { RE2JS } from 're2js';
-
-const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder('utf-8');
-
-/** UTF-8 bytes of a string. */
-export function bytesOf(s: string): Uint8Array {
-  return utf8.encode(s);
-}
-
-/**
- * UTF-8 length of a string without encoding it: bench http showed `len()` of a long query string spend
- * nearly all of a rule's time in TextEncoder (a lone surrogate counts 3 bytes, as U+FFFD does).
- */
-export function utf8Length(s: string): number {
-  if (ASCII.test(s)) return s.length;
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 4 bytes for 2 code units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
 
 /** Only ASCII characters (the common case, where the engine's own case mapping is the ASCII one). */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -53,16 +29,25 @@ export function upper(s: string): string {
   return ASCII.test(s) ? s.toUpperCase() : s.replace(/[a-z]+/g, (m) => m.toUpperCase());
 }
 
-/** `len`: UTF-8 byte length of a string, or the number of items of an array. */
+/** `len`: byte length of a string, or the number of items of an array. */
 export function len(v: unknown): number | undefined {
-  if (typeof v === 'string') return utf8Length(v);
+  if (typeof v === 'string') return valueByteLength(v);
   if (Array.isArray(v)) return v.length;
   return undefined;
 }
 
+/**
+ * Strings joined, through bytes when one carries escaped bytes: two halves of a character cut apart
+ * become that character again, as the same bytes always make the same value.
+ */
+function joinValues(parts: readonly string[], sep = ''): string {
+  const s = parts.join(sep);
+  return hasEscapedBytes(s) ? bytesValue(valueBytes(s)) : s;
+}
+
 /** `concat`: all strings, or all arrays. */
 export function concat(...args: unknown[]): unknown {
-  if (args.every((a) => typeof a === 'string')) return args.join('');
+  if (args.every((a) => typeof a === 'string')) return joinValues(args as string[]);
   if (args.every((a) => Array.isArray(a))) return (args as unknown[][]).flat(1);
   return undefined;
 }
@@ -70,7 +55,7 @@ export function concat(...args: unknown[]): unknown {
 /** `join(items, separator)`. */
 export function join(items: unknown, sep: unknown): string | undefined {
   if (!Array.isArray(items) || typeof sep !== 'string' || !items.every((x) => typeof x === 'string')) return undefined;
-  return items.join(sep);
+  return joinValues(items as string[], sep);
 }
 
 /** `split(input, separator, limit)`: at most `limit` items, the last holding the rest. */
@@ -81,19 +66,21 @@ export function split(input: string, sep: string, limit: number): string[] | und
   return [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(sep)];
 }
 
-/** `substring(field, start, end?)` on UTF-8 bytes; negative indexes count from the end. */
+/** `substring(field, start, end?)` on bytes; negative indexes count from the end. */
 export function substring(s: string, start: number, end?: number): string {
-  const b = bytesOf(s);
-  const at = (i: number) => (i < 0 ? Math.max(0, b.length + i) : Math.min(i, b.length));
+  const ascii = ASCII.test(s);
+  const length = ascii ? s.length : valueByteLength(s);
+  const at = (i: number) => (i < 0 ? Math.max(0, length + i) : Math.min(i, length));
   const from = at(start);
-  const to = end === undefined ? b.length : at(end);
-  return to <= from ? '' : fromUtf8.decode(b.subarray(from, to));
+  const to = end === undefined ? length : at(end);
+  if (to <= from) return '';
+  return ascii ? s.slice(from, to) : bytesValue(valueBytes(s).subarray(from, to));
 }
 
 /** `remove_bytes(source, bytes)`: every byte of `bytes` removed from `source`. */
 export function removeBytes(s: string, remove: string): string {
-  const drop = new Set(bytesOf(remove));
-  return fromUtf8.decode(bytesOf(s).filter((x) => !drop.has(x)));
+  const drop = new Set(valueBytes(remove));
+  return bytesValue(valueBytes(s).filter((x) => !drop.has(x)));
 }
 
 /** `to_string(Int | Bool | Ip)`. */
@@ -106,33 +93,47 @@ export function toString(v: unknown): string | undefined {
   return undefined;
 }
 
-/** `starts_with`. */
+/**
+ * Is `part` the bytes of `s` at `at` (from the end when negative)? On the strings themselves unless one
+ * carries escaped bytes: a prefix cut through a character is then a byte prefix, not a string one.
+ */
+function bytesAt(s: string, part: string, end: boolean): boolean {
+  if (!hasEscapedBytes(s) && !hasEscapedBytes(part)) return end ? s.endsWith(part) : s.startsWith(part);
+  const a = valueBytes(s);
+  const b = valueBytes(part);
+  if (b.length > a.length) return false;
+  const off = end ? a.length - b.length : 0;
+  for (let i = 0; i < b.length; i++) if (a[off + i] !== b[i]) return false;
+  return true;
+}
+
+/** `starts_with`, on bytes. */
 export function startsWith(s: string, prefix: string): boolean {
-  return s.startsWith(prefix);
+  return bytesAt(s, prefix, false);
 }
 
-/** `ends_with`. */
+/** `ends_with`, on bytes. */
 export function endsWith(s: string, suffix: string): boolean {
-  return s.endsWith(suffix);
+  return bytesAt(s, suffix, true);
 }
 
-/** One pass of percent decoding (`+` is a space; `u` also reads `%uXXXX`); bytes read as UTF-8. */
+/** One pass of percent decoding (`+` is a space; `u` also reads `%uXXXX`); bytes made a value. */
 function percentDecode(s: string, unicode: boolean): string {
   const bytes: number[] = [];
-  const src = bytesOf(s);
+  const src = valueBytes(s);
   for (let i = 0; i < src.length; i++) {
     const c = src[i]!;
     if (c === 0x2b) bytes.push(0x20);
     else if (c === 0x25 && unicode && (src[i + 1] === 0x75 || src[i + 1] === 0x55) && isHexRun(src, i + 2, 4)) {
       const cp = parseInt(String.fromCharCode(...src.subarray(i + 2, i + 6)), 16);
-      for (const b of bytesOf(String.fromCharCode(cp))) bytes.push(b);
+      for (const b of valueBytes(String.fromCharCode(cp))) bytes.push(b);
       i += 5;
     } else if (c === 0x25 && isHexRun(src, i + 1, 2)) {
       bytes.push(parseInt(String.fromCharCode(src[i + 1]!, src[i + 2]!), 16));
       i += 2;
     } else bytes.push(c);
   }
-  return fromUtf8.decode(new Uint8Array(bytes));
+  return bytesValue(new Uint8Array(bytes));
 }
 
 function isHexRun(b: Uint8Array, from: number, n: number): boolean {
@@ -160,7 +161,7 @@ export function urlDecode(s: string, options = ''): string {
 /** `decode_base64`: standard or URL-safe alphabet, padding optional; missing when not Base64. */
 export function decodeBase64(s: string): string | undefined {
   const b = base64Bytes(s);
-  return b ? fromUtf8.decode(b) : undefined;
+  return b ? bytesValue(b) : undefined;
 }
 
 function base64Bytes(s: string): Uint8Array | undefined {
@@ -181,48 +182,16 @@ function base64Bytes(s: string): Uint8Array | undefined {
   return new Uint8Array(out);
 }
 
-/*
- * Binary values. Strings are UTF-8 text, but a digest is raw bytes: sha256() gives each byte >= 0x80 as
- * the lone low surrogate U+DC00 + byte (the "surrogateescape" of Python), which no UTF-8 text holds, and
- * binaryBytes() reads such surrogates back as the bytes. encode_base64(sha256(x)) is thus exact; len()
- * and substring() count such a byte as the 3 UTF-8 bytes of U+FFFD, as they do any lone surrogate.
- */
-const ESCAPED = /[\udc80-\udcff]/;
-
-/** The bytes of a value: UTF-8, except lone U+DC80–U+DCFF, which are the escaped bytes 0x80–0xFF. */
-export function binaryBytes(s: string): Uint8Array {
-  if (!ESCAPED.test(s)) return utf8.encode(s);
-  const out: number[] = [];
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const paired = i > 0 && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800;
-    if (c < 0xdc80 || c > 0xdcff || paired) continue;
-    for (const b of utf8.encode(s.slice(from, i))) out.push(b);
-    out.push(c - 0xdc00);
-    from = i + 1;
-  }
-  for (const b of utf8.encode(s.slice(from))) out.push(b);
-  return new Uint8Array(out);
-}
-
-/** Raw bytes as a value: ASCII as itself, other bytes escaped as U+DC80–U+DCFF. */
-export function fromBinary(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += String.fromCharCode(b < 0x80 ? b : 0xdc00 + b);
-  return out;
-}
-
 /** `sha256`: the SHA-256 digest (32 raw bytes) of the value's bytes. */
 export function sha256Digest(s: string): string {
-  return fromBinary(sha256(binaryBytes(s)));
+  return bytesValue(sha256(valueBytes(s)));
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** `encode_base64`: standard alphabet without padding; flags "u" URL-safe alphabet, "p" padding. */
 export function encodeBase64(s: string, flags = ''): string {
-  const bytes = binaryBytes(s);
+  const bytes = valueBytes(s);
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
@@ -314,7 +283,7 @@ export function cidr6(ip: string, v6: number): string | undefined {
 
 /** `uuidv4(source)`: a version-4 UUID from the first 16 bytes of the source (missing when shorter). */
 export function uuidv4(seed: string): string | undefined {
-  const b = bytesOf(seed);
+  const b = valueBytes(seed);
   if (b.length < 16) return undefined;
   const u = Uint8Array.from(b.subarray(0, 16));
   u[6] = (u[6]! & 0x0f) | 0x40;
@@ -347,7 +316,7 @@ export function isTimedHmacValid(key: string, messageMac: string, ttl: number, n
   } else if (/[=+/]/.test(macText)) return false;
   const given = base64Bytes(macText);
   if (!given) return false;
-  const want = hmac(sha256, bytesOf(key), bytesOf(message + m[2]!));
+  const want = hmac(sha256, valueBytes(key), valueBytes(message + m[2]!));
   if (given.length !== want.length) return false;
   let diff = 0;
   for (let i = 0; i < want.length; i++) diff |= want[i]! ^ given[i]!;
@@ -356,7 +325,7 @@ export function isTimedHmacValid(key: string, messageMac: string, ttl: number, n
 
 /** HMAC-SHA256 as Base64 (standard alphabet with padding): for tests and docs that build tokens. */
 export function hmacSha256Base64(key: string, message: string): string {
-  const mac = hmac(sha256, bytesOf(key), bytesOf(message));
+  const mac = hmac(sha256, valueBytes(key), valueBytes(message));
   let bin = '';
   for (const b of mac) bin += String.fromCharCode(b);
   return btoa(bin);

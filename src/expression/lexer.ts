@@ -9,6 +9,7 @@ import type { IToken, TokenType } from 'chevrotain';
 import type { Diagnostic } from '../diagnostics/index.js';
 import * as T from './tokens.js';
 import { expressionDiagnostic } from './diagnostics.js';
+import { bytesValue } from './bytes.js';
 
 /** What the lexer returns. */
 export interface LexResult {
@@ -18,7 +19,6 @@ export interface LexResult {
   maxDepth: number;
 }
 
-const utf8 = new TextDecoder('utf-8');
 
 /** Decoded string value carried on string tokens (`payload`). */
 export interface StringPayload {
@@ -308,7 +308,7 @@ function lexString(text: string, start: number, end: number, push: (t: IToken) =
   let bytes: number[] | undefined;
   const flushBytes = () => {
     if (bytes) {
-      out += utf8.decode(new Uint8Array(bytes));
+      out += bytesValue(new Uint8Array(bytes));
       bytes = undefined;
     }
   };

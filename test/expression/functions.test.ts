@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileExpression, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_SCHEME, interpret } from '../../src/expression/index.js';
 import fc from 'fast-check';
-import { binaryBytes, encodeBase64, hmacSha256Base64, sha256Digest, utf8Length } from '../../src/expression/function-runtime.js';
+import { concat, encodeBase64, endsWith, hmacSha256Base64, len, removeBytes, sha256Digest, startsWith, substring } from '../../src/expression/function-runtime.js';
+import { bytesValue, hasEscapedBytes, valueByteLength, valueBytes } from '../../src/expression/bytes.js';
 import { createHash } from 'node:crypto';
 import { completeExpression } from '../../src/language/index.js';
 
@@ -113,23 +114,102 @@ describe('encode_base64 and sha256 against node:crypto and Buffer', () => {
         const digest = createHash('sha256').update(s, 'utf8').digest();
         expect(encodeBase64(sha256Digest(s), f)).toBe(node(digest, f));
         expect(encodeBase64(sha256Digest(sha256Digest(s)), f)).toBe(node(createHash('sha256').update(digest).digest(), f));
-        expect(binaryBytes(sha256Digest(s))).toEqual(new Uint8Array(digest));
+        expect(valueBytes(sha256Digest(s))).toEqual(new Uint8Array(digest));
       }),
       { numRuns: 500 },
     );
   });
 });
 
-describe('len counts UTF-8 bytes', () => {
-  it('as TextEncoder does, for every kind of code unit (lone surrogates too)', () => {
-    const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff, 0x7f, 0x80, 0x7ff, 0x800)), { maxLength: 12 });
+describe('len counts bytes', () => {
+  const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdc80, 0xdcff, 0xdfff, 0x7f, 0x80, 0x7ff, 0x800)), { maxLength: 12 });
+  it('as TextEncoder does for text without escaped bytes (other lone surrogates are U+FFFD)', () => {
     fc.assert(
       fc.property(units, (codes) => {
         const s = String.fromCharCode(...codes);
-        expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+        expect(valueByteLength(s)).toBe(valueBytes(s).length);
+        if (!hasEscapedBytes(s)) expect(valueByteLength(s)).toBe(new TextEncoder().encode(s).length);
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('raw bytes (digests, cut characters) against Buffer and node:crypto', () => {
+  const text = fc.string({ unit: 'binary', maxLength: 40 });
+  const bytes = fc.uint8Array({ maxLength: 40 });
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  const index = fc.integer({ min: -40, max: 40 });
+  /** Buffer.subarray with substring's indexes (negative from the end, clamped). */
+  const cut = (b: Uint8Array, from: number, to?: number) => {
+    const at = (i: number) => (i < 0 ? Math.max(0, b.length + i) : Math.min(i, b.length));
+    const f = at(from);
+    const t = to === undefined ? b.length : at(to);
+    return t <= f ? new Uint8Array() : b.subarray(f, t);
+  };
+  it('len(sha256(s)) is 32, as are its bytes', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(len(sha256Digest(s))).toBe(32);
+        expect(valueBytes(sha256Digest(s))).toEqual(new Uint8Array(digest(s)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+  it('substring on a digest is Buffer.subarray, in Base64 too', () => {
+    fc.assert(
+      fc.property(text, index, fc.option(index, { nil: undefined }), (s, from, to) => {
+        const want = cut(digest(s), from, to);
+        const got = substring(sha256Digest(s), from, to);
+        expect(valueBytes(got)).toEqual(new Uint8Array(want));
+        expect(len(got)).toBe(want.length);
+        expect(encodeBase64(got)).toBe(Buffer.from(want).toString('base64').replace(/=+$/, ''));
+      }),
+      { numRuns: 500 },
+    );
+    const d = createHash('sha256').update('x').digest();
+    expect(encodeBase64(substring(sha256Digest('x'), 0, 4))).toBe(d.subarray(0, 4).toString('base64').replace(/=+$/, ''));
+  });
+  it('substring, remove_bytes, starts_with and ends_with on any bytes are the Buffer ones', () => {
+    fc.assert(
+      fc.property(bytes, bytes, index, fc.option(index, { nil: undefined }), (a, b, from, to) => {
+        const va = bytesValue(a);
+        const vb = bytesValue(b);
+        expect(valueBytes(substring(va, from, to))).toEqual(new Uint8Array(cut(a, from, to)));
+        expect(valueBytes(removeBytes(va, vb))).toEqual(a.filter((x) => !b.includes(x)));
+        expect(startsWith(va, vb)).toBe(Buffer.from(a).subarray(0, b.length).equals(b));
+        expect(endsWith(va, vb)).toBe(b.length <= a.length && Buffer.from(a).subarray(a.length - b.length).equals(b));
+        const prefix = substring(va, 0, from);
+        expect(startsWith(va, prefix)).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it('bytes and values round-trip: bytes(value(b)) = b, value(bytes(v)) = v for text and made values', () => {
+    fc.assert(
+      fc.property(bytes, (b) => {
+        expect(valueBytes(bytesValue(b))).toEqual(b);
+        expect(bytesValue(valueBytes(bytesValue(b)))).toBe(bytesValue(b));
+        // Valid UTF-8 is text, as Buffer reads it.
+        const buf = Buffer.from(b);
+        if (Buffer.from(buf.toString('utf8'), 'utf8').equals(buf)) expect(bytesValue(b)).toBe(buf.toString('utf8'));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), (s) => {
+        expect(bytesValue(valueBytes(s))).toBe(s);
+        expect(valueBytes(s)).toEqual(new Uint8Array(Buffer.from(s, 'utf8')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it('a leading byte order mark is kept, a cut character joins up again', () => {
+    expect(substring('\ufeffa', 0)).toBe('\ufeffa');
+    expect(len(substring('é', 0, 1))).toBe(1);
+    expect(startsWith('é', substring('é', 0, 1))).toBe(true);
+    expect(startsWith('é', '\udcc3')).toBe(true);
+    expect(concat(substring('é', 0, 1), substring('é', 1))).toBe('é');
   });
 });
 
