@@ -204,6 +204,23 @@ describe('raw bytes (digests, cut characters) against Buffer and node:crypto', (
       { numRuns: 2000 },
     );
   });
+  it('interpreter, generated matcher and closures agree with node:crypto on digest bytes', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.integer({ min: 0, max: 31 }), (host, i) => {
+        const d = digest(host);
+        const hex = `\\x${d[i]!.toString(16).padStart(2, '0')}`;
+        const b64 = d.subarray(0, 4).toString('base64').replace(/=+$/, '');
+        const expr = `len(sha256(http.host)) == 32 and substring(sha256(http.host), ${i}, ${i + 1}) == "${hex}" and encode_base64(substring(sha256(http.host), 0, 4)) == "${b64}"`;
+        const r = compileExpression(expr, { scheme: HTTP_SCHEME });
+        expect(r.diagnostics.filter((x) => x.severity === 'error'), expr).toEqual([]);
+        const rec = { 'http.host': host };
+        expect(r.matcher!(rec), expr).toBe(true);
+        expect(interpret(r.checked!, rec), expr).toBe(true);
+        expect(compileExpression(expr, { scheme: HTTP_SCHEME, codegen: false }).matcher!(rec), expr).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
   it('a leading byte order mark is kept, a cut character joins up again', () => {
     expect(substring('\ufeffa', 0)).toBe('\ufeffa');
     expect(len(substring('é', 0, 1))).toBe(1);

@@ -12,7 +12,8 @@ import { compileExpression, HTTP_SCHEME, interpret, parseExpression, print, shap
 const RUNS = process.env.CI ? 5_000 : 800;
 
 const word = fc.constantFrom('a', 'A', 'host', 'x-Y', '%41', 'a+b', '', 'é', '/p', 'json');
-const lit = word.map((w) => JSON.stringify(w));
+/** Literals: words, and raw bytes written as escapes (a character cut in two, bytes of no character). */
+const lit = fc.oneof(word.map((w) => JSON.stringify(w)), fc.constantFrom('"\\xc3"', '"\\xa9"', '"\\xc3\\xa9"', '"\\x80\\xff"'));
 const key = fc.constantFrom('"host"', '"x"', '"a"', '"__proto__"');
 const idx = fc.constantFrom('0', '1', '5');
 
@@ -34,6 +35,8 @@ const { str } = fc.letrec<{ str: string }>((tie) => ({
     fc.tuple(tie('str'), fc.constantFrom('', ', "u"', ', "p"', ', "up"')).map(([s, f]) => `encode_base64(${s}${f})`),
     tie('str').map((s) => `encode_base64(sha256(${s}), "u")`),
     tie('str').map((s) => `sha256(${s})`),
+    fc.tuple(tie('str'), fc.integer({ min: -33, max: 33 }), fc.integer({ min: -33, max: 33 })).map(([s, a, b]) => `substring(sha256(${s}), ${a}, ${b})`),
+    fc.tuple(tie('str'), fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 })).map(([s, a, b]) => `concat(substring(${s}, 0, ${a}), substring(${s}, ${b}))`),
   ),
 }));
 const int = fc.oneof(
