@@ -159,11 +159,11 @@ describe('strings', () => {
     expect(value('"\\xc3\\xa9"')).toBe('é');
     expect(value('"\\303\\251"')).toBe('é');
     expect(value('"\\xc3\\251"')).toBe('é');
-    // A plain character between the bytes cuts the sequence: each half is a broken sequence (U+FFFD).
-    expect(value('"\\xc3x\\xa9"')).toBe('\ufffdx\ufffd');
+    // A plain character between the bytes cuts the sequence: each half is a raw byte (U+DC00 + byte).
+    expect(value('"\\xc3x\\xa9"')).toBe('\udcc3x\udca9');
     // So does a quote or backslash escape.
-    expect(value('"\\xc3\\"\\xa9"')).toBe('\ufffd"\ufffd');
-    expect(value('"\\xc3\\\\\\xa9"')).toBe('\ufffd\\\ufffd');
+    expect(value('"\\xc3\\"\\xa9"')).toBe('\udcc3"\udca9');
+    expect(value('"\\xc3\\\\\\xa9"')).toBe('\udcc3\\\udca9');
     // A run at the very end, before the closing quote, and at the end of an unterminated string.
     expect(value('"ab\\x41"')).toBe('abA');
     expect(value('"ab\\x41')).toBe('abA');
@@ -173,7 +173,7 @@ describe('strings', () => {
 
   it('\\OOO is exactly three octal digits up to 377', () => {
     expect(value('"\\101"')).toBe('A');
-    expect(value('"\\377"')).toBe('\ufffd');
+    expect(value('"\\377"')).toBe('\udcff');
     expect(value('"\\0411"')).toBe('!1');
     for (const bad of ['"\\400"', '"\\18"', '"\\1"', '"\\01"', '"\\8"', '"\\x4g"', '"\\xg4"', '"\\n"', '"\\t"', '"\\u0041"']) expect(codes(bad), bad).toEqual(['invalid-escape']);
   });
