@@ -8,6 +8,7 @@ import type { LiteralNode } from './ast.js';
 import { expressionDiagnostic } from './diagnostics.js';
 import type { FieldDef } from './scheme.js';
 import { COUNTRY_CODES } from './countries.js';
+import { bytesValue } from './bytes.js';
 import { parseIpAddress, parseIpCidr, cidrToRange, formatIpAddress, type IpAddress, type IpRange } from '../net/index.js';
 
 /**
@@ -121,15 +122,12 @@ export function readInt(lit: LiteralNode, field: FieldDef | undefined, out: Diag
 
 const BYTES_RE = /^[0-9a-fA-F]{2}(?:[:.-][0-9a-fA-F]{2})+$/;
 
-/** Read a String literal: a quoted or raw string, or a byte string `aa:bb:cc` (bytes as char codes). */
+/** Read a String literal: a quoted or raw string, or a byte string `aa:bb:cc` (its bytes, as `bytes.ts` makes a value of them). */
 export function readString(lit: LiteralNode, field: FieldDef | undefined, out: Diagnostic[]): string | undefined {
   let value: string | undefined;
   if (lit.form === 'string' || lit.form === 'raw') value = lit.value ?? '';
   else if (lit.form === 'word' && BYTES_RE.test(lit.text)) {
-    value = lit.text
-      .split(/[:.-]/)
-      .map((h) => String.fromCharCode(parseInt(h, 16)))
-      .join('');
+    value = bytesValue(Uint8Array.from(lit.text.split(/[:.-]/), (h) => parseInt(h, 16)));
   } else {
     if (lit.form === 'word' && /^[0-9a-fA-F]{2}[:.-]/.test(lit.text) && !/^\d+\.\d+\.\d+\.\d+$/.test(lit.text)) {
       out.push(expressionDiagnostic('invalid-byte-string', `${lit.text} is not a byte string: each byte is two hex digits, separated by :, - or . (aa:bb:cc)`, lit.range));

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileExpression } from '../../src/index.js';
+import { HTTP_SCHEME } from '../../src/expression/index.js';
 
 const codes = (text: string) => compileExpression(text).diagnostics.map((d) => d.code);
 
@@ -27,5 +28,12 @@ describe('byte strings on String fields', () => {
     expect(codes('cf.colo.name == 192.168.1.1')).toEqual(['literal-type-mismatch']);
     expect(codes('cf.colo.name == 10.200.3')).toEqual(['invalid-byte-string']);
     expect(codes('cf.colo.name == AMS')).toEqual(['literal-type-mismatch']);
+  });
+
+  it('spell bytes as every function reads them: UTF-8 as its text, other bytes raw', () => {
+    expect(compileExpression('cf.colo.name == c3:a9').matcher!({ 'cf.colo.name': 'é' })).toBe(true);
+    expect(compileExpression('cf.colo.name == c3:a9').matcher!({ 'cf.colo.name': 'Ã©' })).toBe(false);
+    expect(compileExpression('substring(http.host, 0, 1) == "\\xc3"', { scheme: HTTP_SCHEME }).matcher!({ 'http.host': 'é' })).toBe(true);
+    expect(compileExpression('len(http.host) == 2 and http.host == "\\xc3\\xa9"', { scheme: HTTP_SCHEME }).matcher!({ 'http.host': 'é' })).toBe(true);
   });
 });
