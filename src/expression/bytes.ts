@@ -106,3 +106,17 @@ export function bytesValue(bytes: Uint8Array): string {
   if (run < bytes.length) out += strictUtf8.decode(bytes.subarray(run));
   return out;
 }
+
+/** A code unit from U+D800 up: where UTF-16 order and byte order can part. */
+const WIDE = /[\ud800-\uffff]/;
+
+/** The byte order of two values (`<` on strings): negative, 0 or positive. */
+export function compareValues(a: string, b: string): number {
+  // Below U+D800 a code unit is a character, and code-unit order is code point order, which is UTF-8's.
+  if (!WIDE.test(a) && !WIDE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const x = valueBytes(a);
+  const y = valueBytes(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}

@@ -11,6 +11,7 @@
 import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
 import { evaluatePredicate, type Packet } from './interpreter.js';
+import { compareValues } from './bytes.js';
 import { bitSlice, bitwiseAnd, compareBig, compareIpText, inRanges, type LhsPlan, type Predicate, type VectorPlan } from './predicates.js';
 import { arrayAt, callFunction, mapKey, readField, unpack, unpackEach, type ValuePlan } from './values.js';
 import { isIpAddressText, type IpSet } from '../net/index.js';
@@ -32,6 +33,7 @@ export const HELPERS = Object.freeze({
   bitwiseAnd,
   inRanges,
   ipCmp: compareIpText,
+  cmpBytes: compareValues,
   ipNe: (set: IpSet, t: string) => isIpAddressText(t) && !set.has(t),
   compareBig,
   mapKey,
@@ -181,10 +183,10 @@ export function condition(p: Predicate, ctx: EmitContext, t = 't'): { code: stri
       switch (p.op) {
         case 'eq': return { code: `${t} === ${s}`, typed: true };
         case 'ne': return { code: `${t} !== ${s}`, typed: false };
-        case 'lt': return { code: `${t} < ${s}`, typed: false };
-        case 'le': return { code: `${t} <= ${s}`, typed: false };
-        case 'gt': return { code: `${t} > ${s}`, typed: false };
-        case 'ge': return { code: `${t} >= ${s}`, typed: false };
+        case 'lt': return { code: `h.cmpBytes(${t}, ${s}) < 0`, typed: false };
+        case 'le': return { code: `h.cmpBytes(${t}, ${s}) <= 0`, typed: false };
+        case 'gt': return { code: `h.cmpBytes(${t}, ${s}) > 0`, typed: false };
+        case 'ge': return { code: `h.cmpBytes(${t}, ${s}) >= 0`, typed: false };
         case 'contains': return { code: `${t}.includes(${s})`, typed: false };
       }
       break;

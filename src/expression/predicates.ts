@@ -10,6 +10,7 @@ import type { IpAddress, IpSet } from '../net/index.js';
 import { compareIpAddress, isIpAddressText, parseIpAddress } from '../net/index.js';
 import type { LogicalOperator } from './ast.js';
 import { evaluateValue, planFields, type ValuePlan } from './values.js';
+import { compareValues } from './bytes.js';
 
 /**
  * How the left-hand side is read from a packet: a plain field (most rules; the fast paths), bit_slice,
@@ -214,10 +215,10 @@ export function testValue(p: Predicate, v: unknown): boolean {
       switch (p.op) {
         case 'eq': return s === p.value;
         case 'ne': return s !== p.value;
-        case 'lt': return s < p.value;
-        case 'le': return s <= p.value;
-        case 'gt': return s > p.value;
-        case 'ge': return s >= p.value;
+        case 'lt': return compareValues(s, p.value) < 0;
+        case 'le': return compareValues(s, p.value) <= 0;
+        case 'gt': return compareValues(s, p.value) > 0;
+        case 'ge': return compareValues(s, p.value) >= 0;
         case 'contains': return s.includes(p.value);
       }
       return false;

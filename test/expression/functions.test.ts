@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileExpression, FUNCTIONS, FUNCTIONS_SOURCE, HTTP_SCHEME, interpret } from '../../src/expression/index.js';
 import fc from 'fast-check';
 import { concat, encodeBase64, endsWith, hmacSha256Base64, len, removeBytes, sha256Digest, startsWith, substring } from '../../src/expression/function-runtime.js';
-import { bytesValue, hasEscapedBytes, valueByteLength, valueBytes } from '../../src/expression/bytes.js';
+import { bytesValue, compareValues, hasEscapedBytes, valueByteLength, valueBytes } from '../../src/expression/bytes.js';
 import { createHash } from 'node:crypto';
 import { completeExpression } from '../../src/language/index.js';
 
@@ -220,6 +220,23 @@ describe('raw bytes (digests, cut characters) against Buffer and node:crypto', (
       }),
       { numRuns: 200 },
     );
+  });
+  it('< on strings is byte order, as Buffer.compare has it', () => {
+    const units = fc.array(fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0x41, 0x7f, 0xdc80, 0xdcff, 0xe000, 0xffff, 0xd83d, 0xde00)), { maxLength: 6 });
+    fc.assert(
+      fc.property(fc.oneof(units.map((u) => String.fromCharCode(...u)), bytes.map(bytesValue)), fc.oneof(units.map((u) => String.fromCharCode(...u)), bytes.map(bytesValue)), (a, b) => {
+        expect(Math.sign(compareValues(a, b))).toBe(Buffer.compare(Buffer.from(valueBytes(a)), Buffer.from(valueBytes(b))));
+      }),
+      { numRuns: 3000 },
+    );
+    const r = compileExpression('http.host < "\\xc3" and http.host > "\\x7f"', { scheme: HTTP_SCHEME });
+    for (const m of [r.matcher!, (rec: Record<string, unknown>) => interpret(r.checked!, rec), compileExpression('http.host < "\\xc3" and http.host > "\\x7f"', { scheme: HTTP_SCHEME, codegen: false }).matcher!]) {
+      expect(m({ 'http.host': '\udc80' })).toBe(true);
+      expect(m({ 'http.host': 'é' })).toBe(false);
+      expect(m({ 'http.host': '\u0080' })).toBe(true);
+      expect(m({ 'http.host': 'z' })).toBe(false);
+      expect(m({ 'http.host': '\ue000' })).toBe(false);
+    }
   });
   it('a leading byte order mark is kept, a cut character joins up again', () => {
     expect(substring('\ufeffa', 0)).toBe('\ufeffa');

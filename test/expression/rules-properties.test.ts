@@ -63,6 +63,7 @@ const atom = fc.oneof(
   fc.tuple(str, lit).map(([s, l]) => `${s} contains ${l}`),
   fc.tuple(str, lit, lit).map(([s, a, b]) => `${s} in {${a} ${b}}`),
   fc.tuple(str, lit).map(([s, l]) => `${s} wildcard ${l}`),
+  fc.tuple(str, fc.constantFrom('<', '>=', 'gt', 'le'), lit).map(([s, op, l]) => `${s} ${op} ${l}`),
   fc.tuple(int, fc.constantFrom('==', '>', '<=', '!='), fc.constantFrom('0', '3', '9223372036854775807', '-9223372036854775808')).map(([i, op, n]) => `${i} ${op} ${n}`),
   fc.tuple(fc.constantFrom('starts_with', 'ends_with'), fc.constantFrom('http.host', 'http.request.uri.path'), lit).map(([f, s, l]) => `${f}(${s}, ${l})`),
   fc.tuple(fc.constantFrom('any', 'all'), vector).map(([q, v]) => `${q}(${v})`),
