@@ -68,13 +68,14 @@ export function split(input: string, sep: string, limit: number): string[] | und
 
 /** `substring(field, start, end?)` on bytes; negative indexes count from the end. */
 export function substring(s: string, start: number, end?: number): string {
-  const ascii = ASCII.test(s);
-  const length = ascii ? s.length : valueByteLength(s);
+  // ASCII (the common case) is cut as it is: a byte per character, no encoding.
+  const bytes = ASCII.test(s) ? undefined : valueBytes(s);
+  const length = bytes ? bytes.length : s.length;
   const at = (i: number) => (i < 0 ? Math.max(0, length + i) : Math.min(i, length));
   const from = at(start);
   const to = end === undefined ? length : at(end);
   if (to <= from) return '';
-  return ascii ? s.slice(from, to) : bytesValue(valueBytes(s).subarray(from, to));
+  return bytes ? bytesValue(bytes.subarray(from, to)) : s.slice(from, to);
 }
 
 /** `remove_bytes(source, bytes)`: every byte of `bytes` removed from `source`. */
@@ -98,7 +99,15 @@ export function toString(v: unknown): string | undefined {
  * carries escaped bytes: a prefix cut through a character is then a byte prefix, not a string one.
  */
 function bytesAt(s: string, part: string, end: boolean): boolean {
-  if (!hasEscapedBytes(s) && !hasEscapedBytes(part)) return end ? s.endsWith(part) : s.startsWith(part);
+  // Equal code units are equal bytes, unless `part` cuts a surrogate pair of `s` at its inner edge.
+  const cut = (part.charCodeAt(end ? 0 : part.length - 1) & 0xfc00) === (end ? 0xdc00 : 0xd800);
+  if (!cut) {
+    if (end ? s.endsWith(part) : s.startsWith(part)) return true;
+    // `part` has at most 3 bytes a code unit and each code unit of `s` at least 1, so the bytes compared
+    // lie within 3 × part.length code units of the edge: without escaped bytes there, text decides.
+    const near = end ? s.slice(Math.max(0, s.length - 3 * part.length)) : s.slice(0, 3 * part.length);
+    if (!hasEscapedBytes(near) && !hasEscapedBytes(part)) return false;
+  }
   const a = valueBytes(s);
   const b = valueBytes(part);
   if (b.length > a.length) return false;
