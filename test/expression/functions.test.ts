@@ -185,6 +185,20 @@ describe('raw bytes (digests, cut characters) against Buffer and node:crypto', (
       { numRuns: 1000 },
     );
   });
+  it('starts_with and ends_with are byte prefix and suffix on text mixed with escaped bytes', () => {
+    const piece = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 3 }), fc.integer({ min: 0xdc80, max: 0xdcff }).map((c) => String.fromCharCode(c)));
+    const value = fc.array(piece, { maxLength: 6 }).map((p) => p.join(''));
+    const isAt = (a: Uint8Array, b: Uint8Array, end: boolean) => b.length <= a.length && Buffer.from(a).subarray(end ? a.length - b.length : 0, end ? a.length : b.length).equals(b);
+    fc.assert(
+      fc.property(value, value, fc.nat(12), (s, other, k) => {
+        for (const part of [other, s.slice(0, k), s.slice(s.length - k), substring(s, 0, k), substring(s, -k)]) {
+          expect(startsWith(s, part)).toBe(isAt(valueBytes(s), valueBytes(part), false));
+          expect(endsWith(s, part)).toBe(isAt(valueBytes(s), valueBytes(part), true));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
   it('bytes and values round-trip: bytes(value(b)) = b, value(bytes(v)) = v for text and made values', () => {
     fc.assert(
       fc.property(bytes, (b) => {
