@@ -3,8 +3,9 @@
  * matcher is property-tested against.
  *
  * Record shapes (the contract with `src/http/`): a field's value is a number (Int: JS numbers; a literal
- * beyond 2^53 is compared with them exactly), a string (String, and Bytes as UTF-8 text decoded: byte-wise
- * functions such as `len` count its UTF-8 bytes), an address string (Ip) or a boolean (Bool); an
+ * beyond 2^53 is compared with them exactly), a string (String, and Bytes as `bytes.ts` `bytesValue` makes
+ * them: UTF-8 text, other bytes as U+DC80–U+DCFF; byte-wise functions such as `len` count those bytes),
+ * an address string (Ip) or a boolean (Bool); an
  * `Array<T>` field is a JS array of T; a `Map<T>` field is a real `Map<string, T>` (header and cookie names
  * lower-cased, argument names as sent). Absent, or of another JS type, is missing.
  * @module
