@@ -10,8 +10,8 @@
  *   table stores each value once;
  * - where no exact SQL form exists — `matches` (RE2 through RE2JS here, the engines' RE2 builds differ in
  *   flags and Unicode tables), a case-insensitive `wildcard` with cased letters, `bit_slice` (no raw
- *   headers in a flow table), an ordering against text holding a character at or above U+E000 (UTF-16
- *   order differs from code point order there) — a `sql-no-exact-form` error, never different SQL.
+ *   headers in a flow table) — a `sql-no-exact-form` error, never different SQL. Orderings of strings
+ *   need no such care: rulekit and both engines order strings by their UTF-8 bytes.
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -129,9 +129,6 @@ export class ExpressionWriter {
       case 'string': {
         const v = this.str(p.value, range);
         if (p.op === 'contains') return ch ? `position(${col}, ${v}) > 0` : `contains(${col}, ${v})`;
-        if (p.op !== 'eq' && p.op !== 'ne' && /[\ue000-\uffff]|[\ud800-\udbff][\udc00-\udfff]/.test(p.value)) {
-          return this.problem(`${JSON.stringify(p.value)} holds a character at or above U+E000: rulekit orders strings by UTF-16 code units, SQL by code points, and the two differ there`, range);
-        }
         return `${col} ${SQL_OP[p.op]} ${v}`;
       }
       case 'string-set':

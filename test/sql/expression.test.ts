@@ -56,6 +56,21 @@ for (const make of SQL_ENGINES) {
       expect(refused).toBeLessThan(RUNS);
     });
 
+    it('order strings by UTF-8 bytes as the evaluators do, past U+E000 and beyond the BMP too', async () => {
+      const values = ['a', '\uE000', '\uE001', '\uFFFF', '😀', '𝄞', 'zz', ''];
+      const rows = values.map((v) => flowRow({ 'cf.colo.name': v }));
+      for (const literal of ['\uE000', '😀', '\uFFFF', '𝄞']) {
+        for (const op of ['<', '<=', '>', '>=']) {
+          const text = `cf.colo.name ${op} ${JSON.stringify(literal)}`;
+          const compiled = compileExpression(text);
+          const sql = expressionToSql(text, { dialect: engine.dialect });
+          expect(sql.diagnostics, text).toEqual([]);
+          const got = await engine.rows(`SELECT i, ${sql.sql} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
+          expect(got.map((r) => bool(r['m'])), text).toEqual(rows.map((r) => compiled.matcher!(r)));
+        }
+      }
+    });
+
     it('long lists (arrays of ranges the engine scans) match as the matcher does', async () => {
       let compared = 0;
       await fc.assert(fc.asyncProperty(fc.array(ipItem, { minLength: 17, maxLength: 60 }), fc.array(flowPacket, { minLength: 1, maxLength: 10 }), async (items, packets) => {
