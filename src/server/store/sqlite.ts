@@ -36,8 +36,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  const file = db.memory || process.env.P99_MODE === 'auto100' ? undefined : db.name;
-  if (process.env.P99_MODE === 'auto100') db.pragma('wal_autocheckpoint = 100');
+  const file = db.memory ? undefined : db.name;
   if (file) db.pragma('wal_autocheckpoint = 0');
   return new SqliteStore(db, file);
 }
