@@ -59,13 +59,13 @@ const WAL_FRAMES_MAX = 4096;
  * off the automatic checkpoints and run checkpoints ... in a separate thread or process"). A commit's
  * own fsync of the WAL (synchronous=FULL) is unchanged, so durability is too.
  */
-function startCheckpointer(file: string, walTooLong: () => void): Worker {
+function startCheckpointer(file: string, walTooLong: () => void, gone: () => void): Worker {
   const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file, framesMax: WAL_FRAMES_MAX } });
   worker.unref();
   worker.on('message', walTooLong);
-  // A checkpoint that fails is retried at the next tick; one that cannot run leaves the WAL to grow,
-  // which costs disk, never data. The thread's own errors are not the server's to crash on.
-  worker.on('error', () => {});
+  // A checkpoint that fails is tried again after the next commit. When the thread itself fails (its
+  // connection could not open), the writer checkpoints as SQLite does by default again.
+  worker.on('error', gone);
   return worker;
 }
 
@@ -152,7 +152,11 @@ class SqliteStore implements Store {
   private walTooLong = false;
 
   constructor(private readonly db: Database.Database, file: string | undefined) {
-    if (file) this.checkpointer = startCheckpointer(file, () => (this.walTooLong = true));
+    if (file) {
+      this.checkpointer = startCheckpointer(file, () => (this.walTooLong = true), () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
     this.q = {
       listRulesets: db.prepare('SELECT v.body, c.parts FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = ? AND r.owner = ? ORDER BY r.rowid'),
       rulesetVersion: db.prepare('SELECT version FROM rulesets WHERE scope = ? AND owner = ? AND id = ?').pluck(),
