@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,28 @@ describe('sqlite file', () => {
       expect(jsonTextOf(await s2.getRuleset(A, created.created.id))).toBe(texts[3]);
       expect((await s2.listRulesets(A)).map((v) => JSON.stringify(v))).toEqual([texts[3]]);
       await s2.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('checkpoints the WAL on its own thread while the store is open (not in a COMMIT), and removes the WAL on closing', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rulekit-store-checkpoint-'));
+    try {
+      const store = await openStore({ dataDir: data });
+      const file = join(data, 'rulekit.sqlite');
+      // The migrations are in the WAL: the database file holds only its header page until a checkpoint.
+      const before = statSync(file).size;
+      await Promise.all(Array.from({ length: 40 }, (_, i) => store.createRuleset({ scope: 'accounts', id: `a${i}` }, ruleset(`r${i}`))));
+      // The writer alone (wal_autocheckpoint's 1,000 pages) would not checkpoint this little before closing.
+      const deadline = Date.now() + 5000;
+      while (statSync(file).size === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(statSync(file).size).toBeGreaterThan(before);
+      await store.close();
+      expect(existsSync(`${file}-wal`)).toBe(false);
+      const reopened = await openStore({ dataDir: data });
+      expect((await reopened.listRulesets({ scope: 'accounts', id: 'a39' })).map((r) => r.id)).toEqual(['r39']);
+      await reopened.close();
     } finally {
       rmSync(data, { recursive: true, force: true });
     }
