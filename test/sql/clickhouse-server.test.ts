@@ -15,12 +15,11 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogFilter } from '../../src/logpush/index.js';
-import type { Rule } from '../../src/ruleset/index.js';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
 import { flowColumnType, flowFields, sqlIdentifier, sqlString } from '../../src/sql/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { startFakeClickHouse, type FakeClickHouse } from '../helpers/clickhouse-http.js';
-import { lineArb, ruleArb } from '../helpers/sql-rulesets.js';
+import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-clickhouse-server-'));
@@ -74,13 +73,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const validRule = ruleArb.filter((r) => r.action !== 'log_custom_field').map((r): Rule => (r.action === 'skip' ? { ...r, action_parameters: { ruleset: 'current' } } : { ...r, action_parameters: undefined }));
 
 describe('simulate on a ClickHouse server', () => {
   it('gives the in-process summary over a table of the same packets', async () => {
     let run = 0;
     let compared = 0;
-    await fc.assert(fc.asyncProperty(fc.array(validRule, { minLength: 1, maxLength: 6 }), fc.array(lineArb, { minLength: 1, maxLength: 12 }), async (rules, lines) => {
+    await fc.assert(fc.asyncProperty(validRulesArb, fc.array(lineArb, { minLength: 1, maxLength: 12 }), async (rules, lines) => {
       const rulesetText = JSON.stringify({ rules });
       const ndjson = join(dir, `f${run++}.ndjson`);
       writeFileSync(ndjson, lines.join('\n') + '\n');
@@ -96,7 +94,7 @@ describe('simulate on a ClickHouse server', () => {
       const typed = { ...want.summary, rules: want.summary.rules.map((r) => ({ ...r, examples: r.examples.map((e) => ({ ...e, packet: row(JSON.stringify(e.packet)) })) })) };
       expect(got.summary).toEqual(typed);
     }), { numRuns: RUNS });
-    expect(compared).toBeGreaterThan(RUNS / 3);
+    expect(compared).toBeGreaterThan(RUNS / 2);
   });
 
   it('reads address columns of ClickHouse\'s IPv4/IPv6 types as their text', async () => {

@@ -14,16 +14,14 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
 import { flowColumnFromJson, flowFields, sqlString } from '../../src/sql/index.js';
-import type { Rule, SimulationSummary } from '../../src/ruleset/index.js';
+import type { SimulationSummary } from '../../src/ruleset/index.js';
 import { LISTS } from '../expression/arbitraries.js';
-import { lineArb, ruleArb } from '../helpers/sql-rulesets.js';
+import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-engine-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A rule the service accepts: a skip ends the current ruleset. */
-const validRule = ruleArb.filter((r) => r.action !== 'log_custom_field').map((r): Rule => (r.action === 'skip' ? { ...r, action_parameters: { ruleset: 'current' } } : { ...r, action_parameters: undefined }));
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 30 : 15));
 
 async function toParquet(ndjson: string, parquet: string): Promise<void> {
@@ -42,7 +40,7 @@ describe('simulate on an engine', () => {
     let run = 0;
     let withInvalid = 0;
     let compared = 0;
-    await fc.assert(fc.asyncProperty(fc.array(validRule, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), async (rules, lines) => {
+    await fc.assert(fc.asyncProperty(validRulesArb, fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), async (rules, lines) => {
       const rulesetText = JSON.stringify({ rules });
       const ndjson = join(dir, `f${run}.ndjson`);
       const parquet = join(dir, `f${run}.parquet`);
@@ -74,8 +72,9 @@ describe('simulate on an engine', () => {
     }), { numRuns: RUNS });
     // Generated lines hold values the simulator refuses often enough for the counts to be compared.
     expect(withInvalid).toBeGreaterThan(0);
-    // Both engines compared on most runs (a ruleset without an exact SQL form returns early).
-    expect(compared).toBeGreaterThan(RUNS);
+    // Both engines compared on most runs (a ruleset without an exact SQL form returns early): about 1.8 per
+    // run on average, so fewer than one per run is a generator gone wrong, not chance.
+    expect(compared).toBeGreaterThanOrEqual(RUNS);
   });
 
   it('rulekit simulate --engine prints the in-process table', () => {
