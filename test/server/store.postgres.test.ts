@@ -97,6 +97,41 @@ describeNeedsTool('postgres')('postgres store', () => {
     }
   });
 
+  it('a replica that starts a group from the version it last saw finds another replica’s write: writes, dry runs, refusals and reads all see it', async () => {
+    const url = await cluster.createSchema();
+    const [a, b] = await Promise.all([openPostgresStore({ connectionString: url }), openPostgresStore({ connectionString: url })]);
+    try {
+      await a.createRuleset(A, ruleset('shared', { kind: 'custom' }));
+      await a.updateRuleset(A, 'shared', bump);
+      // a last saw version 2; b moves it to 3.
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '3' }) });
+      const seen: string[] = [];
+      const record = (change: typeof bump) => (r: StoredRuleset) => {
+        seen.push(r.version);
+        return change(r);
+      };
+      // A dry run writes nothing, so no condition of a write checks its start: it is checked by a read.
+      expect(await a.updateRuleset(A, 'shared', record(bump), { dryRun: true })).toEqual({ ok: expect.objectContaining({ version: '4', name: 'rs shared+++' }) });
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '4' }) });
+      // A refusal too (whether a PUT names a known rule id depends on the version it is checked against).
+      expect(await a.updateRuleset(A, 'shared', record((r) => (r.version === '4' ? { refused: [] } : bump(r))))).toEqual({ refused: [] });
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '5' }) });
+      // A write: its condition finds version 5, and the group is computed again on it.
+      expect(await a.updateRuleset(A, 'shared', record(bump))).toEqual({ ok: expect.objectContaining({ version: '6', name: 'rs shared+++++' }) });
+      expect(seen).toEqual(['2', '3', '3', '4', '4', '5']);
+      expect((await a.getRuleset(A, 'shared'))!.version).toBe('6');
+      await b.updateRuleset(A, 'shared', bump);
+      expect((await a.getRuleset(A, 'shared'))!.version).toBe('7');
+      // Deleted by the other replica: a group that starts from the cache finds no row, and answers not found.
+      await b.deleteRuleset(A, 'shared');
+      expect(await a.updateRuleset(A, 'shared', bump)).toEqual({ notFound: true });
+      expect(await a.getRuleset(A, 'shared')).toBeUndefined();
+      expect((await a.rulesetVersions(A, 'shared')).length).toBe(0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('refuses a database migrated by a newer rulekit', async () => {
     const url = await cluster.createDatabase();
     await (await openStore({ databaseUrl: url })).close();

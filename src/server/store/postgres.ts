@@ -9,6 +9,7 @@ import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
 import { compactFormOf, expandRuleset, type CompactForm } from './record-text.js';
+import { ReadWaves } from './waves.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -94,6 +95,9 @@ async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T
   }
 }
 
+/** Most ruleset versions remembered (a start without a read needs the cache's record too, which keeps 1,000). */
+const KNOWN_MAX = 4096;
+
 /** Most updates written by one statement. */
 const MAX_GROUP = 1000;
 
@@ -104,6 +108,9 @@ interface QueuedUpdate {
   resolve: (value: UpdateResult<StoredRuleset, unknown>) => void;
   reject: (error: unknown) => void;
 }
+
+/** A ruleset's key in the per-ruleset maps: ids are unique, but the owner is part of what a request names. */
+const keyOf = (owner: Owner, id: string) => `${owner.scope}\u0000${owner.id}\u0000${id}`;
 
 const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
 
@@ -127,8 +134,23 @@ class PostgresStore implements Store {
   private readonly contents = new Set<string>();
   /** Updates waiting for the group in flight on their ruleset, by owner and id. */
   private readonly updates = new Map<string, QueuedUpdate[]>();
+  /**
+   * The version of each ruleset this process last committed or read, by owner and id: a group starts from
+   * the cached record of that version without reading it (the write's `version =` condition finds out
+   * when another replica moved it, and the group is computed again on a read).
+   */
+  private readonly known = new Map<string, number>();
+  /** Reads of one ruleset, by owner and id. */
+  private readonly reads = new ReadWaves<StoredRuleset | undefined>();
 
   constructor(private readonly pool: pg.Pool) {}
+
+  /** Note the version of a ruleset seen here, keeping the most recent {@link KNOWN_MAX}. */
+  private remember(key: string, version: number): void {
+    this.known.delete(key);
+    this.known.set(key, version);
+    if (this.known.size > KNOWN_MAX) this.known.delete(this.known.keys().next().value!);
+  }
 
   private write<T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined): Promise<T> {
     return transaction(this.pool, fn, dryRun);
@@ -142,8 +164,9 @@ class PostgresStore implements Store {
     return rows.map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
+  /** See {@link ReadWaves}: a ruleset read by many costs a round trip per wave of readers. */
   async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
-    return this.current(this.pool, owner, id, false);
+    return this.reads.read(keyOf(owner, id), () => this.current(this.pool, owner, id, false));
   }
 
   /**
@@ -161,7 +184,12 @@ class PostgresStore implements Store {
         [owner.scope, owner.id, id, cached],
       );
       const row = rows[0];
-      if (!row) return undefined;
+      const key = keyOf(owner, id);
+      if (!row) {
+        this.known.delete(key);
+        return undefined;
+      }
+      this.remember(key, row.version);
       const body = row.body;
       if (body !== null) return this.cache.of(id, row.version, () => textOfRow({ body, parts: row.parts }));
       const hit = this.cache.get(id, row.version);
@@ -193,6 +221,7 @@ class PostgresStore implements Store {
         }, options.dryRun);
         if ('created' in outcome && !options.dryRun) {
           this.cache.put(outcome.created);
+          this.remember(keyOf(owner, ruleset.id), Number(ruleset.version));
           const form = compactFormOf(ruleset);
           if (form) this.contents.add(form.digest);
         }
@@ -214,7 +243,7 @@ class PostgresStore implements Store {
    */
   async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
     return new Promise((resolve, reject) => {
-      const key = `${owner.scope}\u0000${owner.id}\u0000${id}`;
+      const key = keyOf(owner, id);
       const update: QueuedUpdate = { change: change as Change<StoredRuleset, unknown>, dryRun: options.dryRun === true, resolve: resolve as QueuedUpdate['resolve'], reject };
       const queued = this.updates.get(key);
       if (queued) {
@@ -250,7 +279,8 @@ class PostgresStore implements Store {
   }
 
   /**
-   * One group: read the stored record, apply each update's change in order (a dry run or a refusal
+   * One group: start from the stored record (the cached one of the version last seen here, else read),
+   * apply each update's change in order (a dry run or a refusal
    * leaves the record as it was for the next), then write every new version in one statement that
    * moves the ruleset's version only if it is still the one read: optimistic, because replicas may write
    * the same ruleset. When another replica wrote in between, nothing is written and the group is
@@ -258,13 +288,17 @@ class PostgresStore implements Store {
    * (SELECT … FOR UPDATE in a transaction), which cannot fail that way, so every update ends.
    */
   private async writeGroup(owner: Owner, id: string, group: QueuedUpdate[]): Promise<({ value: UpdateResult<StoredRuleset, unknown> } | { error: unknown })[]> {
+    const key = keyOf(owner, id);
     for (let attempt = 1; ; attempt++) {
       const locked = attempt > 2;
       const client = locked ? await this.pool.connect() : undefined;
       let broken: Error | undefined;
       try {
         if (client) await client.query('BEGIN');
-        const start = await this.current(client ?? this.pool, owner, id, locked);
+        // The first attempt starts from the version last seen here when the cache holds its record.
+        const seen = attempt === 1 ? this.known.get(key) : undefined;
+        const cached = seen === undefined ? undefined : this.cache.get(id, seen);
+        const start = cached ?? (await this.current(client ?? this.pool, owner, id, locked));
         if (!start) {
           if (client) await client.query('COMMIT');
           return group.map(() => ({ value: { notFound: true } }));
@@ -288,6 +322,13 @@ class PostgresStore implements Store {
           }
         });
         if (!writes.length) {
+          // Nothing to write, so no condition checks the version started from: a group that did not read it
+          // reads it now, and is computed again if another replica moved it meanwhile.
+          if (cached) {
+            const now = await this.current(this.pool, owner, id, false);
+            if (!now) return group.map(() => ({ value: { notFound: true } }));
+            if (Number(now.version) !== seen) continue;
+          }
           if (client) await client.query('COMMIT');
           return outcomes;
         }
@@ -308,12 +349,15 @@ class PostgresStore implements Store {
           if (client) await client.query('COMMIT');
           for (const f of forms) if (f) this.contents.add(f.digest);
           this.cache.put(current);
+          this.remember(key, Number(current.version));
           return outcomes;
         }
+        this.known.delete(key);
         if (locked) throw new Error('the ruleset changed under its row lock');
       } catch (e) {
         // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
         this.contents.clear();
+        this.known.delete(key);
         if (client) {
           try {
             await client.query('ROLLBACK');
@@ -343,7 +387,10 @@ class PostgresStore implements Store {
       if (done.rowCount) await c.query('DELETE FROM ruleset_versions WHERE ruleset_id = $1', [id]);
       return done.rowCount === 1;
     }, options.dryRun);
-    if (deleted && !options.dryRun) this.cache.delete(id);
+    if (deleted && !options.dryRun) {
+      this.cache.delete(id);
+      this.known.delete(keyOf(owner, id));
+    }
     return deleted;
   }
 
