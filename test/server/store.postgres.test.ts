@@ -106,7 +106,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       // a last saw version 2; b moves it to 3.
       expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '3' }) });
       const seen: string[] = [];
-      const record = (change: typeof bump) => (r: StoredRuleset) => {
+      const record = (change: (r: StoredRuleset) => { next: StoredRuleset } | { refused: [] }) => (r: StoredRuleset) => {
         seen.push(r.version);
         return change(r);
       };
@@ -114,7 +114,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       expect(await a.updateRuleset(A, 'shared', record(bump), { dryRun: true })).toEqual({ ok: expect.objectContaining({ version: '4', name: 'rs shared+++' }) });
       expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '4' }) });
       // A refusal too (whether a PUT names a known rule id depends on the version it is checked against).
-      expect(await a.updateRuleset(A, 'shared', record((r) => (r.version === '4' ? { refused: [] } : bump(r))))).toEqual({ refused: [] });
+      expect(await a.updateRuleset(A, 'shared', record((r) => (r.version === '4' ? { refused: [] as [] } : bump(r))))).toEqual({ refused: [] });
       expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '5' }) });
       // A write: its condition finds version 5, and the group is computed again on it.
       expect(await a.updateRuleset(A, 'shared', record(bump))).toEqual({ ok: expect.objectContaining({ version: '6', name: 'rs shared+++++' }) });
@@ -129,6 +129,53 @@ describeNeedsTool('postgres')('postgres store', () => {
       expect((await a.rulesetVersions(A, 'shared')).length).toBe(0);
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a group computed on the record of the group before it writes nothing when that group lost to another replica, even at the same version number', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    try {
+      await s.createRuleset(A, ruleset('piped', { kind: 'custom' }));
+      // Connections opened beforehand, as a busy server has them: the second group's statement then goes
+      // out at once rather than after a new connection's handshake.
+      await Promise.all(Array.from({ length: 4 }, () => s.listRulesets(A)));
+      // Another replica moves version 1 to 2 while the first group is computed: that group's statement
+      // (from version 1) writes nothing; the second group, launched meanwhile on the first group's
+      // record (version 2), finds version 2 too, but not the first group's token.
+      const otherWrites = () => execFileSync(process.execPath, ['--input-type=module', '-e', `
+        import pg from 'pg';
+        const c = new pg.Client({ connectionString: ${JSON.stringify(url)} });
+        await c.connect();
+        const { rows } = await c.query("UPDATE rulesets SET version = version + 1 WHERE id = 'piped' RETURNING version");
+        const v = rows[0].version;
+        await c.query('INSERT INTO ruleset_versions VALUES ($1, $2, $3)', ['piped', v, JSON.stringify({ ...${JSON.stringify(ruleset('piped', { kind: 'custom' }))}, version: String(v), name: 'other ' + v })]);
+        await c.end();
+      `], { cwd: ROOT, stdio: 'pipe' });
+      const seenBySecond: string[] = [];
+      let second: Promise<unknown> | undefined;
+      let calls = 0;
+      const first = s.updateRuleset(A, 'piped', (current) => {
+        if (calls++ === 0) {
+          otherWrites();
+          second = s.updateRuleset(A, 'piped', (r) => {
+            seenBySecond.push(`${r.version} ${r.name}`);
+            return bump(r);
+          });
+        } else {
+          // The first group's second round holds this thread a while, so the second group's statement,
+          // sent already, is surely run by the database before this round's write.
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        }
+        return bump(current);
+      });
+      expect(await first).toEqual({ ok: expect.objectContaining({ version: '3', name: 'other 2+' }) });
+      expect(await second).toEqual({ ok: expect.objectContaining({ version: '4', name: 'other 2++' }) });
+      // The second group was computed on the first's record before it knew (pipelined), then again.
+      expect(seenBySecond).toEqual(['2 rs piped+', '3 other 2+']);
+      expect((await s.rulesetVersions(A, 'piped')).map((v) => `${v.version} ${v.name}`)).toEqual(['1 rs piped', '2 other 2', '3 other 2+', '4 other 2++']);
+    } finally {
+      await s.close();
     }
   });
 

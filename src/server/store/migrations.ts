@@ -113,6 +113,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE ruleset_versions ADD COLUMN contents TEXT REFERENCES rule_contents (digest);
     `,
   },
+  {
+    version: 4,
+    name: 'the token of the last group written to a ruleset',
+    // A PostgreSQL replica computes a ruleset's next group of updates from the record its group in flight
+    // will write, and conditions that group's statement on this token as well as on the version: another
+    // replica's writes could bring the version to the same number after the first group failed.
+    sqlite: 'ALTER TABLE rulesets ADD COLUMN writer TEXT;',
+    postgres: 'ALTER TABLE rulesets ADD COLUMN writer TEXT;',
+  },
 ];
 
 /** The newest schema version this code writes. */

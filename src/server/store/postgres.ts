@@ -5,6 +5,7 @@
  * (`SELECT … FOR UPDATE`) and the entry-point race is settled by the unique index.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
@@ -112,6 +113,23 @@ interface QueuedUpdate {
 /** A ruleset's key in the per-ruleset maps: ids are unique, but the owner is part of what a request names. */
 const keyOf = (owner: Owner, id: string) => `${owner.scope}\u0000${owner.id}\u0000${id}`;
 
+/** Groups of one ruleset in flight at once: one in the database, the next computed and waiting on its row lock. */
+const PIPELINE_DEPTH = 2;
+
+/** The updates of one ruleset: those waiting for a group, and the groups in flight. */
+interface Lane {
+  owner: Owner;
+  id: string;
+  queue: QueuedUpdate[];
+  /** A launch is scheduled for the end of this turn of the event loop. */
+  scheduled: boolean;
+  inFlight: number;
+  /** The record the last group launched will have written and the token it writes, once it is computed (attempt one only). */
+  end?: { record: StoredRuleset; token: string };
+  /** Settles when the last group launched has been answered. */
+  tail: Promise<void>;
+}
+
 const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
 
 /** A concurrent create of the same entry point committed between our check and our insert. */
@@ -132,8 +150,8 @@ class PostgresStore implements Store {
    * replicas do.
    */
   private readonly contents = new Set<string>();
-  /** Updates waiting for the group in flight on their ruleset, by owner and id. */
-  private readonly updates = new Map<string, QueuedUpdate[]>();
+  /** The updates of each ruleset with groups queued or in flight, by owner and id. */
+  private readonly lanes = new Map<string, Lane>();
   /**
    * The version of each ruleset this process last committed or read, by owner and id: a group starts from
    * the cached record of that version without reading it (the write's `version =` condition finds out
@@ -234,70 +252,83 @@ class PostgresStore implements Store {
   }
 
   /**
-   * Updates of one ruleset made by this process are queued and written in groups: while one group's
-   * statement (and its commit's fsync) is under way, the updates that arrive queue behind it, and the
-   * next group applies them one after the other in memory and writes them all with one statement. So a
-   * busy ruleset costs one round trip and one commit per group, not a transaction of five round trips
-   * per update holding the row's lock. Each update still gets what it would have got alone, in order,
-   * and is answered only after its group's commit.
+   * Updates of one ruleset made by this process are queued and written in groups: the updates that arrive
+   * in one turn of the event loop are applied one after the other in memory and written by one statement
+   * (and one commit). So a busy ruleset costs one round trip and one commit per group, not a transaction
+   * of five round trips per update holding the row's lock. Each update still gets what it would have got
+   * alone, in order, and is answered only after its group's commit.
+   *
+   * Groups are pipelined: while one group's statement (and its commit's fsync) is under way, the next
+   * group is computed from the record the first will have written, and its statement sent; the row's
+   * lock holds it until the first commits, and its condition on the version fails if the first did not
+   * (it is then computed again). So the CPU works on the next group while the database works on this one.
    */
   async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
     return new Promise((resolve, reject) => {
       const key = keyOf(owner, id);
-      const update: QueuedUpdate = { change: change as Change<StoredRuleset, unknown>, dryRun: options.dryRun === true, resolve: resolve as QueuedUpdate['resolve'], reject };
-      const queued = this.updates.get(key);
-      if (queued) {
-        queued.push(update);
-        return;
-      }
-      this.updates.set(key, [update]);
-      void this.drain(key, owner, id);
+      let lane = this.lanes.get(key);
+      if (!lane) this.lanes.set(key, (lane = { owner, id, queue: [], scheduled: false, inFlight: 0, tail: Promise.resolve() }));
+      lane.queue.push({ change: change as Change<StoredRuleset, unknown>, dryRun: options.dryRun === true, resolve: resolve as QueuedUpdate['resolve'], reject });
+      this.schedule(key, lane);
     });
   }
 
-  /** Write the queued updates of one ruleset, group after group, until none is left. */
-  private async drain(key: string, owner: Owner, id: string): Promise<void> {
-    for (;;) {
-      const queued = this.updates.get(key)!;
-      if (!queued.length) {
-        this.updates.delete(key);
-        return;
-      }
-      // Three parameters per history row: a group stays far below PostgreSQL's 65,535.
-      const group = queued.splice(0, MAX_GROUP);
-      try {
-        const outcomes = await this.writeGroup(owner, id, group);
-        group.forEach((u, i) => {
+  /** Launch the lane's next group once the updates of this turn of the event loop have queued. */
+  private schedule(key: string, lane: Lane): void {
+    if (lane.scheduled || lane.inFlight >= PIPELINE_DEPTH || !lane.queue.length) return;
+    lane.scheduled = true;
+    setImmediate(() => {
+      lane.scheduled = false;
+      if (lane.inFlight >= PIPELINE_DEPTH || !lane.queue.length) return;
+      const group = lane.queue.splice(0, MAX_GROUP);
+      const before = lane.tail;
+      // The record the group in flight will have written, when known; a group launched on it is
+      // computed at once, else it waits for the one before it.
+      const predicted = lane.inFlight && lane.end ? lane.end : undefined;
+      lane.inFlight++;
+      lane.end = undefined;
+      const done = this.writeGroup(lane, group, before, predicted).then(
+        (outcomes) => group.forEach((u, i) => {
           const o = outcomes[i]!;
           if ('error' in o) u.reject(o.error);
           else u.resolve(o.value);
-        });
-      } catch (e) {
-        for (const u of group) u.reject(e);
-      }
-    }
+        }),
+        (e: unknown) => {
+          for (const u of group) u.reject(e);
+        },
+      ).finally(() => {
+        lane.inFlight--;
+        if (!lane.inFlight && !lane.queue.length && !lane.scheduled && this.lanes.get(key) === lane) this.lanes.delete(key);
+        else this.schedule(key, lane);
+      });
+      lane.tail = done;
+    });
   }
 
   /**
-   * One group: start from the stored record (the cached one of the version last seen here, else read),
-   * apply each update's change in order (a dry run or a refusal
+   * One group: start from the stored record (the one the group in flight will write, or the cached one of
+   * the version last seen here, else read), apply each update's change in order (a dry run or a refusal
    * leaves the record as it was for the next), then write every new version in one statement that
-   * moves the ruleset's version only if it is still the one read: optimistic, because replicas may write
-   * the same ruleset. When another replica wrote in between, nothing is written and the group is
-   * computed again on what it wrote; after two such rounds the group takes the row's lock
-   * (SELECT … FOR UPDATE in a transaction), which cannot fail that way, so every update ends.
+   * moves the ruleset's version only if it is still the one started from: optimistic, because replicas
+   * may write the same ruleset and the group before may fail. When the condition fails, nothing is
+   * written and the group is computed again on a read; after two such rounds the group takes the row's
+   * lock (SELECT … FOR UPDATE in a transaction), which cannot fail that way, so every update ends. The
+   * outcomes are answered only after the group before (`before`) is.
    */
-  private async writeGroup(owner: Owner, id: string, group: QueuedUpdate[]): Promise<({ value: UpdateResult<StoredRuleset, unknown> } | { error: unknown })[]> {
+  private async writeGroup(lane: Lane, group: QueuedUpdate[], before: Promise<void>, predicted: { record: StoredRuleset; token: string } | undefined): Promise<({ value: UpdateResult<StoredRuleset, unknown> } | { error: unknown })[]> {
+    const { owner, id } = lane;
     const key = keyOf(owner, id);
+    if (!predicted) await before;
     for (let attempt = 1; ; attempt++) {
       const locked = attempt > 2;
+      if (attempt === 2) await before;
       const client = locked ? await this.pool.connect() : undefined;
       let broken: Error | undefined;
       try {
         if (client) await client.query('BEGIN');
-        // The first attempt starts from the version last seen here when the cache holds its record.
-        const seen = attempt === 1 ? this.known.get(key) : undefined;
-        const cached = seen === undefined ? undefined : this.cache.get(id, seen);
+        // The first attempt starts from the record predicted, or the version last seen here when the cache holds its record.
+        const seen = attempt === 1 && !predicted ? this.known.get(key) : undefined;
+        const cached = attempt > 1 ? undefined : predicted?.record ?? (seen === undefined ? undefined : this.cache.get(id, seen));
         const start = cached ?? (await this.current(client ?? this.pool, owner, id, locked));
         if (!start) {
           if (client) await client.query('COMMIT');
@@ -322,31 +353,40 @@ class PostgresStore implements Store {
           }
         });
         if (!writes.length) {
-          // Nothing to write, so no condition checks the version started from: a group that did not read it
-          // reads it now, and is computed again if another replica moved it meanwhile.
+          // Nothing to write, so no condition checks the record started from: a group that did not read it
+          // reads it now (after the group before), and is computed again if it is not that one.
           if (cached) {
+            await before;
             const now = await this.current(this.pool, owner, id, false);
             if (!now) return group.map(() => ({ value: { notFound: true } }));
-            if (Number(now.version) !== seen) continue;
+            if (now.version !== start.version) continue;
           }
           if (client) await client.query('COMMIT');
           return outcomes;
         }
+        const token = randomUUID();
+        if (attempt === 1) lane.end = { record: current, token };
         // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
         // text into an array literal, escaping every quote, and the server would parse it back.
         // The rule contents of compact rows first, when not known committed, in a statement of their own
         // (without the row lock it commits at once: contents are shared and never deleted, so one written
         // for a group that then loses its race is simply there for the next).
         const forms = writes.map((w) => compactFormOf(w));
-        await this.writeContents(client ?? this.pool, forms);
-        const rows = writes.map((_, k) => `($${6 + 3 * k}::int, $${7 + 3 * k}::text, $${8 + 3 * k}::text)`).join(', ');
-        const done = await (client ?? this.pool).query(
-          `WITH moved AS (UPDATE rulesets SET version = $5 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 RETURNING id)
+        const contents = this.writeContents(client ?? this.pool, forms);
+        // The condition: the version started from and, for a group computed on the record of the group
+        // before, that group's token (the version alone could be another replica's after that group failed).
+        const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
+        const statement = contents.then(() => (client ?? this.pool).query(
+          `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
-          [owner.scope, owner.id, id, Number(start.version), Number(current.version), ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
-        );
+          [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
+        ));
+        // A group launched on this one's record may be computed while the statement is under way.
+        if (attempt === 1) this.schedule(key, lane);
+        const done = await statement;
         if (done.rowCount === writes.length) {
           if (client) await client.query('COMMIT');
+          await before;
           for (const f of forms) if (f) this.contents.add(f.digest);
           this.cache.put(current);
           this.remember(key, Number(current.version));
@@ -365,6 +405,7 @@ class PostgresStore implements Store {
             broken = rollbackError as Error;
           }
         }
+        await before;
         throw e;
       } finally {
         client?.release(broken);
