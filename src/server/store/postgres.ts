@@ -128,6 +128,8 @@ interface Lane {
   end?: { record: StoredRuleset; token: string };
   /** Settles when the last group launched has been answered. */
   tail: Promise<void>;
+  /** The connection its statements go through, so they run in the order they are sent. */
+  connection?: Promise<pg.PoolClient>;
 }
 
 const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
@@ -273,6 +275,26 @@ class PostgresStore implements Store {
     });
   }
 
+  /** The connection a lane's statements go through, taken from the pool while the lane has work. */
+  private connectionOf(lane: Lane): Promise<pg.PoolClient> {
+    if (!lane.connection) {
+      const taken = this.pool.connect();
+      lane.connection = taken;
+      taken.catch(() => {
+        if (lane.connection === taken) lane.connection = undefined;
+      });
+    }
+    return lane.connection;
+  }
+
+  /** Give the lane's connection back to the pool; `broken` when it failed (the pool closes it). */
+  private releaseConnection(lane: Lane, broken?: Error): void {
+    const taken = lane.connection;
+    if (!taken) return;
+    lane.connection = undefined;
+    taken.then((c) => c.release(broken), () => {});
+  }
+
   /** Launch the lane's next group once the updates of this turn of the event loop have queued. */
   private schedule(key: string, lane: Lane): void {
     if (lane.scheduled || lane.inFlight >= PIPELINE_DEPTH || !lane.queue.length) return;
@@ -298,8 +320,10 @@ class PostgresStore implements Store {
         },
       ).finally(() => {
         lane.inFlight--;
-        if (!lane.inFlight && !lane.queue.length && !lane.scheduled && this.lanes.get(key) === lane) this.lanes.delete(key);
-        else this.schedule(key, lane);
+        if (!lane.inFlight && !lane.queue.length && !lane.scheduled && this.lanes.get(key) === lane) {
+          this.lanes.delete(key);
+          this.releaseConnection(lane);
+        } else this.schedule(key, lane);
       });
       lane.tail = done;
     });
@@ -320,18 +344,24 @@ class PostgresStore implements Store {
     const key = keyOf(owner, id);
     if (!predicted) await before;
     for (let attempt = 1; ; attempt++) {
-      const locked = attempt > 2;
       if (attempt === 2) await before;
-      const client = locked ? await this.pool.connect() : undefined;
-      let broken: Error | undefined;
+      const locked = attempt > 2;
+      // Every query of the lane goes through its one connection (a lane never waits for a second one,
+      // so busy lanes cannot hold the pool's connections while waiting for more). A locked attempt is
+      // the lane's only query in flight: the group after it is waiting for it (`before`).
+      const c = await this.connectionOf(lane);
+      let open = false;
       try {
-        if (client) await client.query('BEGIN');
+        if (locked) {
+          await c.query('BEGIN');
+          open = true;
+        }
         // The first attempt starts from the record predicted, or the version last seen here when the cache holds its record.
         const seen = attempt === 1 && !predicted ? this.known.get(key) : undefined;
         const cached = attempt > 1 ? undefined : predicted?.record ?? (seen === undefined ? undefined : this.cache.get(id, seen));
-        const start = cached ?? (await this.current(client ?? this.pool, owner, id, locked));
+        const start = cached ?? (await this.current(c, owner, id, locked));
         if (!start) {
-          if (client) await client.query('COMMIT');
+          if (open) await c.query('COMMIT');
           return group.map(() => ({ value: { notFound: true } }));
         }
         let current = start;
@@ -357,11 +387,11 @@ class PostgresStore implements Store {
           // reads it now (after the group before), and is computed again if it is not that one.
           if (cached) {
             await before;
-            const now = await this.current(this.pool, owner, id, false);
+            const now = await this.current(c, owner, id, false);
             if (!now) return group.map(() => ({ value: { notFound: true } }));
             if (now.version !== start.version) continue;
           }
-          if (client) await client.query('COMMIT');
+          if (open) await c.query('COMMIT');
           return outcomes;
         }
         const token = randomUUID();
@@ -369,23 +399,23 @@ class PostgresStore implements Store {
         // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
         // text into an array literal, escaping every quote, and the server would parse it back.
         // The rule contents of compact rows first, when not known committed, in a statement of their own
-        // (without the row lock it commits at once: contents are shared and never deleted, so one written
-        // for a group that then loses its race is simply there for the next).
-        const forms = writes.map((w) => compactFormOf(w));
-        const contents = this.writeContents(client ?? this.pool, forms);
+        // sent just before (outside a locked attempt it commits at once: contents are shared and never
+        // deleted, so one written for a group that then loses its race is simply there for the next).
         // The condition: the version started from and, for a group computed on the record of the group
         // before, that group's token (the version alone could be another replica's after that group failed).
+        const forms = writes.map((w) => compactFormOf(w));
+        const contents = this.writeContents(c, forms);
         const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
-        const statement = contents.then(() => (client ?? this.pool).query(
+        const statement = c.query(
           `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
           [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
-        ));
-        // A group launched on this one's record may be computed while the statement is under way.
+        );
+        // The next group may be computed from this one's record while the statement is under way.
         if (attempt === 1) this.schedule(key, lane);
-        const done = await statement;
+        const [, done] = await Promise.all([contents, statement]);
         if (done.rowCount === writes.length) {
-          if (client) await client.query('COMMIT');
+          if (open) await c.query('COMMIT');
           await before;
           for (const f of forms) if (f) this.contents.add(f.digest);
           this.cache.put(current);
@@ -398,17 +428,19 @@ class PostgresStore implements Store {
         // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
         this.contents.clear();
         this.known.delete(key);
-        if (client) {
+        let broken = !(e instanceof pg.DatabaseError) ? (e as Error) : undefined;
+        if (open) {
           try {
-            await client.query('ROLLBACK');
+            await c.query('ROLLBACK');
           } catch (rollbackError) {
             broken = rollbackError as Error;
           }
         }
+        // A failure that is not the database's answer to a statement may be the connection's: the lane
+        // gives it back as broken and takes another.
+        if (broken) this.releaseConnection(lane, broken);
         await before;
         throw e;
-      } finally {
-        client?.release(broken);
       }
     }
   }
