@@ -40,7 +40,8 @@
  * answer), BENCH_SERVER_CONNECTIONS (64), BENCH_SERVER_CPU / BENCH_CLIENT_CPU (taskset lists, default 1
  * and 0 on a machine with two CPUs or more), BENCH_SERVER_PROFILE_SECONDS (default 5; 0 skips the
  * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries, BENCH_SERVER_CLI another build's
- * dist/bundle/cli.js to serve (to compare builds in runs one after the other).
+ * dist/bundle/cli.js to serve (to compare builds in runs one after the other), BENCH_SERVER_ONLY a regular
+ * expression of the request rows to run (e.g. `same body`; a row's bare baseline runs with it).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -565,6 +566,13 @@ export async function run(): Promise<void> {
       { request: 'PUT 50 rules, 50 new expressions', method: 'PUT', body: freshBody(putBody), targets: rk, bareOf: 'PUT 50 rules, same body' },
       { request: 'GET ruleset, 50 rules', method: 'GET', targets: [bareT, ...rk] },
     ];
+    // BENCH_SERVER_ONLY: a regular expression of the requests to run (their bare row's request runs too).
+    const only = env.BENCH_SERVER_ONLY ? new RegExp(env.BENCH_SERVER_ONLY) : undefined;
+    if (only) {
+      const chosen = groups.filter((g) => only.test(g.request));
+      const bases = new Set(chosen.map((g) => g.bareOf).filter((b) => b !== undefined));
+      groups.splice(0, groups.length, ...groups.filter((g) => only.test(g.request) || bases.has(g.request)));
+    }
     const results = new Map<string, Measured>();
     for (const g of groups) {
       for (const t of g.targets) {
