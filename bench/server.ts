@@ -41,7 +41,8 @@
  * and 0 on a machine with two CPUs or more), BENCH_SERVER_PROFILE_SECONDS (default 5; 0 skips the
  * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries, BENCH_SERVER_CLI another build's
  * dist/bundle/cli.js to serve (to compare builds in runs one after the other), BENCH_SERVER_ONLY a regular
- * expression of the request rows to run (e.g. `same body`; a row's bare baseline runs with it).
+ * expression of the request rows to run (e.g. `same body`; a row's bare baseline runs with it),
+ * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -461,6 +462,7 @@ async function profilePut(users: string, putBody: string): Promise<void> {
     const files = readdirSync(join(dir, 'prof')).filter((f) => f.endsWith('.cpuprofile'));
     if (!files.length) throw new Error('the profiled server wrote no .cpuprofile');
     const profile = JSON.parse(readFileSync(join(dir, 'prof', files[0]!), 'utf8')) as CpuProfile;
+    if (env.BENCH_SERVER_PROFILE_KEEP) writeFileSync(env.BENCH_SERVER_PROFILE_KEEP, JSON.stringify(profile));
     const { rows, total, intervalUs, windowed } = breakdown(profile, from, to);
     const perPut = (n: number) => (n * intervalUs) / m.requests;
     const table: (string | number)[][] = [];
