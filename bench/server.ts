@@ -42,7 +42,8 @@
  * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries, BENCH_SERVER_CLI another build's
  * dist/bundle/cli.js to serve (to compare builds in runs one after the other), BENCH_SERVER_ONLY a regular
  * expression of the request rows to run (e.g. `same body`; a row's bare baseline runs with it),
- * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools).
+ * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools),
+ * BENCH_SERVER_PROFILE_BODY the body profiled: same (default), edited or fresh (the rows' bodies).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -455,7 +456,10 @@ async function profilePut(users: string, putBody: string): Promise<void> {
   try {
     s = await startRulekit('SQLite, profiled', users, { data: join(dir, 'data') }, ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`, '--cpu-prof-interval=250']);
     const { path } = await prepare(s, putBody);
-    const m = await load(s, 'PUT', path, putBody, PROFILE_SECONDS);
+    // BENCH_SERVER_PROFILE_BODY: the PUT profiled (same, edited or fresh, as the rows).
+    const kind = env.BENCH_SERVER_PROFILE_BODY ?? 'same';
+    const body = kind === 'edited' ? editedBody(putBody) : kind === 'fresh' ? freshBody(putBody) : putBody;
+    const m = await load(s, 'PUT', path, body, PROFILE_SECONDS);
     const [from, to] = m.windowUs;
     await stopServer(s);
     s = undefined;
@@ -473,7 +477,7 @@ async function profilePut(users: string, putBody: string): Promise<void> {
     }
     table.push(['all (server thread, wall clock)', '100%', fmt(perPut(total))]);
     printTable(
-      `Where a PUT's time goes: SQLite server under --cpu-prof, ${PROFILE_SECONDS} s of PUTs (${fmt(m.rps)} req/s while profiled)`,
+      `Where a PUT's time goes: SQLite server under --cpu-prof, ${PROFILE_SECONDS} s of PUTs${kind === 'same' ? '' : ` (${kind} body)`} (${fmt(m.rps)} req/s while profiled)`,
       ['part', 'share of samples', 'µs per PUT'],
       table,
       [
