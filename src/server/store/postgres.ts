@@ -99,6 +99,9 @@ async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T
 /** Most ruleset versions remembered (a start without a read needs the cache's record too, which keeps 1,000). */
 const KNOWN_MAX = 4096;
 
+/** Largest group whose statement is prepared (named); larger ones, rare, are planned each time. */
+const PREPARED_GROUP_MAX = 64;
+
 /** Most updates written by one statement. */
 const MAX_GROUP = 1000;
 
@@ -197,12 +200,14 @@ class PostgresStore implements Store {
     // The cache may move on while the query runs (this process commits a newer version): then the body
     // left out is asked for again.
     for (let cached = this.cache.versionOf(id) ?? -1; ; cached = -1) {
-      const { rows } = await c.query<{ version: number; body: string | null; parts: string | null }>(
-        `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body, CASE WHEN r.version = $4 THEN NULL ELSE c.parts END AS parts
+      const { rows } = await c.query<{ version: number; body: string | null; parts: string | null }>({
+        // Prepared once per connection (every GET and every group that reads runs it).
+        name: lock ? 'rulekit-current-locked' : 'rulekit-current',
+        text: `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body, CASE WHEN r.version = $4 THEN NULL ELSE c.parts END AS parts
            FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents
           WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3${lock ? ' FOR UPDATE OF r' : ''}`,
-        [owner.scope, owner.id, id, cached],
-      );
+        values: [owner.scope, owner.id, id, cached],
+      });
       const row = rows[0];
       const key = keyOf(owner, id);
       if (!row) {
@@ -406,11 +411,14 @@ class PostgresStore implements Store {
         const forms = writes.map((w) => compactFormOf(w));
         const contents = this.writeContents(c, forms);
         const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
-        const statement = c.query(
-          `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
+        // Prepared once per connection and group size (up to PREPARED_GROUP_MAX): the database then plans
+        // the statement once instead of for every group.
+        const statement = c.query<Record<string, never>>({
+          ...(writes.length <= PREPARED_GROUP_MAX ? { name: `rulekit-write-${writes.length}` } : {}),
+          text: `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
-          [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
-        );
+          values: [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
+        });
         // The next group may be computed from this one's record while the statement is under way.
         if (attempt === 1) this.schedule(key, lane);
         const [, done] = await Promise.all([contents, statement]);
