@@ -179,6 +179,33 @@ describeNeedsTool('postgres')('postgres store', () => {
     }
   });
 
+  it('with more busy rulesets than connections, every update and read ends (a ruleset’s groups never wait for a second connection)', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url, max: 2, connectionTimeoutMillis: 5000 });
+    try {
+      const ids = ['b0', 'b1', 'b2', 'b3', 'b4'];
+      for (const id of ids) await s.createRuleset(A, ruleset(id, { kind: 'custom' }));
+      // Waves of updates on every ruleset, arriving over several turns of the event loop (so groups
+      // pipeline), with reads and dry runs between them.
+      const pending: Promise<unknown>[] = [];
+      for (let turn = 0; turn < 12; turn++) {
+        for (const id of ids) {
+          // Dry runs in turns of their own: groups of dry runs only read the version before they answer.
+          pending.push(turn % 2 ? s.updateRuleset(A, id, bump, { dryRun: true }) : s.updateRuleset(A, id, bump), s.getRuleset(A, id));
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all(pending);
+      for (const id of ids) {
+        const versions = await s.rulesetVersions(A, id);
+        expect(versions.map((v) => v.version)).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+        versions.forEach((v, i) => expect(v.name).toBe(`rs ${id}${'+'.repeat(i)}`));
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses a database migrated by a newer rulekit', async () => {
     const url = await cluster.createDatabase();
     await (await openStore({ databaseUrl: url })).close();
