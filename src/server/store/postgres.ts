@@ -1,8 +1,9 @@
 /**
  * The shared store: PostgreSQL through a `pg` pool, so several server replicas can write one database.
  * Behaves exactly as the SQLite store (the same suite holds both). What differs is concurrency: SQLite
- * serializes whole transactions, here they overlap, so every read-modify-write locks its row
- * (`SELECT … FOR UPDATE`) and the entry-point race is settled by the unique index.
+ * serializes whole transactions, here they overlap: a ruleset's updates are written by statements
+ * conditioned on the version they started from (see {@link PostgresStore.updateRuleset}), a job's update
+ * locks its row (`SELECT … FOR UPDATE`), and the entry-point race is settled by the unique index.
  * @module
  */
 import { randomUUID } from 'node:crypto';
