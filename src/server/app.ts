@@ -7,12 +7,12 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ListCatalog, type ListItems } from '../expression/index.js';
 import { openStore, type Store, type StoreOptions } from './store/index.js';
 import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
-import { parseBody, ParseMemo, ValidationMemo } from './body.js';
+import { parseBody, ParseMemo, readBodyBytes, ValidationMemo } from './body.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { EnvelopeError, SCOPES } from './routes/common.js';
@@ -102,11 +102,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // Only JSON bodies: anything else is 415. The bytes are checked as UTF-8 here, not decoded leniently.
   app.removeAllContentTypeParsers();
   const bodies = new ParseMemo();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req: FastifyRequest, bytes: Buffer, done: (err: Error | null, body?: unknown) => void) => {
-    if (bytes.length === 0) return done(null, undefined);
-    const parsed = req.routeOptions.config.memoBody ? bodies.parse(bytes) : parseBody(bytes);
-    if ('code' in parsed) return done(new EnvelopeError(400, [parsed]));
-    done(null, parsed);
+  app.addContentTypeParser('application/json', (req: FastifyRequest, payload: NodeJS.ReadableStream | undefined, done: (err: Error | null, body?: unknown) => void) => {
+    readBodyBytes(payload ?? req.raw, req.routeOptions.bodyLimit, Number(req.headers['content-length']), (failure, bytes) => {
+      if (failure === 'too-large') return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      if (failure === 'length-mismatch') return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+      if (failure) return done(Object.assign(failure, { statusCode: (failure as FastifyError).statusCode ?? 400 }));
+      if (bytes!.length === 0) return done(null, undefined);
+      const parsed = req.routeOptions.config.memoBody ? bodies.parse(bytes!) : parseBody(bytes!);
+      if ('code' in parsed) return done(new EnvelopeError(400, [parsed]));
+      done(null, parsed);
+    });
   });
 
   // Every route's method and pattern, to tell 405 from 404.

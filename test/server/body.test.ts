@@ -1,7 +1,8 @@
 /** Bodies: the checks before any validator, and when the parsed value is enough to validate. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseBody, ParseMemo, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
+import { PassThrough } from 'node:stream';
+import { parseBody, ParseMemo, readBodyBytes, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { scanDepth } from '../../src/json/index.js';
 
@@ -144,5 +145,41 @@ describe('ParseMemo', () => {
       expect(memo.parse(bytes)).toEqual(parseBody(bytes));
       expect(memo.parse(bytes)).toEqual(parseBody(bytes));
     }), { numRuns: 500 });
+  });
+});
+
+describe('readBodyBytes', () => {
+  const read = (chunks: (Buffer | Error)[], limit: number, declared: number) => new Promise<{ failure: unknown; bytes?: Buffer }>((resolve) => {
+    const s = new PassThrough();
+    readBodyBytes(s, limit, declared, (failure, bytes) => resolve({ failure, bytes }));
+    for (const c of chunks) {
+      if (c instanceof Error) s.destroy(c);
+      else s.write(c);
+    }
+    if (!chunks.some((c) => c instanceof Error)) s.end();
+  });
+
+  it('hands on a body of one chunk as that chunk, and joins several', async () => {
+    const one = Buffer.from('{"a":1}');
+    const got = await read([one], 100, one.length);
+    expect(got.failure).toBeUndefined();
+    expect(got.bytes).toBe(one);
+    const parts = await read([Buffer.from('{"a":'), Buffer.from('1'), Buffer.from('}')], 100, 7);
+    expect(parts.bytes!.toString()).toBe('{"a":1}');
+    expect((await read([Buffer.from('{}')], 100, NaN)).bytes!.toString()).toBe('{}');
+    expect((await read([], 100, 0)).bytes!.length).toBe(0);
+  });
+
+  it('refuses a body over the limit, declared or received, and one unlike its Content-Length', async () => {
+    expect((await read([Buffer.from('{}')], 10, 11)).failure).toBe('too-large');
+    expect((await read([Buffer.alloc(6), Buffer.alloc(6)], 10, NaN)).failure).toBe('too-large');
+    expect((await read([Buffer.alloc(10)], 10, NaN)).failure).toBeUndefined();
+    expect((await read([Buffer.from('{}')], 10, 3)).failure).toBe('length-mismatch');
+    expect((await read([Buffer.from('{}  ')], 10, 2)).failure).toBe('length-mismatch');
+  });
+
+  it('passes a stream error on', async () => {
+    const e = new Error('aborted');
+    expect((await read([Buffer.from('{'), e], 10, 5)).failure).toBe(e);
   });
 });
