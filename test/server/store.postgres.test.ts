@@ -42,6 +42,23 @@ describeNeedsTool('postgres')('postgres store', () => {
     expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
   });
 
+  it('keeps history rows in the table, compressed with lz4 (Debian’s PostgreSQL has lz4): a compact row leaves the TOAST table empty', async () => {
+    const url = await cluster.createDatabase();
+    const store = await openStore({ databaseUrl: url });
+    try {
+      expect(await sql(url, `SELECT attname, attstorage, attcompression FROM pg_attribute WHERE attrelid IN ('ruleset_versions'::regclass, 'rule_contents'::regclass) AND attname IN ('body', 'parts') ORDER BY attname`))
+        .toEqual([{ attname: 'body', attstorage: 'm', attcompression: 'l' }, { attname: 'parts', attstorage: 'x', attcompression: 'l' }]);
+      // A history row over the TOAST threshold (~2 KB) of ids that do not compress.
+      const rules = Array.from({ length: 60 }, (_, i) => ({ ...ruleset('t').rules[0]!, id: `${i}`.padStart(32, 'f').replace(/f/g, () => 'abcdef0123456789'[Math.floor(Math.random() * 16)]!), ref: `r${i}` }));
+      await store.createRuleset(A, ruleset('t', { rules }));
+      expect(Number((await sql(url, `SELECT max(octet_length(body)) AS n FROM ruleset_versions`))[0]!.n)).toBeGreaterThan(2100);
+      expect(await sql(url, `SELECT pg_relation_size(reltoastrelid)::int AS toast FROM pg_class WHERE relname = 'ruleset_versions'`)).toEqual([{ toast: 0 }]);
+      expect((await store.getRuleset(A, 't'))!.rules.length).toBe(60);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('opens a database an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {
     const url = await cluster.createDatabase();
     const v1 = ruleset('old');
