@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { toEnvelope } from '../../src/ruleset/index.js';
-import { envelopeText } from '../../src/server/envelope.js';
+import type { FastifyReply } from 'fastify';
+import { envelopeText, sendResult } from '../../src/server/envelope.js';
 import { withJsonText } from '../../src/server/store/cache.js';
 
 const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
@@ -36,5 +37,40 @@ describe('envelopeText', () => {
     expect(envelopeText(record, [])).toBe('{"result":{"a":1},"success":true,"errors":[],"messages":[]}');
     const marked = withJsonText({ a: 1 }, '{"a": 1}');
     expect(envelopeText(marked, [])).toContain('{"a": 1}');
+  });
+});
+
+describe('sendResult', () => {
+  /** What a reply was sent, as bytes, and whether it went as a Buffer. */
+  const sent = (result: unknown, diagnostics: Diagnostic[] = []) => {
+    let payload: unknown;
+    const reply = { code: () => reply, type: () => reply, send: (p: unknown) => ((payload = p), reply) };
+    sendResult(reply as unknown as FastifyReply, result, diagnostics);
+    return { text: Buffer.isBuffer(payload) ? payload.toString() : (payload as string), buffer: Buffer.isBuffer(payload), payload };
+  };
+
+  it('answers a record read again with the bytes of its first answer, kept from its second answer on; a record with messages as text', () => {
+    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(diagnostic, { maxLength: 3 }), (result, diagnostics) => {
+      const record = withJsonText({ ...result }, JSON.stringify(result));
+      const expected = JSON.stringify(toEnvelope(result, []));
+      const answers = [sent(record), sent(record), sent(record)];
+      expect(answers.map((a) => a.text)).toEqual([expected, expected, expected]);
+      expect(answers.map((a) => a.buffer)).toEqual([false, true, true]);
+      expect(answers[2]!.payload).toBe(answers[1]!.payload);
+      const notes = diagnostics.filter((d) => d.severity !== 'error');
+      expect(sent(record, diagnostics).text).toBe(JSON.stringify(toEnvelope(result, notes)));
+      // A record without stored text is serialised every time.
+      expect(sent({ ...result }).text).toBe(expected);
+      expect(sent({ ...result }).buffer).toBe(false);
+    }));
+  });
+
+  it('never answers the bytes of another text given to the same object', () => {
+    const record = withJsonText({ a: 1 }, '{"a":1}');
+    sent(record);
+    expect(sent(record).text).toContain('{"a":1}');
+    withJsonText(record, '{"a":2}');
+    expect(sent(record).text).toContain('{"a":2}');
+    expect(sent(record).text).toContain('{"a":2}');
   });
 });

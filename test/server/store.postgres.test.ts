@@ -51,7 +51,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       // A history row over the TOAST threshold (~2 KB) of ids that do not compress.
       const rules = Array.from({ length: 60 }, (_, i) => ({ ...ruleset('t').rules[0]!, id: `${i}`.padStart(32, 'f').replace(/f/g, () => 'abcdef0123456789'[Math.floor(Math.random() * 16)]!), ref: `r${i}` }));
       await store.createRuleset(A, ruleset('t', { rules }));
-      expect(Number((await sql(url, `SELECT max(octet_length(body)) AS n FROM ruleset_versions`))[0]!.n)).toBeGreaterThan(2100);
+      expect(Number(((await sql(url, `SELECT max(octet_length(body)) AS n FROM ruleset_versions`)) as { n: number }[])[0]!.n)).toBeGreaterThan(2100);
       expect(await sql(url, `SELECT pg_relation_size(reltoastrelid)::int AS toast FROM pg_class WHERE relname = 'ruleset_versions'`)).toEqual([{ toast: 0 }]);
       expect((await store.getRuleset(A, 't'))!.rules.length).toBe(60);
     } finally {
