@@ -23,8 +23,9 @@
  * JSON parser) with a fixed envelope: the bytes the real server answered to the same request. Each row
  * gives req/s, the time per request as a multiple of the bare route's (bare req/s ÷ req/s), p50/p99
  * latency, the server process's CPU use (100% = its one core is saturated) and the load generator's,
- * and the server's CPU time per request beside the bare route's (the figure least moved by other
- * processes on a shared machine);
+ * the server's CPU time per request beside the bare route's (the figure least moved by other
+ * processes on a shared machine), its page faults per request and, on PostgreSQL, the CPU time of
+ * PostgreSQL's processes per request;
  * any non-2xx answer or socket error is counted and shown. Rows are measured in a steady-state window
  * of persistent connections (see {@link load}). The machine's load average is printed: other
  * processes on the server's CPU slow every row, the bare one too.
@@ -35,8 +36,12 @@
  * the body's JSON.parse, the store's SQL and commit, the response, fastify, Node) as server-thread µs per
  * PUT. V8 samples by wall clock, so time blocked in fsync counts where it blocks (the store's commit).
  *
- * Environment: BENCH_SERVER_SECONDS per row (default 10), BENCH_SERVER_WARMUP seconds before each
- * window (default 2), BENCH_SERVER_ADMISSION_MAX (20: longest further wait for every connection's first
+ * Rows run in rounds (every row once per round, in the same order); a row's figures are the medians of
+ * its rounds, and its ratios to the bare route are taken round by round before their median, so a slow
+ * spell of the shared machine moves one round rather than one row against another.
+ *
+ * Environment: BENCH_SERVER_ROUNDS (default 3), BENCH_SERVER_SECONDS per row and round (default 5),
+ * BENCH_SERVER_WARMUP seconds before each window (default 2), BENCH_SERVER_ADMISSION_MAX (20: longest further wait for every connection's first
  * answer), BENCH_SERVER_CONNECTIONS (64), BENCH_SERVER_CPU / BENCH_CLIENT_CPU (taskset lists, default 1
  * and 0 on a machine with two CPUs or more), BENCH_SERVER_PROFILE_SECONDS (default 5; 0 skips the
  * profile), BENCH_SERVER_POSTGRES=0 skips PostgreSQL, PG_BIN its binaries, BENCH_SERVER_CLI another build's
@@ -56,7 +61,9 @@ import { CLI_ENTRY } from './paths.js';
 import { postgresBinaries, startCluster, type Cluster } from './postgres-cluster.js';
 
 const env = process.env;
-const SECONDS = Number(env.BENCH_SERVER_SECONDS ?? 10);
+const SECONDS = Number(env.BENCH_SERVER_SECONDS ?? 5);
+/** Rounds of every row, one after the other: each row's figure is the median of its rounds. */
+const ROUNDS = Math.max(1, Number(env.BENCH_SERVER_ROUNDS ?? 3));
 const WARMUP = Number(env.BENCH_SERVER_WARMUP ?? 2);
 const CONNECTIONS = Number(env.BENCH_SERVER_CONNECTIONS ?? 64);
 const PROFILE_SECONDS = Number(env.BENCH_SERVER_PROFILE_SECONDS ?? 5);
@@ -198,16 +205,33 @@ function startRulekit(name: string, users: string, store: { data: string } | { d
   return startServer(name, [env.BENCH_SERVER_CLI ?? CLI_ENTRY, 'serve', '--port', '0', '--no-demo', '--users', users, ...where, '--log-level', 'warn'], {}, nodeFlags);
 }
 
-/** User + system CPU seconds of a process so far (all its threads), from /proc. */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
+/** User + system CPU seconds of a process so far (all its threads), and its minor page faults, from /proc. */
+function procStat(pid: number | undefined): { cpu: number; faults: number } {
+  if (pid === undefined) return { cpu: NaN, faults: NaN };
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    return { cpu: (Number(fields[11]) + Number(fields[12])) / CLK_TCK, faults: Number(fields[7]) };
   } catch {
-    return NaN;
+    return { cpu: NaN, faults: NaN };
   }
+}
+
+/** CPU seconds of every PostgreSQL process on the machine (the bench's throwaway cluster is the only one it starts). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (!stat.startsWith(`${d} (postgres)`)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return total;
 }
 const CLK_TCK = (() => {
   try {
@@ -244,6 +268,10 @@ interface Measured {
   p99: number;
   /** Server CPU use over the run, 1 = one core. */
   serverCpu: number;
+  /** The server's minor page faults per answered request. */
+  faults: number;
+  /** CPU seconds of PostgreSQL's processes per answered request (rows on PostgreSQL). */
+  databaseCpu?: number;
   clientCpu: number;
   bad: number;
   errors: number;
@@ -265,7 +293,7 @@ interface Measured {
  * 64 connections can wait seconds for its first answer: counted from the start, that admission would be
  * the p99, not the requests. Bad answers and errors are counted over the whole run.
  */
-async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string | undefined, seconds: number, warmup = WARMUP): Promise<Measured> {
+async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string | undefined, seconds: number, warmup = WARMUP, database = false): Promise<Measured> {
   const opts: CannonOptions = { url: s.url + path, connections: CONNECTIONS, duration: warmup + seconds + ADMISSION_MAX, method, headers: { ...AUTH, ...(body ? { 'content-type': 'application/json' } : {}) } };
   if (body?.includes(UNIQUE)) {
     const [head, ...rest] = body.split(UNIQUE);
@@ -276,7 +304,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   const t0 = performance.now();
   const run = autocannon(opts);
   const served = new Set<unknown>();
-  let window: { start: number; cpu: number; usage: NodeJS.CpuUsage; us: number } | undefined;
+  let window: { start: number; cpu: number; faults: number; db: number; usage: NodeJS.CpuUsage; us: number } | undefined;
   let endUs = NaN;
   const monoUs = () => Number(process.hrtime.bigint() / 1000n);
   let end = Infinity;
@@ -284,16 +312,16 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   const times: number[] = [];
   let admitted = NaN;
   const open = () => {
-    window = { start: performance.now(), cpu: cpuSeconds(pid), usage: process.cpuUsage(), us: monoUs() };
+    window = { start: performance.now(), ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(), us: monoUs() };
     admitted = (window.start - t0) / 1000;
     stopTimer = setTimeout(() => {
       end = performance.now();
       endUs = monoUs();
-      closing = { cpu: cpuSeconds(pid), usage: process.cpuUsage(window!.usage) };
+      closing = { ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(window!.usage) };
       run.stop();
     }, seconds * 1000);
   };
-  let closing: { cpu: number; usage: NodeJS.CpuUsage } | undefined;
+  let closing: { cpu: number; faults: number; db: number; usage: NodeJS.CpuUsage } | undefined;
   const warmTimer = setTimeout(() => {
     if (!window && served.size >= CONNECTIONS) open();
   }, warmup * 1000);
@@ -315,7 +343,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   if (!closing) {
     end = performance.now();
     endUs = monoUs();
-    closing = { cpu: cpuSeconds(pid), usage: process.cpuUsage(window.usage) };
+    closing = { ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(window.usage) };
   }
   const wall = (end - window.start) / 1000;
   times.sort((a, b) => a - b);
@@ -326,6 +354,8 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
     p50: q(0.5),
     p99: q(0.99),
     serverCpu: (closing.cpu - window.cpu) / wall,
+    faults: (closing.faults - window.faults) / times.length,
+    ...(database ? { databaseCpu: (closing.db - window.db) / times.length } : {}),
     clientCpu: (closing.usage.user + closing.usage.system) / 1e6 / wall,
     bad: r.non2xx,
     errors: r.errors + r.timeouts,
@@ -558,11 +588,11 @@ export async function run(): Promise<void> {
     const bare = await startServer('bare fastify', ['--input-type=module', '-e', BARE_SERVER], { BARE_PUT: join(work, 'put.json'), BARE_GET: join(work, 'get.json') });
     servers.push(bare);
 
-    type Target = { server: string; s: Server; path: string } | { server: string; skipped: string };
+    type Target = { server: string; s: Server; path: string; database?: boolean } | { server: string; skipped: string };
     const bareT: Target = { server: 'bare fastify (fixed envelope)', s: bare, path: prepared.path };
     const rk: Target[] = [
       { server: 'rulekit, SQLite', s: sqlite, path: prepared.path },
-      'skipped' in pg ? { server: 'rulekit, PostgreSQL', skipped: pg.skipped } : { server: 'rulekit, PostgreSQL', s: pg.server, path: pg.path },
+      'skipped' in pg ? { server: 'rulekit, PostgreSQL', skipped: pg.skipped } : { server: 'rulekit, PostgreSQL', s: pg.server, path: pg.path, database: true },
     ];
     // Groups of rows, each beside the bare route's row of the same request kind. Rows run in this
     // order, one after the other, so slow drift of the machine's load spreads over all of them.
@@ -579,42 +609,72 @@ export async function run(): Promise<void> {
       const bases = new Set(chosen.map((g) => g.bareOf).filter((b) => b !== undefined));
       groups.splice(0, groups.length, ...groups.filter((g) => only.test(g.request) || bases.has(g.request)));
     }
-    const results = new Map<string, Measured>();
-    for (const g of groups) {
-      for (const t of g.targets) {
-        if ('skipped' in t) continue;
-        results.set(`${g.request} ${t.server}`, await load(t.s, g.method, t.path, g.body, SECONDS));
+    // Every row once per round, in the same order: a row and its bare baseline are measured minutes
+    // apart at most, and a slow spell of the shared machine moves one round, not the medians.
+    const results = new Map<string, Measured[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const g of groups) {
+        for (const t of g.targets) {
+          if ('skipped' in t) continue;
+          const key = `${g.request} ${t.server}`;
+          results.set(key, [...(results.get(key) ?? []), await load(t.s, g.method, t.path, g.body, SECONDS, WARMUP, t.database)]);
+        }
       }
     }
     const load1 = loadavg()[0]!;
 
     const rows: (string | number)[][] = [];
     const notes: string[] = [];
+    const median = (xs: number[]) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v.length % 2 ? v[v.length >> 1]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
+    };
+    // A ratio to the bare route is taken round by round (the two rows of one round ran a minute apart at
+    // most), then its median; with several rounds its range follows.
+    const range = (xs: number[]) => (xs.length > 1 && xs.some((x) => x !== 1) ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : '');
+    const ratio = (xs: number[]) => `${median(xs).toFixed(2)}×${range(xs) && ` (${range(xs)})`}`;
+    const cpuUs = (m: Measured) => (1e6 * m.serverCpu) / m.rps;
     for (const g of groups) {
-      const base = results.get(`${g.bareOf ?? g.request} ${bareT.server}`)!;
+      const bases = results.get(`${g.bareOf ?? g.request} ${bareT.server}`)!;
       for (const t of g.targets) {
         if ('skipped' in t) {
-          rows.push([g.request, t.server, '–', '–', '–', '–', '–', '–', '–', '–', `skipped: PostgreSQL store not available (${t.skipped})`]);
+          rows.push([g.request, t.server, '–', '–', '–', '–', '–', '–', '–', '–', '–', '–', `skipped: PostgreSQL store not available (${t.skipped})`]);
           continue;
         }
-        const m = results.get(`${g.request} ${t.server}`)!;
-        const over = base.rps / m.rps;
-        const bad = m.bad || m.errors ? `${m.bad} non-2xx (${m.statuses}), ${m.errors} errors` : '0';
+        const ms = results.get(`${g.request} ${t.server}`)!;
+        const of = (f: (m: Measured) => number) => median(ms.map(f));
+        const overs = ms.map((m, i) => bases[i]!.rps / m.rps);
+        const over = median(overs);
+        const rps = of((m) => m.rps);
+        const p99 = of((m) => m.p99);
+        const badCount = ms.reduce((n, m) => n + m.bad, 0);
+        const errors = ms.reduce((n, m) => n + m.errors, 0);
+        const bad = badCount || errors ? `${badCount} non-2xx (${ms.map((m) => m.statuses).join(' ')}), ${errors} errors` : '0';
         let note = t.s === bare && g.bareOf === undefined ? 'baseline' : '';
         if (g.method === 'PUT' && t.s !== bare) {
-          const missed = [m.rps < TARGET.rps ? `< ${TARGET.rps} req/s` : '', m.p99 > TARGET.p99 ? `p99 > ${TARGET.p99} ms` : '', over > TARGET.overBare ? `> ${TARGET.overBare}× bare` : ''].filter(Boolean);
+          const missed = [rps < TARGET.rps ? `< ${TARGET.rps} req/s` : '', p99 > TARGET.p99 ? `p99 > ${TARGET.p99} ms` : '', over > TARGET.overBare ? `> ${TARGET.overBare}× bare` : ''].filter(Boolean);
           note = missed.length ? `target missed: ${missed.join(', ')}` : 'target met';
         }
-        if (m.connections < CONNECTIONS) notes.push(`${g.request}, ${t.server}: only ${m.connections} of ${CONNECTIONS} connections were answered within ${WARMUP + ADMISSION_MAX} s; measured with those`);
-        else if (m.admitted > WARMUP + 0.5) notes.push(`${g.request}, ${t.server}: the last connection got its first answer after ${m.admitted.toFixed(1)} s (the window opened then)`);
-        if (m.clientCpu > 0.9) notes.push(`${g.request}, ${t.server}: the load generator was near one full core (${(100 * m.clientCpu).toFixed(0)}%), so this row is a lower bound of what the server can take`);
-        const cpuUs = (m: Measured) => (1e6 * m.serverCpu) / m.rps;
-        rows.push([g.request, t.server, fmt(m.rps), `${over.toFixed(2)}×`, fmt(m.p50), fmt(m.p99), `${(m.p99 / base.p99).toFixed(2)}×`, `${(100 * m.serverCpu).toFixed(0)}% / ${(100 * m.clientCpu).toFixed(0)}%`, `${fmt(cpuUs(m))} (${(cpuUs(m) / cpuUs(base)).toFixed(2)}×)`, bad, note]);
+        ms.forEach((m, i) => {
+          const where = `${g.request}, ${t.server}${ROUNDS > 1 ? `, round ${i + 1}` : ''}`;
+          if (m.connections < CONNECTIONS) notes.push(`${where}: only ${m.connections} of ${CONNECTIONS} connections were answered within ${WARMUP + ADMISSION_MAX} s; measured with those`);
+          else if (m.admitted > WARMUP + 0.5) notes.push(`${where}: the last connection got its first answer after ${m.admitted.toFixed(1)} s (the window opened then)`);
+        });
+        const clientCpu = of((m) => m.clientCpu);
+        if (clientCpu > 0.9) notes.push(`${g.request}, ${t.server}: the load generator was near one full core (${(100 * clientCpu).toFixed(0)}%), so this row is a lower bound of what the server can take`);
+        rows.push([
+          g.request, t.server, fmt(rps), ratio(overs), fmt(of((m) => m.p50)), fmt(p99), ratio(ms.map((m, i) => m.p99 / bases[i]!.p99)),
+          `${(100 * of((m) => m.serverCpu)).toFixed(0)}% / ${(100 * clientCpu).toFixed(0)}%`,
+          ((xs) => `${fmt(of(cpuUs))} (${median(xs).toFixed(2)}×${range(xs) && `, ${range(xs)}`})`)(ms.map((m, i) => cpuUs(m) / cpuUs(bases[i]!))),
+          of((m) => m.faults).toFixed(2),
+          t.database ? fmt(1e6 * of((m) => m.databaseCpu!)) : '–',
+          bad, note,
+        ]);
       }
     }
     printTable(
-      `Reference server under load: ${CONNECTIONS} connections over loopback, ${SECONDS} s a row after ${WARMUP} s of warm-up`,
-      ['request', 'server', 'req/s', 'time/request × bare', 'p50 ms', 'p99 ms', 'p99 × bare', 'CPU server / client', 'server CPU µs/request (× bare)', 'bad answers', 'notes'],
+      `Reference server under load: ${CONNECTIONS} connections over loopback, ${ROUNDS} round${ROUNDS > 1 ? 's' : ''} of ${SECONDS} s a row after ${WARMUP} s of warm-up (medians; ratios per round, their median and range)`,
+      ['request', 'server', 'req/s', 'time/request × bare', 'p50 ms', 'p99 ms', 'p99 × bare', 'CPU server / client', 'server CPU µs/request (× bare)', 'page faults/request', 'PostgreSQL CPU µs/request', 'bad answers', 'notes'],
       rows,
       [
         `target (issue 10): PUT ≥ ${TARGET.rps} req/s on one core with p99 ≤ ${TARGET.p99} ms, i.e. ≤ ${TARGET.overBare}× the bare route's time per request (bare req/s ÷ req/s); the new-expressions rows are set beside the bare PUT`,
@@ -622,7 +682,7 @@ export async function run(): Promise<void> {
           ? 'not pinned (fewer than two CPUs): server and load generator share the machine'
           : `servers pinned to CPU ${SERVER_CPU} (taskset), this process (autocannon) to CPU ${CLIENT_CPU}${'skipped' in pg ? '' : ', PostgreSQL too'}; CPU 100% = one core busy, below it the server waited (fsync, the database, the network)`,
         `PUT: the same ${putBody.length}-byte body each time, as a PUT that changes nothing sends it (each moves the version and writes a history row); "one rule edited": rule 0's description is new in every request, so no body repeats but every expression does; "50 new expressions": each rule ends with \`and cf.colo.name != "<unique id>"\`, so the validator checks every expression afresh`,
-        'server CPU µs/request: CPU time of the server process (all its threads) per answered request; less sensitive than req/s to other processes taking the server\'s CPU, which the shared machine\'s load average shows (PostgreSQL\'s own processes are not counted)',
+        'server CPU µs/request: CPU time of the server process (all its threads) per answered request; less sensitive than req/s to other processes taking the server\'s CPU, which the shared machine\'s load average shows (PostgreSQL\'s own processes are not counted: their CPU time per request is the PostgreSQL column); page faults: the server\'s minor faults per request (memory the allocator gave back and took again)',
         `the bare route answers the bytes rulekit answered (PUT ${prepared.putAnswer.length} B${prepared.warnings ? ` with ${prepared.warnings} info messages` : ''}, GET ${prepared.getAnswer.length} B)`,
         `SQLite: WAL, synchronous=FULL, on ${fsType(work)} (${work}); latencies of 2xx answers; load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after (other processes on the machine slow every row)`,
         ...notes,
