@@ -6,7 +6,7 @@
  * since PostgreSQL refuses root. The binaries: `$PG_BIN`, else the newest /usr/lib/postgresql/<n>/bin.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ export interface Cluster {
   url: string;
   /** Stop the server and remove its directory. */
   stop(): void;
+  /** The postmaster's process id (its backends and helpers are its children). */
+  pid: number;
 }
 
 /** The directory of initdb and pg_ctl, or why there is none. */
@@ -71,7 +73,8 @@ export async function startCluster(options: { cpus?: string } = {}): Promise<Clu
     const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=on', 'synchronous_commit=on', 'full_page_writes=on', 'max_connections=200'];
     run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', settings.map((s) => `-c ${s}`).join(' '), 'start']);
     run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'rulekit', 'rulekit']);
-    return { url: `postgres://rulekit@127.0.0.1:${port}/rulekit`, stop };
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return { url: `postgres://rulekit@127.0.0.1:${port}/rulekit`, stop, pid };
   } catch (e) {
     let log = '';
     try {

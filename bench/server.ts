@@ -217,15 +217,20 @@ function procStat(pid: number | undefined): { cpu: number; faults: number } {
   }
 }
 
-/** CPU seconds of every PostgreSQL process on the machine (the bench's throwaway cluster is the only one it starts). */
-function postgresCpuSeconds(): number {
+/**
+ * CPU seconds of the bench's PostgreSQL cluster: its postmaster and the processes it forked (backends,
+ * WAL writer, checkpointer, autovacuum), so another PostgreSQL on the machine is not counted. A backend
+ * that exits during a window takes its CPU time with it, which the bench's long-lived connections avoid.
+ */
+function postgresCpuSeconds(postmaster: number | undefined): number {
+  if (postmaster === undefined) return NaN;
   let total = 0;
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (!stat.startsWith(`${d} (postgres)`)) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(d) !== postmaster && Number(fields[1]) !== postmaster) continue;
       total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
     } catch {
       // The process ended while it was read.
@@ -293,7 +298,8 @@ interface Measured {
  * 64 connections can wait seconds for its first answer: counted from the start, that admission would be
  * the p99, not the requests. Bad answers and errors are counted over the whole run.
  */
-async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string | undefined, seconds: number, warmup = WARMUP, database = false): Promise<Measured> {
+async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string | undefined, seconds: number, warmup = WARMUP, postmaster?: number): Promise<Measured> {
+  const database = postmaster !== undefined;
   const opts: CannonOptions = { url: s.url + path, connections: CONNECTIONS, duration: warmup + seconds + ADMISSION_MAX, method, headers: { ...AUTH, ...(body ? { 'content-type': 'application/json' } : {}) } };
   if (body?.includes(UNIQUE)) {
     const [head, ...rest] = body.split(UNIQUE);
@@ -312,12 +318,12 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   const times: number[] = [];
   let admitted = NaN;
   const open = () => {
-    window = { start: performance.now(), ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(), us: monoUs() };
+    window = { start: performance.now(), ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(), us: monoUs() };
     admitted = (window.start - t0) / 1000;
     stopTimer = setTimeout(() => {
       end = performance.now();
       endUs = monoUs();
-      closing = { ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(window!.usage) };
+      closing = { ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(window!.usage) };
       run.stop();
     }, seconds * 1000);
   };
@@ -343,7 +349,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   if (!closing) {
     end = performance.now();
     endUs = monoUs();
-    closing = { ...procStat(pid), db: database ? postgresCpuSeconds() : NaN, usage: process.cpuUsage(window.usage) };
+    closing = { ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(window.usage) };
   }
   const wall = (end - window.start) / 1000;
   times.sort((a, b) => a - b);
@@ -617,7 +623,7 @@ export async function run(): Promise<void> {
         for (const t of g.targets) {
           if ('skipped' in t) continue;
           const key = `${g.request} ${t.server}`;
-          results.set(key, [...(results.get(key) ?? []), await load(t.s, g.method, t.path, g.body, SECONDS, WARMUP, t.database)]);
+          results.set(key, [...(results.get(key) ?? []), await load(t.s, g.method, t.path, g.body, SECONDS, WARMUP, t.database ? (cluster as Cluster | undefined)?.pid : undefined)]);
         }
       }
     }
