@@ -108,4 +108,19 @@ describe('record text', () => {
     expect(added).toMatchObject({ version: '2', last_updated: '2026-01-02T00:00:00.000Z', ref: added!.id });
     expect(JSON.parse(textOf(out.next)!)).toEqual(out.next);
   });
+
+  it('writes a rule with the ruleset’s version and timestamp and its id as ref as its id alone in the compact form, and reads both forms', () => {
+    const current = newRuleset({ rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }] }, '2026-01-01T00:00:00.000Z', ids('a'));
+    const out = replaceRules(current, { rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }, { action: 'skip', expression: 'ip.src == 10.0.0.1' }] }, '2026-01-02T00:00:00.000Z', ids('b'));
+    if ('refused' in out) throw new Error('refused');
+    const [kept, added] = out.next.rules;
+    const form = compactFormOf(out.next)!;
+    const rules = (JSON.parse(form.compact) as { rules: unknown[] }).rules;
+    expect(rules).toEqual([[kept!.id, '1', '2026-01-01T00:00:00.000Z', 'telnet'], added!.id]);
+    // A row written as [id, null, null, null] (every rule, before the short form) reads the same.
+    const long = form.compact.replace(`${JSON.stringify(added!.id)}]`, `[${JSON.stringify(added!.id)},null,null,null]]`);
+    expect(long).not.toBe(form.compact);
+    expect(expandRuleset(long, form.parts)).toBe(expandRuleset(form.compact, form.parts));
+    expect(JSON.parse(expandRuleset(long, form.parts))).toEqual(out.next);
+  });
 });

@@ -67,7 +67,7 @@ function headOf(meta: Omit<StoredRuleset, 'rules'>): string {
 /**
  * What the SQLite store writes of a ruleset version: `compact` (the ruleset's members, and per rule
  * `[id, version, last_updated, ref]` with null for the ruleset's version and timestamp and for a ref
- * equal to the id) and the rule contents it refers to (`parts`: JSON `[[head, tail], …]`, and `digest`,
+ * equal to the id, or the id alone when all three are null) and the rule contents it refers to (`parts`: JSON `[[head, tail], …]`, and `digest`,
  * its SHA-256 in hex).
  */
 export interface CompactForm {
@@ -127,7 +127,13 @@ export function withCompactForm<T extends Omit<StoredRuleset, 'rules'>>(record: 
   const lastUpdated = JSON.stringify(record.last_updated);
   // One join of all the pieces, as in recordText.
   const pieces: string[] = [headOf(record)];
-  rules.forEach((a, i) => pieces.push(i === 0 ? '[' : ',[', a.id, ',', a.version === version ? 'null' : a.version, ',', a.lastUpdated === lastUpdated ? 'null' : a.lastUpdated, ',', a.ref === a.id ? 'null' : a.ref, ']'));
+  rules.forEach((a, i) => {
+    if (i > 0) pieces.push(',');
+    // A rule with the ruleset's version and timestamp and a ref equal to its id (every rule a PUT adds)
+    // is its id alone: a fifth less to write per row than `[id,null,null,null]`.
+    if (a.version === version && a.lastUpdated === lastUpdated && a.ref === a.id) pieces.push(a.id);
+    else pieces.push('[', a.id, ',', a.version === version ? 'null' : a.version, ',', a.lastUpdated === lastUpdated ? 'null' : a.lastUpdated, ',', a.ref === a.id ? 'null' : a.ref, ']');
+  });
   pieces.push(']}');
   forms.set(record, new Form(pieces.join(''), contents));
   return record;
@@ -153,12 +159,13 @@ export function partsText(parts: readonly string[]): string {
 
 /** The full text of a ruleset version from its compact form and its rules' parts: the text it was made from. */
 export function expandRuleset(compact: string, parts: string): string {
-  const c = JSON.parse(compact) as Omit<StoredRuleset, 'rules'> & { rules: [string, string | null, string | null, string | null][] };
+  const c = JSON.parse(compact) as Omit<StoredRuleset, 'rules'> & { rules: (string | [string, string | null, string | null, string | null])[] };
   const p = JSON.parse(parts) as [string, string][];
   if (p.length !== c.rules.length) throw new Error(`ruleset ${c.id} version ${c.version}: ${c.rules.length} rules but contents for ${p.length}`);
   const version = JSON.stringify(c.version);
   const lastUpdated = JSON.stringify(c.last_updated);
-  const rules = c.rules.map(([id, v, t, ref], i) => {
+  const rules = c.rules.map((entry, i) => {
+    const [id, v, t, ref] = typeof entry === 'string' ? [entry, null, null, null] : entry;
     const quotedId = JSON.stringify(id);
     return ruleText({ head: p[i]![0], tail: p[i]![1] }, {
       id: quotedId,

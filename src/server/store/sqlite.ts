@@ -35,6 +35,12 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Each write of a group runs in a savepoint (see `write`), whose statement journal holds the first
+  // copy of every page the write changes: three or four 16 KiB pages pass the 64 KiB SQLite keeps in
+  // memory, and the rest went to a temporary file, ~6 pwrite calls per PUT (strace) and ~14 µs of CPU
+  // per 2.5 KB history row (49 → 35 µs in a measurement of groups of 37 rows). In memory, it never
+  // touches the disk; it is emptied when the savepoint is released.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   const file = db.memory ? undefined : db.name;
   if (file) db.pragma('wal_autocheckpoint = 0');
