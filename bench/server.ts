@@ -48,7 +48,10 @@
  * dist/bundle/cli.js to serve (to compare builds in runs one after the other), BENCH_SERVER_ONLY a regular
  * expression of the request rows to run (e.g. `same body`; a row's bare baseline runs with it),
  * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools),
- * BENCH_SERVER_PROFILE_BODY the body profiled: same (default), edited or fresh (the rows' bodies).
+ * BENCH_SERVER_PROFILE_BODY the body profiled: same (default), edited or fresh (the rows' bodies),
+ * BENCH_SERVER_PROFILE_STORE=postgres profiles the server on PostgreSQL instead of SQLite,
+ * BENCH_SERVER_LATENCIES a directory where each row's window is written as JSON `[[ms into the window,
+ * latency ms], …]`, one file per row and round (where the tail comes from: spread or stalls).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +70,8 @@ const ROUNDS = Math.max(1, Number(env.BENCH_SERVER_ROUNDS ?? 3));
 const WARMUP = Number(env.BENCH_SERVER_WARMUP ?? 2);
 const CONNECTIONS = Number(env.BENCH_SERVER_CONNECTIONS ?? 64);
 const PROFILE_SECONDS = Number(env.BENCH_SERVER_PROFILE_SECONDS ?? 5);
+/** A directory to write each measured row's answers in (time into the window and latency, ms), to study the tail. */
+const LATENCIES = env.BENCH_SERVER_LATENCIES;
 /** Longest wait, after the warm-up, for every connection to get its first answer. */
 const ADMISSION_MAX = Number(env.BENCH_SERVER_ADMISSION_MAX ?? 20);
 const PINNED = availableParallelism() >= 2;
@@ -316,6 +321,8 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
   let end = Infinity;
   let stopTimer: NodeJS.Timeout | undefined;
   const times: number[] = [];
+  /** [ms into the window, latency ms] of every answer, for BENCH_SERVER_LATENCIES. */
+  const answers: [number, number][] = [];
   let admitted = NaN;
   const open = () => {
     window = { start: performance.now(), ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(), us: monoUs() };
@@ -339,7 +346,10 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
     const now = performance.now();
     served.add(client);
     if (!window && served.size >= CONNECTIONS && now - t0 >= warmup * 1000) open();
-    if (window && now >= window.start && now <= end && status >= 200 && status < 300) times.push(ms);
+    if (window && now >= window.start && now <= end && status >= 200 && status < 300) {
+      times.push(ms);
+      if (LATENCIES) answers.push([Math.round(now - window.start), ms]);
+    }
   });
   const r = await run;
   clearTimeout(warmTimer);
@@ -352,6 +362,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
     closing = { ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(window.usage) };
   }
   const wall = (end - window.start) / 1000;
+  if (LATENCIES) writeFileSync(join(LATENCIES, `${s.name.replace(/\W+/g, '-')}-${method}-${Date.now()}.json`), JSON.stringify(answers));
   times.sort((a, b) => a - b);
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
   const statuses = Object.entries(r.statusCodeStats).map(([k, v]) => `${k}×${v.count}`).join(' ');
@@ -489,8 +500,13 @@ function breakdown(profile: CpuProfile, from: number, to: number): { rows: Map<s
 async function profilePut(users: string, putBody: string): Promise<void> {
   const dir = mkdtempSync(join(env.BENCH_SERVER_DIR ?? tmpdir(), 'rulekit-bench-prof-'));
   let s: Server | undefined;
+  // BENCH_SERVER_PROFILE_STORE=postgres: the server on a throwaway PostgreSQL cluster instead.
+  const postgres = env.BENCH_SERVER_PROFILE_STORE === 'postgres';
+  let cluster: Cluster | undefined;
   try {
-    s = await startRulekit('SQLite, profiled', users, { data: join(dir, 'data') }, ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`, '--cpu-prof-interval=250']);
+    if (postgres) cluster = await startCluster({ cpus: CLIENT_CPU });
+    const storeName = postgres ? 'PostgreSQL' : 'SQLite';
+    s = await startRulekit(`${storeName}, profiled`, users, cluster ? { databaseUrl: cluster.url } : { data: join(dir, 'data') }, ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`, '--cpu-prof-interval=250']);
     const { path } = await prepare(s, putBody);
     // BENCH_SERVER_PROFILE_BODY: the PUT profiled (same, edited or fresh, as the rows).
     const kind = env.BENCH_SERVER_PROFILE_BODY ?? 'same';
@@ -513,7 +529,7 @@ async function profilePut(users: string, putBody: string): Promise<void> {
     }
     table.push(['all (server thread, wall clock)', '100%', fmt(perPut(total))]);
     printTable(
-      `Where a PUT's time goes: SQLite server under --cpu-prof, ${PROFILE_SECONDS} s of PUTs${kind === 'same' ? '' : ` (${kind} body)`} (${fmt(m.rps)} req/s while profiled)`,
+      `Where a PUT's time goes: ${storeName} server under --cpu-prof, ${PROFILE_SECONDS} s of PUTs${kind === 'same' ? '' : ` (${kind} body)`} (${fmt(m.rps)} req/s while profiled)`,
       ['part', 'share of samples', 'µs per PUT'],
       table,
       [
@@ -523,6 +539,7 @@ async function profilePut(users: string, putBody: string): Promise<void> {
     );
   } finally {
     if (s) await stopServer(s);
+    cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
