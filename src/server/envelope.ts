@@ -8,6 +8,7 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { toEnvelope } from '../ruleset/index.js';
 import { SERVER_CODES, type ServerCode } from './codes.js';
 import { jsonTextOf } from './store/index.js';
+import { AnswerSlabs } from './answer-slabs.js';
 
 /** A diagnostic of the server's own. */
 export function serverDiagnostic(code: ServerCode, message: string, pointer?: string): Diagnostic {
@@ -16,10 +17,22 @@ export function serverDiagnostic(code: ServerCode, message: string, pointer?: st
   return d;
 }
 
+/** Regions the answers of stored records are encoded into (see answer-slabs.ts). */
+const slabs = new AnswerSlabs();
+
 /** Answer a result, with any warnings as messages. */
 export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200): FastifyReply {
   const messages = diagnostics.filter((d) => d.severity !== 'error');
-  return reply.code(status).type('application/json; charset=utf-8').send((messages.length ? undefined : answerBytes(result)) ?? envelopeText(result, messages));
+  reply.code(status).type('application/json; charset=utf-8');
+  const kept = messages.length ? undefined : answerBytes(result);
+  if (kept) return reply.send(kept);
+  const pieces = envelopePieces(result, messages);
+  if (!pieces) return reply.send(JSON.stringify(toEnvelope(result, messages)));
+  const region = slabs.encode(pieces);
+  if (!region) return reply.send(pieces.join(''));
+  // Given back when the response is closed: after the socket took its bytes, or the connection went away.
+  reply.raw.once('close', region.release);
+  return reply.send(region.bytes);
 }
 
 /** A record's text when first answered, and the bytes of its envelope without messages from its second answer on. */
@@ -29,8 +42,8 @@ const answered = new WeakMap<object, { text: string; bytes?: Buffer }>();
  * A record read again and again (GETs of a ruleset) is answered with the same bytes, made on its second
  * answer and kept while the record is (the stores' caches hold the current version of recently used
  * rulesets): neither encoded nor allocated again (6–21% of a GET's server CPU in five of six alternating
- * runs). Its first answer, like every answer of a new record (each PUT's), goes as a string: see
- * {@link envelopeText}.
+ * runs). Its first answer, like every answer of a new record (each PUT's), is encoded into a region of
+ * the answer slabs (see {@link sendResult}).
  */
 function answerBytes(result: unknown): Buffer | undefined {
   const text = jsonTextOf(result);
@@ -48,16 +61,21 @@ function answerBytes(result: unknown): Buffer | undefined {
  * but a record the store returned is not serialised again: its stored text goes in as it is (a ruleset
  * of 50 rules is ~16 KB, whose serialisation was a tenth of a PUT's time).
  *
- * It is sent as a string, not as a Buffer made here: Node encodes a string into memory it frees as soon
- * as the socket has taken it, and the next answer reuses, while a ~22 KB Buffer per answer lives until
- * a garbage collection frees a batch of them at once, and the allocator gives their pages back to the
- * system, to fault them in again (under the bench's PUT load: 1.3–4.7 page faults per request against
- * 0.3–2.4, and 3–22% more server CPU per request, in five alternating runs).
+ * {@link sendResult} encodes its pieces into a region of kept slabs (answer-slabs.ts) rather than into a
+ * Buffer of its own: a ~22 KB Buffer per answer lives until a garbage collection frees a batch of them at
+ * once, and the allocator gives their pages back to the system, to fault them in again (under the bench's
+ * PUT load: 1.3–4.7 page faults per request against 0.3–2.4, and 3–22% more server CPU per request than
+ * a string, in five alternating runs).
  */
 export function envelopeText(result: unknown, messages: readonly Diagnostic[]): string {
+  return envelopePieces(result, messages)?.join('') ?? JSON.stringify(toEnvelope(result, messages));
+}
+
+/** {@link envelopeText} in the pieces it is made of, when the result has a stored text. */
+function envelopePieces(result: unknown, messages: readonly Diagnostic[]): string[] | undefined {
   const text = jsonTextOf(result);
-  if (text === undefined || messages.some((d) => d.severity === 'error')) return JSON.stringify(toEnvelope(result, messages));
-  return `${RESULT}${text}${tailOf(messages)}`;
+  if (text === undefined || messages.some((d) => d.severity === 'error')) return undefined;
+  return [RESULT, text, tailOf(messages)];
 }
 
 const RESULT = '{"result":';
