@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partText, recordText, RuleContents, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, recordText, RuleContents, rulesetHead, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -138,26 +138,50 @@ function sameRule(a: StoredRule, b: RuleContent, ref: string): boolean {
     JSON.stringify(a.action_parameters ?? null) === JSON.stringify(b.action_parameters ?? null);
 }
 
-/** A rule made from a body rule, with its assigned members as JSON strings. */
-interface MadeRule {
-  rule: StoredRule;
-  from: BodyRule;
-  assigned: AssignedText;
-}
-
 /**
- * A stored rule. `quotedId`, `quotedVersion`, `quotedLastUpdated` are those members as JSON strings: the
- * caller quotes the version and timestamp once for all the rules of a record, and new ids are hex
- * digits, which need no escaping.
+ * The rules of a record being made, in arrays of the body's length filled in order: each stored rule, the
+ * body rule it came from, that rule's parts and its assigned members as JSON strings (what the record's
+ * text and compact form are cut from). Arrays made to size rather than grown by push, and no object per
+ * rule to hold the four: a 50-rule PUT allocated ~15 KB for them (allocation sampling under load).
  */
-function storedRule(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quotedId: string, quotedVersion: string, quotedLastUpdated: string): MadeRule {
-  // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); ruleText
-  // writes the same order.
-  const { action, action_parameters, expression, description, enabled } = from.content;
-  const rule: StoredRule = { id, version, action, expression, description, last_updated: lastUpdated, ref, enabled };
-  if (action_parameters !== undefined) rule.action_parameters = action_parameters;
-  const refText = ref === id ? quotedId : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
-  return { rule, from, assigned: { id: quotedId, version: quotedVersion, lastUpdated: quotedLastUpdated, ref: refText } };
+class MadeRules {
+  readonly rules: StoredRule[];
+  readonly from: BodyRule[];
+  readonly parts: RuleParts[];
+  readonly assigned: AssignedText[];
+  private n = 0;
+
+  constructor(size: number) {
+    this.rules = new Array<StoredRule>(size);
+    this.from = new Array<BodyRule>(size);
+    this.parts = new Array<RuleParts>(size);
+    this.assigned = new Array<AssignedText>(size);
+  }
+
+  /**
+   * Add a stored rule. `quotedId`, `quotedVersion`, `quotedLastUpdated` are those members as JSON strings:
+   * the caller quotes the version and timestamp once for all the rules of a record, and new ids are hex
+   * digits, which need no escaping.
+   */
+  add(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quotedId: string, quotedVersion: string, quotedLastUpdated: string): void {
+    // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); ruleText
+    // writes the same order.
+    const { action, action_parameters, expression, description, enabled } = from.content;
+    const rule: StoredRule = { id, version, action, expression, description, last_updated: lastUpdated, ref, enabled };
+    if (action_parameters !== undefined) rule.action_parameters = action_parameters;
+    const refText = ref === id ? quotedId : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
+    const i = this.n++;
+    this.rules[i] = rule;
+    this.from[i] = from;
+    this.parts[i] = from.parts;
+    this.assigned[i] = { id: quotedId, version: quotedVersion, lastUpdated: quotedLastUpdated, ref: refText };
+  }
+
+  /** The arrays cut to the rules added (a refused body adds fewer). */
+  done(): this {
+    for (const a of [this.rules, this.from, this.parts, this.assigned]) a.length = this.n;
+    return this;
+  }
 }
 
 /** How new ids are written as JSON strings: {@link newId}'s are hex digits, another source's may be anything. */
@@ -167,21 +191,13 @@ const quoterOf = (source: () => string): ((id: string) => string) => (source ===
  * The record, with its JSON text (the store writes it, the answer sends it) and its compact form (what
  * the SQLite store writes) remembered.
  */
-function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: readonly MadeRule[]): StoredRuleset {
+function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: MadeRules): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
-  const rules: StoredRule[] = [];
-  const parts: RuleParts[] = [];
-  const assigned: AssignedText[] = [];
-  const from: BodyRule[] = [];
-  for (const m of made) {
-    rules.push(m.rule);
-    parts.push(m.from.parts);
-    assigned.push(m.assigned);
-    from.push(m.from);
-  }
-  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules };
-  withJsonText(record, recordText(record, parts, assigned));
-  return withCompactForm(record, assigned, contentsOf(bodyRules, from));
+  made.done();
+  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: made.rules };
+  const head = rulesetHead(record);
+  withJsonText(record, recordText(record, made.parts, made.assigned, head));
+  return withCompactForm(record, made.assigned, contentsOf(bodyRules, made.from), head);
 }
 
 /** The ruleset a valid create body makes. */
@@ -197,11 +213,12 @@ export function newRuleset(body: Body, now: string, id: () => string = newId): S
     phase: str(body['phase']),
     version: '1',
     last_updated: now,
-  }, bodyRules, bodyRules.map((r) => {
+  }, bodyRules, bodyRules.reduce((made, r) => {
     const from = bodyRule(r);
     const rid = id();
-    return storedRule(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
-  }));
+    made.add(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
+    return made;
+  }, new MadeRules(bodyRules.length)));
 }
 
 /**
@@ -226,8 +243,8 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
   let byId: Map<string, StoredRule> | undefined;
   let byRef: Map<string, StoredRule> | undefined;
   const seen = new Set<string>();
-  const rules: MadeRule[] = [];
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
+  const rules = new MadeRules(bodyRules.length);
   bodyRules.forEach((r, i) => {
     const from = bodyRule(r);
     let old: StoredRule | undefined;
@@ -248,12 +265,11 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
       seen.add(old.id);
       const ref = from.content.ref ?? old.ref;
       const quotedId = JSON.stringify(old.id);
-      rules.push(sameRule(old, from.content, ref)
-        ? storedRule(from, old.id, ref, old.version, old.last_updated, quotedId, JSON.stringify(old.version), JSON.stringify(old.last_updated))
-        : storedRule(from, old.id, ref, version, now, quotedId, quotedVersion, quotedNow));
+      if (sameRule(old, from.content, ref)) rules.add(from, old.id, ref, old.version, old.last_updated, quotedId, JSON.stringify(old.version), JSON.stringify(old.last_updated));
+      else rules.add(from, old.id, ref, version, now, quotedId, quotedVersion, quotedNow);
     } else {
       const rid = id();
-      rules.push(storedRule(from, rid, from.content.ref ?? rid, version, now, quoteId(rid), quotedVersion, quotedNow));
+      rules.add(from, rid, from.content.ref ?? rid, version, now, quoteId(rid), quotedVersion, quotedNow);
     }
   });
   if (problems.length) return { refused: problems };

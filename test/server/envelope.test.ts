@@ -33,6 +33,14 @@ describe('envelopeText', () => {
     }));
   });
 
+  it('answers lists of frozen messages that share items with the messages of each list, whatever was answered before', () => {
+    const notes = [0, 1, 2].map((i) => Object.freeze({ code: 'deprecated-field', severity: 'info', message: `note ${i}`, pointer: `/rules/${i}` } as Diagnostic));
+    const record = withJsonText({ a: 1 }, '{"a":1}');
+    for (const list of [notes, notes, notes.slice(0, 2), [notes[0]!, notes[2]!], [notes[0]!, notes[2]!, notes[1]!], [notes[1]!], notes]) {
+      expect(envelopeText(record, [...list])).toBe(JSON.stringify(toEnvelope({ a: 1 }, list)));
+    }
+  });
+
   it('puts the stored text in as it is (not a serialisation of the object)', () => {
     const record = withJsonText({ a: 1 }, '{"a":1}');
     expect(envelopeText(record, [])).toBe('{"result":{"a":1},"success":true,"errors":[],"messages":[]}');
