@@ -130,6 +130,9 @@ interface QueuedWrite {
 
 const SEEN_ONCE_MAX = 1024;
 
+/** Shortest time between two checkpoints the writer asks for (see `askCheckpoint`). */
+const CHECKPOINT_EVERY_MS = 50;
+
 class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly q;
@@ -156,6 +159,8 @@ class SqliteStore implements Store {
   private readonly checkpointer?: Worker;
   /** The checkpointer found the WAL longer than {@link WAL_FRAMES_MAX}: the next group restarts it first. */
   private walTooLong = false;
+  /** When the checkpointer was last asked to run (performance.now()). */
+  private askedAt = -Infinity;
 
   constructor(private readonly db: Database.Database, file: string | undefined) {
     if (file) {
@@ -240,7 +245,7 @@ class SqliteStore implements Store {
         }
       }
       this.q.commit.run();
-      this.checkpointer?.postMessage('commit');
+      this.askCheckpoint();
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.cache.clear();
@@ -253,6 +258,21 @@ class SqliteStore implements Store {
       if ('error' in o) w.reject(o.error);
       else w.resolve(o.value);
     });
+  }
+
+  /**
+   * Ask the checkpointer to run after a commit, at most every {@link CHECKPOINT_EVERY_MS}: a checkpoint
+   * per commit (~100 a second under load) woke its thread on the server's CPU each time and copied
+   * every version of the pages each group rewrites (the last page of the history, the ruleset's row),
+   * where one checkpoint after several groups copies each page once. Commits in between stay in the WAL,
+   * where readers find them; the next commit after the pause asks again, and closing checkpoints all.
+   */
+  private askCheckpoint(): void {
+    if (!this.checkpointer) return;
+    const now = performance.now();
+    if (now - this.askedAt < CHECKPOINT_EVERY_MS) return;
+    this.askedAt = now;
+    this.checkpointer.postMessage('commit');
   }
 
   async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
