@@ -4,6 +4,8 @@
  * server has it (fsync, synchronous_commit and full_page_writes on, said explicitly), so a benchmarked
  * write costs its WAL flush. Run as root (as in CI containers), the cluster runs as the `postgres` user,
  * since PostgreSQL refuses root. The binaries: `$PG_BIN`, else the newest /usr/lib/postgresql/<n>/bin.
+ * `$BENCH_POSTGRES_SETTINGS`: more `name=value` settings, separated by spaces (to study the server, e.g.
+ * `log_min_duration_statement=10 log_lock_waits=on`).
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -70,7 +72,7 @@ export async function startCluster(options: { cpus?: string } = {}): Promise<Clu
   try {
     run('initdb', ['-D', data, '-U', 'rulekit', '-A', 'trust', '-E', 'UTF8', '--locale', 'C']);
     const port = await freePort();
-    const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=on', 'synchronous_commit=on', 'full_page_writes=on', 'max_connections=200'];
+    const settings = ['listen_addresses=127.0.0.1', `port=${port}`, `unix_socket_directories=${dir}`, 'fsync=on', 'synchronous_commit=on', 'full_page_writes=on', 'max_connections=200', ...(process.env.BENCH_POSTGRES_SETTINGS?.split(/\s+/).filter(Boolean) ?? [])];
     run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', settings.map((s) => `-c ${s}`).join(' '), 'start']);
     run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'rulekit', 'rulekit']);
     const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);

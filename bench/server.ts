@@ -50,7 +50,7 @@
  * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools),
  * BENCH_SERVER_PROFILE_BODY the body profiled: same (default), edited or fresh (the rows' bodies),
  * BENCH_SERVER_PROFILE_STORE=postgres profiles the server on PostgreSQL instead of SQLite,
- * BENCH_SERVER_LATENCIES a directory where each row's window is written as JSON `[[ms into the window,
+ * BENCH_SERVER_NODE_FLAGS flags for the rulekit server's node (e.g. V8's GC flags), BENCH_SERVER_LATENCIES a directory where each row's window is written as JSON `[[ms into the window,
  * latency ms], …]`, one file per row and round (where the tail comes from: spread or stalls).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -207,7 +207,8 @@ function stopServer(s: Server): Promise<void> {
 /** `rulekit serve` on SQLite in `data`, or on PostgreSQL at `databaseUrl`. */
 function startRulekit(name: string, users: string, store: { data: string } | { databaseUrl: string }, nodeFlags: string[] = []): Promise<Server> {
   const where = 'data' in store ? ['--data', store.data] : ['--database-url', store.databaseUrl];
-  return startServer(name, [env.BENCH_SERVER_CLI ?? CLI_ENTRY, 'serve', '--port', '0', '--no-demo', '--users', users, ...where, '--log-level', 'warn'], {}, nodeFlags);
+  const flags = [...(env.BENCH_SERVER_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []), ...nodeFlags];
+  return startServer(name, [env.BENCH_SERVER_CLI ?? CLI_ENTRY, 'serve', '--port', '0', '--no-demo', '--users', users, ...where, '--log-level', 'warn'], {}, flags);
 }
 
 /** User + system CPU seconds of a process so far (all its threads), and its minor page faults, from /proc. */
