@@ -7,7 +7,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { jsonTextOf, MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
 import { ruleset, storeSuite } from './store-suite.js';
@@ -56,6 +57,33 @@ describeNeedsTool('postgres')('postgres store', () => {
       expect((await store.getRuleset(A, 't'))!.rules.length).toBe(60);
     } finally {
       await store.close();
+    }
+  });
+
+  it('writes rule contents met for the first time as the whole text, and as contents and a compact row from their second time on', async () => {
+    const url = await cluster.createDatabase();
+    const s = await openStore({ databaseUrl: url });
+    try {
+      const rules = Array.from({ length: 20 }, (_, i) => ({ action: i % 4 ? 'block' : 'skip', expression: `tcp.dstport == ${i}`, description: `rule "${i}" é` }));
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
+      const created = await s.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
+      if (!('created' in created)) throw new Error('not created');
+      const texts = [jsonTextOf(created.created)!];
+      for (let i = 0; i < 3; i++) {
+        // The same rules again (new ids), then an edit (contents never seen), then the same rules again.
+        const put = (current: StoredRuleset) => (i === 1 ? { rules: [{ ...rules[0], id: current.rules[0]!.id }, { ...rules[1], description: 'changed' }] } : body);
+        const out = await s.updateRuleset(A, created.created.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
+        if (!('ok' in out)) throw new Error('not updated');
+        texts.push(jsonTextOf(out.ok)!);
+      }
+      const rows = (await sql(url, 'SELECT body, contents FROM ruleset_versions ORDER BY version')) as { body: string; contents: string | null }[];
+      expect(rows.map((r) => r.contents !== null)).toEqual([false, true, false, true]);
+      expect(rows[0]!.body).toBe(texts[0]);
+      expect(rows[2]!.body).toBe(texts[2]);
+      expect(await sql(url, 'SELECT COUNT(*)::int AS n FROM rule_contents')).toEqual([{ n: 1 }]);
+      expect((await s.rulesetVersions(A, created.created.id)).map((v) => JSON.stringify(v))).toEqual(texts);
+    } finally {
+      await s.close();
     }
   });
 

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
-import { compactFormOf, expandRuleset, type CompactForm } from './record-text.js';
+import { expandRuleset, HistoryRows, type CompactForm } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
@@ -156,6 +156,8 @@ class PostgresStore implements Store {
    * replicas do.
    */
   private readonly contents = new Set<string>();
+  /** Which records' history rows are written compact (see {@link HistoryRows}). */
+  private readonly rows = new HistoryRows();
   /** The updates of each ruleset with groups queued or in flight, by owner and id. */
   private readonly lanes = new Map<string, Lane>();
   /**
@@ -240,7 +242,7 @@ class PostgresStore implements Store {
           await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ($1, $2, $3, $4, $5, $6)', [
             ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version),
           ]);
-          const form = compactFormOf(ruleset);
+          const form = this.rows.formFor(ruleset);
           await this.writeContents(c, [form]);
           await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', [ruleset.id, Number(ruleset.version), form?.compact ?? body, form?.digest ?? null]);
           return { created: withJsonText(ruleset, body) };
@@ -248,7 +250,7 @@ class PostgresStore implements Store {
         if ('created' in outcome && !options.dryRun) {
           this.cache.put(outcome.created);
           this.remember(keyOf(owner, ruleset.id), Number(ruleset.version));
-          const form = compactFormOf(ruleset);
+          const form = this.rows.writtenForm(ruleset);
           if (form) this.contents.add(form.digest);
         }
         return outcome;
@@ -409,7 +411,7 @@ class PostgresStore implements Store {
         // deleted, so one written for a group that then loses its race is simply there for the next).
         // The condition: the version started from and, for a group computed on the record of the group
         // before, that group's token (the version alone could be another replica's after that group failed).
-        const forms = writes.map((w) => compactFormOf(w));
+        const forms = writes.map((w) => this.rows.formFor(w));
         const contents = this.writeContents(c, forms);
         const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
         // Prepared once per connection and group size (up to PREPARED_GROUP_MAX): the database then plans

@@ -160,6 +160,40 @@ export function compactFormOf(record: object): CompactForm | undefined {
   return forms.get(record);
 }
 
+/**
+ * How a store writes the history row of each record: as its compact form when the record's rule contents
+ * come for the second time or more, else as its whole text. An edit's contents, or a new ruleset's, need
+ * not come again: one ~16 KB row of text is cheaper than the contents' row and a compact one, and the
+ * contents are not hashed (SHA-256 of an edit's ~15 KB of parts was ~10% of its PUT). The keys of the
+ * most recent `max` contents met once are kept; a forgotten one is written whole once more.
+ */
+export class HistoryRows {
+  private readonly seenOnce = new Set<string>();
+  private readonly whole = new WeakSet<object>();
+
+  constructor(private readonly max = 1024) {}
+
+  /** The compact form to write for this record, or undefined to write its whole text. */
+  formFor(record: object): CompactForm | undefined {
+    const form = compactFormOf(record);
+    if (!form) return undefined;
+    // Decided by the contents' key, which costs no hashing.
+    if (this.seenOnce.has(form.key)) {
+      this.whole.delete(record);
+      return form;
+    }
+    this.seenOnce.add(form.key);
+    if (this.seenOnce.size > this.max) this.seenOnce.delete(this.seenOnce.values().next().value!);
+    this.whole.add(record);
+    return undefined;
+  }
+
+  /** The compact form the record's row was last written with by {@link formFor} (undefined: its whole text). */
+  writtenForm(record: object): CompactForm | undefined {
+    return this.whole.has(record) ? undefined : compactFormOf(record);
+  }
+}
+
 /** One rule's parts as the compact form keeps them (JSON `[head, tail]`). */
 export function partText(p: RuleParts): string {
   return JSON.stringify([p.head, p.tail]);

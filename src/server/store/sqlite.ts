@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
-import { compactFormOf, expandRuleset } from './record-text.js';
+import { expandRuleset, HistoryRows } from './record-text.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -128,8 +128,6 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
-const SEEN_ONCE_MAX = 1024;
-
 /** Shortest time between two checkpoints the writer asks for (see `askCheckpoint`). */
 const CHECKPOINT_EVERY_MS = 50;
 
@@ -144,16 +142,8 @@ class SqliteStore implements Store {
    * emptied with the cache when a group fails to commit.
    */
   private readonly contents = new Set<string>();
-  /**
-   * Keys of rule contents met once (the compact form's `key`), whose version row was written as the whole
-   * text: contents are written as a `rule_contents` row from their second time on, so an edit, whose
-   * contents need not come again, writes one ~16 KB row rather than that and a compact one (~90 µs of
-   * its ~0.9 ms in-process), and its contents are not hashed. The most recent {@link SEEN_ONCE_MAX} are
-   * kept; a forgotten key is written whole once more.
-   */
-  private readonly seenOnce = new Set<string>();
-  /** Records whose version row is their whole text: their contents are not stored, whatever their digest. */
-  private readonly writtenWhole = new WeakSet<object>();
+  /** Which records' history rows are written compact (see {@link HistoryRows}). */
+  private readonly rows = new HistoryRows();
 
   /** The thread that checkpoints the WAL (see {@link startCheckpointer}); none for `:memory:`. */
   private readonly checkpointer?: Worker;
@@ -329,17 +319,9 @@ class SqliteStore implements Store {
    * committed), else its text.
    */
   private insertVersion(record: StoredRuleset, text: string): void {
-    const form = compactFormOf(record);
+    const form = this.rows.formFor(record);
     if (!form) {
       this.q.insertVersion.run(record.id, Number(record.version), text, null);
-      return;
-    }
-    // Decided by the contents' key, which costs no hashing: an edit's contents are not hashed at all.
-    if (!this.seenOnce.has(form.key)) {
-      this.seenOnce.add(form.key);
-      if (this.seenOnce.size > SEEN_ONCE_MAX) this.seenOnce.delete(this.seenOnce.values().next().value!);
-      this.q.insertVersion.run(record.id, Number(record.version), text, null);
-      this.writtenWhole.add(record);
       return;
     }
     if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
@@ -349,8 +331,8 @@ class SqliteStore implements Store {
   /** A record's write was released into the group's transaction (see {@link QueuedWrite.stored}). */
   private stored(record: StoredRuleset): void {
     this.cache.put(record);
-    const form = compactFormOf(record);
-    if (form && !this.writtenWhole.has(record)) this.contents.add(form.digest);
+    const form = this.rows.writtenForm(record);
+    if (form) this.contents.add(form.digest);
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
