@@ -2,8 +2,8 @@
  * Answers encoded into reused memory. A PUT's answer is ~22 KB of JSON text made of pieces (the envelope's
  * head, the record's stored text, the messages); sent as one string it was flattened into a new string on
  * V8's heap twice per answer (once to measure its UTF-8 length, once more after Node put the status line
- * and headers in front of it), ~36 KB of a PUT's ~107 KB of garbage (sampled allocations under the bench's
- * PUT load), which the young generation's collections then paid for. A Buffer made per answer avoided
+ * and headers in front of it), a third of a PUT's garbage (sampled allocations under the bench's PUT
+ * load), which the young generation's collections then paid for. A Buffer made per answer avoided
  * those copies but lived until a collection freed its memory, which the allocator gave back and took again
  * (page faults). Here each answer's pieces are encoded one after the other into a region of a few large
  * Buffers that are kept and reused: no copy on V8's heap, no memory asked of the system per answer.
