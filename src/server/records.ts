@@ -205,20 +205,22 @@ export function newRuleset(body: Body, now: string, id: () => string = newId): S
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
   const quotedNow = JSON.stringify(now);
   const quoteId = quoterOf(id);
+  const rulesetId = id();
+  const made = new MadeRules(bodyRules.length);
+  for (const r of bodyRules) {
+    const from = bodyRule(r);
+    const rid = id();
+    made.add(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
+  }
   return rulesetOf({
-    id: id(),
+    id: rulesetId,
     name: str(body['name']),
     description: str(body['description']),
     kind: str(body['kind']),
     phase: str(body['phase']),
     version: '1',
     last_updated: now,
-  }, bodyRules, bodyRules.reduce((made, r) => {
-    const from = bodyRule(r);
-    const rid = id();
-    made.add(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
-    return made;
-  }, new MadeRules(bodyRules.length)));
+  }, bodyRules, made);
 }
 
 /**
