@@ -188,15 +188,15 @@ class MadeRules {
 const quoterOf = (source: () => string): ((id: string) => string) => (source === newId ? (id) => `"${id}"` : (id) => JSON.stringify(id));
 
 /**
- * The record, with its JSON text (the store writes it, the answer sends it) and its compact form (what
- * the SQLite store writes) remembered.
+ * The record, with its JSON text (made when first asked for: the answer sends it, a store writes it for
+ * contents met the first time) and its compact form (what the stores write otherwise) remembered.
  */
 function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: MadeRules): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
   made.done();
   const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: made.rules };
   const head = rulesetHead(record);
-  withJsonText(record, recordText(record, made.parts, made.assigned, head));
+  withJsonText(record, () => recordText(record, made.parts, made.assigned, head));
   return withCompactForm(record, made.assigned, contentsOf(bodyRules, made.from), head);
 }
 

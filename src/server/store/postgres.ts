@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
+import { hasJsonText, jsonTextOf, RulesetCache, withJsonText } from './cache.js';
 import { expandRuleset, HistoryRows, type CompactForm } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
@@ -38,6 +38,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     application_name: 'rulekit',
+    // Queries given to a connection go out at once, not after the answer to the one before: a ruleset's
+    // next group is in the database's socket while the group before commits, and the backend starts on
+    // it without waiting for this process to read that answer (under load, a turn of the event loop of
+    // several milliseconds). Answers still come in order; each query still has its own Sync, so one
+    // that fails does not fail those behind it (outside a transaction).
+    pipeline: true,
   });
   // An idle client whose connection drops (database restart, network) is reported here and discarded by
   // the pool; without a listener the event would crash the process. The next call opens a new connection.
@@ -117,7 +123,7 @@ interface QueuedUpdate {
 /** A ruleset's key in the per-ruleset maps: ids are unique, but the owner is part of what a request names. */
 const keyOf = (owner: Owner, id: string) => `${owner.scope}\u0000${owner.id}\u0000${id}`;
 
-/** Groups of one ruleset in flight at once: one in the database, the next computed and waiting on its row lock. */
+/** Groups of one ruleset in flight at once: one in the database, the next computed and sent behind it. */
 const PIPELINE_DEPTH = 2;
 
 /** The updates of one ruleset: those waiting for a group, and the groups in flight. */
@@ -132,7 +138,7 @@ interface Lane {
   end?: { record: StoredRuleset; token: string };
   /** Settles when the last group launched has been answered. */
   tail: Promise<void>;
-  /** The connection its statements go through, so they run in the order they are sent. */
+  /** The connection its statements go through (pipelined), so they run in the order they are sent. */
   connection?: Promise<pg.PoolClient>;
 }
 
@@ -269,9 +275,10 @@ class PostgresStore implements Store {
    * alone, in order, and is answered only after its group's commit.
    *
    * Groups are pipelined: while one group's statement (and its commit's fsync) is under way, the next
-   * group is computed from the record the first will have written, and its statement sent; the row's
-   * lock holds it until the first commits, and its condition on the version fails if the first did not
-   * (it is then computed again). So the CPU works on the next group while the database works on this one.
+   * group is computed from the record the first will have written, and its statement sent on the same
+   * connection, behind the first (the pool's connections pipeline their queries); its condition on the
+   * version fails if the first did not commit (it is then computed again). So the CPU works on the next
+   * group while the database works on this one, and the database starts on it as soon as the first commits.
    */
   async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
     return new Promise((resolve, reject) => {
@@ -380,7 +387,7 @@ class PostgresStore implements Store {
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
             if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-            if (jsonTextOf(next) === undefined) withJsonText(next, JSON.stringify(next));
+            if (!hasJsonText(next)) withJsonText(next, JSON.stringify(next));
             if (!u.dryRun) {
               writes.push(next);
               current = next;

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { jsonTextOf, RulesetCache, withJsonText } from './cache.js';
+import { hasJsonText, jsonTextOf, RulesetCache, withJsonText } from './cache.js';
 import { expandRuleset, HistoryRows } from './record-text.js';
 import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
@@ -286,10 +286,10 @@ class SqliteStore implements Store {
         const existing = this.q.entryPoint.get(owner.scope, owner.id, ruleset.phase) as { id: string } | undefined;
         if (existing) throw new Rollback({ phaseExists: existing.id });
       }
-      const body = textOf(ruleset);
+      if (!hasJsonText(ruleset)) withJsonText(ruleset, JSON.stringify(ruleset));
       this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version));
-      this.insertVersion(ruleset, body);
-      return { created: withJsonText(ruleset, body) };
+      this.insertVersion(ruleset);
+      return { created: ruleset };
     }, options.dryRun, (r) => {
       if ('created' in r) this.stored(r.created);
     });
@@ -303,11 +303,11 @@ class SqliteStore implements Store {
       if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
       const next = outcome.next;
       if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-      const body = textOf(next);
+      if (!hasJsonText(next)) withJsonText(next, JSON.stringify(next));
       const done = this.q.updateRuleset.run(Number(next.version), owner.scope, owner.id, id, Number(current.version));
       if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
-      this.insertVersion(next, body);
-      return { ok: withJsonText(next, body) };
+      this.insertVersion(next);
+      return { ok: next };
     }, options.dryRun, (r) => {
       if ('ok' in r) this.stored(r.ok);
     });
@@ -318,10 +318,10 @@ class SqliteStore implements Store {
    * come for the second time or more (the contents written first unless this process knows them
    * committed), else its text.
    */
-  private insertVersion(record: StoredRuleset, text: string): void {
+  private insertVersion(record: StoredRuleset): void {
     const form = this.rows.formFor(record);
     if (!form) {
-      this.q.insertVersion.run(record.id, Number(record.version), text, null);
+      this.q.insertVersion.run(record.id, Number(record.version), jsonTextOf(record)!, null);
       return;
     }
     if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
@@ -407,10 +407,6 @@ function textOfRow(row: VersionRow): string {
   return row.parts === null ? row.body : expandRuleset(row.body, row.parts);
 }
 
-/** A record's JSON text: the one records.ts made with it, or its serialisation. */
-function textOf(r: StoredRuleset): string {
-  return jsonTextOf(r) ?? JSON.stringify(r);
-}
 
 function jobOf(row: { id: number | bigint | string; body: string }): StoredJob {
   return { id: Number(row.id), ...(JSON.parse(row.body) as Omit<StoredJob, 'id'>) };
