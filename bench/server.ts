@@ -50,6 +50,7 @@
  * BENCH_SERVER_PROFILE_KEEP a file to keep the profile in (a .cpuprofile, for DevTools),
  * BENCH_SERVER_PROFILE_BODY the body profiled: same (default), edited or fresh (the rows' bodies),
  * BENCH_SERVER_PROFILE_STORE=postgres profiles the server on PostgreSQL instead of SQLite,
+ * BENCH_POSTGRES_WARM_WAL_MB the WAL the cluster is warmed with before the rows (default 512; 0: a fresh cluster),
  * BENCH_SERVER_NODE_FLAGS flags for the rulekit server's node (e.g. V8's GC flags), BENCH_SERVER_LATENCIES a directory where each row's window is written as JSON `[[ms into the window,
  * latency ms], …]`, one file per row and round (where the tail comes from: spread or stalls).
  */
@@ -78,6 +79,8 @@ const PINNED = availableParallelism() >= 2;
 const SERVER_CPU = env.BENCH_SERVER_CPU ?? (PINNED ? '1' : undefined);
 const CLIENT_CPU = env.BENCH_CLIENT_CPU ?? (PINNED ? '0' : undefined);
 const TARGET = { rps: 5000, p99: 20, overBare: 3 };
+/** MB of WAL the PostgreSQL cluster is warmed with (its segments then reused, as on a server that has run a while; see postgres-cluster.ts). */
+const WARM_WAL_MB = Number(env.BENCH_POSTGRES_WARM_WAL_MB ?? 512);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ACCOUNT = '023e105f4ecef8ad9ca31a8372d0c353';
@@ -505,7 +508,7 @@ async function profilePut(users: string, putBody: string): Promise<void> {
   const postgres = env.BENCH_SERVER_PROFILE_STORE === 'postgres';
   let cluster: Cluster | undefined;
   try {
-    if (postgres) cluster = await startCluster({ cpus: CLIENT_CPU });
+    if (postgres) cluster = await startCluster({ cpus: CLIENT_CPU, warmWalMb: WARM_WAL_MB });
     const storeName = postgres ? 'PostgreSQL' : 'SQLite';
     s = await startRulekit(`${storeName}, profiled`, users, cluster ? { databaseUrl: cluster.url } : { data: join(dir, 'data') }, ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`, '--cpu-prof-interval=250']);
     const { path } = await prepare(s, putBody);
@@ -708,6 +711,7 @@ export async function run(): Promise<void> {
         `PUT: the same ${putBody.length}-byte body each time, as a PUT that changes nothing sends it (each moves the version and writes a history row); "one rule edited": rule 0's description is new in every request, so no body repeats but every expression does; "50 new expressions": each rule ends with \`and cf.colo.name != "<unique id>"\`, so the validator checks every expression afresh`,
         'server CPU µs/request: CPU time of the server process (all its threads) per answered request; less sensitive than req/s to other processes taking the server\'s CPU, which the shared machine\'s load average shows (PostgreSQL\'s own processes are not counted: their CPU time per request is the PostgreSQL column); page faults: the server\'s minor faults per request (memory the allocator gave back and took again)',
         `the bare route answers the bytes rulekit answered (PUT ${prepared.putAnswer.length} B${prepared.warnings ? ` with ${prepared.warnings} info messages` : ''}, GET ${prepared.getAnswer.length} B)`,
+        ...('skipped' in pg ? [] : [`PostgreSQL: fsync, synchronous_commit and full_page_writes on; ${WARM_WAL_MB > 0 ? `its WAL warmed with ${WARM_WAL_MB} MB and checkpointed, so segments are reused as on a server that has run a while (BENCH_POSTGRES_WARM_WAL_MB=0: a fresh cluster, which creates a new segment every ~2 s of PUTs)` : 'a fresh cluster (BENCH_POSTGRES_WARM_WAL_MB=0): it creates a new WAL segment every ~2 s of PUTs'}`]),
         `SQLite: WAL, synchronous=FULL, on ${fsType(work)} (${work}); latencies of 2xx answers; load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after (other processes on the machine slow every row)`,
         ...notes,
       ],
@@ -743,7 +747,7 @@ async function startPostgres(users: string, putBody: string, keep: (c: Cluster) 
   if ('missing' in bins) return { skipped: bins.missing };
   let cluster: Cluster;
   try {
-    cluster = await startCluster({ cpus: CLIENT_CPU });
+    cluster = await startCluster({ cpus: CLIENT_CPU, warmWalMb: WARM_WAL_MB });
   } catch (e) {
     return { skipped: (e as Error).message.split('\n')[0]! };
   }
