@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
-import { compactFormOf, expandRuleset, jsonTextOf, type StoredRuleset } from '../../src/server/store/index.js';
+import { compactFormOf, expandRuleset, hasJsonText, jsonTextOf, withJsonText, type StoredRuleset } from '../../src/server/store/index.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
 const bodyRule = fc.record(
@@ -38,6 +38,21 @@ const textOf = (r: StoredRuleset) => {
 };
 
 describe('record text', () => {
+  it('is made when first asked for, once: a record waiting for its commit holds the pieces, not ~16 KB of text', () => {
+    let made = 0;
+    const record = withJsonText({ a: 1 }, () => {
+      made++;
+      return '{"a":1}';
+    });
+    expect(hasJsonText(record)).toBe(true);
+    expect(made).toBe(0);
+    expect(jsonTextOf(record)).toBe('{"a":1}');
+    expect(jsonTextOf(record)).toBe('{"a":1}');
+    expect(made).toBe(1);
+    expect(hasJsonText({ a: 1 })).toBe(false);
+    expect(jsonTextOf({ a: 1 })).toBeUndefined();
+  });
+
   it('is JSON.stringify of the record a create body makes, frozen or not, again and again', () => {
     fc.assert(fc.property(body, (b) => {
       const made = newRuleset(b, '2026-01-02T03:04:05.678Z', ids('n'));
