@@ -116,7 +116,10 @@ export class RuleContents {
   }
 }
 
-const forms = new WeakMap<object, CompactForm>();
+/** Kept on the record under a symbol, not enumerable, as its text is (see cache.ts: not in a WeakMap). */
+const FORM = Symbol('rulekit.compactForm');
+/** For a record that takes no new property. */
+const frozenForms = new WeakMap<object, CompactForm>();
 
 /** A compact form whose contents' parts and digest are made when first asked for (by {@link RuleContents}). */
 class Form implements CompactForm {
@@ -151,13 +154,18 @@ export function withCompactForm<T extends Omit<StoredRuleset, 'rules'>>(record: 
     else pieces.push('[', a.id, ',', a.version === version ? 'null' : a.version, ',', a.lastUpdated === lastUpdated ? 'null' : a.lastUpdated, ',', a.ref === a.id ? 'null' : a.ref, ']');
   }
   pieces.push(']}');
-  forms.set(record, new Form(pieces.join(''), contents));
+  const form = new Form(pieces.join(''), contents);
+  // In a box, so that a form given again replaces it even on a record frozen since.
+  const box = (record as { [FORM]?: { form: CompactForm } })[FORM];
+  if (box) box.form = form;
+  else if (Object.isExtensible(record)) Object.defineProperty(record, FORM, { value: { form }, enumerable: false, writable: false, configurable: false });
+  else frozenForms.set(record, form);
   return record;
 }
 
 /** The compact form remembered for a record, when it was made with one. */
 export function compactFormOf(record: object): CompactForm | undefined {
-  return forms.get(record);
+  return (record as { [FORM]?: { form: CompactForm } })[FORM]?.form ?? frozenForms.get(record);
 }
 
 /**
