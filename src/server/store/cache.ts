@@ -28,10 +28,11 @@ export interface Remembered {
 /**
  * Kept on the record itself, under a symbol and not enumerable (JSON.stringify, spreads and
  * structuredClone leave it out), not in a WeakMap: V8's young-generation collections treat the values
- * of an old WeakMap as live whatever their keys, so each short-lived record's text was copied by every
- * collection that met it, and a value that refers to its key (the function that makes the text) kept
- * the record too, into the old generation (a standalone measure: scavenges of 1.2 ms without side
- * table, 8.9 ms with a WeakMap of texts, 32 ms with a WeakMap of functions over their keys).
+ * of an old WeakMap as live whatever their keys, so a short-lived record's text in one would be copied
+ * by every collection that met it, and a value that refers to its key (a function making the text from
+ * the record) would keep the record too, into the old generation (a standalone measure: scavenges of
+ * 1.2 ms without side table, 8.9 ms with a WeakMap of texts, 32 ms with a WeakMap of functions over
+ * their keys).
  */
 const REMEMBERED = Symbol('rulekit.remembered');
 /** For an object that takes no new property (frozen before its text was given). */

@@ -407,7 +407,6 @@ function textOfRow(row: VersionRow): string {
   return row.parts === null ? row.body : expandRuleset(row.body, row.parts);
 }
 
-
 function jobOf(row: { id: number | bigint | string; body: string }): StoredJob {
   return { id: Number(row.id), ...(JSON.parse(row.body) as Omit<StoredJob, 'id'>) };
 }
