@@ -80,7 +80,7 @@ export function rulesetHead(meta: Omit<StoredRuleset, 'rules'>): string {
 }
 
 /**
- * What the SQLite store writes of a ruleset version: `compact` (the ruleset's members, and per rule
+ * What a store writes of a ruleset version it writes compact (see {@link HistoryRows}): `compact` (the ruleset's members, and per rule
  * `[id, version, last_updated, ref]` with null for the ruleset's version and timestamp and for a ref
  * equal to the id, or the id alone when all three are null) and the rule contents it refers to (`parts`:
  * JSON `[[head, tail], …]`, and `digest`, its SHA-256 in hex).
