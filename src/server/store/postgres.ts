@@ -142,6 +142,22 @@ interface Lane {
   connection?: Promise<pg.PoolClient>;
 }
 
+/**
+ * A query whose values carry history rows or rule contents (kilobytes each), with its values array emptied
+ * once it is answered. pg's objects of a query stay reachable for V8's young-generation collections after
+ * the answer, and with them the values: every group's ~40 KB of rows was copied by a young collection and
+ * then promoted to the old generation, which a full collection had to sweep. Under the bench's PUT load on
+ * PostgreSQL, emptied: ~400 → ~26 KB promoted per young collection and their pauses ~4.1 → ~2.1 ms on
+ * average; pg alone, a query every ~0.5 ms with 19 values of 2 KB, 71–82 → 13–16 KB.
+ */
+export async function queryReleasing<R extends pg.QueryResultRow>(c: pg.Pool | pg.PoolClient, config: pg.QueryConfig<unknown[]> & { values: unknown[] }): Promise<pg.QueryResult<R>> {
+  try {
+    return await c.query<R>(config);
+  } finally {
+    config.values.length = 0;
+  }
+}
+
 const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
 
 /** A concurrent create of the same entry point committed between our check and our insert. */
@@ -250,7 +266,7 @@ class PostgresStore implements Store {
           ]);
           const form = this.rows.formFor(ruleset);
           await this.writeContents(c, [form]);
-          await c.query('INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', [ruleset.id, Number(ruleset.version), form?.compact ?? body, form?.digest ?? null]);
+          await queryReleasing(c, { text: 'INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', values: [ruleset.id, Number(ruleset.version), form?.compact ?? body, form?.digest ?? null] });
           return { created: withJsonText(ruleset, body) };
         }, options.dryRun);
         if ('created' in outcome && !options.dryRun) {
@@ -423,7 +439,7 @@ class PostgresStore implements Store {
         const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
         // Prepared once per connection and group size (up to PREPARED_GROUP_MAX): the database then plans
         // the statement once instead of for every group.
-        const statement = c.query<Record<string, never>>({
+        const statement = queryReleasing<Record<string, never>>(c, {
           ...(writes.length <= PREPARED_GROUP_MAX ? { name: `rulekit-write-${writes.length}` } : {}),
           text: `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
@@ -469,7 +485,7 @@ class PostgresStore implements Store {
     for (const f of forms) if (f && !this.contents.has(f.digest)) fresh.set(f.digest, f.parts);
     if (!fresh.size) return;
     const values = [...fresh.keys()].map((_, k) => `($${1 + 2 * k}::text, $${2 + 2 * k}::text)`).join(', ');
-    await c.query(`INSERT INTO rule_contents (digest, parts) VALUES ${values} ON CONFLICT DO NOTHING`, [...fresh].flat());
+    await queryReleasing(c, { text: `INSERT INTO rule_contents (digest, parts) VALUES ${values} ON CONFLICT DO NOTHING`, values: [...fresh].flat() });
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
