@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partText, recordText, RuleContents, rulesetHead, withCompactForm, withJsonText, type AssignedText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, recordText, RuleContents, rulesetHead, withCompactForm, withJsonText, withRulesOnDemand, type AssignedTexts, type KeptText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -31,6 +31,34 @@ export function newId(): string {
   poolAt += ID_DIGITS;
   return id;
 }
+
+/**
+ * New rule ids as JSON strings (`"…"`), cut from a pool of their own written quoted: a record's text and
+ * compact form take a rule's id quoted, and a slice of the pool is a few bytes pointing into it, where
+ * quoting each id made a new string (two cons strings, ~64 bytes) per rule.
+ */
+let quotedPool = '';
+let quotedAt = 0;
+const QUOTED_DIGITS = ID_DIGITS + 2;
+
+function newQuotedId(): string {
+  if (quotedAt >= quotedPool.length) {
+    const hex = randomBytes((ID_DIGITS / 2) * POOL_IDS).toString('hex');
+    const ids = new Array<string>(POOL_IDS);
+    for (let i = 0; i < POOL_IDS; i++) ids[i] = hex.slice(i * ID_DIGITS, (i + 1) * ID_DIGITS);
+    quotedPool = `"${ids.join('""')}"`;
+    quotedAt = 0;
+  }
+  const id = quotedPool.slice(quotedAt, quotedAt + QUOTED_DIGITS);
+  quotedAt += QUOTED_DIGITS;
+  return id;
+}
+
+/** New rule ids as JSON strings from an id source: {@link newId}'s from the quoted pool, another's quoted (it may give any string). */
+const quotedFrom = (source: () => string): (() => string) => (source === newId ? newQuotedId : () => JSON.stringify(source()));
+
+/** The string a JSON string (as `JSON.stringify` writes it) stands for. */
+const unquote = (quoted: string): string => (quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
 
 /** The timestamp format of responses: ISO 8601, UTC, fractional seconds. */
 export function timestamp(date: Date = new Date()): string {
@@ -138,79 +166,90 @@ function sameRule(a: StoredRule, b: RuleContent, ref: string): boolean {
     JSON.stringify(a.action_parameters ?? null) === JSON.stringify(b.action_parameters ?? null);
 }
 
+/** A rule that keeps its version and timestamp (sent back unchanged): those as JSON strings, and the stored rule. */
+interface Kept extends KeptText {
+  readonly rule: StoredRule;
+}
+
 /**
- * The rules of a record being made, in arrays of the body's length filled in order: each stored rule, the
- * body rule it came from, that rule's parts and its assigned members as JSON strings (what the record's
- * text and compact form are cut from). Arrays made to size rather than grown by push, and no object per
- * rule to hold the four: a 50-rule PUT allocated ~15 KB for them (allocation sampling under load).
+ * The rules of a record being made, in arrays of the body's length filled in order: the body rule each
+ * came from (its content and parts, shared by every record of the body) and what the server assigned
+ * (see {@link AssignedTexts}): the record's text and compact form are cut from these, and its `StoredRule`
+ * objects made from them only when read (see rules-on-demand.ts). No object per rule: a 50-rule PUT's
+ * record was ~16 KB (a rule object, an object of its assigned members and a quoted id per rule) where
+ * these arrays are ~1 KB beside the compact form, and on PostgreSQL it waits for its group's commit,
+ * copied by the young-generation collections that meet it.
  */
-class MadeRules {
-  readonly rules: StoredRule[];
+class MadeRules implements AssignedTexts {
   readonly from: BodyRule[];
-  readonly parts: RuleParts[];
-  readonly assigned: AssignedText[];
+  readonly ids: string[];
+  refs: string[] | undefined;
+  kept: (Kept | undefined)[] | undefined;
   private n = 0;
 
   constructor(size: number) {
-    this.rules = new Array<StoredRule>(size);
     this.from = new Array<BodyRule>(size);
-    this.parts = new Array<RuleParts>(size);
-    this.assigned = new Array<AssignedText>(size);
+    this.ids = new Array<string>(size);
   }
 
-  /**
-   * Add a stored rule. `quotedId`, `quotedVersion`, `quotedLastUpdated` are those members as JSON strings:
-   * the caller quotes the version and timestamp once for all the rules of a record, and new ids are hex
-   * digits, which need no escaping.
-   */
-  add(from: BodyRule, id: string, ref: string, version: string, lastUpdated: string, quotedId: string, quotedVersion: string, quotedLastUpdated: string): void {
-    // Key order of the service's responses: id, version, action, … (JSON keeps insertion order); ruleText
-    // writes the same order.
-    const { action, action_parameters, expression, description, enabled } = from.content;
-    const rule: StoredRule = { id, version, action, expression, description, last_updated: lastUpdated, ref, enabled };
-    if (action_parameters !== undefined) rule.action_parameters = action_parameters;
-    const refText = ref === id ? quotedId : ref === from.content.ref ? from.refText! : JSON.stringify(ref);
+  /** Add a rule: its id and ref as JSON strings, and what it keeps when it keeps its version and timestamp. */
+  add(from: BodyRule, quotedId: string, quotedRef: string, kept?: Kept): void {
     const i = this.n++;
-    this.rules[i] = rule;
     this.from[i] = from;
-    this.parts[i] = from.parts;
-    this.assigned[i] = { id: quotedId, version: quotedVersion, lastUpdated: quotedLastUpdated, ref: refText };
+    this.ids[i] = quotedId;
+    if (this.refs === undefined && quotedRef !== quotedId) {
+      this.refs = new Array<string>(this.ids.length);
+      for (let k = 0; k < i; k++) this.refs[k] = this.ids[k]!;
+    }
+    if (this.refs !== undefined) this.refs[i] = quotedRef;
+    if (kept) (this.kept ??= new Array<Kept | undefined>(this.ids.length))[i] = kept;
   }
 
   /** The arrays cut to the rules added (a refused body adds fewer). */
   done(): this {
-    for (const a of [this.rules, this.from, this.parts, this.assigned]) a.length = this.n;
+    for (const a of [this.from, this.ids, this.refs, this.kept]) if (a) a.length = this.n;
     return this;
+  }
+
+  /** The stored rules of a record with these rules (key order of the service's responses: id, version, action, …). */
+  storedRules(meta: Omit<StoredRuleset, 'rules'>): StoredRule[] {
+    const rules = new Array<StoredRule>(this.n);
+    for (let i = 0; i < this.n; i++) {
+      const { action, action_parameters, expression, description, enabled } = this.from[i]!.content;
+      const kept = this.kept?.[i]?.rule;
+      const id = unquote(this.ids[i]!);
+      const rule: StoredRule = { id, version: kept ? kept.version : meta.version, action, expression, description, last_updated: kept ? kept.last_updated : meta.last_updated, ref: this.refs ? unquote(this.refs[i]!) : id, enabled };
+      if (action_parameters !== undefined) rule.action_parameters = action_parameters;
+      rules[i] = rule;
+    }
+    return rules;
   }
 }
 
-/** How new ids are written as JSON strings: {@link newId}'s are hex digits, another source's may be anything. */
-const quoterOf = (source: () => string): ((id: string) => string) => (source === newId ? (id) => `"${id}"` : (id) => JSON.stringify(id));
-
 /**
  * The record, with its JSON text (made when first asked for: the answer sends it, a store writes it for
- * contents met the first time) and its compact form (what the stores write otherwise) remembered.
+ * contents met the first time), its compact form (what the stores write otherwise) and its rule objects
+ * (made when first read).
  */
 function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[], made: MadeRules): StoredRuleset {
   const { id, name, description, kind, phase, version, last_updated } = meta;
   made.done();
-  const record: StoredRuleset = { id, name, description, kind, phase, version, last_updated, rules: made.rules };
+  const record: StoredRuleset = withRulesOnDemand({ id, name, description, kind, phase, version, last_updated }, (r) => made.storedRules(r));
   const head = rulesetHead(record);
-  withJsonText(record, () => recordText(record, made.parts, made.assigned, head));
-  return withCompactForm(record, made.assigned, contentsOf(bodyRules, made.from), head);
+  withJsonText(record, () => recordText(record, made.from, made, head));
+  return withCompactForm(record, made, contentsOf(bodyRules, made.from), head);
 }
 
 /** The ruleset a valid create body makes. */
 export function newRuleset(body: Body, now: string, id: () => string = newId): StoredRuleset {
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
-  const quotedNow = JSON.stringify(now);
-  const quoteId = quoterOf(id);
+  const ruleId = quotedFrom(id);
   const rulesetId = id();
   const made = new MadeRules(bodyRules.length);
   for (const r of bodyRules) {
     const from = bodyRule(r);
-    const rid = id();
-    made.add(from, rid, from.content.ref ?? rid, '1', now, quoteId(rid), '"1"', quotedNow);
+    const rid = ruleId();
+    made.add(from, rid, from.refText ?? rid);
   }
   return rulesetOf({
     id: rulesetId,
@@ -237,9 +276,7 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
     }
   }
   const version = String(Number(current.version) + 1);
-  const quotedVersion = JSON.stringify(version);
-  const quotedNow = JSON.stringify(now);
-  const quoteId = quoterOf(id);
+  const ruleId = quotedFrom(id);
   // Built on the first body rule that names a stored one (automation that sends rules without ids, as
   // the bench's PUT does, never needs them).
   let byId: Map<string, StoredRule> | undefined;
@@ -267,11 +304,11 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
       seen.add(old.id);
       const ref = from.content.ref ?? old.ref;
       const quotedId = JSON.stringify(old.id);
-      if (sameRule(old, from.content, ref)) rules.add(from, old.id, ref, old.version, old.last_updated, quotedId, JSON.stringify(old.version), JSON.stringify(old.last_updated));
-      else rules.add(from, old.id, ref, version, now, quotedId, quotedVersion, quotedNow);
+      const quotedRef = from.content.ref !== undefined ? from.refText! : ref === old.id ? quotedId : JSON.stringify(ref);
+      rules.add(from, quotedId, quotedRef, sameRule(old, from.content, ref) ? { version: JSON.stringify(old.version), lastUpdated: JSON.stringify(old.last_updated), rule: old } : undefined);
     } else {
-      const rid = id();
-      rules.add(from, rid, from.content.ref ?? rid, version, now, quoteId(rid), quotedVersion, quotedNow);
+      const rid = ruleId();
+      rules.add(from, rid, from.refText ?? rid);
     }
   });
   if (problems.length) return { refused: problems };
@@ -288,10 +325,11 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
   };
 }
 
-/** A ruleset as the list answers it: without its rules. */
+/** A ruleset as the list answers it: without its rules (which are not read, so not made: see rules-on-demand.ts). */
 export function rulesetSummary(r: StoredRuleset): Omit<StoredRuleset, 'rules'> {
-  const { rules: _rules, ...rest } = r;
-  return rest;
+  const summary: Record<string, unknown> = {};
+  for (const k of Object.keys(r)) if (k !== 'rules') summary[k] = r[k as keyof StoredRuleset];
+  return summary as Omit<StoredRuleset, 'rules'>;
 }
 
 const JOB_DEFAULTS: Omit<StoredJob, 'id'> = {

@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newRuleset, replaceRules } from '../../src/server/records.js';
-import { compactFormOf, expandRuleset, hasJsonText, jsonTextOf, withJsonText, type StoredRuleset } from '../../src/server/store/index.js';
+import { newRuleset, replaceRules, rulesetSummary } from '../../src/server/records.js';
+import { compactFormOf, expandRuleset, hasJsonText, jsonTextOf, rulesPending, withJsonText, type StoredRuleset } from '../../src/server/store/index.js';
+import { RulesetCache } from '../../src/server/store/cache.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
 const bodyRule = fc.record(
@@ -137,5 +138,28 @@ describe('record text', () => {
     expect(long).not.toBe(form.compact);
     expect(expandRuleset(long, form.parts)).toBe(expandRuleset(form.compact, form.parts));
     expect(JSON.parse(expandRuleset(long, form.parts))).toEqual(out.next);
+  });
+
+  it('makes a record’s rule objects when first read, once, frozen when the record is, and not for a summary', () => {
+    const body = { name: 'n', kind: 'root', phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 23', ref: 'telnet' }, { action: 'skip', expression: 'ip.src == 10.0.0.1', action_parameters: { ruleset: 'current' } }] };
+    const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
+    expect(rulesPending(made)).toBe(true);
+    expect(textOf(made)).toContain('"telnet"');
+    expect(rulesetSummary(made)).toEqual({ id: made.id, name: 'n', description: '', kind: 'root', phase: 'network_transit', version: '1', last_updated: '2026-01-01T00:00:00.000Z' });
+    expect(rulesPending(made)).toBe(true);
+    // Frozen by the store's cache before they are made: made frozen.
+    const cached = new RulesetCache().put(made);
+    expect(cached).toBe(made);
+    expect(rulesPending(made)).toBe(true);
+    const rules = made.rules;
+    expect(rulesPending(made)).toBe(false);
+    expect(made.rules).toBe(rules);
+    expect(Object.isFrozen(rules) && rules.every((r) => Object.isFrozen(r))).toBe(true);
+    expect(Object.isFrozen(rules[1]!.action_parameters)).toBe(true);
+    expect(rules.map((r) => [r.ref, r.version])).toEqual([['telnet', '1'], [rules[1]!.id, '1']]);
+    // A plain member to everything that reads the record as data.
+    expect(Object.keys(made)).toEqual(['id', 'name', 'description', 'kind', 'phase', 'version', 'last_updated', 'rules']);
+    expect(structuredClone(made)).toEqual(JSON.parse(textOf(made)!));
+    expect({ ...made }.rules).toBe(rules);
   });
 });

@@ -11,6 +11,7 @@
  * Records handed out are frozen, since requests share them.
  * @module
  */
+import { freezeRules, rulesPending } from './rules-on-demand.js';
 import type { StoredRuleset } from './types.js';
 
 /**
@@ -76,11 +77,8 @@ export function hasJsonText(value: object): boolean {
 }
 
 function freeze(r: StoredRuleset): StoredRuleset {
-  for (const rule of r.rules) {
-    if (rule.action_parameters) Object.freeze(rule.action_parameters);
-    Object.freeze(rule);
-  }
-  Object.freeze(r.rules);
+  // Rules still to be made are frozen when they are (see rules-on-demand.ts).
+  if (!rulesPending(r)) freezeRules(r.rules);
   return Object.freeze(r);
 }
 
