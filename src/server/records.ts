@@ -177,8 +177,8 @@ interface Kept extends KeptText {
  * (see {@link AssignedTexts}): the record's text and compact form are cut from these, and its `StoredRule`
  * objects made from them only when read (see rules-on-demand.ts). No object per rule: a 50-rule PUT's
  * record was ~16 KB (a rule object, an object of its assigned members and a quoted id per rule) where
- * these arrays are ~1 KB beside the compact form, and on PostgreSQL it waits for its group's commit,
- * copied by the young-generation collections that meet it.
+ * these arrays and the ids' slices of their pool are ~2.5 KB beside the compact form; on PostgreSQL a
+ * record waits for its group's commit, copied by the young-generation collections that meet it.
  */
 class MadeRules implements AssignedTexts {
   readonly from: BodyRule[];
