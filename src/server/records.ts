@@ -4,7 +4,7 @@
  * routes and the tests share them and the store only persists what they return.
  * @module
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { partText, recordText, RuleContents, rulesetHead, withCompactForm, withJsonText, withRulesOnDemand, type AssignedTexts, type KeptText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
@@ -35,18 +35,33 @@ export function newId(): string {
 /**
  * New rule ids as JSON strings (`"…"`), cut from a pool of their own written quoted: a record's text and
  * compact form take a rule's id quoted, and a slice of the pool is a few bytes pointing into it, where
- * quoting each id made a new string (two cons strings, ~64 bytes) per rule.
+ * quoting each id made a new string (two cons strings, ~64 bytes) per rule. The pool is written by hand
+ * into a kept buffer, hex digit by hex digit, and read as one string: cutting the hex text of the random
+ * bytes into 256 ids and joining them quoted took as long (~23 µs a pool in process) and allocated
+ * ~29 KB a pool against ~9 KB (a fifth of a 50-rule PUT's pool costs, once every five PUTs).
  */
 let quotedPool = '';
 let quotedAt = 0;
 const QUOTED_DIGITS = ID_DIGITS + 2;
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+const QUOTE = 0x22;
+const poolBytes = Buffer.allocUnsafe((ID_DIGITS / 2) * POOL_IDS);
+const poolText = Buffer.allocUnsafe(QUOTED_DIGITS * POOL_IDS);
 
 function newQuotedId(): string {
   if (quotedAt >= quotedPool.length) {
-    const hex = randomBytes((ID_DIGITS / 2) * POOL_IDS).toString('hex');
-    const ids = new Array<string>(POOL_IDS);
-    for (let i = 0; i < POOL_IDS; i++) ids[i] = hex.slice(i * ID_DIGITS, (i + 1) * ID_DIGITS);
-    quotedPool = `"${ids.join('""')}"`;
+    randomFillSync(poolBytes);
+    let p = 0;
+    for (let i = 0; i < POOL_IDS; i++) {
+      poolText[p++] = QUOTE;
+      for (let j = i * (ID_DIGITS / 2), end = j + ID_DIGITS / 2; j < end; j++) {
+        const b = poolBytes[j]!;
+        poolText[p++] = HEX_DIGITS[b >> 4]!;
+        poolText[p++] = HEX_DIGITS[b & 15]!;
+      }
+      poolText[p++] = QUOTE;
+    }
+    quotedPool = poolText.toString('latin1', 0, p);
     quotedAt = 0;
   }
   const id = quotedPool.slice(quotedAt, quotedAt + QUOTED_DIGITS);
