@@ -1,3 +1,8 @@
+/**
+ * The PostgreSQL store empties the values of the queries that carry history rows once the database has
+ * answered (pg keeps them reachable for V8's young collections after the answer): they must still go out
+ * whole, and be emptied whatever the answer.
+ */
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { queryReleasing } from '../../src/server/store/postgres.js';

@@ -2,7 +2,7 @@
  * Records made from bodies carry their JSON text, cut from parts of each rule (cached for frozen bodies)
  * instead of serialising the record: the text the store writes and the answer sends must be exactly
  * `JSON.stringify` of the record, whatever the body holds; and their compact form (what SQLite keeps)
- * must expand to that text.
+ * must expand to that text. Their rule objects are made when first read.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

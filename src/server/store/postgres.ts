@@ -144,11 +144,11 @@ interface Lane {
 
 /**
  * A query whose values carry history rows or rule contents (kilobytes each), with its values array emptied
- * once it is answered. pg's objects of a query stay reachable for V8's young-generation collections after
- * the answer, and with them the values: every group's ~40 KB of rows was copied by a young collection and
- * then promoted to the old generation, which a full collection had to sweep. Under the bench's PUT load on
- * PostgreSQL, emptied: ~400 → ~26 KB promoted per young collection and their pauses ~4.1 → ~2.1 ms on
- * average; pg alone, a query every ~0.5 ms with 19 values of 2 KB, 71–82 → 13–16 KB.
+ * once it is answered. Something in pg keeps a query's values reachable for V8's young-generation
+ * collections after the answer: every group's ~40 KB of rows was copied by one young collection and
+ * promoted to the old generation by the next, for a full collection to sweep. Under the bench's PUT load
+ * on PostgreSQL, emptied: ~400 → ~30 KB promoted per young collection, their pauses 4.4–4.9 → 2.4–2.5 ms
+ * (two alternating pairs); pg alone, a query every ~0.5 ms with 19 values of 2 KB, 71–82 → 13–16 KB.
  */
 export async function queryReleasing<R extends pg.QueryResultRow>(c: pg.Pool | pg.PoolClient, config: pg.QueryConfig<unknown[]> & { values: unknown[] }): Promise<pg.QueryResult<R>> {
   try {
