@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomFillSync } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { partText, recordText, RuleContents, rulesetHead, withCompactForm, withJsonText, withRulesOnDemand, type AssignedTexts, type KeptText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { partText, recordText, RuleContents, rulesetHead, seedMask, withCompactForm, withJsonText, withRulesOnDemand, type AssignedTexts, type KeptText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /**
@@ -33,44 +33,64 @@ export function newId(): string {
 }
 
 /**
- * New rule ids as JSON strings (`"…"`), cut from a pool of their own written quoted: a record's text and
- * compact form take a rule's id quoted, and a slice of the pool is a few bytes pointing into it, where
- * quoting each id made a new string (two cons strings, ~64 bytes) per rule. The pool is written by hand
- * into a kept buffer, hex digit by hex digit, and read as one string: cutting the hex text of the random
- * bytes into 256 ids and joining them quoted took as long (~23 µs a pool in process) and allocated
- * ~29 KB a pool against ~9 KB (a fifth of a 50-rule PUT's pool costs, once every five PUTs).
+ * The new rule ids of one record, as JSON strings (`"…"`): with {@link newId} as the id source, the ids a
+ * seed gives (see {@link seededId}: the record's history row then names them by the seed), written quoted
+ * by hand into a kept buffer, hex digit by hex digit, and read as one string that each id is a slice of
+ * (quoting each id made two cons strings, ~64 bytes, per rule). Seeds are cut from a pool of random bytes
+ * (one CSPRNG call per 256 records). Another source's ids are quoted one by one (it may give any string).
  */
-let quotedPool = '';
-let quotedAt = 0;
+class NewIds {
+  /** The seed, 32 hex digits, when the ids are a seed's. */
+  readonly seed: string | undefined;
+  private readonly text: string | undefined;
+
+  constructor(private readonly source: () => string, count: number) {
+    if (source !== newId) return;
+    if (seedsUsed >= SEEDS) {
+      randomFillSync(seedPool);
+      seedsUsed = 0;
+    }
+    const s = SEED_BYTES * seedsUsed++;
+    const size = ID_DIGITS + QUOTED_DIGITS * count;
+    if (idText.length < size) idText = Buffer.allocUnsafe(Math.max(size, 2 * idText.length));
+    let p = 0;
+    for (let j = s; j < s + SEED_BYTES; j++) {
+      const b = seedPool[j]!;
+      idText[p++] = HEX_DIGITS[b >> 4]!;
+      idText[p++] = HEX_DIGITS[b & 15]!;
+    }
+    for (let i = 0; i < count; i++) {
+      idText[p++] = QUOTE;
+      for (let w = 0; w < 4; w++) {
+        const m = seedMask(i, w);
+        for (let k = 0, shift = 24; k < 4; k++, shift -= 8) {
+          const b = seedPool[s + 4 * w + k]! ^ ((m >>> shift) & 255);
+          idText[p++] = HEX_DIGITS[b >> 4]!;
+          idText[p++] = HEX_DIGITS[b & 15]!;
+        }
+      }
+      idText[p++] = QUOTE;
+    }
+    this.text = idText.toString('latin1', 0, p);
+    this.seed = this.text.slice(0, ID_DIGITS);
+  }
+
+  /** The id of the new rule at index `i` of the record, quoted. */
+  at(i: number): string {
+    if (this.text === undefined) return JSON.stringify(this.source());
+    const from = ID_DIGITS + QUOTED_DIGITS * i;
+    return this.text.slice(from, from + QUOTED_DIGITS);
+  }
+}
+
+const SEED_BYTES = ID_DIGITS / 2;
+const SEEDS = 256;
+const seedPool = Buffer.allocUnsafe(SEED_BYTES * SEEDS);
+let seedsUsed = SEEDS;
 const QUOTED_DIGITS = ID_DIGITS + 2;
 const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 const QUOTE = 0x22;
-const poolBytes = Buffer.allocUnsafe((ID_DIGITS / 2) * POOL_IDS);
-const poolText = Buffer.allocUnsafe(QUOTED_DIGITS * POOL_IDS);
-
-function newQuotedId(): string {
-  if (quotedAt >= quotedPool.length) {
-    randomFillSync(poolBytes);
-    let p = 0;
-    for (let i = 0; i < POOL_IDS; i++) {
-      poolText[p++] = QUOTE;
-      for (let j = i * (ID_DIGITS / 2), end = j + ID_DIGITS / 2; j < end; j++) {
-        const b = poolBytes[j]!;
-        poolText[p++] = HEX_DIGITS[b >> 4]!;
-        poolText[p++] = HEX_DIGITS[b & 15]!;
-      }
-      poolText[p++] = QUOTE;
-    }
-    quotedPool = poolText.toString('latin1', 0, p);
-    quotedAt = 0;
-  }
-  const id = quotedPool.slice(quotedAt, quotedAt + QUOTED_DIGITS);
-  quotedAt += QUOTED_DIGITS;
-  return id;
-}
-
-/** New rule ids as JSON strings from an id source: {@link newId}'s from the quoted pool, another's quoted (it may give any string). */
-const quotedFrom = (source: () => string): (() => string) => (source === newId ? newQuotedId : () => JSON.stringify(source()));
+let idText = Buffer.allocUnsafe(ID_DIGITS + QUOTED_DIGITS * 64);
 
 /** The string a JSON string (as `JSON.stringify` writes it) stands for. */
 const unquote = (quoted: string): string => (quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
@@ -200,15 +220,26 @@ class MadeRules implements AssignedTexts {
   readonly ids: string[];
   refs: string[] | undefined;
   kept: (Kept | undefined)[] | undefined;
+  readonly seed: string | undefined;
+  fromSeed: Uint8Array | undefined;
   private n = 0;
+  private readonly newIds: NewIds;
 
-  constructor(size: number) {
+  constructor(size: number, source: () => string) {
     this.from = new Array<BodyRule>(size);
     this.ids = new Array<string>(size);
+    this.newIds = new NewIds(source, size);
+    this.seed = this.newIds.seed;
+  }
+
+  /** Add a rule with a new id (its ref the body's, or that id). */
+  addNew(from: BodyRule): void {
+    const id = this.newIds.at(this.n);
+    this.add(from, id, from.refText ?? id, undefined, true);
   }
 
   /** Add a rule: its id and ref as JSON strings, and what it keeps when it keeps its version and timestamp. */
-  add(from: BodyRule, quotedId: string, quotedRef: string, kept?: Kept): void {
+  add(from: BodyRule, quotedId: string, quotedRef: string, kept?: Kept, isNew = false): void {
     const i = this.n++;
     this.from[i] = from;
     this.ids[i] = quotedId;
@@ -218,11 +249,15 @@ class MadeRules implements AssignedTexts {
     }
     if (this.refs !== undefined) this.refs[i] = quotedRef;
     if (kept) (this.kept ??= new Array<Kept | undefined>(this.ids.length))[i] = kept;
+    // Which ids the seed gave, noted once one is not (a rule that keeps its stored id).
+    if (this.seed !== undefined && !isNew && !this.fromSeed) this.fromSeed = new Uint8Array(this.ids.length).fill(1, 0, i);
+    if (this.fromSeed) this.fromSeed[i] = isNew ? 1 : 0;
   }
 
   /** The arrays cut to the rules added (a refused body adds fewer). */
   done(): this {
     for (const a of [this.from, this.ids, this.refs, this.kept]) if (a) a.length = this.n;
+    if (this.fromSeed) this.fromSeed = this.fromSeed.subarray(0, this.n);
     return this;
   }
 
@@ -258,14 +293,9 @@ function rulesetOf(meta: Omit<StoredRuleset, 'rules'>, bodyRules: readonly Body[
 /** The ruleset a valid create body makes. */
 export function newRuleset(body: Body, now: string, id: () => string = newId): StoredRuleset {
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
-  const ruleId = quotedFrom(id);
   const rulesetId = id();
-  const made = new MadeRules(bodyRules.length);
-  for (const r of bodyRules) {
-    const from = bodyRule(r);
-    const rid = ruleId();
-    made.add(from, rid, from.refText ?? rid);
-  }
+  const made = new MadeRules(bodyRules.length, id);
+  for (const r of bodyRules) made.addNew(bodyRule(r));
   return rulesetOf({
     id: rulesetId,
     name: str(body['name']),
@@ -291,14 +321,13 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
     }
   }
   const version = String(Number(current.version) + 1);
-  const ruleId = quotedFrom(id);
   // Built on the first body rule that names a stored one (automation that sends rules without ids, as
   // the bench's PUT does, never needs them).
   let byId: Map<string, StoredRule> | undefined;
   let byRef: Map<string, StoredRule> | undefined;
   const seen = new Set<string>();
   const bodyRules = Array.isArray(body['rules']) ? (body['rules'] as Body[]) : [];
-  const rules = new MadeRules(bodyRules.length);
+  const rules = new MadeRules(bodyRules.length, id);
   bodyRules.forEach((r, i) => {
     const from = bodyRule(r);
     let old: StoredRule | undefined;
@@ -321,10 +350,7 @@ export function replaceRules(current: StoredRuleset, body: Body, now: string, id
       const quotedId = JSON.stringify(old.id);
       const quotedRef = from.content.ref !== undefined ? from.refText! : ref === old.id ? quotedId : JSON.stringify(ref);
       rules.add(from, quotedId, quotedRef, sameRule(old, from.content, ref) ? { version: JSON.stringify(old.version), lastUpdated: JSON.stringify(old.last_updated), rule: old } : undefined);
-    } else {
-      const rid = ruleId();
-      rules.add(from, rid, from.refText ?? rid);
-    }
+    } else rules.addNew(from);
   });
   if (problems.length) return { refused: problems };
   return {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newRuleset, replaceRules, rulesetSummary } from '../../src/server/records.js';
-import { compactFormOf, expandRuleset, hasJsonText, jsonTextOf, rulesPending, withJsonText, type StoredRuleset } from '../../src/server/store/index.js';
+import { compactFormOf, expandRuleset, hasJsonText, jsonTextOf, rulesPending, seededId, withJsonText, type StoredRuleset } from '../../src/server/store/index.js';
 import { RulesetCache } from '../../src/server/store/cache.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
@@ -70,8 +70,9 @@ describe('record text', () => {
 
   it('is JSON.stringify of the record a PUT makes: new rules, rules kept by id or ref, changed or not', () => {
     let compared = 0;
-    fc.assert(fc.property(body, body, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), (first, second, pick, freeze) => {
-      const current = newRuleset(first, '2026-01-02T03:04:05.678Z', ids('c'));
+    fc.assert(fc.property(body, body, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), fc.boolean(), (first, second, pick, freeze, seeded) => {
+      // seeded: the server's own ids (a seed's, see seededId), else a test source's.
+      const current = newRuleset(first, '2026-01-02T03:04:05.678Z', seeded ? undefined : ids('c'));
       // Some rules of the PUT name stored rules, by id or (without one) by ref.
       const rules = second.rules.map((r, i) => {
         const stored = current.rules[pick[i] ?? -1];
@@ -81,7 +82,7 @@ describe('record text', () => {
       let b: Record<string, unknown> = { ...second, rules };
       if (freeze) b = freezeDeep(b);
       for (let i = 0; i < 2; i++) {
-        const out = replaceRules(current, b, '2026-02-03T04:05:06.789Z', ids('p'));
+        const out = replaceRules(current, b, '2026-02-03T04:05:06.789Z', seeded ? undefined : ids('p'));
         if ('refused' in out) return;
         expect(textOf(out.next)).toBe(JSON.stringify(out.next));
         compared++;
@@ -138,6 +139,35 @@ describe('record text', () => {
     expect(long).not.toBe(form.compact);
     expect(expandRuleset(long, form.parts)).toBe(expandRuleset(form.compact, form.parts));
     expect(JSON.parse(expandRuleset(long, form.parts))).toEqual(out.next);
+  });
+
+  it('gives new rules the ids of a seed and writes them as 0 in the compact form, the seed after the rules; the masks never change', () => {
+    // Stored rows name their ids by these: a change here would read every such row with other ids.
+    expect([0, 1, 49].map((i) => seededId('00000000000000000000000000000000', i))).toEqual(['1388a0fbede1521e6cc8e406ccbe4a01', 'f796967069e1781c8937d51c7f69c4cb', 'bfc3fc05392233bf926fb404bba66a4b']);
+    expect(seededId('0123456789abcdeffedcba9876543210', 1)).toBe('f6b5d317e04ab5f377eb6f84093df6db');
+    expect(() => seededId('0123', 0)).toThrow(/not a rule id seed/);
+    const rules = Array.from({ length: 50 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i}`, description: 'd' }));
+    const current = newRuleset({ name: 'n', kind: 'root', phase: 'network_transit', rules }, '2026-01-01T00:00:00.000Z');
+    const out = replaceRules(current, { rules: [{ ...rules[0], id: current.rules[0]!.id }, ...rules.slice(1)] }, '2026-01-02T00:00:00.000Z');
+    if ('refused' in out) throw new Error('refused');
+    for (const r of [current, out.next]) {
+      const form = compactFormOf(r)!;
+      const compact = JSON.parse(form.compact) as { rules: unknown[]; seed: string };
+      expect(compact.seed).toMatch(/^[0-9a-f]{32}$/);
+      r.rules.forEach((rule, i) => {
+        if (compact.rules[i] === 0) expect(rule.id).toBe(seededId(compact.seed, i));
+      });
+      expect(textOf(r)).toBe(JSON.stringify(r));
+      // 50 ids of 32 hex digits would be ~1.75 KB of the row alone.
+      expect(form.compact.length).toBeLessThan(450);
+    }
+    expect((JSON.parse(compactFormOf(current)!.compact) as { rules: unknown[] }).rules).toEqual(Array(50).fill(0));
+    // The rule kept by id is written with its id and version; the others are the seed's.
+    const put = JSON.parse(compactFormOf(out.next)!.compact) as { rules: unknown[] };
+    expect(put.rules[0]).toEqual([current.rules[0]!.id, '1', '2026-01-01T00:00:00.000Z', null]);
+    expect(put.rules.slice(1)).toEqual(Array(49).fill(0));
+    // Ids of records are unique (seeds drawn from the CSPRNG, the masks a bijection of the index).
+    expect(new Set([...current.rules, ...out.next.rules].map((r) => r.id)).size).toBe(99);
   });
 
   it('makes a record’s rule objects when first read, once, frozen when the record is, and not for a summary', () => {

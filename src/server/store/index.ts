@@ -11,7 +11,7 @@ import type { Store } from './types.js';
 
 export type { Store, Owner, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
 export { hasJsonText, jsonTextOf, rememberedOf, withJsonText, type Remembered } from './cache.js';
-export { compactFormOf, expandRuleset, HistoryRows, partText, partsText, recordText, RuleContents, rulesetHead, ruleText, rulesetText, withCompactForm, type AssignedTexts, type CompactForm, type KeptText, type PartsOf, type RuleParts } from './record-text.js';
+export { compactFormOf, expandRuleset, HistoryRows, partText, partsText, recordText, RuleContents, rulesetHead, ruleText, rulesetText, seededId, seedMask, withCompactForm, type AssignedTexts, type CompactForm, type KeptText, type PartsOf, type RuleParts } from './record-text.js';
 export { rulesPending, withRulesOnDemand } from './rules-on-demand.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';

@@ -146,6 +146,15 @@ export const MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 6,
+    name: 'history rows may name their new rules\' ids by a seed',
+    // No table changes: a compact history row may now write a rule as 0, the id its `seed` gives its
+    // index (record-text.ts, seededId), which a rulekit of schema version 5 cannot read. The version
+    // makes such a rulekit refuse the database rather than misread it.
+    sqlite: '',
+    postgres: '',
+  },
 ];
 
 /** The newest schema version this code writes. */

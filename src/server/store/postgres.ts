@@ -70,7 +70,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
     if (current > SCHEMA_VERSION) throw new Error(`the database is at schema version ${current}, newer than this rulekit (${SCHEMA_VERSION}); upgrade rulekit`);
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue;
-      await c.query(m.postgres);
+      if (m.postgres) await c.query(m.postgres);
       await c.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
     }
   }, false);
