@@ -88,6 +88,40 @@ describeNeedsTool('postgres')('postgres store', () => {
     }
   });
 
+  it('never writes a history row naming rule contents that are not there (no foreign key since schema version 6: the group checks)', async () => {
+    const url = await cluster.createDatabase();
+    const s = await openStore({ databaseUrl: url });
+    try {
+      expect(await sql(url, `SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'ruleset_versions'::regclass AND contype = 'f'`)).toEqual([{ n: 0 }]);
+      const rules = Array.from({ length: 5 }, (_, i) => ({ action: 'block', expression: `tcp.dstport == ${i}` }));
+      const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
+      const created = await s.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
+      if (!('created' in created)) throw new Error('not created');
+      const id = created.created.id;
+      const put = () => s.updateRuleset(A, id, (current) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset });
+      // The same rules a second time: written as contents and a compact row, but every insert of contents fails.
+      await sql(url, `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no contents today'; END $$;
+        CREATE TRIGGER refuse BEFORE INSERT ON rule_contents FOR EACH ROW EXECUTE FUNCTION refuse()`);
+      await expect(put()).rejects.toThrow(/no contents today/);
+      expect(await sql(url, 'SELECT version FROM rulesets')).toEqual([{ version: 1 }]);
+      expect(await sql(url, 'SELECT count(*)::int AS n FROM ruleset_versions')).toEqual([{ n: 1 }]);
+      // Once contents can be written, the same PUT writes them and its compact row.
+      await sql(url, 'DROP TRIGGER refuse ON rule_contents');
+      const out = await put();
+      if (!('ok' in out)) throw new Error('not updated');
+      expect(await sql(url, 'SELECT version, contents IS NOT NULL AS compact FROM ruleset_versions ORDER BY version')).toEqual([{ version: 1, compact: false }, { version: 2, compact: true }]);
+      expect(await sql(url, 'SELECT count(*)::int AS n FROM ruleset_versions v LEFT JOIN rule_contents c ON c.digest = v.contents WHERE v.contents IS NOT NULL AND c.digest IS NULL')).toEqual([{ n: 0 }]);
+      const reopened = await openStore({ databaseUrl: url });
+      try {
+        expect(jsonTextOf((await reopened.getRuleset(A, id))!) ?? JSON.stringify(await reopened.getRuleset(A, id))).toBe(jsonTextOf(out.ok));
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('opens a database an earlier rulekit wrote (schema version 1: the text in both tables) and migrates it', async () => {
     const url = await cluster.createDatabase();
     const v1 = ruleset('old');

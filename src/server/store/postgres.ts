@@ -434,16 +434,21 @@ class PostgresStore implements Store {
         // deleted, so one written for a group that then loses its race is simply there for the next).
         // The condition: the version started from and, for a group computed on the record of the group
         // before, that group's token (the version alone could be another replica's after that group failed).
+        // The contents the rows name must be there (the database has no foreign key for them: see
+        // migration 6): the statement counts them, once, and writes nothing when one is missing (its
+        // statement before failed), so a history row never names contents that are not there.
         const forms = writes.map((w) => this.rows.formFor(w));
         const contents = this.writeContents(c, forms);
-        const rows = writes.map((_, k) => `($${8 + 3 * k}::int, $${9 + 3 * k}::text, $${10 + 3 * k}::text)`).join(', ');
+        const named = [...new Set(forms.flatMap((f) => (f ? [f.digest] : [])))];
+        const rows = writes.map((_, k) => `($${9 + 3 * k}::int, $${10 + 3 * k}::text, $${11 + 3 * k}::text)`).join(', ');
         // Prepared once per connection and group size (up to PREPARED_GROUP_MAX): the database then plans
         // the statement once instead of for every group.
         const statement = queryReleasing<Record<string, never>>(c, {
           ...(writes.length <= PREPARED_GROUP_MAX ? { name: `rulekit-write-${writes.length}` } : {}),
-          text: `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7) RETURNING id)
+          text: `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7)
+             AND (SELECT count(*) FROM rule_contents WHERE digest = ANY ($8::text[])) = cardinality($8::text[]) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
-          values: [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
+          values: [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, named, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
         });
         // The next group may be computed from this one's record while the statement is under way.
         if (attempt === 1) this.schedule(key, lane);
@@ -456,8 +461,11 @@ class PostgresStore implements Store {
           this.remember(key, Number(current.version));
           return outcomes;
         }
+        // Another replica moved the version, or contents named are missing: the next attempt reads the
+        // record again and writes every contents it names again (ON CONFLICT DO NOTHING).
         this.known.delete(key);
-        if (locked) throw new Error('the ruleset changed under its row lock');
+        this.contents.clear();
+        if (locked) throw new Error('the ruleset changed under its row lock, or the rule contents it names could not be written');
       } catch (e) {
         // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
         this.contents.clear();
