@@ -4,6 +4,9 @@
  * processes racing on one ruleset.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -174,6 +177,43 @@ describeNeedsTool('postgres')('postgres store', () => {
       expect((await s.rulesetVersions(A, 'contended')).map((v) => [v.version, v.name])).toEqual([['1', 'rs contended'], ['2', 'other 2'], ['3', 'other 3'], ['4', 'other 3+']]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('a group whose row lock waits for another writer reads that writer’s version once it commits (not nothing: no 404)', async () => {
+    const url = await cluster.createSchema();
+    const s = await openPostgresStore({ connectionString: url });
+    const dir = mkdtempSync(join(tmpdir(), 'rulekit-pg-lock-'));
+    const locked = join(dir, 'locked');
+    try {
+      await s.createRuleset(A, ruleset('waited', { kind: 'custom' }));
+      const other = (v: string) => JSON.stringify({ ...ruleset('waited', { kind: 'custom' }), version: v, name: `other ${v}` });
+      const moveTo = (v: number) => `UPDATE rulesets SET version = ${v} WHERE id = 'waited'; INSERT INTO ruleset_versions VALUES ('waited', ${v}, '${other(String(v))}');`;
+      let holder: ReturnType<typeof spawn> | undefined;
+      let calls = 0;
+      const seen: string[] = [];
+      const r = await s.updateRuleset(A, 'waited', (current) => {
+        calls++;
+        seen.push(current.version);
+        if (calls === 1) execFileSync(process.execPath, ['--input-type=module', '-e', pgScript(url, moveTo(2))], { cwd: ROOT, stdio: 'pipe' });
+        if (calls === 2) {
+          // Moves the version to 3 and to 4 in a transaction it holds open ~0.5 s: this round's write
+          // finds version 3 at once (its condition names 2), and the locked round waits for 4.
+          execFileSync(process.execPath, ['--input-type=module', '-e', pgScript(url, moveTo(3))], { cwd: ROOT, stdio: 'pipe' });
+          holder = spawn(process.execPath, ['--input-type=module', '-e', pgScript(url, `BEGIN; ${moveTo(4)}`, locked, 'COMMIT')], { cwd: ROOT, stdio: 'pipe' });
+          const until = Date.now() + 20_000;
+          while (!existsSync(locked) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        }
+        return bump(current);
+      });
+      expect(existsSync(locked)).toBe(true);
+      expect(seen).toEqual(['1', '2', '4']);
+      expect(r).toEqual({ ok: expect.objectContaining({ version: '5', name: 'other 4+' }) });
+      await new Promise((done) => (holder!.exitCode === null ? holder!.once('exit', done) : done(undefined)));
+      expect(holder!.exitCode).toBe(0);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -405,6 +445,19 @@ describeNeedsTool('postgres')('postgres store', () => {
 
 const A: Owner = { scope: 'accounts', id: 'acc1' };
 const RACE: Owner = { scope: 'accounts', id: 'race' };
+/** A script that runs `sql`; with `signal`, writes that file once it has and runs `then` ~0.5 s later. */
+const pgScript = (url: string, sql: string, signal?: string, then?: string) => `
+  import pg from 'pg';
+  import { writeFileSync } from 'node:fs';
+  const c = new pg.Client({ connectionString: ${JSON.stringify(url)} });
+  await c.connect();
+  await c.query(${JSON.stringify(sql)});
+  ${signal ? `writeFileSync(${JSON.stringify(signal)}, '');
+  await new Promise((r) => setTimeout(r, 500));
+  await c.query(${JSON.stringify(then)});` : ''}
+  await c.end();
+`;
+
 const bump = (r: StoredRuleset) => ({ next: { ...r, version: String(Number(r.version) + 1), name: `${r.name}+` } });
 
 async function sql(url: string, text: string): Promise<unknown[]> {

@@ -222,15 +222,20 @@ class PostgresStore implements Store {
    * does not hold the stored version. `lock`: FOR UPDATE (inside a transaction).
    */
   private async current(c: pg.Pool | pg.PoolClient, owner: Owner, id: string, lock: boolean): Promise<StoredRuleset | undefined> {
+    // The row's lock first, by a statement of its own: a `FOR UPDATE` of the join below that waited for
+    // another writer would check the row it then locks against the history rows of its snapshot, taken
+    // before that writer committed, find none of the new version and answer nothing (a 404 for a
+    // ruleset that is there). The read after it is a new snapshot, with that writer's rows.
+    if (lock) await c.query({ name: 'rulekit-lock', text: 'SELECT 1 FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3 FOR UPDATE', values: [owner.scope, owner.id, id] });
     // The cache may move on while the query runs (this process commits a newer version): then the body
     // left out is asked for again.
     for (let cached = this.cache.versionOf(id) ?? -1; ; cached = -1) {
       const { rows } = await c.query<{ version: number; body: string | null; parts: string | null }>({
         // Prepared once per connection (every GET and every group that reads runs it).
-        name: lock ? 'rulekit-current-locked' : 'rulekit-current',
+        name: 'rulekit-current',
         text: `SELECT r.version, CASE WHEN r.version = $4 THEN NULL ELSE v.body END AS body, CASE WHEN r.version = $4 THEN NULL ELSE c.parts END AS parts
            FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents
-          WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3${lock ? ' FOR UPDATE OF r' : ''}`,
+          WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3`,
         values: [owner.scope, owner.id, id, cached],
       });
       const row = rows[0];
