@@ -55,7 +55,7 @@
  * latency ms], …]`, one file per row and round (where the tail comes from: spread or stalls).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire, SourceMap } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -366,6 +366,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
     closing = { ...procStat(pid), db: database ? postgresCpuSeconds(postmaster) : NaN, usage: process.cpuUsage(window.usage) };
   }
   const wall = (end - window.start) / 1000;
+  if (LATENCIES) mkdirSync(LATENCIES, { recursive: true });
   if (LATENCIES) writeFileSync(join(LATENCIES, `${s.name.replace(/\W+/g, '-')}-${method}-${Date.now()}.json`), JSON.stringify(answers));
   times.sort((a, b) => a - b);
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
