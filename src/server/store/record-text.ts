@@ -43,8 +43,9 @@ export interface AssignedTexts {
  * Rule ids given by a seed: the id of the rule at index `i` of a record is its seed (128 random bits)
  * XOR a fixed mask of `i`, so a history row names its new rules' ids by the seed alone (32 hex digits
  * instead of ~35 bytes per rule: ~1.9 KB → ~0.35 KB per row of 50 rules). Row size was most of what a
- * group's statement cost PostgreSQL: groups of 21 rows of ~2.4 KB against ~0.26 KB committed ~400–440
- * against ~680 times a second on a CPU shared with a load generator (standalone, alternating). The ids
+ * group's statement cost PostgreSQL: standalone, groups of 21 rows of ~2.4 KB against ~0.26 KB committed
+ * ~400–440 against ~680 times a second on a CPU shared with a load generator; in the server's bench,
+ * PostgreSQL's CPU per PUT went from ~56 to ~33 µs and its WAL per PUT from ~2.4 to ~0.6 KB. The ids
  * are as unique as random ones (each word of the mask is a bijection of `i`, so a record's ids differ;
  * seeds are drawn from the CSPRNG), but the ids of one record determine each other: ids are names, not
  * secrets. Stored rows depend on these masks: they never change (a test pins them).
