@@ -9,27 +9,14 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { partText, recordText, RuleContents, rulesetHead, seedMask, withCompactForm, withJsonText, withRulesOnDemand, type AssignedTexts, type KeptText, type RuleParts, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
-/**
- * Random bytes drawn in bulk: one `randomBytes` call costs ~5 µs whatever its size (a call into the
- * CSPRNG), and a PUT of 50 new rules draws 50 ids, so ids are cut from a pool of 256, turned into hex
- * digits at once (the bench's profile of a PUT showed a third of its time in single `randomBytes(16)`
- * calls, and then ~1.5% in converting each id to hex on its own). An id is a slice of the pool's string,
- * which stays in memory (8 KB) as long as one of its ids does.
- */
 const ID_DIGITS = 32;
-const POOL_IDS = 256;
-let pool = '';
-let poolAt = 0;
 
-/** A new id: 32 lower-case hex digits (128 random bits), like the service's. */
+/**
+ * A new id: 32 lower-case hex digits (128 random bits), like the service's. A ruleset's id; the default
+ * id source, with which a record's new rule ids are its seed's instead (see {@link NewIds}), drawn in bulk.
+ */
 export function newId(): string {
-  if (poolAt >= pool.length) {
-    pool = randomBytes((ID_DIGITS / 2) * POOL_IDS).toString('hex');
-    poolAt = 0;
-  }
-  const id = pool.slice(poolAt, poolAt + ID_DIGITS);
-  poolAt += ID_DIGITS;
-  return id;
+  return randomBytes(ID_DIGITS / 2).toString('hex');
 }
 
 /**
