@@ -241,6 +241,8 @@ function postgresCpuSeconds(postmaster: number | undefined): number {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(d) !== postmaster && Number(fields[1]) !== postmaster) continue;
       total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+      // The postmaster's reaped children (backends whose connections closed, autovacuum workers).
+      if (Number(d) === postmaster) total += (Number(fields[13]) + Number(fields[14])) / CLK_TCK;
     } catch {
       // The process ended while it was read.
     }
@@ -286,6 +288,8 @@ interface Measured {
   faults: number;
   /** CPU seconds of PostgreSQL's processes per answered request (rows on PostgreSQL). */
   databaseCpu?: number;
+  /** PostgreSQL's CPU use over the run, 1 = one core (whenever its cluster runs: in the rows of other servers, its background work). */
+  databaseLoad?: number;
   clientCpu: number;
   bad: number;
   errors: number;
@@ -377,7 +381,7 @@ async function load(s: Server, method: 'PUT' | 'GET', path: string, body: string
     p99: q(0.99),
     serverCpu: (closing.cpu - window.cpu) / wall,
     faults: (closing.faults - window.faults) / times.length,
-    ...(database ? { databaseCpu: (closing.db - window.db) / times.length } : {}),
+    ...(database ? { databaseCpu: (closing.db - window.db) / times.length, databaseLoad: (closing.db - window.db) / wall } : {}),
     clientCpu: (closing.usage.user + closing.usage.system) / 1e6 / wall,
     bad: r.non2xx,
     errors: r.errors + r.timeouts,
@@ -645,7 +649,7 @@ export async function run(): Promise<void> {
         for (const t of g.targets) {
           if ('skipped' in t) continue;
           const key = `${g.request} ${t.server}`;
-          results.set(key, [...(results.get(key) ?? []), await load(t.s, g.method, t.path, g.body, SECONDS, WARMUP, t.database ? (cluster as Cluster | undefined)?.pid : undefined)]);
+          results.set(key, [...(results.get(key) ?? []), await load(t.s, g.method, t.path, g.body, SECONDS, WARMUP, (cluster as Cluster | undefined)?.pid)]);
         }
       }
     }
@@ -662,6 +666,8 @@ export async function run(): Promise<void> {
     const range = (xs: number[]) => (xs.length > 1 && xs.some((x) => x !== 1) ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : '');
     const ratio = (xs: number[]) => `${median(xs).toFixed(2)}×${range(xs) && ` (${range(xs)})`}`;
     const cpuUs = (m: Measured) => (1e6 * m.serverCpu) / m.rps;
+    /** The most PostgreSQL's processes used during a row of another server (checkpoints, autovacuum), 1 = one core. */
+    let background: number | undefined;
     for (const g of groups) {
       const bases = results.get(`${g.bareOf ?? g.request} ${bareT.server}`)!;
       for (const t of g.targets) {
@@ -689,6 +695,7 @@ export async function run(): Promise<void> {
           else if (m.admitted > WARMUP + 0.5) notes.push(`${where}: the last connection got its first answer after ${m.admitted.toFixed(1)} s (the window opened then)`);
         });
         const clientCpu = of((m) => m.clientCpu);
+        if (!t.database) for (const m of ms) if (m.databaseLoad !== undefined) background = Math.max(background ?? 0, m.databaseLoad);
         if (clientCpu > 0.9) notes.push(`${g.request}, ${t.server}: the load generator was near one full core (${(100 * clientCpu).toFixed(0)}%), so this row is a lower bound of what the server can take`);
         rows.push([
           g.request, t.server, fmt(rps), ratio(overs), fmt(of((m) => m.p50)), fmt(p99), ratio(ms.map((m, i) => m.p99 / bases[i]!.p99)),
@@ -712,7 +719,7 @@ export async function run(): Promise<void> {
         `PUT: the same ${putBody.length}-byte body each time, as a PUT that changes nothing sends it (each moves the version and writes a history row); "one rule edited": rule 0's description is new in every request, so no body repeats but every expression does; "50 new expressions": each rule ends with \`and cf.colo.name != "<unique id>"\`, so the validator checks every expression afresh`,
         'server CPU µs/request: CPU time of the server process (all its threads) per answered request; less sensitive than req/s to other processes taking the server\'s CPU, which the shared machine\'s load average shows (PostgreSQL\'s own processes are not counted: their CPU time per request is the PostgreSQL column); page faults: the server\'s minor faults per request (memory the allocator gave back and took again)',
         `the bare route answers the bytes rulekit answered (PUT ${prepared.putAnswer.length} B${prepared.warnings ? ` with ${prepared.warnings} info messages` : ''}, GET ${prepared.getAnswer.length} B)`,
-        ...('skipped' in pg ? [] : [`PostgreSQL: fsync, synchronous_commit and full_page_writes on; ${WARM_WAL_MB > 0 ? `its WAL warmed with ${WARM_WAL_MB} MB and checkpointed, so segments are reused as on a server that has run a while (BENCH_POSTGRES_WARM_WAL_MB=0: a fresh cluster, which creates a new segment every ~2 s of PUTs)` : 'a fresh cluster (BENCH_POSTGRES_WARM_WAL_MB=0): it creates a new WAL segment every ~2 s of PUTs'}`]),
+        ...('skipped' in pg ? [] : [`PostgreSQL: fsync, synchronous_commit and full_page_writes on; ${WARM_WAL_MB > 0 ? `its WAL warmed with ${WARM_WAL_MB} MB and checkpointed, so segments are reused as on a server that has run a while (BENCH_POSTGRES_WARM_WAL_MB=0: a fresh cluster, which creates a new segment every ~2 s of PUTs)` : 'a fresh cluster (BENCH_POSTGRES_WARM_WAL_MB=0): it creates a new WAL segment every ~2 s of PUTs'}; during the other servers' rows its processes (checkpoints, autovacuum: it shares the load generator's CPU) used at most ${(100 * (background ?? 0)).toFixed(1)}% of a core`]),
         `SQLite: WAL, synchronous=FULL, on ${fsType(work)} (${work}); latencies of 2xx answers; load average ${load0.toFixed(2)} before, ${load1.toFixed(2)} after (other processes on the machine slow every row)`,
         ...notes,
       ],
