@@ -1,5 +1,5 @@
 /**
- * `rulekit demo` (what `npm start` runs): a sample ruleset of the network_transit phase, checked and then
+ * `rulekit demo` (the offline demo; `npm start` runs `rulekit serve`): a sample ruleset of the network_transit phase, checked and then
  * run over sample packets, printing each verdict and why; then a few broken expressions with their
  * diagnostics, as an editor or CI would show them.
  * @module

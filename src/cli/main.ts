@@ -28,7 +28,7 @@ export function program(): Command {
     });
 
   p.command('demo')
-    .description('check a sample ruleset and run sample packets through it (what npm start runs)')
+    .description('check a sample ruleset and run sample packets through it, offline')
     .action(async () => {
       const { runDemo } = await import('./demo.js');
       process.exitCode = runDemo(write);

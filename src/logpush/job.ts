@@ -43,9 +43,10 @@ export const JOB_OTHER_MEMBERS = [
   'output_options', 'id', 'error_message', 'last_complete', 'last_error',
 ] as const;
 
-/** Job names: letters, digits, `-` and `.`, at most 512 characters (public API schema). */
-const NAME_PATTERN = /^[a-zA-Z0-9.-]*$/;
-const NAME_MAX = 512;
+/** Job names: letters, digits, `-` and `.` (public API schema). */
+export const JOB_NAME_PATTERN = /^[a-zA-Z0-9.-]*$/;
+/** The longest job name, in characters (public API schema). */
+export const JOB_NAME_MAX = 512;
 
 class JobValidator {
   readonly out: Diagnostic[] = [];
@@ -86,12 +87,12 @@ class JobValidator {
       }
     }
     const name = str('name');
-    if (name !== undefined && (!NAME_PATTERN.test(name) || name.length > NAME_MAX)) {
+    if (name !== undefined && (!JOB_NAME_PATTERN.test(name) || name.length > JOB_NAME_MAX)) {
       const bad = /[^a-zA-Z0-9.-]/.exec(name);
-      this.out.push(diag('job-invalid-name', name.length > NAME_MAX
-        ? `The job name is ${name.length} characters; the limit is ${NAME_MAX}`
+      this.out.push(diag('job-invalid-name', name.length > JOB_NAME_MAX
+        ? `The job name is ${name.length} characters; the limit is ${JOB_NAME_MAX}`
         : `The job name has ${JSON.stringify(bad?.[0])} at index ${bad?.index}; names hold letters, digits, "-" and "." only`, {
-        pointer: '/name', range: bad ? { start: bad.index, end: bad.index + bad[0].length } : { start: NAME_MAX, end: name.length }, rangeIn: 'value',
+        pointer: '/name', range: bad ? { start: bad.index, end: bad.index + bad[0].length } : { start: JOB_NAME_MAX, end: name.length }, rangeIn: 'value',
       }));
     }
     // dataset

@@ -20,7 +20,7 @@ export const SERVER_CODES = {
   'server-invalid-parameter': { status: 400, severity: 'error', doc: 'A path or query parameter that is malformed (a job id that is not a number, `dry_run` other than true/false).' },
   'server-unknown-rule-id': { status: 400, severity: 'error', doc: 'A PUT names a rule `id` the ruleset does not have (ids are assigned by the server; omit `id` for a new rule).' },
   'server-duplicate-rule-id': { status: 400, severity: 'error', doc: 'A PUT names the same rule `id` twice.' },
-  'server-immutable-member': { status: 400, severity: 'error', doc: 'A PUT changes `kind` or `phase`, which are fixed when a ruleset is created.' },
+  'server-immutable-member': { status: 400, severity: 'error', doc: 'A PUT changes what is fixed at creation: a ruleset’s `kind` or `phase`, a Logpush job’s `dataset`.' },
   'server-not-simulable': { status: 400, severity: 'error', doc: 'Simulation of a ruleset whose phase is not `network_transit`.' },
   'server-too-many-packets': { status: 400, severity: 'error', doc: 'A simulation request with more packets than the limit (10,000).' },
   'server-missing-credentials': { status: 401, severity: 'error', doc: '`X-Auth-Email` or `X-Auth-Key` is missing.' },

@@ -88,18 +88,18 @@ export function signal(child: ChildProcess, sig: NodeJS.Signals): void {
 }
 
 /** Start `rulekit serve` with these arguments; resolves once it prints its URL. */
-export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Running> {
-  return start(process.execPath, [CLI, 'serve', '--port', '0', ...args], env, timeoutMs);
+export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000, cwd = ROOT): Promise<Running> {
+  return start(process.execPath, [CLI, 'serve', '--port', '0', ...args], env, timeoutMs, cwd);
 }
 
 /**
  * Start any command that prints the server's banner (`npm start …`). A command that is not node itself
  * runs in its own process group, which killAll kills whole (npm's node child included).
  */
-export async function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Running> {
+export async function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000, cwd = ROOT): Promise<Running> {
   const group = command !== process.execPath;
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, RULEKIT_USERS: '', DATABASE_URL: '', PORT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: group,

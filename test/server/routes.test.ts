@@ -74,6 +74,29 @@ describe('routes', () => {
     await app.inject({ method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
   });
 
+  it('the zone’s 40 custom fields: 40 over two rules are stored, a 41st in either rule is refused and nothing changes', async () => {
+    const fields = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ name: `x-field-${from + i}` }));
+    const rulesOf = (a: number, b: number) => [
+      { action: 'log_custom_field', expression: 'true', action_parameters: { request_fields: fields(0, a) } },
+      { action: 'log_custom_field', expression: 'true', action_parameters: { response_fields: fields(100, b) } },
+    ];
+    const z = await post(`${ZONE}/rulesets`, { name: 'cf', kind: 'zone', phase: 'http_log_custom_fields', rules: rulesOf(20, 20) });
+    expect(z.statusCode, z.body).toBe(200);
+    const id = JSON.parse(z.body).result.id as string;
+    try {
+      for (const [a, b] of [[21, 20], [20, 21], [0, 41]] as const) {
+        const r = await app.inject({ method: 'PUT', url: `${ZONE}/rulesets/${id}`, headers: H, payload: { rules: rulesOf(a, b).filter((x, i) => (i === 0 ? a : b) > 0) } });
+        expect(r.statusCode, `${a} + ${b}: ${r.body}`).toBe(400);
+        const errors = JSON.parse(r.body).errors as { message: string; meta: { code: string } }[];
+        expect(errors.some((e) => /41/.test(e.message) && /40/.test(e.message)), `${a} + ${b}: ${r.body}`).toBe(true);
+      }
+      const stored = JSON.parse((await app.inject({ method: 'GET', url: `${ZONE}/rulesets/${id}`, headers: H })).body).result;
+      expect(stored.version).toBe('1');
+    } finally {
+      await app.inject({ method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
+    }
+  });
+
   it('every write takes dry_run: answers as if written (including conflicts), stores nothing', async () => {
     const snapshot = async () => JSON.stringify([await store.listRulesets({ scope: 'accounts', id: 'acc-alice' }), await store.rulesetVersions({ scope: 'accounts', id: 'acc-alice' }, rulesetId), await store.listJobs({ scope: 'zones', id: 'zone-alice' })]);
     const before = await snapshot();

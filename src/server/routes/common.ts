@@ -31,6 +31,9 @@ export interface RouteContext {
 }
 
 /** One of the two levels resources live at. */
+/** Most packets one simulate request may carry. */
+export const MAX_SIMULATED_PACKETS = 10_000;
+
 export interface Scope {
   /** Path segment. */
   path: 'accounts' | 'zones';

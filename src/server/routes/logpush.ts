@@ -41,7 +41,7 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return sendResult(reply, await ctx.store.listJobs(ownerOf(req, scope)));
     });
 
-    app.post(base, { schema: { tags, summary: `Create a ${scope.noun} Logpush job`, params: scopeParams(scope), querystring: dryRunQuery, body: jobBodySchema } }, async (req, reply) => {
+    app.post(base, { schema: { tags, summary: `Create a ${scope.noun} Logpush job`, params: scopeParams(scope), querystring: dryRunQuery, body: jobBodySchema(scope, 'create') } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const body = bodyOf(req);
       const rules = await customFieldRules(owner);
@@ -58,7 +58,7 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return job ? sendResult(reply, job) : notFound(reply, scope, id);
     });
 
-    app.put(`${base}/:job_id`, { schema: { tags, summary: 'Update a Logpush job: the members given replace the stored ones', params: jobParams(scope), querystring: dryRunQuery, body: jobBodySchema } }, async (req, reply) => {
+    app.put(`${base}/:job_id`, { schema: { tags, summary: 'Update a Logpush job: the members given replace the stored ones', params: jobParams(scope), querystring: dryRunQuery, body: jobBodySchema(scope, 'update') } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const id = jobId((req.params as Record<string, string>)['job_id']!, reply);
       if (id === undefined) return reply;

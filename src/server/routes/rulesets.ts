@@ -12,12 +12,10 @@ import { phaseInfo, simulate, validateRuleset, type Ruleset } from '../../rulese
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
-/** Most packets one simulate request may carry. */
-export const MAX_SIMULATED_PACKETS = 10_000;
 
 export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /**
@@ -47,7 +45,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return sendResult(reply, (await ctx.store.listRulesets(owner)).map(rulesetSummary));
     });
 
-    app.post(base, { config: { memoBody: true }, schema: { tags, summary: `Create a ${scope.noun} ruleset`, params: scopeParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+    app.post(base, { config: { memoBody: true }, schema: { tags, summary: `Create a ${scope.noun} ruleset`, params: scopeParams(scope), querystring: dryRunQuery, body: rulesetBodySchema(scope, 'create') } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
@@ -78,7 +76,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       return sendResult(reply, versions.map(rulesetSummary));
     });
 
-    app.put(`${base}/:ruleset_id`, { config: { memoBody: true }, schema: { tags, summary: 'Replace the rules (and name, description) of a ruleset; the version moves up', params: rulesetParams(scope), querystring: dryRunQuery, body: rulesetBodySchema } }, async (req, reply) => {
+    app.put(`${base}/:ruleset_id`, { config: { memoBody: true }, schema: { tags, summary: 'Replace the rules (and name, description) of a ruleset; the version moves up', params: rulesetParams(scope), querystring: dryRunQuery, body: rulesetBodySchema(scope, 'update') } }, async (req, reply) => {
       const owner = ownerOf(req, scope);
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const dryRun = dryRunOf(req);

@@ -1,10 +1,16 @@
 /**
  * JSON Schemas of the routes' parameters and bodies, for the OpenAPI document. They describe shapes only:
  * the server checks bodies with rulekit's validators (which answer with positions, codes and fixes), not
- * with these, so the schemas never disagree with what is enforced about the parts they leave open.
+ * with these. Their enums and limits are read from the catalogs those validators read (phases and their
+ * levels, actions, rule and ruleset members, datasets by scope, the limits), so the document names what
+ * the server accepts; test/server/schemas.test.ts checks them against the catalogs and valid bodies
+ * against them.
  * @module
  */
-import type { Scope } from './common.js';
+import { DEFAULT_LIMITS } from '../../expression/index.js';
+import { CATALOG_ACTIONS, PHASE_CATALOG, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS } from '../../ruleset/index.js';
+import { DATASETS_BY_SCOPE, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN } from '../../logpush/index.js';
+import { MAX_SIMULATED_PACKETS, type Scope } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 64, description: 'An id (the service uses 32 hex digits).' } as const;
 
@@ -23,46 +29,59 @@ export const dryRunQuery = {
 const rule = {
   type: 'object',
   properties: {
+    ...Object.fromEntries(Object.entries(RULE_MEMBERS).map(([k, type]) => [k, { type }])),
     id: { type: 'string', description: 'Assigned by the server; give it in a PUT to keep a rule’s identity.' },
-    action: { type: 'string', enum: ['skip', 'block', 'log_custom_field'] },
-    expression: { type: 'string', maxLength: 4096 },
-    action_parameters: { type: 'object' },
-    description: { type: 'string' },
+    version: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
+    last_updated: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
+    action: { type: 'string', enum: CATALOG_ACTIONS },
+    expression: { type: 'string', maxLength: DEFAULT_LIMITS.maxLength },
     enabled: { type: 'boolean', default: true },
-    ref: { type: 'string' },
   },
   required: ['action', 'expression'],
+  additionalProperties: false,
 } as const;
 
-export const rulesetBodySchema = {
+/** The phases whose entry point rulesets exist at a level (`PHASE_CATALOG`'s scopes). */
+export const phasesAt = (scope: Scope): string[] => Object.entries(PHASE_CATALOG).filter(([, p]) => (p.scopes as readonly string[]).includes(scope.scope)).map(([name]) => name);
+
+/** A ruleset body: `create` (POST: name, kind and phase required) or `update` (PUT: rules required). */
+export const rulesetBodySchema = (scope: Scope, operation: 'create' | 'update') => ({
   type: 'object',
   properties: {
-    name: { type: 'string' },
-    description: { type: 'string' },
-    kind: { type: 'string', enum: ['root', 'zone'] },
-    phase: { type: 'string', enum: ['network_transit', 'http_log_custom_fields'] },
-    rules: { type: 'array', maxItems: 200, items: rule },
+    ...Object.fromEntries(Object.entries(RULESET_MEMBERS).map(([k, type]) => [k, { type }])),
+    id: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
+    version: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
+    last_updated: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
+    kind: { type: 'string', enum: [scope.scope === 'account' ? 'root' : 'zone'] },
+    phase: { type: 'string', enum: phasesAt(scope) },
+    rules: { type: 'array', maxItems: RULESET_LIMITS.maxRules, items: rule },
   },
-} as const;
+  required: operation === 'create' ? ['name', 'kind', 'phase'] : ['rules'],
+  additionalProperties: false,
+});
 
-export const jobBodySchema = {
+/**
+ * A Logpush job body. The members the spec describes are strings (`filter` may be null); the public
+ * API's other members are accepted and not checked, and a member neither names is warned about, so
+ * the schema leaves further members open.
+ */
+export const jobBodySchema = (scope: Scope, operation: 'create' | 'update') => ({
   type: 'object',
   properties: {
-    name: { type: 'string' },
-    destination_conf: { type: 'string' },
-    dataset: { type: 'string' },
-    logpull_options: { type: 'string' },
-    ownership_challenge: { type: 'string' },
-    filter: { type: 'string', description: 'A JSON document {"where": …} as a string.' },
+    ...Object.fromEntries(JOB_MEMBERS.map((k) => [k, { type: 'string' }])),
+    name: { type: 'string', pattern: JOB_NAME_PATTERN.source, maxLength: JOB_NAME_MAX },
+    dataset: { type: 'string', enum: [...DATASETS_BY_SCOPE[scope.scope].keys()] },
+    filter: { type: ['string', 'null'], description: 'A JSON document {"where": …} as a string.' },
     enabled: { type: 'boolean' },
     frequency: { type: 'string', enum: ['high', 'low'] },
   },
-} as const;
+  ...(operation === 'create' ? { required: ['destination_conf', 'dataset'] } : {}),
+});
 
 export const simulateBodySchema = {
   type: 'object',
   properties: {
-    packets: { type: 'array', maxItems: 10000, items: { type: 'object', description: 'Field name → value, e.g. {"ip.src": "192.0.2.1", "tcp.dstport": 443}.' } },
+    packets: { type: 'array', maxItems: MAX_SIMULATED_PACKETS, items: { type: 'object', description: 'Field name → value, e.g. {"ip.src": "192.0.2.1", "tcp.dstport": 443}.' } },
     lists: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
     results: { type: 'boolean', default: true, description: 'false: answer only the summary.' },
   },
