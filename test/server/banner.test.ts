@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Cloudflare from 'cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, killAll, signal, start, startServer, type Running } from './process.js';
+import { ensureBuilt, killAll, NO_DEMO_ENV, type Running, signal, start, startServer } from './process.js';
 
 let dir: string;
 
@@ -102,7 +102,6 @@ async function checkBanner(server: Running, expected: { email: string; key: stri
   }
 }
 
-const NO_DEMO_ENV = { RULEKIT_DEMO_EMAIL: '', RULEKIT_DEMO_KEY: '', RULEKIT_DEMO_ACCOUNT: '', RULEKIT_DEMO_ZONE: '' };
 
 describe('the banner of rulekit serve / npm start', () => {
   beforeAll(async () => {

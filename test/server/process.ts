@@ -44,6 +44,9 @@ export async function ensureBuilt(): Promise<void> {
   }
 }
 
+/** The environment that leaves the demo tenant at its defaults (a caller's RULEKIT_DEMO_* cleared). */
+export const NO_DEMO_ENV = { RULEKIT_DEMO_EMAIL: '', RULEKIT_DEMO_KEY: '', RULEKIT_DEMO_ACCOUNT: '', RULEKIT_DEMO_ZONE: '' };
+
 export interface UserSpec {
   email: string;
   key: string;

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool } from '../helpers/tools.js';
-import { ensureBuilt, killAll, ROOT, signal, startServer, type Running } from './process.js';
+import { ensureBuilt, killAll, NO_DEMO_ENV, ROOT, type Running, signal, startServer } from './process.js';
 
 let dir: string;
-const NO_DEMO_ENV = { RULEKIT_DEMO_EMAIL: '', RULEKIT_DEMO_KEY: '', RULEKIT_DEMO_ACCOUNT: '', RULEKIT_DEMO_ZONE: '' };
 const DEMO = { 'X-Auth-Email': 'demo@example.com', 'X-Auth-Key': 'rulekit-demo-key' };
 const DEMO_ACCOUNT = '023e105f4ecef8ad9ca31a8372d0c353';
 const RULESET = { name: 'fw', kind: 'root', phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 22' }] };
