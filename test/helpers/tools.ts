@@ -1,5 +1,5 @@
 /**
- * Tests that need a program outside Node (tshark, util-linux `script`, chromium, PostgreSQL, Neovim) declare it
+ * Tests that need a program outside Node (tshark, util-linux `script`, chromium, PostgreSQL, Neovim, strace) declare it
  * with {@link needsTool} / {@link describeNeedsTool} instead of returning early or skipping quietly:
  * - the tool is there: the test runs;
  * - it is not, outside CI: the test is skipped and its title ends with "(skipped: TOOL not installed)";
@@ -40,7 +40,7 @@ export function postgresProgram(name: 'initdb' | 'pg_ctl' | 'postgres'): string 
   return dir ? join(dir, name) : name;
 }
 
-export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres' | 'git' | 'nvim';
+export type Tool = 'tshark' | 'script' | 'chromium' | 'postgres' | 'git' | 'nvim' | 'strace';
 
 /** How each tool is probed (a command that exits 0 when it works) and installed (Debian 12). */
 const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
@@ -51,6 +51,8 @@ const TOOLS: Record<Tool, { probe: [string, string[]][]; install: string }> = {
   postgres: { probe: [[postgresProgram('postgres'), ['--version']]], install: 'apt-get install postgresql' },
   git: { probe: [['git', ['--version']]], install: 'apt-get install git' },
   nvim: { probe: [['nvim', ['--version']]], install: 'apt-get install neovim' },
+  // Probed by tracing a program, not by --version: a container without ptrace rights has strace but cannot use it.
+  strace: { probe: [['strace', ['-f', '-o', '/dev/null', 'true']]], install: 'apt-get install strace' },
 };
 
 const found = new Map<Tool, boolean>();
