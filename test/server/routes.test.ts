@@ -234,4 +234,29 @@ describe('routes', () => {
     expect(o.paths['/client/v4/accounts/{account_id}/rulesets'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('rules');
     expect(o.paths).not.toHaveProperty('/healthz');
   });
+
+  it('/healthz answers 503 server-unavailable when the database does not answer', async () => {
+    const inner = openSqliteStore({ path: ':memory:' });
+    let down = false;
+    const flaky: Store = Object.assign(Object.create(inner) as Store, {
+      ping: async () => {
+        if (down) throw new Error('connection refused');
+        return inner.ping();
+      },
+    });
+    const server = await createServer({ users: USERS, store: flaky });
+    try {
+      expect((await server.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      down = true;
+      const h = await server.inject({ method: 'GET', url: '/healthz' });
+      expect(h.statusCode).toBe(503);
+      const body = JSON.parse(h.body);
+      expect(body.success).toBe(false);
+      expect(body.errors[0].meta.code).toBe('server-unavailable');
+      expect(body.errors[0].message).toContain('connection refused');
+    } finally {
+      await server.close();
+      await inner.close();
+    }
+  });
 });
