@@ -1,7 +1,7 @@
 /**
- * `rulekit demo` (the offline demo; `npm start` runs `rulekit serve`): a sample ruleset of the network_transit phase, checked and then
- * run over sample packets, printing each verdict and why; then a few broken expressions with their
- * diagnostics, as an editor or CI would show them.
+ * `rulekit demo` (the offline demo; `npm start` runs `rulekit serve`): a sample ruleset of the
+ * network_transit phase, checked and then run over sample packets, printing each verdict and why; then
+ * a few broken expressions with their diagnostics, as an editor or CI would show them.
  * @module
  */
 import { compileExpression, renderDiagnostics, simulate, validateRuleset, type Ruleset } from '../index.js';

@@ -30,10 +30,10 @@ export interface RouteContext {
   rules?: RuleCache;
 }
 
-/** One of the two levels resources live at. */
 /** Most packets one simulate request may carry. */
 export const MAX_SIMULATED_PACKETS = 10_000;
 
+/** One of the two levels resources live at. */
 export interface Scope {
   /** Path segment. */
   path: 'accounts' | 'zones';

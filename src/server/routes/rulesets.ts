@@ -16,7 +16,6 @@ import { bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteCon
 import { validateBody, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
-
 export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /**
    * Findings of ruleset analysis (rules that can never decide, expressions never true), as messages. They

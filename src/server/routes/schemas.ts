@@ -42,7 +42,7 @@ const rule = {
 } as const;
 
 /** The phases whose entry point rulesets exist at a level (`PHASE_CATALOG`'s scopes). */
-export const phasesAt = (scope: Scope): string[] => Object.entries(PHASE_CATALOG).filter(([, p]) => (p.scopes as readonly string[]).includes(scope.scope)).map(([name]) => name);
+const phasesAt = (scope: Scope): string[] => Object.entries(PHASE_CATALOG).filter(([, p]) => (p.scopes as readonly string[]).includes(scope.scope)).map(([name]) => name);
 
 /** A ruleset body: `create` (POST: name, kind and phase required) or `update` (PUT: rules required). */
 export const rulesetBodySchema = (scope: Scope, operation: 'create' | 'update') => ({
