@@ -15,15 +15,10 @@ import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
 import { OffsetMap } from './offset-map.js';
-import type { BodyItem, Extracted, TextItem } from './types.js';
+import type { BodyItem, Extracted, LintDiagnostic, TextItem } from './types.js';
 
-/** A diagnostic in a file's coordinates. */
-export interface LintDiagnostic extends Diagnostic {
-  /** Which value of the file it is about (`cloudflare_ruleset.fw.rules[0].expression`, `line 3`). */
-  where?: string;
-  /** True when `--fix` applies its fix: a safe fix whose edits all map into the file. */
-  autofix?: boolean;
-}
+export type { LintDiagnostic } from './types.js';
+
 
 /** Options of the checks. */
 export interface LintCheckOptions {

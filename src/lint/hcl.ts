@@ -157,7 +157,9 @@ class Reader {
   private expression(lineEnds: boolean): HclValue {
     const start = this.pos;
     const primary = this.primary();
-    this.skip(false);
+    // Inside brackets and parentheses line breaks mean nothing to HCL: `{ … }` on its own lines before
+    // the `]` that closes a list (the layout `terraform fmt` writes) is the list's last element.
+    this.skip(!lineEnds);
     if (primary && this.atEnd(lineEnds)) return primary;
     // A longer expression (operators, conditionals, indexing): keep it as source.
     this.pos = start;
@@ -445,8 +447,8 @@ class Reader {
         map.pushVerbatim(c, q);
         q++;
       }
-      // The line break is part of the content (hcl2json keeps it); a CRLF reads as LF.
-      if (l.nl > l.end) map.push('\n', l.end, l.nl);
+      // The line break is part of the content, as HCL's parser keeps it: a CRLF stays CRLF.
+      if (l.nl > l.end) map.pushVerbatim(s.slice(l.end, l.nl), l.end);
     }
     if (lines.length === 0) map.after = start + m[0].length;
     return { type: 'heredoc', range: { start, end: this.pos }, map, interpolations, flush };

@@ -10,14 +10,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { SourceText, type Diagnostic, type Severity, type TextEdit } from '../diagnostics/index.js';
 import type { ExpressionOptions } from '../expression/index.js';
 import { extractJson, extractRules, extractYaml } from './bodies.js';
-import { checkExtracted, type LintDiagnostic } from './check.js';
+import { checkExtracted } from './check.js';
 import { analyzeTerraform } from './analysis.js';
 import { lintDiagnostic } from './codes.js';
 import type { SeveritySetting } from './config.js';
 import { kindOfPath, type LintTarget } from './files.js';
 import { OffsetMap } from './offset-map.js';
 import { extractTerraform } from './terraform.js';
-import type { Extracted, InputKind, TextItem } from './types.js';
+import { oracleValues, unreadValues } from './terraform-oracle.js';
+import type { Extracted, InputKind, LintDiagnostic, TextItem } from './types.js';
 
 /** A file as read: text (BOM removed), where invalid UTF-8 was replaced, whether it had a BOM. */
 export interface LintInput {
@@ -135,11 +136,18 @@ function crossCheck(ex: Extracted, parsed: Record<string, unknown>): void {
 export async function lintText(text: string, kind: InputKind, named: boolean, options: Omit<LintFilesOptions, 'read'>, name = 'input.tf'): Promise<{ diagnostics: LintDiagnostic[]; checked: string[] }> {
   const ex = extract(text, kind, named);
   if (kind === 'terraform') {
+    let parsed: Record<string, unknown>;
     try {
-      crossCheck(ex, await (await loadHcl2Json())(name, text));
+      parsed = await (await loadHcl2Json())(name, text);
     } catch (e) {
       return { diagnostics: hclErrors(String((e as Error)?.message ?? e), text), checked: [] };
     }
+    crossCheck(ex, parsed);
+    ex.diagnostics.push(...unreadValues(oracleValues(parsed), ex, text));
+  }
+  const checked = ex.items.map((i) => i.label);
+  if (named && checked.length === 0 && !ex.diagnostics.some((d) => d.severity === 'error' || NOT_CHECKED_REPORTED.has(d.code))) {
+    ex.diagnostics.push(nothingChecked(kind, text));
   }
   const found = checkExtracted(ex, { expression: options.expression });
   // Analysis needs the whole ruleset; only files without errors are analysed (an error may be any rule's).
@@ -148,7 +156,21 @@ export async function lintText(text: string, kind: InputKind, named: boolean, op
     found.sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0));
   }
   const diagnostics = regrade(found, options.severity ?? {});
-  return { diagnostics, checked: ex.items.map((i) => i.label) };
+  return { diagnostics, checked };
+}
+
+/** Codes that already say why a file gave nothing to check. */
+const NOT_CHECKED_REPORTED: ReadonlySet<string> = new Set(['lint-not-literal', 'lint-phase-not-checked', 'lint-unrecognized', 'lint-unread-value']);
+
+/** `lint-nothing-checked` for a file: what rulekit looks for in a file of its kind. */
+export function nothingChecked(kind: InputKind, text: string): LintDiagnostic {
+  const what: Record<InputKind, string> = {
+    terraform: 'no cloudflare_ruleset rule with an expression and no cloudflare_logpush_job with a filter',
+    json: 'no rule expression, ruleset body, Logpush job or filter',
+    yaml: 'no rule expression, ruleset body, Logpush job or filter',
+    rules: 'no expression',
+  };
+  return lintDiagnostic('lint-nothing-checked', `nothing here that rulekit checks (${what[kind]}); this file passes only because nothing was read`, { start: 0, end: Math.min(1, text.length) });
 }
 
 /** Apply per-code severity settings (`off` drops the code). */
@@ -217,6 +239,15 @@ export async function lintFiles(targets: readonly LintTarget[], options: LintFil
       diagnostics.unshift({ code: 'invalid-utf8', severity: 'error', message: 'bytes that are not UTF-8; they are read as U+FFFD (\uFFFD). Save the file as UTF-8', range: { start: at, end: at + 1 } });
     }
     reports.push({ path, kind, text, checked: result.checked, diagnostics, fixed });
+  }
+  // A run that read nothing at all (a directory of .tf files without rules, say) is no clean pass either:
+  // each of its files says so, not only those named on the command line.
+  if (reports.length && reports.every((r) => r.checked.length === 0)) {
+    for (const r of reports) {
+      if (r.kind && !r.diagnostics.some((d) => d.code === 'lint-nothing-checked' || d.severity === 'error' || NOT_CHECKED_REPORTED.has(d.code))) {
+        r.diagnostics.unshift(...regrade([nothingChecked(r.kind, r.text)], options.severity ?? {}));
+      }
+    }
   }
   return reports;
 }

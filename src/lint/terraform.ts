@@ -44,9 +44,10 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
   if (v5?.value.type === 'tuple') {
     v5.value.items.forEach((item, i) => {
       if (item.type === 'object') rules.push({ body: (k) => entry(item, k)?.value, node: { value: item }, label: `${address}.rules[${i}]`, source: [...at, i] });
+      else notLiteral(out, `${address}.rules[${i}]`, `${address}.rules[${i}] is not a rule object written out (${describe(item)}); it was not checked`, item.range);
     });
   } else if (v5) {
-    out.diagnostics.push(lintDiagnostic('lint-not-literal', `${address}.rules is not a list of rule objects written out; its rules were not checked`, v5.value.range));
+    notLiteral(out, `${address}.rules`, `${address}.rules is not a list of rule objects written out (${describe(v5.value)}); its rules were not checked`, v5.value.range);
   }
   let i = 0;
   const fromBody = (b: HclBody, label: string, source?: (string | number)[]) => rules.push({ body: (k) => attribute(b, k)?.value, node: { body: b }, label, source });
@@ -175,7 +176,7 @@ function logpushJob(block: HclBlock, address: string, out: Extracted): void {
   const label = `${address}.filter`;
   const v = filter.value;
   let item: TextItem | undefined;
-  if (v.type === 'call' && v.name === 'jsonencode' && v.args.length === 1) item = jsonencodeItem(v.args[0]!, label, v.range);
+  if (v.type === 'call' && v.name === 'jsonencode' && v.args.length === 1 && v.args[0]!.type === 'object') item = jsonencodeItem(v.args[0]!, label, v.range);
   else {
     item = templateItem(v, 'filter', label, out);
     if (item) item.source = ['resource', 'cloudflare_logpush_job', address.slice(address.indexOf('.') + 1), 0, 'filter'];
@@ -189,12 +190,25 @@ function logpushJob(block: HclBlock, address: string, out: Extracted): void {
 
 /** An item of a string or heredoc value; other values are noted as not checked. */
 function templateItem(v: HclValue, kind: TextItem['kind'], label: string, out: Extracted): TextItem | undefined {
-  if (v.type === 'string' || v.type === 'heredoc') {
+  if ((v.type === 'string' || v.type === 'heredoc') && !(v.interpolations.length === 1 && v.map.text === '')) {
     return { kind, label, map: v.map, holes: v.interpolations, encoder: v.type === 'string' ? hclQuoted : hclHeredoc, range: v.range };
   }
   if (v.type === 'other' && v.text === 'null') return undefined;
-  out.diagnostics.push(lintDiagnostic('lint-not-literal', `${label} is not a literal string (${v.type === 'call' ? `${v.name}(…)` : v.type === 'other' ? v.text.slice(0, 40) : v.type}); it was not checked`, v.range));
+  notLiteral(out, label, `${label} is not a literal string (${describe(v)}); it was not checked`, v.range);
   return undefined;
+}
+
+/** A value that only Terraform can know (a variable, a call, a `for`), reported where it is, under the label of the value it stands for. */
+function notLiteral(out: Extracted, label: string, message: string, range: Range): void {
+  out.diagnostics.push({ ...lintDiagnostic('lint-not-literal', message, range), where: label });
+}
+
+/** A short description of a value that is not a literal, for messages. */
+function describe(v: HclValue): string {
+  if (v.type === 'call') return `${v.name}(…)`;
+  if ((v.type === 'string' || v.type === 'heredoc') && v.interpolations.length === 1) return v.interpolations[0]!.text.length > 40 ? `${v.interpolations[0]!.text.slice(0, 39)}…` : v.interpolations[0]!.text;
+  if (v.type === 'other') return v.text.length > 40 ? `${v.text.slice(0, 39)}…` : v.text;
+  return v.type;
 }
 
 /**

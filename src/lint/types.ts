@@ -59,10 +59,18 @@ export interface BodyItem {
   textDiagnostics?: Diagnostic[];
 }
 
+/** A diagnostic in a file's coordinates. */
+export interface LintDiagnostic extends Diagnostic {
+  /** Which value of the file it is about (`cloudflare_ruleset.fw.rules[0].expression`, `line 3`). */
+  where?: string;
+  /** True when `--fix` applies its fix: a safe fix whose edits all map into the file. */
+  autofix?: boolean;
+}
+
 /** What an extractor returns for one file. */
 export interface Extracted {
   kind: InputKind;
   items: (TextItem | BodyItem)[];
   /** Problems of the file itself (not valid HCL, unrecognized shape, values not checked), in file coordinates. */
-  diagnostics: Diagnostic[];
+  diagnostics: LintDiagnostic[];
 }
