@@ -4,7 +4,8 @@
  * the summary table (or JSON, or one NDJSON line per packet) on stdout, diagnostics on stderr.
  * @module
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { captureFormatOf } from '../capture/index.js';
 import { isHttpRuleset, renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulateOnEngine, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
@@ -135,7 +136,10 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
   if (options.colo) throw new UsageError('--engine takes the flows as they are: --colo names the data center of a capture\'s packets, which flow rows carry themselves as cf.colo.name');
   if (options.format === 'ndjson') throw new UsageError('--engine gives the summary (text or json), not one line per packet');
   // With a server the input is a table's name, not a file here.
-  if (options.clickhouseUrl === undefined && !/[*?[]/.test(inputPath)) checkRegularFile(inputPath);
+  if (options.clickhouseUrl === undefined && !/[*?[]/.test(inputPath)) {
+    checkRegularFile(inputPath);
+    captureRefusal(inputPath, captureFormatOf(readHead(inputPath)));
+  } else if (options.clickhouseUrl === undefined) captureRefusal(inputPath, /\.(?:pcapng|pcap|cap)$/i.test(inputPath) ? 'pcap' : undefined);
   const lists = await loadLists(options.lists);
   const started = performance.now();
   let report;
@@ -156,6 +160,24 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
   if (options.format === 'json') out(JSON.stringify({ summary: report.summary, diagnostics: report.diagnostics }, null, 2) + '\n');
   else out(renderSummary(report.summary, report.diagnostics));
   return 0;
+}
+
+/** The engines read flow rows: a capture given to them would be read as no rows at all ("packets 0"), so it is refused. */
+function captureRefusal(path: string, format: 'pcap' | 'pcapng' | undefined): void {
+  if (!format) return;
+  throw new UsageError(`${path} is a ${format} capture, but --engine reads flow rows (NDJSON or Parquet, one packet object per row); simulate the capture in this process (leave out --engine)`);
+}
+
+/** The first bytes of a file (enough for a capture's magic number). */
+function readHead(path: string): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const head = new Uint8Array(8);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function fileSize(path: string): number | undefined {

@@ -29,6 +29,7 @@ export const RULESET_CODES = {
   'simulation-unknown-input': { severity: 'error', doc: 'The simulation input is neither a pcap/pcapng capture (by its magic number) nor NDJSON text: it holds binary data.' },
   'simulation-unreadable-input': { severity: 'error', doc: 'The simulation input cannot be read: a file that is missing, a directory or unreadable, or a value that is not a path, bytes or a stream of bytes.' },
   'simulation-bad-geoip': { severity: 'error', doc: 'The country/ASN table given for a simulation is not one: no line of it is an entry, or the file could not be read.' },
+  'simulation-unknown-field': { severity: 'warning', doc: 'A packet object names a field the network scheme does not have (a misspelling such as tcp.dst_port); every rule reads that field as missing. Reported once per field name, with the nearest field.' },
   'simulation-invalid-value': { severity: 'warning', doc: 'A packet field holds a value of the wrong type for the field (a string for a port, a number for an address, …); the field is taken as missing for that packet.' },
   'simulation-execute-not-run': { severity: 'info', doc: 'A rule executes another ruleset, which is not known and not simulated: in an HTTP phase the rule\'s matches are counted; in a network phase the rule is left out (it never matches).' },
   'simulation-rule-left-out': { severity: 'warning', doc: 'A rule whose expression uses a construct rulekit cannot evaluate yet (an HTTP function or indexing) is left out of the simulation: it never matches there.' },

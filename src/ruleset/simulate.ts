@@ -7,7 +7,8 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
-import { compile, ListCatalog, referencedFields, type ExpressionOptions, type Packet } from '../expression/index.js';
+import { compile, HTTP_SCHEME, ListCatalog, NETWORK_SCHEME, referencedFields, type ExpressionOptions, type Packet, type Scheme } from '../expression/index.js';
+import { suggest } from '../diagnostics/index.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
 import type { Rule, RuleAction, Ruleset } from './model.js';
 export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
@@ -323,11 +324,27 @@ export function isHttpRuleset(body: unknown): boolean {
 export class ValueProblems {
   readonly kept: Diagnostic[] = [];
   private dropped = 0;
+  /** Keys of packet objects already looked up in the scheme: a misspelt field is reported once, where first seen. */
+  private readonly keys = new Set<string>();
+  private readonly unknown: Diagnostic[] = [];
 
-  constructor(private readonly fields: ReadonlySet<string>) {}
+  /** `scheme`: the fields the packets may name (an HTTP phase's rulesets decide request records). */
+  constructor(private readonly fields: ReadonlySet<string>, private readonly scheme: Scheme = NETWORK_SCHEME) {}
 
   /** The packet to decide on (bad values removed); `where` names it in messages. */
   check(packet: Packet, where: { text: string; pointer: string }): Packet {
+    for (const key in packet) {
+      if (this.keys.has(key)) continue;
+      this.keys.add(key);
+      if (this.scheme.get(key)) continue;
+      // A field the scheme lacks is missing to every rule: `tcp.dst_port` would decide as if no port were given.
+      const guess = suggest(key, [...this.scheme.names()]);
+      this.unknown.push(
+        rulesetDiagnostic('simulation-unknown-field', `${where.text}: unknown field ${key}${guess ? `; did you mean ${guess}?` : ''} (rules read it as missing, in this packet and every other)`, where.pointer ? `${where.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` : '', {
+          data: { field: key, ...(guess ? { suggestion: guess } : {}) },
+        }),
+      );
+    }
     const found: Diagnostic[] = [];
     const checked = checkPacketValues(packet, this.fields, where, found);
     for (const d of found) {
@@ -339,8 +356,8 @@ export class ValueProblems {
 
   /** The kept warnings, and one that counts the rest. */
   diagnostics(): Diagnostic[] {
-    if (!this.dropped) return this.kept;
-    return [...this.kept, rulesetDiagnostic('simulation-invalid-value', `${this.dropped} more field value(s) of the wrong type were taken as missing`, '', { data: { more: this.dropped } })];
+    if (!this.dropped) return [...this.unknown, ...this.kept];
+    return [...this.unknown, ...this.kept, rulesetDiagnostic('simulation-invalid-value', `${this.dropped} more field value(s) of the wrong type were taken as missing`, '', { data: { more: this.dropped } })];
   }
 }
 
@@ -368,7 +385,7 @@ export function simulate(ruleset: Ruleset | { rules: readonly Rule[] }, packets:
   if (!geoip && readsGeoFields(compiled.fields)) {
     diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no geoip table was given: those fields are missing unless the packets carry them', ''));
   }
-  const values = new ValueProblems(compiled.fields);
+  const values = new ValueProblems(compiled.fields, isHttpRuleset(ruleset) ? HTTP_SCHEME : NETWORK_SCHEME);
   const results: SimulationResult['results'] = [];
   let index = 0;
   for (const p of packets as Iterable<Packet>) {

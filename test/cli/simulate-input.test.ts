@@ -109,3 +109,28 @@ describe('rulekit simulate exit codes and messages', () => {
     expect(r.err).toContain('simulation-bad-geoip');
   });
 });
+
+describe('rulekit simulate never decides over input it did not read', () => {
+  it('a capture given to --engine is refused (exit 2, one line naming the capture): the engines read flow rows, and a capture read as rows was "packets 0"', () => {
+    for (const [file, format] of [['mixed-le-usec.pcap', 'pcap'], ['corrupt-block.pcapng', 'pcapng']] as const) {
+      const r = run(['simulate', rulesetPath, join(FIXTURES, file), '--engine', 'duckdb']);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`is a ${format} capture, but --engine reads flow rows`);
+      expect(r.out).toBe('');
+    }
+    const glob = run(['simulate', rulesetPath, join(FIXTURES, '*.pcap'), '--engine', 'duckdb']);
+    expect(glob.code).toBe(2);
+    expect(glob.err).toContain('is a pcap capture');
+  });
+
+  it('an NDJSON packet with a misspelt field is a warning naming the nearest field, once per name', () => {
+    const packets = join(dir, 'misspelt.ndjson');
+    writeFileSync(packets, '{"tcp.dst_port": 22}\n{"tcp.dst_port": 23, "ip.src": "192.0.2.1"}\n{"tcp.dstport": 22}\n');
+    const r = run(['simulate', rulesetPath, packets]);
+    expect(r.code).toBe(0);
+    const warnings = r.out.split('\n').filter((l) => l.includes('simulation-unknown-field'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('line 1: unknown field tcp.dst_port; did you mean tcp.dstport?');
+    expect(r.out).toMatch(/packets 3: allowed 2 .*blocked 1/);
+  });
+});
