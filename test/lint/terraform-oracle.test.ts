@@ -121,7 +121,7 @@ const resources = fc.array(
   { minLength: 1, maxLength: 4 },
 );
 
-function file(rs: fc.GeneratedValueType<typeof resources>, l: Layout): string {
+function file(rs: typeof resources extends fc.Arbitrary<infer T> ? T : never, l: Layout): string {
   return rs
     .map((r, i) => {
       if (r.kind === 'logpush') {
