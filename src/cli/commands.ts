@@ -1,5 +1,6 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
 import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type RulesetContext } from '../index.js';
+import { LIST_KIND_NAMES, type ListItems } from '../expression/index.js';
 import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError, type TextInput } from './io.js';
 
@@ -31,7 +32,7 @@ function fileDiagnostic(code: 'invalid-list-file', message: string, range: Diagn
  * members that are not strings is a usage error whose message is the rendered diagnostics about the file
  * (path, line and column), so that no expression is checked against a half-read catalog.
  */
-export async function loadLists(path: string | undefined): Promise<Record<string, string[]> | undefined> {
+export async function loadLists(path: string | undefined): Promise<ListItems | undefined> {
   if (!path) return undefined;
   const input = await readInput(path);
   const text = input.text;
@@ -47,9 +48,17 @@ export async function loadLists(path: string | undefined): Promise<Record<string
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ message: `the lists file must be a JSON object of arrays ({"name": ["192.0.2.0/24", ...]}), not ${describe(value)}`, pointer: '' });
   } else {
-    for (const [name, items] of Object.entries(value)) {
+    for (const [name, given] of Object.entries(value)) {
       const p = `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!Array.isArray(items)) problems.push({ message: `list "${name}" must be an array of IP addresses, CIDRs or ranges, not ${describe(items)}`, pointer: p });
+      // A list of another kind says so: {"kind": "hostname", "items": [...]}; its items are checked where it is built.
+      if (given !== null && typeof given === 'object' && !Array.isArray(given)) {
+        const kind = (given as { kind?: unknown }).kind;
+        if (typeof kind !== 'string' || !(LIST_KIND_NAMES as readonly string[]).includes(kind)) problems.push({ message: `list "${name}" has kind ${JSON.stringify(kind)}; the kinds are ${LIST_KIND_NAMES.join(', ')}`, pointer: `${p}/kind` });
+        if (!Array.isArray((given as { items?: unknown }).items)) problems.push({ message: `list "${name}" needs an "items" array`, pointer: p });
+        continue;
+      }
+      const items = given;
+      if (!Array.isArray(items)) problems.push({ message: `list "${name}" must be an array of IP addresses, CIDRs or ranges, or {"kind": "hostname"|"asn"|"redirect", "items": [...]}, not ${describe(items)}`, pointer: p });
       else {
         items.forEach((item, i) => {
           if (typeof item !== 'string') problems.push({ message: `item ${i} of list "${name}" must be a string such as "192.0.2.0/24", not ${describe(item)}`, pointer: `${p}/${i}` });
@@ -58,7 +67,7 @@ export async function loadLists(path: string | undefined): Promise<Record<string
     }
   }
   if (input.invalidUtf8.length) problems.push({ message: `the lists file has bytes that are not UTF-8 (${input.invalidUtf8.length} place(s))`, pointer: '' });
-  if (!problems.length) return value as Record<string, string[]>;
+  if (!problems.length) return value as ListItems;
   const doc = parseJsonText(text, 64).doc;
   const lines = problems.slice(0, 20).map((p) => renderDiagnostic(text, fileDiagnostic('invalid-list-file', p.message, doc?.valueRange(p.pointer), p.pointer || undefined), path));
   if (problems.length > 20) lines.push(`... and ${problems.length - 20} more`);

@@ -15,7 +15,7 @@ import type { FieldDef, FieldType, Scheme } from './scheme.js';
 import { readInt, readIp, readString } from './literals.js';
 import type { IntOp, IpOp, LhsPlan, Predicate, StringOp, VectorPlan } from './predicates.js';
 import { IpSet, compareIpAddress, type IpRange } from '../net/index.js';
-import { ListCatalog, MAX_LIST_NAME, managedListsFor } from './lists.js';
+import { LIST_KIND_NAMES, LIST_KINDS, ListCatalog, MAX_LIST_NAME, managedListsFor, type BuiltList, type ListKind } from './lists.js';
 import { suggest } from '../diagnostics/index.js';
 import { doubleBounds, readIntText } from './literals.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
@@ -265,14 +265,7 @@ class Checker {
   private inExpr(node: A.InNode, lhs: LhsPlan): Predicate | undefined {
     const type = lhsType(lhs);
     const name = describeLhs(node.lhs);
-    if (node.rhs.kind === 'list') {
-      if (type !== 'Ip') {
-        this.out.push(expressionDiagnostic('operator-type-mismatch', `'in $list' applies to Ip fields only; ${name} is ${article(type)} ${type}`, node.opRange));
-        return undefined;
-      }
-      const set = this.list(node.rhs);
-      return set ? { kind: 'ip-set', lhs, set, list: node.rhs.name } : undefined;
-    }
+    if (node.rhs.kind === 'list') return this.inList(node.rhs, node.opRange, lhs, type, name);
     if (!IN_SET_TYPES.includes(type)) {
       this.out.push(
         expressionDiagnostic('operator-type-mismatch', `'in {…}' does not apply to ${name}, ${article(type)} ${type}${type === 'Bool' ? `; write ${name} or not ${name}` : ''}`, node.opRange),
@@ -466,12 +459,59 @@ class Checker {
     );
   }
 
-  private list(node: A.ListNode): IpSet | undefined {
-    const token = this.options.serviceToken ?? 'svc';
+  /**
+   * `lhs in $list`: the kinds of list the field takes (LIST_KINDS), the list's kind checked against them,
+   * and the predicate of that kind. A list the caller did not give is taken as an empty list of the kind
+   * the field takes.
+   */
+  private inList(node: A.ListNode, opRange: Range, lhs: LhsPlan, type: FieldType, name: string): Predicate | undefined {
+    const field = lhs.kind === 'field' ? lhs.field.name : undefined;
+    const takes = LIST_KIND_NAMES.filter((k) => (LIST_KINDS[k].fields === 'Ip' ? type === 'Ip' : field !== undefined && LIST_KINDS[k].fields.includes(field)));
+    if (!takes.length) {
+      // The kinds whose fields this scheme has (a network scheme: IP fields only).
+      const here = LIST_KIND_NAMES.filter((k) => LIST_KINDS[k].fields === 'Ip' || (LIST_KINDS[k].fields as readonly string[]).some((f) => this.options.scheme.get(f)));
+      const kinds = here.map((k) => `${listFields(k)} (${LIST_KINDS[k].title} lists)`).join(', ');
+      this.out.push(expressionDiagnostic('operator-type-mismatch', `'in $list' applies to ${kinds}; ${name} is ${article(type)} ${type}`, opRange));
+      return undefined;
+    }
+    const found = this.list(node);
+    if (found === undefined) return undefined;
+    const built: BuiltList = found ?? emptyList(takes[0]!);
+    if (!takes.includes(built.kind)) {
+      this.out.push(
+        expressionDiagnostic('list-kind-mismatch', `$${node.name} is ${article(LIST_KINDS[built.kind].title)} ${LIST_KINDS[built.kind].title} list, but ${name} takes ${takes.map((k) => `${LIST_KINDS[k].title} lists`).join(' or ')}; ${LIST_KINDS[built.kind].title} lists go with ${listFields(built.kind)}`, node.range, {
+          data: { list: node.name, kind: built.kind, expected: takes },
+        }),
+      );
+      return undefined;
+    }
+    const phase = LIST_KINDS[built.kind].phase;
+    if (phase && this.options.phase !== undefined && this.options.phase !== phase) {
+      this.out.push(expressionDiagnostic('list-kind-mismatch', `$${node.name} is a ${built.kind} list: ${built.kind} lists are read by the ${phase} phase only, not ${this.options.phase}`, node.range, { data: { list: node.name, kind: built.kind, phase } }));
+      return undefined;
+    }
+    switch (built.kind) {
+      case 'ip': return { kind: 'ip-set', lhs, set: built.set, list: node.name };
+      case 'asn': return { kind: 'int-set', lhs, values: built.values, ranges: [] };
+      default: return { kind: 'string-list', lhs, set: built.set, list: node.name, listKind: built.kind };
+    }
+  }
+
+  /**
+   * The managed-list prefixes an expression may use: the deployment's service token (`svc`, service.md's
+   * network rules) and `cf`, as Cloudflare's docs spell the managed lists of the HTTP phases and of Magic Transit.
+   */
+  private managedPrefixes(): string[] {
+    const given = this.options.serviceToken ?? 'svc';
+    return this.options.scheme.rulesLanguage || this.options.phase === 'magic_transit' ? [...new Set(['cf', given])] : [given];
+  }
+
+  /** A list by name: the built list, `null` when the catalog does not carry it (said, membership false), undefined on an error. */
+  private list(node: A.ListNode): BuiltList | null | undefined {
     const name = node.name;
     if (name.length === 0) return undefined; // the lexer reported it
-    const managedNames = managedListsFor(this.options.scheme.rulesLanguage).map((m) => `${token}.${m}`);
-    if (name.includes('.') && !this.options.lists?.get(name)) {
+    const managedNames = this.managedPrefixes().flatMap((token) => managedListsFor(this.options.scheme.rulesLanguage).map((m) => `${token}.${m}`));
+    if (name.includes('.') && !this.options.lists?.entry(name)) {
       if (!managedNames.includes(name)) {
         const guess = suggest(name, managedNames);
         this.out.push(
@@ -488,13 +528,18 @@ class Checker {
     const lists = this.options.lists;
     if (!lists) {
       this.out.push(expressionDiagnostic('list-not-provided', `no items were given for $${name}: membership is false for every packet`, node.range));
-      return IpSet.fromRanges([]);
+      return null;
     }
-    const set = lists.get(name);
+    const set = lists.entry(name);
     if (!set && managedNames.includes(name)) {
       // Managed lists are optional inputs: a catalog of account lists need not carry them.
       this.out.push(expressionDiagnostic('list-not-provided', `no items were given for $${name}: membership is false for every packet`, node.range));
-      return IpSet.fromRanges([]);
+      return { kind: 'ip', set: IpSet.fromRanges([]) };
+    }
+    if (!set && lists.problems.has(name)) {
+      // Given, but not as a list rulekit could build (an unknown kind): its problems say why.
+      for (const p of lists.problems.get(name)!) this.out.push({ ...p, severity: 'error', range: { ...node.range } });
+      return undefined;
     }
     if (!set) {
       const guess = suggest(name, lists.names());
@@ -691,8 +736,8 @@ function describeLhs(node: A.LhsNode): string {
   return node.kind === 'field' ? node.name : node.kind === 'call' ? `${node.name}(…)` : print(node);
 }
 
-function article(type: FieldType): string {
-  return type === 'Int' || type === 'Ip' ? 'an' : 'a';
+function article(type: string): string {
+  return /^[AEIOUaeiou]/.test(type) ? 'an' : 'a';
 }
 
 /** Sort numbers and drop repeats, in place. */
@@ -736,4 +781,19 @@ function exactSet(items: readonly (A.LiteralNode | A.RangeNode)[]): { values: bi
     else ranges.push([read(item.low), read(item.high)]);
   }
   return { values, ranges };
+}
+
+/** The fields a kind of list goes with, for messages. */
+function listFields(kind: ListKind): string {
+  const f = LIST_KINDS[kind].fields;
+  return f === 'Ip' ? 'IP fields' : f.join(', ');
+}
+
+/** An empty list of a kind: what a list the caller did not give holds. */
+function emptyList(kind: ListKind): BuiltList {
+  switch (kind) {
+    case 'ip': return { kind, set: IpSet.fromRanges([]) };
+    case 'asn': return { kind, values: [] };
+    default: return { kind, set: { has: () => false } };
+  }
 }

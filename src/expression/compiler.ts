@@ -150,7 +150,7 @@ function emit(c: CheckedExpression, node: A.ExprNode, k: EmitContext): string {
 }
 
 const TYPEOF: Record<Predicate['kind'], string> = {
-  bare: 'boolean', int: 'number', 'int-set': 'number', string: 'string', 'string-set': 'string', regex: 'string', ip: 'string', 'ip-set': 'string',
+  bare: 'boolean', int: 'number', 'int-set': 'number', string: 'string', 'string-set': 'string', regex: 'string', ip: 'string', 'ip-set': 'string', 'string-list': 'string',
 };
 
 /**
@@ -215,6 +215,8 @@ export function condition(p: Predicate, ctx: EmitContext, t = 't'): { code: stri
       return { code: `${k(p.values)}.has(${t})`, typed: true };
     }
     case 'ip-set':
+      return { code: `${k(p.set)}.has(${t})`, typed: false };
+    case 'string-list':
       return { code: `${k(p.set)}.has(${t})`, typed: false };
   }
   return { code: 'false', typed: true };

@@ -74,6 +74,7 @@ function testCost(p: Predicate): number {
     case 'string-set':
       return p.values.size <= INLINE_SET_MAX ? 0.5 + p.values.size * 0.5 : 3;
     case 'ip-set':
+    case 'string-list':
       return 8;
   }
 }

@@ -23,7 +23,7 @@ export * from './ast.js';
 export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
 export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, HTTP_SCHEME, HTTP_FIELDS, type FieldDef, type FieldType, type SchemeLiteral, type SchemeOptions } from './scheme.js';
 export { HTTP_FIELD_ROWS, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, HTTP_FIELDS_SOURCE, HTTP_DEPRECATED_ALIASES } from './http-fields.js';
-export { ListCatalog, MANAGED_LISTS, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor, type ManagedListInfo, type ListItems } from './lists.js';
+export { ListCatalog, LIST_KINDS, LIST_KIND_NAMES, HostnameSet, RedirectSet, MANAGED_LISTS, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor, type ManagedListInfo, type ListItems, type ListKind, type BuiltList, type StringList } from './lists.js';
 export { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR, IN_OPERATOR, IN_SET_TYPES, IN_LIST_TYPES, type CompareOperatorInfo, type LogicalOperatorInfo } from './operators.js';
 export { FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, type FunctionInfo, type Param, type ParamType, type Restriction } from './functions.js';
 export type { ExpressionContext } from './value-checker.js';

@@ -11,6 +11,7 @@ import { compareIpAddress, isIpAddressText, parseIpAddress } from '../net/index.
 import type { LogicalOperator } from './ast.js';
 import { evaluateValue, planFields, type ValuePlan } from './values.js';
 import { compareValues } from './bytes.js';
+import type { StringList } from './lists.js';
 
 /**
  * How the left-hand side is read from a packet: a plain field (most rules; the fast paths), bit_slice,
@@ -108,7 +109,9 @@ export type Predicate =
    */
   | { kind: 'int-set'; lhs: LhsPlan; values: readonly number[]; ranges: readonly (readonly [number, number])[]; exact?: { values: readonly bigint[]; ranges: readonly (readonly [bigint, bigint])[] } }
   | { kind: 'string-set'; lhs: LhsPlan; values: ReadonlySet<string> }
-  | { kind: 'ip-set'; lhs: LhsPlan; set: IpSet; list?: string };
+  | { kind: 'ip-set'; lhs: LhsPlan; set: IpSet; list?: string }
+  /** `http.host in $hosts`, `http.request.full_uri in $redirects`: a hostname or redirect list's membership. */
+  | { kind: 'string-list'; lhs: LhsPlan; set: StringList; list: string; listKind: 'hostname' | 'redirect' };
 
 /** The type tag a value must have for a predicate kind (anything else is treated as missing). */
 export function valueType(p: Predicate): 'number' | 'string' | 'boolean' {
@@ -245,6 +248,8 @@ export function testValue(p: Predicate, v: unknown): boolean {
     case 'string-set':
       return p.values.has(v as string);
     case 'ip-set':
+      return p.set.has(v as string);
+    case 'string-list':
       return p.set.has(v as string);
   }
 }

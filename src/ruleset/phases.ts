@@ -148,8 +148,10 @@ export function fieldSetScheme(fields: FieldSet): Scheme {
  */
 export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: string | undefined, options: T): T {
   const info = phase === undefined ? undefined : phaseInfo(phase);
-  // The phase goes along: some functions are documented for some phases only.
-  return info?.fields === 'http' ? { ...options, scheme: HTTP_SCHEME, phase } : options;
+  // The phase goes along: some functions are documented for some phases only, and the managed lists'
+  // prefix is the phase's (`$cf.` in Magic Transit, the deployment's token in network_transit).
+  if (!info) return options;
+  return info.fields === 'http' ? { ...options, scheme: HTTP_SCHEME, phase } : { ...options, phase };
 }
 
 /**

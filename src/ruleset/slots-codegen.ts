@@ -84,6 +84,9 @@ function slotPredicate(p: Predicate, ctx: EmitContext, names: string): string {
       if (v4 === 'false') return `(${v} === 6 && ${v6})`;
       return `(${v} === 4 ? ${v4} : ${v} === 6 && ${v6})`;
     }
+    case 'string-list':
+      // Hostname and redirect lists test HTTP fields, which no slot holds (slotsEligible refuses them).
+      return 'false';
   }
 }
 

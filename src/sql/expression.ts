@@ -142,6 +142,8 @@ export class ExpressionWriter {
       }
       case 'ip-set':
         return this.ip.inRanges(col, rangesOf(p.set));
+      case 'string-list':
+        return this.problem(`$${p.list} is a ${p.listKind} list: its matching (subdomain wildcards, URL parts) has no SQL form here`, range);
     }
   }
 

@@ -36,9 +36,9 @@ describe('in $list on a field that is not an address', () => {
   it('names the field and its type with the right article', () => {
     const lists = { lists: { partners: ['192.0.2.0/24'] } };
     const message = (text: string) => checkExpression(text, lists).diagnostics.map((d) => [d.code, d.message]);
-    expect(message('tcp.dstport in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to Ip fields only; tcp.dstport is an Int"]]);
-    expect(message('cf.colo.name in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to Ip fields only; cf.colo.name is a String"]]);
-    expect(message('tcp.flags.syn in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to Ip fields only; tcp.flags.syn is a Bool"]]);
+    expect(message('tcp.dstport in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to IP fields (IP lists), ip.src.asnum (ASN lists); tcp.dstport is an Int"]]);
+    expect(message('cf.colo.name in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to IP fields (IP lists), ip.src.asnum (ASN lists); cf.colo.name is a String"]]);
+    expect(message('tcp.flags.syn in $partners')).toEqual([['operator-type-mismatch', "'in $list' applies to IP fields (IP lists), ip.src.asnum (ASN lists); tcp.flags.syn is a Bool"]]);
     expect(message('ip.src in $partners')).toEqual([]);
     // An unknown field is reported once, as unknown.
     expect(message('ip.srcc in $partners').map(([c]) => c)).toEqual(['unknown-field']);

@@ -76,7 +76,8 @@ describe('ruleset decider', () => {
         expect(loads.length).toBeLessThanOrEqual(1);
         const loaded = [...(loads[0] ?? '').matchAll(/p\[("(?:[^"\\]|\\.)*")\]/g)].map((m) => JSON.parse(m[1]!) as string);
         expect(new Set(loaded).size).toBe(loaded.length);
-        for (const l of lines.filter((l) => /^  if \(/.test(l))) expect(l, l).not.toMatch(/p\[/);
+        // A rule's string literals are not reads (an octal escape can spell `p[`: "\\160\\133").
+        for (const l of lines.filter((l) => /^  if \(/.test(l))) expect(l.replace(/"(?:[^"\\]|\\.)*"/g, '""'), l).not.toMatch(/p\[/);
         for (const t of texts.filter((x) => derived.includes(x))) {
           for (const f of t.includes('asnum') ? ['ip.geoip.asnum', 'ip.src.asnum'] : ['ip.geoip.country', 'ip.src.country', 'ip.dst.country']) expect(loaded).toContain(f);
         }
