@@ -341,7 +341,7 @@ function beyondDomains(checked: CheckedExpression): string[] {
     }
   };
   const vector = (v: VectorPlan): void => {
-    if (v.kind === 'test') predicate(v.predicate);
+    if (v.kind === 'test' || v.kind === 'scalar') predicate(v.predicate);
     else if (v.kind === 'not') vector(v.item);
     else v.items.forEach(vector);
   };

@@ -109,10 +109,12 @@ class Checker {
    * The predicate of a leaf. `vector`: inside any()/all(), where the left-hand side must be unpacked with
    * [*] (one boolean per item); elsewhere it must not be.
    */
-  private predicate(node: A.BareNode | A.CompareNode | A.InNode, vector: boolean): Predicate | undefined {
+  private predicate(node: A.BareNode | A.CompareNode | A.InNode, vector: boolean | 'either', shape?: { multi: boolean }): Predicate | undefined {
     const lhs = this.lhs(node.lhs);
     if (!lhs) return undefined;
     const multi = lhs.kind === 'value' && lhs.plan.multi;
+    if (shape) shape.multi = multi;
+    if (vector === 'either') vector = multi;
     if (multi && !vector) {
       this.out.push(
         expressionDiagnostic('array-needs-quantifier', `${print(node)} gives one boolean per item of ${describeLhs(node.lhs)}: write any(${print(node)}) or all(${print(node)})`, node.range, {
@@ -135,28 +137,39 @@ class Checker {
     }
   }
 
-  /** The argument of any()/all() as a vector plan. */
-  private vector(node: A.ArgNode): VectorPlan | undefined {
+  /**
+   * The argument of any()/all() as a vector plan. `scalarOk`: an operand of `and`/`or`/`xor` may be a single
+   * condition beside the [*] ones (the docs' `any(cf.bot_management.detection_ids[*] eq 201326593 and
+   * cf.waf.credential_check.username_and_password_leaked)`); the combination still needs one [*] operand.
+   */
+  private vector(node: A.ArgNode, scalarOk = false): VectorPlan | undefined {
     if (isValueNode(node)) {
       const p = this.predicate({ kind: 'bare', id: -1, range: node.range, lhs: node }, true);
       return p ? { kind: 'test', predicate: p } : undefined;
     }
     switch (node.kind) {
       case 'group':
-        return this.vector(node.expr);
+        return this.vector(node.expr, scalarOk);
       case 'not': {
-        const item = this.vector(node.operand);
+        const item = this.vector(node.operand, scalarOk);
         return item ? { kind: 'not', item } : undefined;
       }
       case 'logical': {
-        const items = node.operands.map((o) => this.vector(o));
-        return items.every((i) => i !== undefined) ? { kind: 'logical', op: node.op, items: items as VectorPlan[] } : undefined;
+        const items = node.operands.map((o) => this.vector(o, true));
+        if (!items.every((i) => i !== undefined)) return undefined;
+        const plan: VectorPlan = { kind: 'logical', op: node.op, items: items as VectorPlan[] };
+        if (!scalarOk && !hasItems(plan)) {
+          this.out.push(expressionDiagnostic('quantifier-argument', `any() and all() take one boolean per item: ${print(node)} holds no [*]; unpack an array or map with [*], as in any(http.request.headers.names[*] == "x")`, node.range));
+          return undefined;
+        }
+        return plan;
       }
       case 'bare':
       case 'compare':
       case 'in': {
-        const p = this.predicate(node, true);
-        return p ? { kind: 'test', predicate: p } : undefined;
+        const shape = { multi: false };
+        const p = this.predicate(node, scalarOk ? 'either' : true, shape);
+        return p ? { kind: shape.multi ? 'test' : 'scalar', predicate: p } : undefined;
       }
       case 'literal':
         this.out.push(expressionDiagnostic('quantifier-argument', `any() and all() take a comparison on [*] items, not a literal`, node.range));
@@ -796,4 +809,9 @@ function emptyList(kind: ListKind): BuiltList {
     case 'asn': return { kind, values: [] };
     default: return { kind, set: { has: () => false } };
   }
+}
+
+/** Whether a vector plan reads [*] items somewhere (a combination of single conditions only does not). */
+function hasItems(v: VectorPlan): boolean {
+  return v.kind === 'test' || (v.kind === 'not' ? hasItems(v.item) : v.kind === 'logical' && v.items.some(hasItems));
 }

@@ -12,7 +12,7 @@ import type * as A from './ast.js';
 import type { CheckedExpression } from './checker.js';
 import { evaluatePredicate, type Packet } from './interpreter.js';
 import { compareValues } from './bytes.js';
-import { bitSlice, bitwiseAnd, compareBig, compareIpText, inRanges, type LhsPlan, type Predicate, type VectorPlan } from './predicates.js';
+import { bitSlice, bitwiseAnd, combineVector, compareBig, compareIpText, inRanges, notVector, type LhsPlan, type Predicate, type VectorPlan } from './predicates.js';
 import { arrayAt, callFunction, mapKey, readField, unpack, unpackEach, type ValuePlan } from './values.js';
 import { isIpAddressText, type IpSet } from '../net/index.js';
 import { evaluationOrder, INLINE_SET_MAX } from './cost.js';
@@ -42,17 +42,11 @@ export const HELPERS = Object.freeze({
   unpackEach,
   callFunction,
   readField,
-  /** Combine boolean arrays item by item, to the shorter one (wirefilter's and/or/xor on Array<Bool>). */
-  zip(op: 'and' | 'or' | 'xor', parts: boolean[][]): boolean[] {
-    const n = Math.min(...parts.map((p) => p.length));
-    const out: boolean[] = [];
-    for (let i = 0; i < n; i++) {
-      let acc = parts[0]![i]!;
-      for (let j = 1; j < parts.length; j++) acc = op === 'and' ? acc && parts[j]![i]! : op === 'or' ? acc || parts[j]![i]! : acc !== parts[j]![i]!;
-      out.push(acc);
-    }
-    return out;
-  },
+  /** Combine boolean arrays item by item, to the shorter one (wirefilter's and/or/xor on Array<Bool>); a boolean is every item's. */
+  zip: combineVector,
+  notVector,
+  /** any()/all() of a vector value. */
+  quantify: (op: 'any' | 'all', v: boolean[] | boolean) => (typeof v === 'boolean' ? v : op === 'any' ? v.includes(true) : !v.includes(false)),
 });
 
 /** The packet used in place of a non-object (`E` in generated source). */
@@ -233,7 +227,7 @@ function read(lhs: LhsPlan, test: string, ctx: EmitContext): string {
   if (lhs.kind === 'value') return `(t = ${emitValue(lhs.plan, ctx)}, ${test})`;
   if (lhs.kind === 'quantifier') {
     const v = emitVector(lhs.arg, ctx);
-    return `(t = ${lhs.op === 'any' ? `${v}.includes(true)` : `!${v}.includes(false)`}, ${test})`;
+    return `(t = h.quantify("${lhs.op}", ${v}), ${test})`;
   }
   const key = ctx.field(lhs.field.name);
   if (lhs.kind === 'bit_slice') return `(t = h.bitSlice(${key}, ${lhs.start}, ${lhs.end}), t !== undefined && ${test})`;
@@ -284,8 +278,10 @@ function emitVector(v: VectorPlan, ctx: EmitContext): string {
       const test = typed ? code : `typeof t === "${TYPEOF[p.kind]}" && ${code}`;
       return `${emitValue(p.lhs.plan, ctx)}.map((t) => ${test})`;
     }
+    case 'scalar':
+      return `(${emitPredicate(v.predicate, ctx)})`;
     case 'not':
-      return `${emitVector(v.item, ctx)}.map((b) => !b)`;
+      return `h.notVector(${emitVector(v.item, ctx)})`;
     case 'logical':
       return `h.zip("${v.op}", [${v.items.map((i) => emitVector(i, ctx)).join(', ')}])`;
   }

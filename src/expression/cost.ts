@@ -37,6 +37,8 @@ function vectorCost(v: VectorPlan): number {
   switch (v.kind) {
     case 'test':
       return v.predicate.lhs.kind === 'value' ? planCost(v.predicate.lhs.plan) + testCost(v.predicate) * 4 : 4;
+    case 'scalar':
+      return predicateCost(v.predicate);
     case 'not':
       return 1 + vectorCost(v.item);
     case 'logical':

@@ -75,8 +75,12 @@ export interface FunctionInfo {
   /** Result type, or a function of the argument types (concat). */
   returns?: ValueType | ((args: readonly ValueType[]) => ValueType | undefined);
   restriction?: Restriction;
-  /** At most one call of this family per expression, not nested in each other (regex_replace, wildcard_replace). */
-  once?: 'replace';
+  /**
+   * At most one call of this family per expression (regex_replace and wildcard_replace, not nested in each
+   * other); `concat`: once per rewrite expression (the URL rewrite reference: "concat() and regex_replace()
+   * can appear only once in a rewrite expression").
+   */
+  once?: 'replace' | 'concat';
   /** `any` / `all`: reduce an array of booleans. */
   quantifier?: 'any' | 'all';
   /** Implementation (arguments in parameter order). */
@@ -189,6 +193,7 @@ export const FUNCTIONS: Readonly<Record<string, FunctionInfo>> = {
       return undefined;
     },
     run: R.concat,
+    once: 'concat',
   },
   decode_base64: {
     signature: 'decode_base64(source: String) -> String',

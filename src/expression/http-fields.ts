@@ -192,6 +192,22 @@ export const HTTP_FIELD_ROWS: readonly (readonly [name: string, dataType: string
   ['http.response.content_type.media_type', 'String', 'The lowercased content type of the response without parameters.'],
   ['cf.response.1xxx_code', 'Integer', 'The specific code of a 1XXX Cloudflare error (response header transforms and custom errors only).'],
   ['cf.response.error_type', 'String', 'The type of error in the response being returned (response header transforms and custom errors only).'],
+  // Documented on their features' pages rather than in index.yaml at the revision above: JWT claims by
+  // token configuration (api-shield/security/jwt-validation; listed in the fields of custom rules), threat
+  // intelligence (waf/detections/threat-intelligence/fields), Attack Signature Detection (Early Access;
+  // waf/detections/attack-signature-detection/fields) and sequence rules (api-shield/security/sequence-mitigation).
+  ['http.request.jwt.claims', 'Map<Array<String>>', 'The claims of the JSON Web Tokens API Shield validated, as JSON text, by token configuration ID (read with lookup_json_string).'],
+  ['cf.intel.ip.datasets', 'Array<String>', 'The datasets that flagged the client IP address in the past seven days (ddos, waf).'],
+  ['cf.intel.ip.target_industries', 'Array<String>', 'The industries the client IP address has targeted.'],
+  ['cf.intel.ip.attacker_names', 'Array<String>', 'The threat actor names associated with the client IP address.'],
+  ['cf.intel.ip.attacker_countries', 'Array<String>', 'The source countries of the threat activity, as ISO 3166-1 Alpha 2 codes.'],
+  ['cf.intel.ip.target_countries', 'Array<String>', 'The countries the client IP address has targeted, as ISO 3166-1 Alpha 2 codes.'],
+  ['cf.waf.signature.request.categories', 'Array<String>', 'The categories of the attack signatures that matched the request.'],
+  ['cf.waf.signature.request.confidence', 'Array<String>', 'The confidence values (high, low) of the attack signatures that matched the request.'],
+  ['cf.waf.signature.request.refs', 'Array<String>', 'The Refs (up to 10) of the attack signatures that matched the request.'],
+  ['cf.sequence.current_op', 'String', 'The ID of the API Shield operation of the request (empty when none).'],
+  ['cf.sequence.previous_ops', 'Array<String>', 'The IDs of the prior operations in the sequence, most recent first.'],
+  ['cf.sequence.msec_since_op', 'Map<Number>', 'The milliseconds since each prior operation of the sequence last occurred, by operation ID.'],
 ];
 
 /**

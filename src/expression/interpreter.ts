@@ -22,7 +22,7 @@ const EMPTY: Packet = Object.freeze({});
 
 /** The present values the left-hand side reads from a packet (0, 1, or several for `anyOf` fields). */
 export function lhsValues(lhs: LhsPlan, packet: Packet): unknown[] {
-  if (lhs.kind === 'quantifier') return [quantify(lhs.op, lhs.arg, packet)];
+  if (lhs.kind === 'quantifier') return [quantify(lhs.op, lhs.arg, packet, evaluatePredicate)];
   if (lhs.kind === 'value') {
     const v = evaluateValue(lhs.plan, packet);
     return v === undefined ? [] : [v];

@@ -27,14 +27,39 @@ export type LhsPlan =
 /**
  * The argument of `any` / `all`: one boolean per item. A test is a predicate on an unpacked (`[*]`) value;
  * `and`/`or`/`xor` combine item by item (to the shorter array, as wirefilter does), `not` negates each.
+ * A `scalar` is one condition on the whole request beside them (the docs' `any(ids[*] eq 1 and leaked)`):
+ * it stands for the same boolean at every item.
  */
 export type VectorPlan =
   | { kind: 'test'; predicate: Predicate }
+  | { kind: 'scalar'; predicate: Predicate }
   | { kind: 'logical'; op: LogicalOperator; items: VectorPlan[] }
   | { kind: 'not'; item: VectorPlan };
 
-/** The booleans of a vector plan on a record. */
-export function evaluateVector(v: VectorPlan, record: Readonly<Record<string, unknown>>): boolean[] {
+/** A vector's booleans, or one boolean that stands for every item (a scalar part). */
+export type VectorValue = boolean[] | boolean;
+
+/** `and`/`or`/`xor` item by item, to the shortest array; a lone boolean is every item's. */
+export function combineVector(op: LogicalOperator, parts: readonly VectorValue[]): VectorValue {
+  const arrays = parts.filter((p): p is boolean[] => typeof p !== 'boolean');
+  const at = (p: VectorValue, i: number) => (typeof p === 'boolean' ? p : p[i]!);
+  const n = arrays.length ? Math.min(...arrays.map((p) => p.length)) : 1;
+  const out: boolean[] = [];
+  for (let i = 0; i < n; i++) {
+    let acc = at(parts[0]!, i);
+    for (let j = 1; j < parts.length; j++) acc = op === 'and' ? acc && at(parts[j]!, i) : op === 'or' ? acc || at(parts[j]!, i) : acc !== at(parts[j]!, i);
+    out.push(acc);
+  }
+  return arrays.length ? out : out[0]!;
+}
+
+/** `not` of a vector value. */
+export function notVector(v: VectorValue): VectorValue {
+  return typeof v === 'boolean' ? !v : v.map((b) => !b);
+}
+
+/** The booleans of a vector plan on a record; `scalar` decides a scalar part (the interpreter's predicate evaluation). */
+export function evaluateVector(v: VectorPlan, record: Readonly<Record<string, unknown>>, scalar: (p: Predicate, record: Readonly<Record<string, unknown>>) => boolean): VectorValue {
   switch (v.kind) {
     case 'test': {
       const p = v.predicate;
@@ -43,19 +68,12 @@ export function evaluateVector(v: VectorPlan, record: Readonly<Record<string, un
       const items = evaluateValue(p.lhs.plan, record) as unknown[];
       return items.map((x) => typeof x === type && testValue(p, x));
     }
+    case 'scalar':
+      return scalar(v.predicate, record);
     case 'not':
-      return evaluateVector(v.item, record).map((b) => !b);
-    case 'logical': {
-      const parts = v.items.map((i) => evaluateVector(i, record));
-      const n = Math.min(...parts.map((p) => p.length));
-      const out: boolean[] = [];
-      for (let i = 0; i < n; i++) {
-        let acc = parts[0]![i]!;
-        for (let j = 1; j < parts.length; j++) acc = v.op === 'and' ? acc && parts[j]![i]! : v.op === 'or' ? acc || parts[j]![i]! : acc !== parts[j]![i]!;
-        out.push(acc);
-      }
-      return out;
-    }
+      return notVector(evaluateVector(v.item, record, scalar));
+    case 'logical':
+      return combineVector(v.op, v.items.map((i) => evaluateVector(i, record, scalar)));
   }
 }
 
@@ -77,14 +95,15 @@ export function lhsFields(lhs: LhsPlan, out: Set<string> = new Set()): Set<strin
 }
 
 function vectorFields(v: VectorPlan, out: Set<string>): void {
-  if (v.kind === 'test') lhsFields(v.predicate.lhs, out);
+  if (v.kind === 'test' || v.kind === 'scalar') lhsFields(v.predicate.lhs, out);
   else if (v.kind === 'not') vectorFields(v.item, out);
   else for (const i of v.items) vectorFields(i, out);
 }
 
 /** `any` / `all` of a vector plan on a record. */
-export function quantify(op: 'any' | 'all', v: VectorPlan, record: Readonly<Record<string, unknown>>): boolean {
-  const bools = evaluateVector(v, record);
+export function quantify(op: 'any' | 'all', v: VectorPlan, record: Readonly<Record<string, unknown>>, scalar: (p: Predicate, record: Readonly<Record<string, unknown>>) => boolean): boolean {
+  const bools = evaluateVector(v, record, scalar);
+  if (typeof bools === 'boolean') return bools;
   return op === 'any' ? bools.includes(true) : !bools.includes(false);
 }
 

@@ -53,6 +53,7 @@ const LOWER_CASE_KEYS: ReadonlySet<string> = new Set(['http.request.headers', 'h
 /** Checks value nodes; one instance per checked expression (it counts the replace functions). */
 export class ValueChecker {
   private replaceCalls = 0;
+  private concatCalls = 0;
 
   constructor(private readonly env: ValueEnv) {}
 
@@ -204,6 +205,10 @@ export class ValueChecker {
       this.push('function-context', `${node.name}() is only available in ${r.where} (phases ${r.phases.join(', ')}), not in ${this.env.phase}`, node.nameRange, {
         data: { function: node.name, phase: this.env.phase },
       });
+      return false;
+    }
+    if (fn.once === 'concat' && this.env.context === 'value' && ++this.concatCalls > 1) {
+      this.push('function-context', `concat() may be used once in a rewrite expression (the URL rewrite reference); join the parts in one concat(…)`, node.nameRange, { data: { function: node.name } });
       return false;
     }
     if (fn.once === 'replace' && ++this.replaceCalls > 1) {

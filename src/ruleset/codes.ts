@@ -18,6 +18,7 @@ export const RULESET_CODES = {
   'ruleset-duplicate-member': { severity: 'error', doc: 'The same JSON key twice in one object; only the last would count.' },
   'rule-unknown-action': { severity: 'error', doc: 'An `action` that no phase of the catalog has; the closest is suggested.' },
   'rule-action-phase': { severity: 'error', doc: 'An action that does not belong to the ruleset’s phase (log_custom_field outside http_log_custom_fields, rewrite in http_request_firewall_custom…).' },
+  'rule-complexity-limit': { severity: 'error', doc: 'A Network Firewall (magic_transit) expression whose and/or nesting multiplies out to at least as many alternatives as the docs’ example that the service refuses with 400 "ruleset exceeds complexity constraints" (512).' },
   'rule-field-phase': { severity: 'error', doc: 'A field of the other field set than the ruleset’s phase reads: an HTTP field (http.host) in a network phase (magic_transit), or a packet field (tcp.dstport) in an HTTP phase, or a response field (http.response.code) in a phase that runs before the response.' },
   'rule-action-parameters-not-checked': { severity: 'info', doc: 'The `action_parameters` of an HTTP-phase action (rewrite, redirect, execute…) are not checked by rulekit yet, apart from their value expressions (uri.path / uri.query / headers.<name> / target_url `expression`).' },
   'rule-action-parameters': { severity: 'error', doc: '`action_parameters` that do not fit the action (skip needs `ruleset`; block takes none).' },

@@ -13,6 +13,7 @@
  * `http_request_cloud_connector`) are not in the catalog: their rulesets are reported as not checked.
  * @module
  */
+import { complexityDiagnostics } from './complexity.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { HTTP_FIELD_PHASES, HTTP_SCHEME, NETWORK_SCHEME, walk, type ExprNode, type Scheme } from '../expression/index.js';
 import { RULESET_CODES } from './codes.js';
@@ -163,7 +164,7 @@ export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: st
 export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], phase: string | undefined, ast?: ExprNode): Diagnostic[] {
   const info = phase === undefined ? undefined : phaseInfo(phase);
   if (!info) return diagnostics;
-  if (ast) diagnostics = [...diagnostics, ...responseFieldDiagnostics(ast, phase)];
+  if (ast) diagnostics = [...diagnostics, ...responseFieldDiagnostics(ast, phase), ...complexityDiagnostics(ast, phase)];
   const other: FieldSet = info.fields === 'http' ? 'network' : 'http';
   return diagnostics.map((d) => {
     if (d.code !== 'unknown-field' || !d.range) return d;
