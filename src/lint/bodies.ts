@@ -6,7 +6,8 @@
  * block scalars. Pure: text in, items out.
  * @module
  */
-import { isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseAllDocuments, Scalar, type Document as YamlDocument, type Node as YamlNode } from 'yaml';
+import { toolFile } from './rule-files.js';
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { childPointer, parseJsonText } from '../json/index.js';
 import { jsonString, rawLine, yamlBlock, yamlPlain, yamlSingle, type Encoder } from './encode.js';
@@ -163,21 +164,33 @@ export function extractJson(text: string, unknownShape = true): Extracted {
   return out;
 }
 
-/** Extract from a YAML file (see {@link extractJson}). */
+/**
+ * Extract from a YAML file (see {@link extractJson}): every document of it (`---` between Kubernetes
+ * manifests), each a body of a shape lint reads or a rule-management tool's file (rule-files.ts).
+ */
 export function extractYaml(text: string, unknownShape = true): Extracted {
   const out: Extracted = { kind: 'yaml', items: [], diagnostics: [] };
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
-  if (doc.errors.length) {
-    const e = doc.errors[0]!;
-    out.diagnostics.push(lintDiagnostic('lint-parse-error', `not valid YAML: ${e.message.split('\n')[0]}`, { start: e.pos[0], end: Math.max(e.pos[0], e.pos[1]) }));
-    return out;
+  const docs = parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
+  if (!Array.isArray(docs)) return out; // an empty stream
+  for (const doc of docs) {
+    if (doc.errors.length) {
+      const e = doc.errors[0]!;
+      out.diagnostics.push(lintDiagnostic('lint-parse-error', `not valid YAML: ${e.message.split('\n')[0]}`, { start: e.pos[0], end: Math.max(e.pos[0], e.pos[1]) }));
+      return out;
+    }
   }
+  let read = 0;
+  for (const doc of docs) if (yamlDocument(text, doc, out)) read++;
+  if (!read && unknownShape) out.diagnostics.push(unrecognized(text, 'YAML file'));
+  return out;
+}
+
+/** The items of one YAML document into `out`; false when it is of no shape lint reads. */
+function yamlDocument(text: string, doc: YamlDocument, out: Extracted): boolean {
   const value: unknown = doc.toJS();
+  const tool = shapeOf(value) ? undefined : toolFile(value);
   const shape = shapeOf(value);
-  if (!shape) {
-    if (unknownShape) out.diagnostics.push(unrecognized(text, 'YAML file'));
-    return out;
-  }
+  if (!shape && !tool) return false;
   const nodes = new Map<string, { value: YamlNode; key?: YamlNode }>();
   const walk = (n: unknown, pointer: string, key?: YamlNode) => {
     if (!n || typeof n !== 'object') return;
@@ -197,10 +210,25 @@ export function extractYaml(text: string, unknownShape = true): Extracted {
     const n = nodes.get(p)?.value;
     return n && isScalar(n) && typeof n.value === 'string' ? decodeYamlScalar(text, n as Scalar<string>) : undefined;
   };
-  out.items.push(
-    ...bodyItems(value, shape, (p, part) => rangeOf(part === 'key' ? nodes.get(p)?.key : nodes.get(p)?.value), stringAt, whole, () => ({ map: OffsetMap.verbatim(text, 0), encoder: (s) => s })),
-  );
-  return out;
+  const locate = (p: string, part: 'value' | 'key') => rangeOf(part === 'key' ? nodes.get(p)?.key : nodes.get(p)?.value);
+  if (tool) {
+    for (const rs of tool.rulesets) {
+      out.items.push({
+        kind: 'ruleset',
+        label: rs.label,
+        value: rs.body,
+        operation: 'name' in rs.body ? 'create' : 'update',
+        pointerPrefix: '',
+        showPointer: rs.filePointer,
+        locate: (p, part) => locate(rs.filePointer(p), part) ?? locate(rs.filePointer(p), 'value') ?? whole,
+        stringAt: (p) => stringAt(rs.filePointer(p)),
+      });
+    }
+    if (tool.lists) out.lists = { ...out.lists, ...tool.lists };
+    return true;
+  }
+  out.items.push(...bodyItems(value, shape!, locate, stringAt, whole, () => ({ map: OffsetMap.verbatim(text, 0), encoder: (s) => s })));
+  return true;
 }
 
 /**

@@ -42,7 +42,9 @@ export const SAFE_FIX_CODES: ReadonlySet<string> = new Set([
 
 /** Check everything extracted from one file; diagnostics are in the file's coordinates, sorted. */
 export function checkExtracted(ex: Extracted, options: LintCheckOptions = {}): LintDiagnostic[] {
-  const expr = prepared(options.expression);
+  // Lists the file declares join the caller's (the caller's win: they are what the run was given).
+  const given = options.expression?.lists;
+  const expr = prepared(ex.lists && !(given instanceof ListCatalog) ? { ...options.expression, lists: { ...ex.lists, ...given } } : options.expression);
   const out: LintDiagnostic[] = [...ex.diagnostics];
   for (const item of ex.items) {
     if ('value' in item) out.push(...checkBody(item, expr, options.analysis !== false));
@@ -187,7 +189,7 @@ function checkBody(item: BodyItem, expr: ExpressionOptions, analysis: boolean): 
   const out: LintDiagnostic[] = [...(item.textDiagnostics ?? [])];
   for (const d of found) {
     const pointer = d.pointer ?? '';
-    const shown = item.pointerPrefix && pointer.startsWith(item.pointerPrefix) ? pointer.slice(item.pointerPrefix.length) : pointer;
+    const shown = item.showPointer ? item.showPointer(pointer) : item.pointerPrefix && pointer.startsWith(item.pointerPrefix) ? pointer.slice(item.pointerPrefix.length) : pointer;
     const r: LintDiagnostic = { ...d, pointer: shown, where: shown || '/' };
     delete r.rangeIn;
     const s = d.rangeIn === 'value' && d.range ? item.stringAt(pointer) : undefined;

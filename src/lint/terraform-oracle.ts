@@ -1,7 +1,7 @@
 /**
  * What HashiCorp's HCL parser says a Terraform file holds where rulekit lints: every `expression` of every
- * rule of every `cloudflare_ruleset` (v5 lists, v4 blocks, the `content` of `dynamic "rules"` blocks) and
- * every `filter` of every `cloudflare_logpush_job`, read from `@cdktf/hcl2json`'s JSON rather than from
+ * rule of every `cloudflare_ruleset` (v5 lists, v4 blocks, the `content` of `dynamic "rules"` blocks), of
+ * every legacy `cloudflare_filter`, and every `filter` of every `cloudflare_logpush_job`, read from `@cdktf/hcl2json`'s JSON rather than from
  * rulekit's own position-keeping reader. The lint run holds the reader's items against this list, so a
  * value the reader missed is reported instead of passing unread.
  * Pure: JSON in, labels out.
@@ -64,6 +64,7 @@ export function oracleValues(parsed: Json): OracleValue[] {
     const dynamic = isObject(body['dynamic']) ? body['dynamic']['rules'] : undefined;
     for (const d of list(dynamic)) for (const c of isObject(d) ? list(d['content']) : []) expression(c, `${address}.rules[dynamic].expression`);
   }
+  for (const [address, body] of resources(parsed, 'cloudflare_filter')) expression(body, `${address}.expression`);
   for (const [address, body] of resources(parsed, 'cloudflare_logpush_job')) {
     const f = body['filter'];
     if (typeof f !== 'string' || f.trim() === '') continue;
@@ -83,8 +84,11 @@ export function unreadValues(oracle: readonly OracleValue[], ex: Extracted, text
   const bump = (label: string) => seen.set(label, (seen.get(label) ?? 0) + 1);
   for (const item of ex.items) if (!('value' in item) && !item.slot) bump(item.label);
   for (const d of ex.diagnostics) if (d.code === 'lint-not-literal' && d.where) bump(d.where);
+  // A resource reported whole (a phase rulekit does not model, rules that are one Terraform value) accounts for all its values.
+  const whole = new Set(ex.diagnostics.filter((d) => (d.code === 'lint-phase-not-checked' || d.code === 'lint-not-literal') && d.where).map((d) => d.where!.replace(/\.rules$/, '')));
   const out: LintDiagnostic[] = [];
   for (const v of oracle) {
+    if (whole.has(v.label.slice(0, v.label.indexOf('.', v.label.indexOf('.') + 1)))) continue;
     const n = seen.get(v.label) ?? 0;
     if (n > 0) {
       seen.set(v.label, n - 1);

@@ -27,6 +27,7 @@ export function extractTerraform(text: string): Extracted {
     const [type, name] = block.labels as [string, string];
     if (type === 'cloudflare_ruleset') ruleset(block, `${type}.${name}`, out);
     else if (type === 'cloudflare_logpush_job') logpushJob(block, `${type}.${name}`, out);
+    else if (type === 'cloudflare_filter') legacyFilter(block, `${type}.${name}`, out);
   }
   return out;
 }
@@ -35,7 +36,7 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
   const phaseAttr = attribute(block.body, 'phase');
   const phase = literalString(phaseAttr?.value);
   if (phase !== undefined && !Object.hasOwn(CHECKED_PHASES, phase)) {
-    out.diagnostics.push(lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not in rulekit's catalog of phases, so its rules were not checked (docs/fields.md lists the ${Object.keys(CHECKED_PHASES).length} phases it checks)`, phaseAttr!.value.range));
+    out.diagnostics.push({ ...lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not in rulekit's catalog of phases, so its rules were not checked (docs/fields.md lists the ${Object.keys(CHECKED_PHASES).length} phases it checks)`, phaseAttr!.value.range), where: address });
     return;
   }
   const rules: { body: (key: string) => HclValue | undefined; node: HclNode; label: string; source?: (string | number)[] }[] = [];
@@ -165,6 +166,20 @@ function credentialCheck(rule: HclNode, actionName: string | undefined, action: 
 function filed(d: Diagnostic): Diagnostic {
   delete d.pointer;
   return d;
+}
+
+/**
+ * A `cloudflare_filter` (provider v4's legacy Firewall Rules, and cf-terraforming's output of them): its
+ * `expression` is in the Rules language of the HTTP phases, checked as a custom rule's would be.
+ */
+function legacyFilter(block: HclBlock, address: string, out: Extracted): void {
+  const e = attribute(block.body, 'expression');
+  if (!e) return;
+  const item = templateItem(e.value, 'expression', `${address}.expression`, out);
+  if (!item) return;
+  item.phase = 'http_request_firewall_custom';
+  item.source = ['resource', 'cloudflare_filter', address.slice(address.indexOf('.') + 1), 0, 'expression'];
+  out.items.push(item);
 }
 
 function logpushJob(block: HclBlock, address: string, out: Extracted): void {

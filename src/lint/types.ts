@@ -1,6 +1,7 @@
 /** What the per-format extractors produce and the checker consumes. @module */
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import type { ValueSlot } from '../ruleset/index.js';
+import type { ListItems } from '../expression/index.js';
 import type { Encoder } from './encode.js';
 import type { Interpolation } from './hcl.js';
 import type { OffsetMap } from './offset-map.js';
@@ -51,6 +52,8 @@ export interface BodyItem {
   operation: 'create' | 'update';
   /** A pointer prefix to remove from reported pointers (`/rules` for a bare array). */
   pointerPrefix: string;
+  /** The file pointer of a pointer into `value`, where the body is built from the file (a tool's layout); overrides `pointerPrefix`. */
+  showPointer?: (pointer: string) => string;
   /** File range of the value (or key) at a pointer of `value`. */
   locate(pointer: string, part: 'value' | 'key'): Range | undefined;
   /** The decoded string at a pointer of `value`, with its map and encoder. */
@@ -73,4 +76,6 @@ export interface Extracted {
   items: (TextItem | BodyItem)[];
   /** Problems of the file itself (not valid HCL, unrecognized shape, values not checked), in file coordinates. */
   diagnostics: LintDiagnostic[];
+  /** Lists the file declares (an octorules file's `lists:`), beside those the caller gives. */
+  lists?: ListItems;
 }
