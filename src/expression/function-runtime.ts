@@ -339,3 +339,20 @@ export function hmacSha256Base64(key: string, message: string): string {
   for (const b of mac) bin += String.fromCharCode(b);
   return btoa(bin);
 }
+
+/** `has_key(map, key)`: a Map field's key (records hold Map fields as Maps). */
+export function hasKey(map: unknown, key: unknown): boolean | undefined {
+  if (!(map instanceof Map) || typeof key !== 'string') return undefined;
+  return map.has(key);
+}
+
+/** `has_value(items, value)`: an array's item, or a Map's value, equal to the value. */
+export function hasValue(items: unknown, value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(items)) return items.includes(value);
+  if (items instanceof Map) {
+    for (const v of items.values()) if (v === value) return true;
+    return false;
+  }
+  return undefined;
+}

@@ -33,8 +33,18 @@ export const NEWER_FUNCTIONS_SOURCE = Object.freeze({
   functions: ['encode_base64', 'sha256'] as readonly string[],
 });
 
+/**
+ * has_key and has_value follow the changelog entry "Rules – New functions for array and map operations"
+ * (January 2026, with split and join), whose examples are `has_key(http.request.headers, "x-custom-header")`
+ * and `has_value(split(http.response.headers["x-allow-country"][0], ","), ip.src.country)`.
+ */
+export const MAP_FUNCTIONS_SOURCE = Object.freeze({
+  changelog: 'Rules – New functions for array and map operations (Cloudflare changelog, 2026-01)',
+  functions: ['has_key', 'has_value'] as readonly string[],
+});
+
 /** What a parameter accepts (`Array` is an array of any items; `Bytes` reads as String). */
-export type ParamType = 'String' | 'Int' | 'Bool' | 'Ip' | 'String|Int' | 'String|Array' | 'Int|Bool|Ip' | 'Array<String>' | 'Array<Bool>';
+export type ParamType = 'String' | 'Int' | 'Bool' | 'Ip' | 'String|Int' | 'String|Array' | 'Int|Bool|Ip' | 'Array<String>' | 'Array<Bool>' | 'Map' | 'Array|Map' | 'Scalar';
 
 /** One parameter. */
 export interface Param {
@@ -72,8 +82,10 @@ export interface FunctionInfo {
   example: string;
   /** Parameters, checked generically; absent for functions with their own `check` (bit_slice). */
   params?: readonly Param[];
-  /** Result type, or a function of the argument types (concat). */
+  /** Result type, or a function of the argument types (concat); undefined: the types do not go together. */
   returns?: ValueType | ((args: readonly ValueType[]) => ValueType | undefined);
+  /** What the types must be when `returns` gives undefined (default: concat's rule). */
+  mismatch?: string;
   restriction?: Restriction;
   /**
    * At most one call of this family per expression (regex_replace and wildcard_replace, not nested in each
@@ -228,6 +240,33 @@ export const FUNCTIONS: Readonly<Record<string, FunctionInfo>> = {
     ],
     returns: 'Bool',
     run: R.endsWith as FunctionRun,
+  },
+  has_key: {
+    signature: 'has_key(map: Map, key: String) -> Boolean',
+    doc: 'Whether the map has the key (header and cookie names are lower case).',
+    example: 'has_key(http.request.headers, "x-custom-header")',
+    params: [
+      { name: 'map', type: 'Map' },
+      { name: 'key', type: 'String' },
+    ],
+    returns: 'Bool',
+    run: R.hasKey,
+  },
+  has_value: {
+    signature: 'has_value(items: Array | Map, value) -> Boolean',
+    doc: 'Whether the array, or a value of the map, equals the value (of the items\' type).',
+    example: 'has_value(split(http.response.headers["x-allow-country"][0], ",", 64), ip.src.country)',
+    params: [
+      { name: 'items', type: 'Array|Map' },
+      { name: 'value', type: 'Scalar' },
+    ],
+    returns: (args) => {
+      const [items, value] = args;
+      const inner = items !== undefined && typeof items !== 'string' ? ('array' in items ? items.array : items.map) : undefined;
+      return inner !== undefined && typeof inner === 'string' && value === inner ? 'Bool' : undefined;
+    },
+    mismatch: 'the value has the type of the items: has_value(Array<T> | Map<T>, T)',
+    run: R.hasValue,
   },
   join: {
     signature: 'join(items: Array<String>, separator: String) -> String',

@@ -41,10 +41,13 @@ const SCALAR_OF: Record<ParamType, (t: ValueType) => boolean> = {
   'Int|Bool|Ip': (t) => t === 'Int' || t === 'Bool' || t === 'Ip',
   'Array<String>': (t) => !isScalar(t) && 'array' in t && t.array === 'String',
   'Array<Bool>': (t) => !isScalar(t) && 'array' in t && t.array === 'Bool',
+  Map: (t) => !isScalar(t) && 'map' in t,
+  'Array|Map': (t) => !isScalar(t),
+  Scalar: (t) => isScalar(t),
 };
 
 const CHECK_OF: Record<ParamType, ParamCheck> = {
-  String: 'string', Int: 'number', Bool: 'boolean', Ip: 'string', 'String|Int': 'any', 'String|Array': 'any', 'Int|Bool|Ip': 'any', 'Array<String>': 'array', 'Array<Bool>': 'array',
+  String: 'string', Int: 'number', Bool: 'boolean', Ip: 'string', 'String|Int': 'any', 'String|Array': 'any', 'Int|Bool|Ip': 'any', 'Array<String>': 'array', 'Array<Bool>': 'array', Map: 'any', 'Array|Map': 'any', Scalar: 'any',
 };
 
 /** Map fields whose keys are lower-cased names (header and cookie names; the record contract). */
@@ -151,6 +154,12 @@ export class ValueChecker {
       this.push('function-arguments', `${node.name}() takes at most one argument unpacked with [*]`, node.range);
       return undefined;
     }
+    // The docs allow [*] in a function's first argument only (the call is then made per item).
+    const starAt = plans.findIndex((p) => p.multi);
+    if (starAt > 0) {
+      this.push('function-arguments', `${node.name}(): [*] may unpack only a function's first argument, not argument ${starAt + 1}`, node.args[starAt]!.range);
+      return undefined;
+    }
     if (fn.literals && !fn.literals(literals, node, this.env.out)) return undefined;
     // A literal the check consumed (wildcard_replace's flags, compiled into its pattern) is dropped.
     literals.forEach((l, i) => {
@@ -163,7 +172,7 @@ export class ValueChecker {
     }
     const returns = typeof fn.returns === 'function' ? fn.returns(plans.map((p) => p.type)) : fn.returns;
     if (returns === undefined) {
-      this.push('function-arguments', `${node.name} takes all strings or all arrays of one type: ${fn.signature}`, node.range);
+      this.push('function-arguments', `${node.name}: ${fn.mismatch ?? 'takes all strings or all arrays of one type'}: ${fn.signature}`, node.range);
       return undefined;
     }
     // With an unpacked argument the call is made per item and gives an array (wirefilter: `lower(x[*])` is
@@ -267,6 +276,8 @@ export class ValueChecker {
       }
       case 'String|Int':
         return this.literal(label, lit.form === 'int' ? 'Int' : 'String', lit);
+      case 'Scalar':
+        return this.literal(label, lit.form === 'int' ? 'Int' : lit.form === 'string' || lit.form === 'raw' ? 'String' : 'Ip', lit);
       case 'String':
       case 'String|Array': {
         const v = readString(lit, undefined, out);
