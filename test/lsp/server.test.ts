@@ -93,12 +93,12 @@ describe('rulekit lsp over stdio', () => {
     expect(quick.isPreferred).toBe(true);
     expect(quick.diagnostics).toEqual([comma]);
     const left = await doc.edit(quick.edit!.changes![doc.uri]!);
-    expect(doc.text()).toBe('tcp.dstport in {80  443} AND ip.src == 10.0.0.0/8\n');
+    expect(doc.text()).toBe('tcp.dstport in {80 443} AND ip.src == 10.0.0.0/8\n');
     expect(codes(left)).toEqual(['uppercase-keyword', 'cidr-outside-set']);
     const all = (await lsp.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: doc.uri }, range: left[0]!.range, context: { diagnostics: [], only: ['source.fixAll'] } })) as CodeAction[];
     expect(all.map((a) => a.kind)).toEqual(['source.fixAll.rulekit']);
     const clean = await doc.edit(all[0]!.edit!.changes![doc.uri]!);
-    expect(doc.text()).toBe('tcp.dstport in {80  443} and ip.src in {10.0.0.0/8}\n');
+    expect(doc.text()).toBe('tcp.dstport in {80 443} and ip.src in {10.0.0.0/8}\n');
     expect(clean).toEqual([]);
   });
 
