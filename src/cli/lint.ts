@@ -1,7 +1,7 @@
 /** `rulekit lint`: the command line around src/lint (options, config, lists and scheme files, exit code). @module */
-import { DIAGNOSTIC_CODES, type ExpressionOptions, type Severity } from '../index.js';
+import type { ExpressionOptions, Severity } from '../index.js';
 import {
-  atLeast, ConfigError, Excludes, findConfig, formatReports, LINT_CODES, lintFiles, loadConfig, resolveTargets, severitySetting,
+  atLeast, ConfigError, Excludes, findConfig, formatReports, isKnownCode, KNOWN_CODES, lintFiles, loadConfig, resolveTargets, severitySetting, unknownCodeMessage,
   type InputKind, type LintFormat, type SeveritySetting,
 } from '../lint/index.js';
 import { loadLists } from './commands.js';
@@ -52,6 +52,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
     const m = /^([a-z0-9-]+)=(\w+)$/.exec(s);
     const level = m && severitySetting(m[2]);
     if (!m || !level) throw new UsageError(`--severity takes code=off|info|warn|error, not ${JSON.stringify(s)}`);
+    if (!isKnownCode(m[1]!)) throw new UsageError(`--severity ${s}: ${unknownCodeMessage(m[1]!)}`);
     severity[m[1]!] = level;
   }
   const lists = options.lists ? await loadLists(options.lists) : typeof config.lists === 'string' ? await loadLists(config.lists) : config.lists;
@@ -81,6 +82,6 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
   // What --fix changed goes with the text report; beside a machine-readable report it goes to stderr.
   if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
   const color = options.color ?? (process.stdout.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb');
-  write(formatReports(format, reports, { maxSeverity, color, version: '0.1.0', codes: { ...DIAGNOSTIC_CODES, ...LINT_CODES } }));
+  write(formatReports(format, reports, { maxSeverity, color, version: '0.1.0', codes: KNOWN_CODES }));
   return reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity))) ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Severity } from '../diagnostics/index.js';
+import { isKnownCode, unknownCodeMessage } from './codes.js';
 
 /** The file name looked for. */
 export const CONFIG_FILE = 'rulekit.config.json';
@@ -95,6 +96,7 @@ export function loadConfig(path: string | undefined, cwd = process.cwd()): LintC
     const s = o['severity'];
     if (typeof s !== 'object' || s === null || Array.isArray(s)) throw new ConfigError(`${path}: "severity" maps codes to off, info, warn or error`);
     for (const [code, level] of Object.entries(s)) {
+      if (!isKnownCode(code)) throw new ConfigError(`${path}: "severity": ${unknownCodeMessage(code)}`);
       const v = severitySetting(level);
       if (!v) throw new ConfigError(`${path}: severity of ${code} is ${JSON.stringify(level)}; use off, hint, info, warn or error`);
       config.severity[code] = v;
