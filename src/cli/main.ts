@@ -130,6 +130,8 @@ export function program(): Command {
     .addOption(new Option('--kind <kind>', 'read every input as this kind (default: by extension, else by content)').choices(['terraform', 'json', 'yaml', 'rules']))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif', 'github', 'junit']).default('text'))
     .addOption(new Option('--max-severity <severity>', 'exit 1 on findings at or above this severity (default: error, or the config\'s maxSeverity)').choices(['error', 'warning', 'info', 'hint']))
+    .addOption(maxWarnings())
+    .option('--quiet', 'report only the findings that fail the run (errors, unless --max-severity says otherwise)')
     .option('--fix', 'apply the safe fixes in place and print what changed')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--scheme <path>', 'JSON file of the field scheme: {"field.name": "Type", ...}')
@@ -141,6 +143,13 @@ export function program(): Command {
     .option('--stdin-filename <name>', 'name (and so kind) of standard input in reports')
     .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
     .option('--no-color', 'no colour')
+    .addHelpText('after', [
+      '',
+      'Suppressions: a comment line "# rulekit-disable-next-line CODE, CODE -- reason" (also // in Terraform)',
+      'suppresses those codes (no codes: all) on the next line; in JSON, the config\'s "ignore":',
+      '[{"file": "<glob>", "pointer": "/rules/0/expression", "code": "<code>"}]. Unused ones are reported.',
+      'Exit codes: 0 clean, 1 findings at or above --max-severity or past --max-warnings, 2 usage.',
+    ].join('\n'))
     .action(async (paths: string[], opts) => {
       const { lintCommand } = await import('./lint.js');
       process.exitCode = await lintCommand(paths, opts, write);

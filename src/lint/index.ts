@@ -13,6 +13,7 @@ export { extractTerraform, CHECKED_PHASES, hclLiteral, terraformRuleset, terrafo
 export { extractJson, extractYaml, extractRules, shapeOf, decodeJsonString, decodeYamlScalar } from './bodies.js';
 export { checkExtracted, SAFE_FIX_CODES, type LintDiagnostic, type LintCheckOptions } from './check.js';
 export { LINT_FORMATS, formatReports, atLeast, summarize, type LintFormat, type FormatOptions } from './formats.js';
-export { CONFIG_FILE, ConfigError, findConfig, loadConfig, severitySetting, type LintConfig, type SeveritySetting } from './config.js';
+export { CONFIG_FILE, CONFIG_MEMBERS, ConfigError, configIgnores, findConfig, loadConfig, severitySetting, type IgnoreEntry, type LintConfig, type SeveritySetting } from './config.js';
+export { applySuppressions, findDirectives, DISABLE_NEXT_LINE, type Directive, type PointerIgnore, type SuppressOptions } from './suppress.js';
 export { Excludes, resolveTargets, kindOfPath, globToRegExp, type LintTarget } from './files.js';
 export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';
