@@ -2,7 +2,8 @@
  * `rulekit.config.json`, found from the working directory upward (as ESLint and ruff find theirs):
  *
  * ```json
- * { "lists": "lists.json", "scheme": {"http.host": "String"}, "serviceToken": "svc",
+ * { "$schema": "./node_modules/rulekit/schemas/rulekit.config.schema.json",
+ *   "lists": "lists.json", "scheme": {"http.host": "String"}, "serviceToken": "svc",
  *   "severity": {"octal-literal": "error", "list-not-provided": "off"},
  *   "exclude": ["generated/", "**\/*.example.tf"], "maxSeverity": "warning",
  *   "ignore": [{"file": "rulesets/*.json", "pointer": "/rules/0/expression", "code": "octal-literal"}] }
@@ -57,9 +58,21 @@ export interface IgnoreEntry {
 /** A config problem (exit 2). */
 export class ConfigError extends Error {}
 
-/** The members a config may have (the JSON Schema in schemas/ is held against this list by a test). */
-export const CONFIG_MEMBERS = ['$schema', 'lists', 'scheme', 'serviceToken', 'severity', 'exclude', 'maxSeverity', 'ignore'] as const;
-const MEMBERS: readonly string[] = CONFIG_MEMBERS;
+/**
+ * The members a config may have, with what each is for: the loader accepts these and no other, and
+ * schemas/rulekit.config.schema.json is generated from this table (`npm run schema:gen`; a test compares).
+ */
+export const CONFIG_MEMBERS = {
+  $schema: 'The JSON Schema of this file, for editors: ./node_modules/rulekit/schemas/rulekit.config.schema.json.',
+  lists: 'Account lists the rules may use: a JSON file relative to this one, or the object {"name": ["192.0.2.0/24", ...]}.',
+  scheme: 'The field scheme: a JSON file relative to this one, or the object {"http.host": "String", ...}. Default: the network fields.',
+  serviceToken: 'Service token of the managed lists ($svc.anonymizer with svc, the default).',
+  severity: 'Severity of a code: off, hint, info, warn (warning) or error; over the code\'s default, under --severity.',
+  exclude: '.gitignore-style patterns of paths to skip, relative to this file\'s directory.',
+  maxSeverity: 'Findings at or above this severity fail the run (default error; --max-severity wins).',
+  ignore: 'Findings to suppress at a JSON pointer (and below it) in the files a glob relative to this file matches: JSON has no comments for rulekit-disable-next-line.',
+} as const;
+const MEMBERS: readonly string[] = Object.keys(CONFIG_MEMBERS);
 
 /** Parse a severity word of the config or the command line. */
 export function severitySetting(v: unknown): SeveritySetting | undefined {
