@@ -1,6 +1,7 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
-import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type RulesetContext } from '../index.js';
+import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type ExpressionOptions, type RulesetContext } from '../index.js';
 import { parseJsonText } from '../json/index.js';
+import { phaseExpressionOptions, phaseFieldDiagnostics } from '../ruleset/index.js';
 import { readInput, UsageError, type TextInput } from './io.js';
 
 /** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */
@@ -99,7 +100,7 @@ export function lintExit(diagnostics: readonly Diagnostic[], maxWarnings: number
 }
 
 /** `rulekit check`: lint expressions given as arguments or one per line of a file. Returns the exit code. */
-export async function checkCommand(expressions: string[], options: LintOptions & { file?: string }, write: (s: string) => void): Promise<number> {
+export async function checkCommand(expressions: string[], options: LintOptions & { file?: string; phase?: string }, write: (s: string) => void): Promise<number> {
   const lists = await loadLists(options.lists);
   // Each input knows the text its diagnostics are rendered against, where in it the expression starts and its line.
   const inputs: { name: string; text: string; source: SourceText; offset: number; line: number; extra: Diagnostic[] }[] = expressions.map((text, i) => ({
@@ -134,8 +135,10 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   let hidden = 0;
   for (const input of inputs) {
     if (shown >= MAX_SHOWN_DIAGNOSTICS) break;
-    const r = checkExpression(input.text, { lists, serviceToken: options.serviceToken });
-    const diagnostics = input.extra.length ? [...input.extra, ...r.diagnostics].sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0)) : r.diagnostics;
+    const r = checkExpression(input.text, phaseExpressionOptions<ExpressionOptions>(options.phase, { lists, serviceToken: options.serviceToken }));
+    // With a phase, a field of the other field set is named as such (rule-field-phase), as validate does.
+    const found = phaseFieldDiagnostics(input.text, r.diagnostics, options.phase, r.ast);
+    const diagnostics = input.extra.length ? [...input.extra, ...found].sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0)) : found;
     checked++;
     all.push(...diagnostics);
     const room = MAX_SHOWN_DIAGNOSTICS - shown;

@@ -7,7 +7,8 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PHASES } from '../ruleset/index.js';
+import { suggest } from '../diagnostics/index.js';
+import { PHASE_CATALOG, phaseInfo } from '../ruleset/index.js';
 import { fileError, UsageError } from './io.js';
 
 const write = (s: string) => process.stdout.write(s);
@@ -21,6 +22,13 @@ export function program(): Command {
     // Parser errors are thrown to main(), which exits 2 (usage) instead of commander's 1 (input has errors).
     .exitOverride();
   const format = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  // A phase of PHASE_CATALOG; a misspelt one names the nearest (commander's choices list all 25 instead).
+  const phase = (description: string) =>
+    new Option('--phase <phase>', description).argParser((v: string) => {
+      if (phaseInfo(v)) return v;
+      const near = suggest(v, Object.keys(PHASE_CATALOG));
+      throw new InvalidArgumentError(`unknown phase ${JSON.stringify(v)}${near ? `; did you mean ${near}?` : ` (phases: ${Object.keys(PHASE_CATALOG).join(', ')})`}`);
+    });
   const maxWarnings = () =>
     new Option('--max-warnings <n>', 'exit 1 when there are more than n warnings (-1: no limit, the default)').argParser((v: string) => {
       if (!/^(?:-1|\d+)$/.test(v)) throw new InvalidArgumentError('give a whole number of warnings (0 or more), or -1 for no limit');
@@ -103,6 +111,7 @@ export function program(): Command {
     .option('-f, --file <path>', 'a file with one expression per line (# comments), - for stdin')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .addOption(phase('check with the fields and functions of this ruleset phase (http_request_firewall_custom: HTTP fields)'))
     .addOption(format())
     .addOption(maxWarnings())
     .action(async (expressions: string[], opts) => {
@@ -115,7 +124,7 @@ export function program(): Command {
     .description('validate a ruleset request body (JSON file, - for stdin)')
     .argument('<ruleset>', 'ruleset JSON file')
     .option('--update', 'the body is a PUT that replaces rules (needs only "rules")')
-    .addOption(new Option('--phase <phase>', 'phase of the stored ruleset, for --update bodies').choices(Object.keys(PHASES)))
+    .addOption(phase('phase of the stored ruleset, for --update bodies'))
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))

@@ -52,6 +52,19 @@ describe('rulekit CLI', () => {
     expect(run(['check']).code).toBe(2);
   });
 
+  it('check --phase: the fields of that phase; an unknown phase is a usage error naming the nearest', () => {
+    const http = 'http.host == "example.com"';
+    expect(run(['check', http]).code).toBe(1);
+    expect(run(['check', '--phase', 'http_request_firewall_custom', http]).code).toBe(0);
+    const mixed = run(['check', '--phase', 'http_request_firewall_custom', `${http} and tcp.dstport == 80`]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.out).toContain('arg1:1:32: error[rule-field-phase]: tcp.dstport is a packet field (the network phases); the http_request_firewall_custom phase reads HTTP request fields');
+    expect(run(['check', '--phase', 'magic_transit', http]).out).toContain('error[rule-field-phase]: http.host is a field of HTTP requests');
+    const typo = run(['check', '--phase', 'http_request_firewal_custom', http]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('unknown phase "http_request_firewal_custom"; did you mean http_request_firewall_custom?');
+  });
+
   it('validate: positions in the JSON file', () => {
     expect(run(['validate', rulesetPath]).code).toBe(0);
     const badPath = join(dir, 'bad.json');
