@@ -121,8 +121,8 @@ export function program(): Command {
     });
 
   p.command('validate')
-    .description('validate a ruleset request body (JSON file, - for stdin)')
-    .argument('<ruleset>', 'ruleset JSON file')
+    .description('validate one request body: a ruleset (create or PUT), an array of rules or a Logpush job, in JSON or YAML (- for stdin); Terraform files: rulekit lint')
+    .argument('<ruleset>', 'body file (.json, .yaml, .yml; by content for stdin)')
     .option('--update', 'the body is a PUT that replaces rules (needs only "rules")')
     .addOption(phase('phase of the stored ruleset, for --update bodies'))
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')

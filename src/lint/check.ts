@@ -10,7 +10,7 @@
 import type { Diagnostic, Range, TextEdit } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkLogFilter, validateLogpushJob } from '../logpush/index.js';
-import { checkRuleValueExpression, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset } from '../ruleset/index.js';
+import { checkRuleValueExpression, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset, type RulesetPhase } from '../ruleset/index.js';
 import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
@@ -174,8 +174,8 @@ function mapFix(r: LintDiagnostic, d: Diagnostic, edit: (e: TextEdit) => TextEdi
  * A ruleset body's validation, and when it has no errors and is of a known phase, the findings of ruleset
  * analysis (rules that can never decide, expressions never true) at the same pointers.
  */
-function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean): Diagnostic[] {
-  const found = validateRuleset(value, { operation, expression: expr });
+function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean, phase?: string): Diagnostic[] {
+  const found = validateRuleset(value, { operation, expression: expr, ...(phase ? { phase: phase as RulesetPhase } : {}) });
   if (!analysis) return found;
   const body = value as { phase?: unknown; rules?: unknown } | null;
   if (found.some((d) => d.severity === 'error') || body === null || typeof body !== 'object') return found;
@@ -189,7 +189,7 @@ const KEY_CODES = new Set(['ruleset-unknown-member', 'ruleset-read-only-member',
 function checkBody(item: BodyItem, expr: ExpressionOptions, analysis: boolean): LintDiagnostic[] {
   const found =
     item.kind === 'ruleset'
-      ? rulesetFindings(item.value, item.operation, expr, analysis)
+      ? rulesetFindings(item.value, item.operation, expr, analysis, item.phase)
       : validateLogpushJob(item.value, { operation: item.operation });
   const out: LintDiagnostic[] = [...(item.textDiagnostics ?? [])];
   for (const d of found) {

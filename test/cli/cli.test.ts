@@ -65,6 +65,29 @@ describe('rulekit CLI', () => {
     expect(typo.err).toContain('unknown phase "http_request_firewal_custom"; did you mean http_request_firewall_custom?');
   });
 
+  it('validate reads the bodies lint reads: YAML, an array of rules, a Logpush job; Terraform is sent to lint', () => {
+    const yaml = join(dir, 'rs.yaml');
+    writeFileSync(yaml, 'name: fw\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: "tcp.dstport in {1, 2}"\n');
+    const y = run(['validate', yaml]);
+    expect(y.code).toBe(1);
+    expect(y.out).toContain(':6:35: error[comma-in-set]');
+    const rules = join(dir, 'rules.json');
+    writeFileSync(rules, '[{"action": "block", "expression": "ip.src == 10.0.0.0/8"}]');
+    expect(run(['validate', rules]).out).toContain(':1:47: error[cidr-outside-set]');
+    const job = join(dir, 'job.json');
+    writeFileSync(job, JSON.stringify({ dataset: 'http_requests', destination_conf: 'https://logs.example.com/push', filter: '{"where":{"key":"EdgeResponseStatus","operator":"gte","value":500}}' }));
+    const j = run(['validate', '--format', 'json', job]);
+    expect(JSON.parse(j.out).map((d: { code: string; pointer: string }) => `${d.pointer} ${d.code}`)).toEqual(['/filter filter-misspelt-operator']);
+    const tf = join(dir, 'fw.tf');
+    writeFileSync(tf, 'resource "cloudflare_ruleset" "fw" {}\n');
+    const t = run(['validate', tf]);
+    expect(t.code).toBe(2);
+    expect(t.err).toBe(`rulekit: ${tf}: a Terraform file; validate reads one request body (JSON or YAML): use rulekit lint ${tf}\n`);
+    const list = join(dir, 'a.rules');
+    writeFileSync(list, 'tcp.dstport == 1\n');
+    expect(run(['validate', list]).code).toBe(2);
+  });
+
   it('validate: positions in the JSON file', () => {
     expect(run(['validate', rulesetPath]).code).toBe(0);
     const badPath = join(dir, 'bad.json');
