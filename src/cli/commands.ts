@@ -3,7 +3,7 @@ import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvel
 import { parseJsonText } from '../json/index.js';
 import { phaseExpressionOptions, phaseFieldDiagnostics } from '../ruleset/index.js';
 import type * as Lint from '../lint/index.js';
-import { readInput, UsageError, type TextInput } from './io.js';
+import { readInput, UsageError, useColor, type TextInput } from './io.js';
 
 /** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */
 export type LintFormat = 'text' | 'json' | 'envelope';
@@ -15,6 +15,8 @@ export interface LintOptions {
   format?: LintFormat;
   /** Exit 1 when there are more warnings than this (ESLint's `--max-warnings`; -1 or absent: no limit). */
   maxWarnings?: number;
+  /** Colour the text output (default: on a terminal, unless NO_COLOR). */
+  color?: boolean;
 }
 
 /** Most diagnostics `check` shows before it stops (garbage input should not print millions of lines). */
@@ -154,7 +156,7 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   else {
     report.forEach((r, i) => {
       const { source, offset } = inputs[i]!;
-      for (const d of r.diagnostics) write(renderDiagnostic(source, d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d, r.name) + '\n');
+      for (const d of r.diagnostics) write(renderDiagnostic(source, d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d, r.name, { color: useColor(options.color) }) + '\n');
     });
     write(`${inputs.length} expression(s), ${errors} error(s)\n`);
   }
@@ -215,7 +217,7 @@ export async function validateCommand(path: string, options: LintOptions & { upd
     else if (options.format === 'envelope') write(JSON.stringify(toEnvelope(errors ? null : value, diagnostics), null, 2) + '\n');
     else {
       const src = new SourceText(text);
-      for (const d of diagnostics) write(renderDiagnostic(src, d, path) + '\n');
+      for (const d of diagnostics) write(renderDiagnostic(src, d, path, { color: useColor(options.color) }) + '\n');
       write(`${path}: ${errors} error(s), ${diagnostics.length - errors} other diagnostic(s)\n`);
     }
     return lintExit(diagnostics, options.maxWarnings, (s) => process.stderr.write(s));
@@ -243,7 +245,7 @@ export async function validateCommand(path: string, options: LintOptions & { upd
       // Expression diagnostics point inside the expression string; show them in the file when they map.
       const docRange = d.data?.['documentRange'] as Diagnostic['range'] | undefined;
       const shown: Diagnostic = d.rangeIn === 'value' ? { ...d, range: docRange } : d;
-      write(renderDiagnostic(src, shown, path) + '\n');
+      write(renderDiagnostic(src, shown, path, { color: useColor(options.color) }) + '\n');
     }
     write(`${path}: ${errors} error(s), ${diagnostics.length - errors} other diagnostic(s)\n`);
   }

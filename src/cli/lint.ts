@@ -5,7 +5,7 @@ import {
   type InputKind, type LintFormat, type SeveritySetting,
 } from '../lint/index.js';
 import { lintExit, loadLists } from './commands.js';
-import { readInput, UsageError } from './io.js';
+import { readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit lint`, as commander gives them. */
 export interface LintCommandOptions {
@@ -88,7 +88,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
   for (const e of ignores.unused()) note(`rulekit: ${config.path}: the ignore entry ${JSON.stringify(e)} suppressed nothing in the files linted; remove it\n`);
   // What --fix changed goes with the text report; beside a machine-readable report it goes to stderr.
   if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
-  const color = options.color ?? (process.stdout.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb');
+  const color = useColor(options.color);
   const shown = options.quiet ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => atLeast(d.severity, maxSeverity)) })) : reports;
   write(formatReports(format, shown, { maxSeverity, color, version: '0.1.0', codes: KNOWN_CODES }));
   if (reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity)))) return 1;

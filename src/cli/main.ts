@@ -114,6 +114,8 @@ export function program(): Command {
     .addOption(phase('check with the fields and functions of this ruleset phase (http_request_firewall_custom: HTTP fields)'))
     .addOption(format())
     .addOption(maxWarnings())
+    .option('--color', 'colour the diagnostics (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (expressions: string[], opts) => {
       if (!expressions.length && !opts.file) throw new UsageError('give an expression or --file');
       const { checkCommand } = await import('./commands.js');
@@ -129,6 +131,8 @@ export function program(): Command {
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))
     .addOption(maxWarnings())
+    .option('--color', 'colour the diagnostics (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (path: string, opts) => {
       const { validateCommand } = await import('./commands.js');
       process.exitCode = await validateCommand(path, opts, write);
@@ -184,6 +188,8 @@ export function program(): Command {
     .option('--dataset <name>', 'the dataset the filter is checked against (default: the job\'s, else http_requests)')
     .option('--explain', 'why each line was kept or dropped: the clause that decided, and every clause')
     .addOption(new Option('--format <format>', 'output format; ndjson: the kept lines as they are').choices(['text', 'json', 'ndjson']).default('text'))
+    .option('--color', 'colour the filter diagnostics (on stderr; default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (filter: string, lines: string, opts) => {
       const { logfilterCommand } = await import('./ruletest.js');
       process.exitCode = await logfilterCommand(filter, lines, opts, write);
@@ -197,6 +203,8 @@ export function program(): Command {
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(maxWarnings())
+    .option('--color', 'colour the findings (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (path: string, opts) => {
       const { analyzeCommand } = await import('./analyze.js');
       process.exitCode = await analyzeCommand(path, opts, write);
@@ -241,6 +249,8 @@ export function program(): Command {
     .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
     .addOption(new Option('--engine <engine>', 'run the ruleset as SQL on DuckDB or ClickHouse embedded (chdb) over flow files: NDJSON packet objects or Parquet, globs allowed').choices(['duckdb', 'clickhouse']))
     .option('--clickhouse-url <url>', 'with --engine clickhouse: a ClickHouse server (http://host:8123; user and password in the URL or CLICKHOUSE_USER, CLICKHOUSE_PASSWORD); the input is a table name')
+    .option('--color', 'colour the ruleset diagnostics (on stderr; default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (ruleset: string, input: string, opts) => {
       const { simulateCommand } = await import('./simulate.js');
       process.exitCode = await simulateCommand(ruleset, input, opts, write);
