@@ -8,6 +8,8 @@ import { CONFIG_MEMBERS, KNOWN_CODES } from '../src/lint/index.js';
 
 /** Where the package ships it. */
 export const CONFIG_SCHEMA_PATH = 'schemas/rulekit.config.schema.json';
+/** The VS Code extension's copy (its package holds only its own folder), named by its jsonValidation. */
+export const VSCODE_CONFIG_SCHEMA_PATH = 'editors/vscode/schemas/rulekit.config.schema.json';
 
 /** The words `severity` takes (severitySetting in src/lint/config.ts). */
 const LEVELS = ['off', 'hint', 'info', 'warn', 'warning', 'error'];

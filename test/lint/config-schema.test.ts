@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { CONFIG_MEMBERS, KNOWN_CODES, loadConfig } from '../../src/lint/index.js';
-import { CONFIG_SCHEMA_PATH, configSchemaText } from '../../scripts/config-schema.js';
+import { CONFIG_SCHEMA_PATH, configSchemaText, VSCODE_CONFIG_SCHEMA_PATH } from '../../scripts/config-schema.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const schema = JSON.parse(readFileSync(join(ROOT, CONFIG_SCHEMA_PATH), 'utf8'));
@@ -23,6 +23,14 @@ describe('the config\'s JSON Schema', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(CONFIG_MEMBERS).sort());
     expect([...schema.properties.severity.propertyNames.enum].sort()).toEqual(Object.keys(KNOWN_CODES).sort());
     expect([...schema.properties.ignore.items.properties.code.enum].sort()).toEqual(Object.keys(KNOWN_CODES).sort());
+  });
+
+  it('VS Code validates rulekit.config.json with it (the extension\'s jsonValidation names its current copy)', () => {
+    const ext = JSON.parse(readFileSync(join(ROOT, 'editors', 'vscode', 'package.json'), 'utf8')) as { contributes: { jsonValidation?: { fileMatch: string; url: string }[] } };
+    const entry = ext.contributes.jsonValidation?.find((j) => j.fileMatch === 'rulekit.config.json');
+    expect(entry).toBeDefined();
+    expect(join(ROOT, 'editors', 'vscode', entry!.url)).toBe(join(ROOT, VSCODE_CONFIG_SCHEMA_PATH));
+    expect(readFileSync(join(ROOT, VSCODE_CONFIG_SCHEMA_PATH), 'utf8')).toBe(configSchemaText());
   });
 
   it('ships in the package', () => {
