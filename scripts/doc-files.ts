@@ -11,6 +11,7 @@ import { RULESET_CODES } from '../src/ruleset/codes.js';
 import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
 import { HTTP_CODES } from '../src/http/codes.js';
+import { LINT_CODES } from '../src/lint/codes.js';
 import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
 import { ACTION_CATALOG, ACTIONS_SOURCE, RESPONSE_PHASES, responseFieldPhases } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
@@ -164,6 +165,13 @@ export function docFiles(): Record<string, string> {
     '## HTTP requests (NDJSON request objects, HAR files)',
     '',
     ...table(HTTP_CODES),
+    '',
+    '## `rulekit lint`: the files it reads, and suppressions',
+    '',
+    'Any code of this page can be suppressed on one line by a comment `# rulekit-disable-next-line CODE` on the',
+    'line before it, or at a JSON pointer by the config\'s `ignore` (docs/guides/linting-in-ci.md).',
+    '',
+    ...table(LINT_CODES),
     '',
   ].join('\n');
   const fields = [

@@ -27,6 +27,7 @@ export {
   type TextEdit,
   type LineColumn,
   type RenderOptions,
+  type RenderDiagnosticOptions,
 } from './diagnostics/index.js';
 export { DIAGNOSTIC_CODES } from './codes.js';
 

@@ -10,7 +10,7 @@ import { analyzeRuleset, DIAGNOSTIC_CODES, isHttpRuleset, renderDiagnostic, Sour
 import { formatReports, type LintDiagnostic } from '../lint/index.js';
 import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
-import { readInput, UsageError } from './io.js';
+import { readInput, UsageError, useColor } from './io.js';
 import { lintExit, loadLists } from './commands.js';
 
 export interface AnalyzeOptions {
@@ -20,6 +20,8 @@ export interface AnalyzeOptions {
   serviceToken?: string;
   format?: 'text' | 'json' | 'sarif';
   maxWarnings?: number;
+  /** Colour the text output (default: on a terminal, unless NO_COLOR). */
+  color?: boolean;
 }
 
 /** Run the command; returns the exit code (1 when the file is not a ruleset, or past --max-warnings). */
@@ -69,7 +71,7 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
     const src = new SourceText(text);
     for (const d of findings) {
       const docRange = d.data?.['documentRange'] as Diagnostic['range'] | undefined;
-      write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: docRange } : d, path) + '\n');
+      write(renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: docRange } : d, path, { color: useColor(options.color) }) + '\n');
     }
     const rules = ruleset.rules as { action?: unknown; description?: unknown }[];
     write(`\nrule  action  cost   status     witness\n`);

@@ -1,8 +1,10 @@
 /** The CLI's lint commands: `check` (expressions) and `validate` (ruleset bodies). @module */
-import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type RulesetContext } from '../index.js';
+import { checkExpression, validateRuleset, renderDiagnostic, SourceText, toEnvelope, EXPRESSION_CODES, type Diagnostic, type ExpressionOptions, type RulesetContext } from '../index.js';
 import { LIST_KIND_NAMES, type ListItems } from '../expression/index.js';
 import { parseJsonText } from '../json/index.js';
-import { readInput, UsageError, type TextInput } from './io.js';
+import { phaseExpressionOptions, phaseFieldDiagnostics } from '../ruleset/index.js';
+import type * as Lint from '../lint/index.js';
+import { readInput, UsageError, useColor, type TextInput } from './io.js';
 
 /** Output format of the lint commands (`envelope`: validate only, the service's response envelope). */
 export type LintFormat = 'text' | 'json' | 'envelope';
@@ -14,6 +16,8 @@ export interface LintOptions {
   format?: LintFormat;
   /** Exit 1 when there are more warnings than this (ESLint's `--max-warnings`; -1 or absent: no limit). */
   maxWarnings?: number;
+  /** Colour the text output (default: on a terminal, unless NO_COLOR). */
+  color?: boolean;
 }
 
 /** Most diagnostics `check` shows before it stops (garbage input should not print millions of lines). */
@@ -108,7 +112,7 @@ export function lintExit(diagnostics: readonly Diagnostic[], maxWarnings: number
 }
 
 /** `rulekit check`: lint expressions given as arguments or one per line of a file. Returns the exit code. */
-export async function checkCommand(expressions: string[], options: LintOptions & { file?: string }, write: (s: string) => void): Promise<number> {
+export async function checkCommand(expressions: string[], options: LintOptions & { file?: string; phase?: string }, write: (s: string) => void): Promise<number> {
   const lists = await loadLists(options.lists);
   // Each input knows the text its diagnostics are rendered against, where in it the expression starts and its line.
   const inputs: { name: string; text: string; source: SourceText; offset: number; line: number; extra: Diagnostic[] }[] = expressions.map((text, i) => ({
@@ -143,8 +147,10 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   let hidden = 0;
   for (const input of inputs) {
     if (shown >= MAX_SHOWN_DIAGNOSTICS) break;
-    const r = checkExpression(input.text, { lists, serviceToken: options.serviceToken });
-    const diagnostics = input.extra.length ? [...input.extra, ...r.diagnostics].sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0)) : r.diagnostics;
+    const r = checkExpression(input.text, phaseExpressionOptions<ExpressionOptions>(options.phase, { lists, serviceToken: options.serviceToken }));
+    // With a phase, a field of the other field set is named as such (rule-field-phase), as validate does.
+    const found = phaseFieldDiagnostics(input.text, r.diagnostics, options.phase, r.ast);
+    const diagnostics = input.extra.length ? [...input.extra, ...found].sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0)) : found;
     checked++;
     all.push(...diagnostics);
     const room = MAX_SHOWN_DIAGNOSTICS - shown;
@@ -159,7 +165,7 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   else {
     report.forEach((r, i) => {
       const { source, offset } = inputs[i]!;
-      for (const d of r.diagnostics) write(renderDiagnostic(source, d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d, r.name) + '\n');
+      for (const d of r.diagnostics) write(renderDiagnostic(source, d.range ? { ...d, range: { start: d.range.start + offset, end: d.range.end + offset } } : d, r.name, { color: useColor(options.color) }) + '\n');
     });
     write(`${inputs.length} expression(s), ${errors} error(s)\n`);
   }
@@ -171,11 +177,60 @@ export async function checkCommand(expressions: string[], options: LintOptions &
   return lintExit(all, options.maxWarnings, (s) => process.stderr.write(s));
 }
 
+/**
+ * What validate reads a file as: `ruleset` a JSON ruleset body (validated on its text, as the server does),
+ * `body` any other body lint reads (YAML, a Logpush job, an array of rules: through lint's extractors).
+ * Terraform and `.rules` files hold many values, not one body: a usage error pointing to the command for them.
+ */
+function validateKind(path: string, text: string, { detectKind, kindOfPath, shapeOf }: typeof Lint): 'ruleset' | 'body' {
+  const kind = (path === '-' ? undefined : kindOfPath(path)) ?? detectKind(text);
+  if (kind === 'terraform') throw new UsageError(`${path}: a Terraform file; validate reads one request body (JSON or YAML): use rulekit lint ${path}`);
+  if (kind === 'rules') throw new UsageError(`${path}: not a JSON or YAML body; for expressions one a line use rulekit check -f ${path}, for any file rulekit lint ${path}`);
+  if (kind === 'yaml') return 'body';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'ruleset'; // its syntax error is reported at its place
+  }
+  const shape = shapeOf(value);
+  return !shape || (shape.kind === 'ruleset' && !shape.wrap) ? 'ruleset' : 'body';
+}
+
+/** A body through lint's extractor and checks: diagnostics in the file's coordinates, with their pointers. */
+function validateBody(text: string, path: string, options: { update?: boolean; phase?: string }, expression: ExpressionOptions, { checkExtracted, detectKind, extract, kindOfPath }: typeof Lint): { value: unknown; diagnostics: Diagnostic[] } {
+  const kind = (path === '-' ? undefined : kindOfPath(path)) ?? detectKind(text);
+  const extracted = extract(text, kind === 'yaml' ? 'yaml' : 'json', true);
+  for (const item of extracted.items) {
+    if (!('value' in item)) continue;
+    if (options.update) item.operation = 'update';
+    if (options.phase) item.phase = options.phase;
+  }
+  const body = extracted.items.find((i) => 'value' in i);
+  const diagnostics = checkExtracted(extracted, { expression, analysis: false }).map(({ where: _w, autofix: _a, ...d }) => d as Diagnostic);
+  return { value: body && 'value' in body ? body.value : undefined, diagnostics };
+}
+
 /** `rulekit validate`: validate a ruleset body file. Returns the exit code. */
 export async function validateCommand(path: string, options: LintOptions & { update?: boolean; phase?: string }, write: (s: string) => void): Promise<number> {
   const input = await readInput(path);
   const text = input.text;
   const lists = await loadLists(options.lists);
+  // The lint module (and its YAML reader) is loaded only by the commands that read such files.
+  const lint = await import('../lint/index.js');
+  if (validateKind(path, text, lint) === 'body') {
+    const { value, diagnostics } = validateBody(text, path, options, { lists, serviceToken: options.serviceToken }, lint);
+    diagnostics.unshift(...utf8Diagnostics(input));
+    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    if (options.format === 'json') write(JSON.stringify(diagnostics, null, 2) + '\n');
+    else if (options.format === 'envelope') write(JSON.stringify(toEnvelope(errors ? null : value, diagnostics), null, 2) + '\n');
+    else {
+      const src = new SourceText(text);
+      for (const d of diagnostics) write(renderDiagnostic(src, d, path, { color: useColor(options.color) }) + '\n');
+      write(`${path}: ${errors} error(s), ${diagnostics.length - errors} other diagnostic(s)\n`);
+    }
+    return lintExit(diagnostics, options.maxWarnings, (s) => process.stderr.write(s));
+  }
   const context: RulesetContext = {
     operation: options.update ? 'update' : 'create',
     phase: options.phase as RulesetContext['phase'],
@@ -199,7 +254,7 @@ export async function validateCommand(path: string, options: LintOptions & { upd
       // Expression diagnostics point inside the expression string; show them in the file when they map.
       const docRange = d.data?.['documentRange'] as Diagnostic['range'] | undefined;
       const shown: Diagnostic = d.rangeIn === 'value' ? { ...d, range: docRange } : d;
-      write(renderDiagnostic(src, shown, path) + '\n');
+      write(renderDiagnostic(src, shown, path, { color: useColor(options.color) }) + '\n');
     }
     write(`${path}: ${errors} error(s), ${diagnostics.length - errors} other diagnostic(s)\n`);
   }

@@ -177,5 +177,15 @@ export function lineOf(text: string, offset: number): number {
   return line;
 }
 
+/**
+ * Whether to colour what goes to a stream: `--color` / `--no-color` when given, else only on a terminal,
+ * and never under NO_COLOR (no-color.org: set and not empty) or TERM=dumb. Every command that prints
+ * diagnostics decides here.
+ */
+export function useColor(option: boolean | undefined, stream: { isTTY?: boolean } = process.stdout): boolean {
+  if (option !== undefined) return option;
+  return stream.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb';
+}
+
 /** A problem with the command line or its input files: printed without a stack, exit code 2. */
 export class UsageError extends Error {}

@@ -1,11 +1,11 @@
 /** `rulekit lint`: the command line around src/lint (options, config, lists and scheme files, exit code). @module */
-import { DIAGNOSTIC_CODES, type ExpressionOptions, type Severity } from '../index.js';
+import type { ExpressionOptions, Severity } from '../index.js';
 import {
-  atLeast, ConfigError, Excludes, findConfig, formatReports, LINT_CODES, lintFiles, loadConfig, resolveTargets, severitySetting,
+  atLeast, ConfigError, configIgnores, Excludes, findConfig, formatReports, isKnownCode, KNOWN_CODES, lintFiles, loadConfig, resolveTargets, severitySetting, unknownCodeMessage,
   type InputKind, type LintFormat, type SeveritySetting,
 } from '../lint/index.js';
-import { loadLists } from './commands.js';
-import { readInput, UsageError } from './io.js';
+import { lintExit, loadLists } from './commands.js';
+import { readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit lint`, as commander gives them. */
 export interface LintCommandOptions {
@@ -21,6 +21,10 @@ export interface LintCommandOptions {
   severity?: string[];
   stdinFilename?: string;
   color?: boolean;
+  /** Report only the findings that fail the run (errors, by default), as ESLint's --quiet. */
+  quiet?: boolean;
+  /** Exit 1 when there are more warnings than this (counted before --quiet hides them; -1: no limit). */
+  maxWarnings?: number;
 }
 
 /** Load a scheme file: a JSON object of field name → type. */
@@ -38,7 +42,7 @@ async function loadScheme(path: string): Promise<Record<string, string>> {
   return v as Record<string, string>;
 }
 
-/** Run `rulekit lint`; returns the exit code (0 clean, 1 findings at or above --max-severity). */
+/** Run `rulekit lint`; returns the exit code (0 clean, 1 findings at or above --max-severity or past --max-warnings). */
 export async function lintCommand(paths: string[], options: LintCommandOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
   let config;
   try {
@@ -52,6 +56,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
     const m = /^([a-z0-9-]+)=(\w+)$/.exec(s);
     const level = m && severitySetting(m[2]);
     if (!m || !level) throw new UsageError(`--severity takes code=off|info|warn|error, not ${JSON.stringify(s)}`);
+    if (!isKnownCode(m[1]!)) throw new UsageError(`--severity ${s}: ${unknownCodeMessage(m[1]!)}`);
     severity[m[1]!] = level;
   }
   const lists = options.lists ? await loadLists(options.lists) : typeof config.lists === 'string' ? await loadLists(config.lists) : config.lists;
@@ -70,6 +75,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
   }
   for (const p of resolved.excludedNamed) note(`rulekit: ${p}: excluded by a pattern; not linted\n`);
   if (resolved.targets.filter((t) => t.path === '-').length > 1) throw new UsageError('- (standard input) can be given once');
+  const ignores = configIgnores(config);
   const reports = await lintFiles(resolved.targets, {
     kind: options.kind,
     expression: { lists, scheme: scheme as ExpressionOptions['scheme'], serviceToken: options.serviceToken ?? config.serviceToken },
@@ -77,10 +83,15 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
     fix: options.fix,
     read: (p) => readInput(p),
     stdinName: options.stdinFilename,
+    ignores: ignores.forFile,
   });
+  for (const e of ignores.unused()) note(`rulekit: ${config.path}: the ignore entry ${JSON.stringify(e)} suppressed nothing in the files linted; remove it\n`);
   // What --fix changed goes with the text report; beside a machine-readable report it goes to stderr.
   if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
-  const color = options.color ?? (process.stdout.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb');
-  write(formatReports(format, reports, { maxSeverity, color, version: '0.1.0', codes: { ...DIAGNOSTIC_CODES, ...LINT_CODES } }));
-  return reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity))) ? 1 : 0;
+  const color = useColor(options.color);
+  const shown = options.quiet ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => atLeast(d.severity, maxSeverity)) })) : reports;
+  write(formatReports(format, shown, { maxSeverity, color, version: '0.1.0', codes: KNOWN_CODES }));
+  if (reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity)))) return 1;
+  // Past --max-warnings: the message and the rule of analyze, check and validate.
+  return lintExit(reports.flatMap((r) => r.diagnostics), options.maxWarnings, note);
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PHASES } from '../ruleset/index.js';
+import { suggest } from '../diagnostics/index.js';
+import { PHASE_CATALOG, phaseInfo } from '../ruleset/index.js';
 import { fileError, UsageError } from './io.js';
 
 const write = (s: string) => process.stdout.write(s);
@@ -21,6 +22,13 @@ export function program(): Command {
     // Parser errors are thrown to main(), which exits 2 (usage) instead of commander's 1 (input has errors).
     .exitOverride();
   const format = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
+  // A phase of PHASE_CATALOG; a misspelt one names the nearest (commander's choices list all 25 instead).
+  const phase = (description: string) =>
+    new Option('--phase <phase>', description).argParser((v: string) => {
+      if (phaseInfo(v)) return v;
+      const near = suggest(v, Object.keys(PHASE_CATALOG));
+      throw new InvalidArgumentError(`unknown phase ${JSON.stringify(v)}${near ? `; did you mean ${near}?` : ` (phases: ${Object.keys(PHASE_CATALOG).join(', ')})`}`);
+    });
   const maxWarnings = () =>
     new Option('--max-warnings <n>', 'exit 1 when there are more than n warnings (-1: no limit, the default)').argParser((v: string) => {
       if (!/^(?:-1|\d+)$/.test(v)) throw new InvalidArgumentError('give a whole number of warnings (0 or more), or -1 for no limit');
@@ -103,8 +111,11 @@ export function program(): Command {
     .option('-f, --file <path>', 'a file with one expression per line (# comments), - for stdin')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .addOption(phase('check with the fields and functions of this ruleset phase (http_request_firewall_custom: HTTP fields)'))
     .addOption(format())
     .addOption(maxWarnings())
+    .option('--color', 'colour the diagnostics (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (expressions: string[], opts) => {
       if (!expressions.length && !opts.file) throw new UsageError('give an expression or --file');
       const { checkCommand } = await import('./commands.js');
@@ -112,14 +123,16 @@ export function program(): Command {
     });
 
   p.command('validate')
-    .description('validate a ruleset request body (JSON file, - for stdin)')
-    .argument('<ruleset>', 'ruleset JSON file')
+    .description('validate one request body: a ruleset (create or PUT), an array of rules or a Logpush job, in JSON or YAML (- for stdin); Terraform files: rulekit lint')
+    .argument('<ruleset>', 'body file (.json, .yaml, .yml; by content for stdin)')
     .option('--update', 'the body is a PUT that replaces rules (needs only "rules")')
-    .addOption(new Option('--phase <phase>', 'phase of the stored ruleset, for --update bodies').choices(Object.keys(PHASES)))
+    .addOption(phase('phase of the stored ruleset, for --update bodies'))
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format; envelope: the service\'s response envelope').choices(['text', 'json', 'envelope']).default('text'))
     .addOption(maxWarnings())
+    .option('--color', 'colour the diagnostics (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (path: string, opts) => {
       const { validateCommand } = await import('./commands.js');
       process.exitCode = await validateCommand(path, opts, write);
@@ -130,6 +143,8 @@ export function program(): Command {
     .addOption(new Option('--kind <kind>', 'read every input as this kind (default: by extension, else by content)').choices(['terraform', 'json', 'yaml', 'rules']))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif', 'github', 'junit']).default('text'))
     .addOption(new Option('--max-severity <severity>', 'exit 1 on findings at or above this severity (default: error, or the config\'s maxSeverity)').choices(['error', 'warning', 'info', 'hint']))
+    .addOption(maxWarnings())
+    .option('--quiet', 'report only the findings that fail the run (errors, unless --max-severity says otherwise)')
     .option('--fix', 'apply the safe fixes in place and print what changed')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--scheme <path>', 'JSON file of the field scheme: {"field.name": "Type", ...}')
@@ -141,6 +156,13 @@ export function program(): Command {
     .option('--stdin-filename <name>', 'name (and so kind) of standard input in reports')
     .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
     .option('--no-color', 'no colour')
+    .addHelpText('after', [
+      '',
+      'Suppressions: a comment line "# rulekit-disable-next-line CODE, CODE -- reason" (also // in Terraform)',
+      'suppresses those codes (no codes: all) on the next line; in JSON, the config\'s "ignore":',
+      '[{"file": "<glob>", "pointer": "/rules/0/expression", "code": "<code>"}]. Unused ones are reported.',
+      'Exit codes: 0 clean, 1 findings at or above --max-severity or past --max-warnings, 2 usage.',
+    ].join('\n'))
     .action(async (paths: string[], opts) => {
       const { lintCommand } = await import('./lint.js');
       process.exitCode = await lintCommand(paths, opts, write);
@@ -166,6 +188,8 @@ export function program(): Command {
     .option('--dataset <name>', 'the dataset the filter is checked against (default: the job\'s, else http_requests)')
     .option('--explain', 'why each line was kept or dropped: the clause that decided, and every clause')
     .addOption(new Option('--format <format>', 'output format; ndjson: the kept lines as they are').choices(['text', 'json', 'ndjson']).default('text'))
+    .option('--color', 'colour the filter diagnostics (on stderr; default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (filter: string, lines: string, opts) => {
       const { logfilterCommand } = await import('./ruletest.js');
       process.exitCode = await logfilterCommand(filter, lines, opts, write);
@@ -179,6 +203,8 @@ export function program(): Command {
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif']).default('text'))
     .addOption(maxWarnings())
+    .option('--color', 'colour the findings (default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (path: string, opts) => {
       const { analyzeCommand } = await import('./analyze.js');
       process.exitCode = await analyzeCommand(path, opts, write);
@@ -223,6 +249,8 @@ export function program(): Command {
     .option('--ndjson-diagnostics', 'with --format ndjson: diagnostics also as {"diagnostic": …} lines on stdout, after the summary line')
     .addOption(new Option('--engine <engine>', 'run the ruleset as SQL on DuckDB or ClickHouse embedded (chdb) over flow files: NDJSON packet objects or Parquet, globs allowed').choices(['duckdb', 'clickhouse']))
     .option('--clickhouse-url <url>', 'with --engine clickhouse: a ClickHouse server (http://host:8123; user and password in the URL or CLICKHOUSE_USER, CLICKHOUSE_PASSWORD); the input is a table name')
+    .option('--color', 'colour the ruleset diagnostics (on stderr; default: on a terminal, unless NO_COLOR)')
+    .option('--no-color', 'no colour')
     .action(async (ruleset: string, input: string, opts) => {
       const { simulateCommand } = await import('./simulate.js');
       process.exitCode = await simulateCommand(ruleset, input, opts, write);

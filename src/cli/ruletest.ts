@@ -15,7 +15,7 @@ import {
   decideLine, findTestFiles, formatProblems, formatResults, loadSuite, reasonText, runSuite,
   type SuiteResult, type TestFormat, type TestProblem,
 } from '../ruletest/index.js';
-import { checkRegularFile, readInput, UsageError } from './io.js';
+import { checkRegularFile, readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit test`. */
 export interface TestCommandOptions {
@@ -56,7 +56,7 @@ export async function testCommand(args: string[], options: TestCommandOptions, w
   }
   const results: SuiteResult[] = [];
   for (const s of suites) results.push(await runSuite(s));
-  const color = format === 'text' && (options.color ?? (process.stdout.isTTY === true && !process.env['NO_COLOR'] && process.env['TERM'] !== 'dumb'));
+  const color = format === 'text' && useColor(options.color);
   write(formatResults(format, results, { verbose: options.verbose, color, noTimes: options.times === false }));
   return results.some((s) => s.cases.some((c) => !c.ok)) ? 1 : 0;
 }
@@ -68,6 +68,8 @@ function position(text: string, offset: number): { line: number; column: number 
 
 /** Options of `rulekit logfilter`. */
 export interface LogfilterOptions {
+  /** Colour the filter's diagnostics (default: when stderr is a terminal, unless NO_COLOR). */
+  color?: boolean;
   dataset?: string;
   explain?: boolean;
   format?: 'text' | 'json' | 'ndjson';
@@ -198,7 +200,9 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
   if (text !== undefined) {
     compiled = compileLogFilter(text, { dataset });
     const shown = compiled.diagnostics.filter((d) => d.severity !== 'hint');
-    for (const d of shown) note(renderDiagnostic(filterText, { ...d, pointer: undefined, range: toFile(d) }, shownFilter) + '\n');
+    // The pointer is the file's: inside a filter document its own, inside a job the "filter" string's.
+    const color = useColor(options.color, process.stderr);
+    for (const d of shown) note(renderDiagnostic(filterText, { ...d, pointer: text === filterText ? d.pointer : '/filter', range: toFile(d) }, shownFilter, { color }) + '\n');
     if (!compiled.filter || !compiled.matcher) {
       note(`rulekit: the filter has errors; no line was run through it\n`);
       return 1;
@@ -216,7 +220,7 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
   const refuse = (line: number, message: string) => {
     counts.invalid++;
     if (format === 'json') invalid.push({ line, message });
-    note(`${shownLines}:${line}: error[invalid-log-line]: ${message}\n`);
+    note(`${shownLines}:${line}:1: error[invalid-log-line]: ${message}\n`);
   };
   // What is kept until the end is what the format needs there: nothing for ndjson, a small record a line
   // for json, the report's lines for text (their width depends on the last line number).
@@ -240,7 +244,7 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       }
     }
     if (blank) continue;
-    if (!isUtf8(bytes)) note(`${shownLines}:${line}: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
+    if (!isUtf8(bytes)) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
     const t = bytes.toString('utf8');
     let obj: unknown;
     try {

@@ -8,11 +8,13 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { captureFormatOf } from '../capture/index.js';
 import { isHttpRuleset, renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulateOnEngine, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
-import { checkRegularFile, readText, UsageError } from './io.js';
+import { checkRegularFile, readText, UsageError, useColor } from './io.js';
 import { loadLists } from './commands.js';
 
 /** Options of the simulate command. */
 export interface SimulateOptions {
+  /** Colour the ruleset's diagnostics (default: when stderr is a terminal, unless NO_COLOR). */
+  color?: boolean;
   lists?: string;
   geoip?: string;
   colo?: string;
@@ -100,7 +102,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     // Nothing was simulated: the ruleset (or the country/ASN table) has errors.
     const shown = report.diagnostics.filter((d) => d.code !== 'simulation-invalid-ruleset');
     for (const d of shown) {
-      process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(rulesetSource, d, rulesetPath)) + '\n');
+      process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(rulesetSource, d, rulesetPath, useColor(options.color, process.stderr))) + '\n');
     }
     const errors = shown.filter((d) => d.severity === 'error').length;
     const culprit = shown.some((d) => d.severity === 'error' && !d.code.startsWith('simulation-')) ? rulesetPath : options.geoip ?? 'simulate';
@@ -120,7 +122,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     out(JSON.stringify({ summary: { packets: summary.packets, verdicts: summary.verdicts, defaultAllowed: summary.defaultAllowed, rules: summary.rules.map(({ examples: _e, ...r }) => r) } }) + '\n');
     // Per-packet lines own stdout: diagnostics go to stderr (and, when asked, to stdout as lines of their own).
     const shown = report.diagnostics.filter((x) => x.severity !== 'hint');
-    for (const d of shown.slice(0, 100)) process.stderr.write(diagnosticLine(d) + '\n');
+    for (const d of shown.slice(0, 100)) process.stderr.write(diagnosticLine(d, inputPath === '-' ? 'standard input' : inputPath) + '\n');
     if (shown.length > 100) process.stderr.write(`... and ${shown.length - 100} more diagnostics (--ndjson-diagnostics or --format json list them all)\n`);
     if (options.ndjsonDiagnostics) for (const d of report.diagnostics) out(JSON.stringify({ diagnostic: d }) + '\n');
   } else out(renderSummary(summary, report.diagnostics, requests ? 'requests' : 'packets'));
@@ -150,7 +152,7 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
   }
   if (!report.ok) {
     const src = new SourceText(rulesetText);
-    for (const d of report.diagnostics) process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(src, d, rulesetPath)) + '\n');
+    for (const d of report.diagnostics) process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(src, d, rulesetPath, useColor(options.color, process.stderr))) + '\n');
     return 1;
   }
   if (options.stats) {
@@ -189,12 +191,15 @@ function fileSize(path: string): number | undefined {
 }
 
 /** A ruleset diagnostic against the ruleset's text (an expression's range re-based into the file). */
-function renderRulesetDiagnostic(src: SourceText, d: Diagnostic, path: string): string {
-  return renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: d.data?.['documentRange'] as Diagnostic['range'] } : d, path);
+function renderRulesetDiagnostic(src: SourceText, d: Diagnostic, path: string, color = useColor(undefined, process.stderr)): string {
+  return renderDiagnostic(src, d.rangeIn === 'value' ? { ...d, range: d.data?.['documentRange'] as Diagnostic['range'] } : d, path, { color });
 }
 
 /** One diagnostic on one line: severity, code, where, message. */
-function diagnosticLine(d: Diagnostic): string {
+function diagnosticLine(d: Diagnostic, path?: string): string {
+  // An input line's diagnostic, beside its file: path:line:col as every command prints it.
+  const line = typeof d.data?.['line'] === 'number' ? d.data['line'] : /^line (\d+): /.exec(d.message)?.[1];
+  if (path !== undefined && line !== undefined && !d.pointer) return `${path}:${line}:1: ${d.severity}[${d.code}]: ${d.message.replace(/^line \d+: /, '')}`;
   // Capture messages that name their byte offset already ("At byte N: …") are not given it twice.
   const offset = d.data && 'offset' in d.data && !/^At byte \d+/.test(d.message) ? ` at byte ${d.data['offset']}` : '';
   const where = d.pointer ? ` ${d.pointer}` : offset || (d.data && 'line' in d.data && !d.message.startsWith('line ') ? ` line ${d.data['line']}` : '');

@@ -3,7 +3,7 @@
  * The facade here never throws; everything it finds is a {@link Diagnostic}.
  * @module
  */
-import type { Diagnostic } from '../diagnostics/index.js';
+import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { hasErrors, sortDiagnostics } from '../diagnostics/index.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
@@ -106,6 +106,22 @@ export interface CompileResult {
 
 const MAX_DIAGNOSTICS = 100;
 
+/**
+ * The fix of a comma in a set, written where the text is known (the parser sees tokens, not the spaces
+ * between them): the items keep exactly one space between them. `{80,443}` → `{80 443}`,
+ * `{80, 443}` → `{80 443}`, `{80 , 443}` → `{80 443}`; next to a brace or a line break the comma just goes.
+ */
+function commaFix(text: string, comma: Range): Fix {
+  const blank = (c: string | undefined) => c === ' ' || c === '\t';
+  const before = text[comma.start - 1];
+  let end = comma.end;
+  // A space before the comma already separates the items: the blanks after it go with the comma.
+  if (blank(before)) while (blank(text[end])) end++;
+  const after = text[end];
+  const separated = blank(before) || blank(after) || before === '{' || after === '}' || after === '\n' || after === '\r' || after === undefined;
+  return { title: 'remove the comma', edits: [{ range: { start: comma.start, end }, newText: separated ? '' : ' ' }] };
+}
+
 /** Parse an expression into an AST with ranges. Never throws. */
 export function parseExpression(text: string, options: Pick<ExpressionOptions, 'limits' | 'parser'> = {}): ParseResult {
   options = optionsOf(options);
@@ -146,7 +162,7 @@ export function parseExpression(text: string, options: Pick<ExpressionOptions, '
     if (fast) return { ast: fast, diagnostics: finish(diagnostics) };
   }
   const parsed = grammarParser().parseTokens(lexed.tokens, text.length);
-  diagnostics.push(...parsed.diagnostics);
+  diagnostics.push(...parsed.diagnostics.map((d) => (d.code === 'comma-in-set' && d.range ? { ...d, fix: commaFix(text, d.range) } : d)));
   dropRegexEscapeErrors(parsed.ast, diagnostics);
   if (bracketed) {
     // The bracket diagnostic's fix already writes the set without commas: one answer per set.

@@ -371,9 +371,8 @@ class ExpressionParser extends EmbeddedActionsParser {
             this.ACTION(() => {
               const r = this.tokRange(comma);
               this.buildDiagnostics.push(
-                expressionDiagnostic('comma-in-set', 'set items are separated by spaces, not commas', r, {
-                  fix: { title: 'remove the comma', edits: [{ range: r, newText: ' ' }] },
-                }),
+                // The fix is written by parseExpression (index.ts), which sees the spaces around the comma.
+                expressionDiagnostic('comma-in-set', 'set items are separated by spaces, not commas', r),
               );
             });
           },

@@ -10,7 +10,7 @@
 import type { Diagnostic, Range, TextEdit } from '../diagnostics/index.js';
 import { checkExpression, ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkLogFilter, validateLogpushJob } from '../logpush/index.js';
-import { checkRuleValueExpression, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset } from '../ruleset/index.js';
+import { checkRuleValueExpression, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, validateRuleset, type RulesetPhase } from '../ruleset/index.js';
 import { analyzeRuleset } from '../analysis/index.js';
 import { lintDiagnostic } from './codes.js';
 import type { Interpolation } from './hcl.js';
@@ -38,6 +38,8 @@ export const SAFE_FIX_CODES: ReadonlySet<string> = new Set([
   'tab-whitespace', 'comma-in-set', 'uppercase-keyword', 'cidr-outside-set', 'range-outside-set', 'duplicate-set-item',
   'lowercase-country-code', 'uppercase-protocol',
   'filter-misspelt-operator', 'filter-value-string', 'filter-value-not-array', 'destination-date-placeholder',
+  // Removing a suppression that suppresses nothing changes no finding.
+  'lint-unused-suppression',
 ]);
 
 /** Check everything extracted from one file; diagnostics are in the file's coordinates, sorted. */
@@ -169,8 +171,8 @@ function mapFix(r: LintDiagnostic, d: Diagnostic, edit: (e: TextEdit) => TextEdi
  * A ruleset body's validation, and when it has no errors and is of a known phase, the findings of ruleset
  * analysis (rules that can never decide, expressions never true) at the same pointers.
  */
-function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean): Diagnostic[] {
-  const found = validateRuleset(value, { operation, expression: expr });
+function rulesetFindings(value: unknown, operation: 'create' | 'update' | undefined, expr: ExpressionOptions, analysis: boolean, phase?: string): Diagnostic[] {
+  const found = validateRuleset(value, { operation, expression: expr, ...(phase ? { phase: phase as RulesetPhase } : {}) });
   if (!analysis) return found;
   const body = value as { phase?: unknown; rules?: unknown } | null;
   if (found.some((d) => d.severity === 'error') || body === null || typeof body !== 'object') return found;
@@ -184,7 +186,7 @@ const KEY_CODES = new Set(['ruleset-unknown-member', 'ruleset-read-only-member',
 function checkBody(item: BodyItem, expr: ExpressionOptions, analysis: boolean): LintDiagnostic[] {
   const found =
     item.kind === 'ruleset'
-      ? rulesetFindings(item.value, item.operation, expr, analysis)
+      ? rulesetFindings(item.value, item.operation, expr, analysis, item.phase)
       : validateLogpushJob(item.value, { operation: item.operation });
   const out: LintDiagnostic[] = [...(item.textDiagnostics ?? [])];
   for (const d of found) {

@@ -3,7 +3,8 @@
  * checks. Each row: default severity and documented meaning.
  * @module
  */
-import type { Diagnostic, DiagnosticCodeInfo, Range } from '../diagnostics/index.js';
+import { suggest, type Diagnostic, type DiagnosticCodeInfo, type Range } from '../diagnostics/index.js';
+import { DIAGNOSTIC_CODES } from '../codes.js';
 
 /** Codes of the lint inputs. */
 export const LINT_CODES = {
@@ -15,6 +16,8 @@ export const LINT_CODES = {
   'lint-unread-value': { severity: 'error', doc: 'HashiCorp’s HCL parser finds a rule expression or Logpush filter in a Terraform file that rulekit’s reader did not read; it was not checked (a layout rulekit does not read yet: please report it).' },
   'lint-nothing-checked': { severity: 'warning', doc: 'A file (named on the command line, or every file of a run) in which rulekit found no expression, filter or body it checks: no clean pass over a file it did not read.' },
   'lint-unknown-action': { severity: 'error', doc: 'A rule action that the ruleset’s phase does not have; the closest action is suggested.' },
+  'lint-unknown-code': { severity: 'error', doc: 'A rulekit-disable-next-line comment names a code that no code table has; the closest code is suggested.' },
+  'lint-unused-suppression': { severity: 'warning', doc: 'A rulekit-disable-next-line comment (or a code it names) that suppressed nothing on the next line; the fix removes it.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 
 /** A code of `rulekit lint`. */
@@ -27,3 +30,22 @@ export function lintDiagnostic(code: LintCode, message: string, range: Range | u
   return d;
 }
 
+
+/**
+ * Every code a finding of lint, check, validate or the language server can carry: the language tables
+ * ({@link DIAGNOSTIC_CODES}) and lint's own. A severity setting or a suppression is checked against this
+ * one lookup. The server's HTTP error codes (SERVER_CODES) are not findings and are left out
+ * (test/lint/codes.test.ts holds every `*_CODES` table against this list).
+ */
+export const KNOWN_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({ ...DIAGNOSTIC_CODES, ...LINT_CODES });
+
+/** Whether a code is in {@link KNOWN_CODES}. */
+export function isKnownCode(code: string): boolean {
+  return Object.hasOwn(KNOWN_CODES, code);
+}
+
+/** `unknown code "comma-in-sett"; did you mean comma-in-set?` (the nearest known code, when one is near). */
+export function unknownCodeMessage(code: string): string {
+  const near = suggest(code, Object.keys(KNOWN_CODES));
+  return `unknown code ${JSON.stringify(code)}${near ? `; did you mean ${near}?` : ' (docs/diagnostics.md lists the codes)'}`;
+}

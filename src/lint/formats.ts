@@ -58,27 +58,13 @@ export function summarize(reports: readonly FileReport[]): { files: number; with
   return s;
 }
 
-const COLORS: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m', hint: '\x1b[2m' };
-
 /** The readable report. */
 export function formatText(reports: readonly FileReport[], options: FormatOptions): string {
   const out: string[] = [];
-  const c = (code: string, s: string) => (options.color ? `${code}${s}\x1b[0m` : s);
   for (const r of reports) {
     for (const line of r.fixed) out.push(`fixed ${r.path}:${line}`);
     const src = new SourceText(r.text);
-    for (const d of r.diagnostics) {
-      const { pointer: _p, ...shown } = d;
-      let text = renderDiagnostic(src, shown, r.path);
-      if (options.color) {
-        const lines = text.split('\n');
-        lines[0] = lines[0]!.replace(`: ${d.severity}[${d.code}]:`, `: ${c(COLORS[d.severity], `${d.severity}[${d.code}]`)}:`).replace(/^[^ ]+?:\d+:\d+/, (m) => c('\x1b[1m', m));
-        const caret = lines.findIndex((l, i) => i > 0 && /^ +\^+$/.test(l));
-        if (caret > 0) lines[caret] = lines[caret]!.replace(/\^+/, (m) => c(COLORS[d.severity], m));
-        text = lines.join('\n');
-      }
-      out.push(text);
-    }
+    for (const d of r.diagnostics) out.push(renderDiagnostic(src, d, r.path, { color: options.color }));
   }
   const s = summarize(reports);
   const problems = s.errors + s.warnings + s.infos + s.hints;
@@ -253,7 +239,7 @@ export function formatJunit(reports: readonly FileReport[], options: FormatOptio
       const other = ds.filter((d) => !atLeast(d.severity, options.maxSeverity));
       const line = (d: LintDiagnostic) => {
         const lc = lineColumns(src, d);
-        return `${r.path}:${lc.line}:${lc.column}: ${d.severity}[${d.code}]: ${d.message}${d.fix ? ` (fix: ${d.fix.title})` : ''}`;
+        return `${r.path}:${lc.line}:${lc.column}${d.pointer ? ` ${d.pointer}` : ''}: ${d.severity}[${d.code}]: ${d.message}${d.fix ? ` (fix: ${d.fix.title})` : ''}`;
       };
       let tc = `    <testcase classname="${xml(r.path)}" name="${xml(name)}"`;
       if (!failing.length && !other.length) tc += '/>';

@@ -5,7 +5,7 @@
  * functions of text (they could run in a browser); finding files, the config and the run are Node only.
  * @module
  */
-export { LINT_CODES, lintDiagnostic, type LintCode } from './codes.js';
+export { LINT_CODES, KNOWN_CODES, isKnownCode, unknownCodeMessage, lintDiagnostic, type LintCode } from './codes.js';
 export type { BodyItem, Extracted, InputKind, TextItem } from './types.js';
 export { OffsetMap } from './offset-map.js';
 export { parseHcl, type HclBody, type HclValue, type HclTemplate, type Interpolation } from './hcl.js';
@@ -13,6 +13,7 @@ export { extractTerraform, CHECKED_PHASES, hclLiteral, terraformRuleset, terrafo
 export { extractJson, extractYaml, extractRules, shapeOf, decodeJsonString, decodeYamlScalar } from './bodies.js';
 export { checkExtracted, SAFE_FIX_CODES, type LintDiagnostic, type LintCheckOptions } from './check.js';
 export { LINT_FORMATS, formatReports, atLeast, summarize, type LintFormat, type FormatOptions } from './formats.js';
-export { CONFIG_FILE, ConfigError, findConfig, loadConfig, severitySetting, type LintConfig, type SeveritySetting } from './config.js';
+export { CONFIG_FILE, CONFIG_MEMBERS, ConfigError, configIgnores, findConfig, loadConfig, severitySetting, type IgnoreEntry, type LintConfig, type SeveritySetting } from './config.js';
+export { applySuppressions, findDirectives, DISABLE_NEXT_LINE, type Directive, type PointerIgnore, type SuppressOptions } from './suppress.js';
 export { Excludes, resolveTargets, kindOfPath, globToRegExp, type LintTarget } from './files.js';
 export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';

@@ -16,6 +16,7 @@ import { lintDiagnostic } from './codes.js';
 import type { SeveritySetting } from './config.js';
 import { kindOfPath, type LintTarget } from './files.js';
 import { OffsetMap } from './offset-map.js';
+import { applySuppressions, type PointerIgnore } from './suppress.js';
 import { extractTerraform } from './terraform.js';
 import { oracleValues, unreadValues } from './terraform-oracle.js';
 import type { Extracted, InputKind, LintDiagnostic, TextItem } from './types.js';
@@ -49,6 +50,8 @@ export interface LintFilesOptions {
   read: (path: string) => Promise<LintInput>;
   /** Shown name of standard input. */
   stdinName?: string;
+  /** The config's `ignore` entries that match a file (by its shown path). */
+  ignores?: (path: string) => PointerIgnore[];
 }
 
 type Hcl2Json = (name: string, text: string) => Promise<Record<string, unknown>>;
@@ -155,7 +158,8 @@ export async function lintText(text: string, kind: InputKind, named: boolean, op
     found.push(...analyzeTerraform(text, options.expression));
     found.sort((a, b) => (a.range?.start ?? 0) - (b.range?.start ?? 0));
   }
-  const diagnostics = regrade(found, options.severity ?? {});
+  // Suppressions before severities: a suppressed code turned off still counts as suppressed (suppress.ts).
+  const diagnostics = regrade(applySuppressions(found, text, kind, { ignores: options.ignores?.(name) }), options.severity ?? {});
   return { diagnostics, checked };
 }
 

@@ -50,6 +50,8 @@ export interface BodyItem {
   value: unknown;
   /** `update`: a PUT body or a bare array (only rules). */
   operation: 'create' | 'update';
+  /** Phase of the stored ruleset an update body goes to (`rulekit validate --phase`); absent: unknown. */
+  phase?: string;
   /** A pointer prefix to remove from reported pointers (`/rules` for a bare array). */
   pointerPrefix: string;
   /** The file pointer of a pointer into `value`, where the body is built from the file (a tool's layout); overrides `pointerPrefix`. */

@@ -5,7 +5,7 @@
  * parser — and runs once typing pauses.
  * @module
  */
-import { checkExtracted, detectKind, extract, kindOfPath, regrade, type Extracted, type InputKind, type LintDiagnostic } from '../lint/index.js';
+import { applySuppressions, checkExtracted, detectKind, extract, kindOfPath, regrade, type Extracted, type InputKind, type LintDiagnostic } from '../lint/index.js';
 import type { FullChecker } from './full-check.js';
 import { regionsOf, type Region } from './regions.js';
 import type { Settings } from './settings.js';
@@ -54,7 +54,9 @@ function shown(text: string, kind: InputKind, diagnostics: LintDiagnostic[]): Li
 /** The quick check. */
 export function quickCheck(text: string, version: number, kind: InputKind, settings: Settings): DocumentCheck {
   const extracted = extract(text, kind, false);
-  const diagnostics = shown(text, kind, regrade(checkExtracted(extracted, { expression: settings.expression, analysis: false }), settings.severity));
+  // Suppression comments apply as they type; whether one is unused waits for the full check (it has analysis).
+  const found = applySuppressions(checkExtracted(extracted, { expression: settings.expression, analysis: false }), text, kind, { report: false });
+  const diagnostics = shown(text, kind, regrade(found, settings.severity));
   return { version, kind, extracted, regions: regionsOf(extracted), diagnostics, full: false };
 }
 

@@ -9,7 +9,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ListCatalog, Scheme, type ExpressionOptions, type ListItems, type SchemeLiteral } from '../expression/index.js';
-import { findConfig, loadConfig, severitySetting, type SeveritySetting } from '../lint/index.js';
+import { findConfig, isKnownCode, loadConfig, severitySetting, unknownCodeMessage, type SeveritySetting } from '../lint/index.js';
 
 /** The client's `rulekit` section. */
 export interface ClientSettings {
@@ -139,7 +139,8 @@ export class SettingsStore {
     const severity: Record<string, SeveritySetting> = { ...config.severity };
     for (const [code, level] of Object.entries(this.client.severity ?? {})) {
       const s = severitySetting(level);
-      if (s) severity[code] = s;
+      if (!isKnownCode(code)) problems.push(`rulekit.severity: ${unknownCodeMessage(code)}`);
+      else if (s) severity[code] = s;
       else problems.push(`rulekit.severity: ${code} is ${JSON.stringify(level)}; use off, hint, info, warn or error`);
     }
     const pick = (v: unknown, base: string, what: string): Record<string, unknown> | undefined => {

@@ -52,13 +52,81 @@ describe('rulekit CLI', () => {
     expect(run(['check']).code).toBe(2);
   });
 
+  it('check --phase: the fields of that phase; an unknown phase is a usage error naming the nearest', () => {
+    const http = 'http.host == "example.com"';
+    expect(run(['check', http]).code).toBe(1);
+    expect(run(['check', '--phase', 'http_request_firewall_custom', http]).code).toBe(0);
+    const mixed = run(['check', '--phase', 'http_request_firewall_custom', `${http} and tcp.dstport == 80`]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.out).toContain('arg1:1:32: error[rule-field-phase]: tcp.dstport is a packet field (the network phases); the http_request_firewall_custom phase reads HTTP request fields');
+    expect(run(['check', '--phase', 'magic_transit', http]).out).toContain('error[rule-field-phase]: http.host is a field of HTTP requests');
+    const typo = run(['check', '--phase', 'http_request_firewal_custom', http]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('unknown phase "http_request_firewal_custom"; did you mean http_request_firewall_custom?');
+  });
+
+  it('validate reads the bodies lint reads: YAML, an array of rules, a Logpush job; Terraform is sent to lint', () => {
+    const yaml = join(dir, 'rs.yaml');
+    writeFileSync(yaml, 'name: fw\nkind: root\nphase: magic_transit\nrules:\n  - action: block\n    expression: "tcp.dstport in {1, 2}"\n');
+    const y = run(['validate', yaml]);
+    expect(y.code).toBe(1);
+    expect(y.out).toContain('rs.yaml:6:35 /rules/0/expression: error[comma-in-set]');
+    const rules = join(dir, 'rules.json');
+    writeFileSync(rules, '[{"action": "block", "expression": "ip.src == 10.0.0.0/8"}]');
+    expect(run(['validate', rules]).out).toContain('rules.json:1:47 /0/expression: error[cidr-outside-set]');
+    const job = join(dir, 'job.json');
+    writeFileSync(job, JSON.stringify({ dataset: 'http_requests', destination_conf: 'https://logs.example.com/push', filter: '{"where":{"key":"EdgeResponseStatus","operator":"gte","value":500}}' }));
+    const j = run(['validate', '--format', 'json', job]);
+    expect(JSON.parse(j.out).map((d: { code: string; pointer: string }) => `${d.pointer} ${d.code}`)).toEqual(['/filter filter-misspelt-operator']);
+    const tf = join(dir, 'fw.tf');
+    writeFileSync(tf, 'resource "cloudflare_ruleset" "fw" {}\n');
+    const t = run(['validate', tf]);
+    expect(t.code).toBe(2);
+    expect(t.err).toBe(`rulekit: ${tf}: a Terraform file; validate reads one request body (JSON or YAML): use rulekit lint ${tf}\n`);
+    const list = join(dir, 'a.rules');
+    writeFileSync(list, 'tcp.dstport == 1\n');
+    expect(run(['validate', list]).code).toBe(2);
+  });
+
+  it('every command prints positions one way, path:line:col then the JSON pointer, coloured only when asked', () => {
+    const body = join(dir, 'loc.json');
+    writeFileSync(body, JSON.stringify({ name: 'x', kind: 'root', phase: 'magic_transit', rules: [{ action: 'block', expression: 'tcp.dstport in {1, 2}' }] }, null, 2));
+    const filter = join(dir, 'loc-filter.json');
+    writeFileSync(filter, '{"where": {"key": "EdgeResponseStatus", "operator": "gte", "value": 500}}');
+    const lines = join(dir, 'loc.ndjson');
+    writeFileSync(lines, '{"EdgeResponseStatus": 500}\n');
+    const head = /^(?<path>[^\s:]+):(?<line>\d+):(?<col>\d+)(?: (?<pointer>\/\S*))?: (?:error|warning|info|hint)\[[a-z0-9-]+\]: /m;
+    const outputs = {
+      check: run(['check', 'tcp.dstport in {1, 2}']).out,
+      validate: run(['validate', body]).out,
+      lint: spawnSync(process.execPath, [CLI, 'lint', '--no-config', body], { encoding: 'utf8' }).stdout,
+      simulate: spawnSync(process.execPath, [CLI, 'simulate', body, '-'], { encoding: 'utf8', input: '{}\n' }).stderr,
+      logfilter: spawnSync(process.execPath, [CLI, 'logfilter', filter, lines], { encoding: 'utf8' }).stderr,
+    };
+    for (const [command, out] of Object.entries(outputs)) {
+      const m = head.exec(out);
+      expect(m, `${command}: ${out}`).not.toBeNull();
+      expect(out, command).not.toMatch(/#\//);
+      expect(out, command).not.toContain('\x1b[');
+    }
+    expect(head.exec(outputs.validate)!.groups).toMatchObject({ line: '8', col: '39', pointer: '/rules/0/expression' });
+    expect(head.exec(outputs.logfilter)!.groups).toMatchObject({ line: '1', col: '53', pointer: '/where/operator' });
+    // --color colours the severity and the caret; --no-color and NO_COLOR (without --color) do not.
+    const red = '\x1b[31merror[comma-in-set]\x1b[0m';
+    expect(run(['check', '--color', 'tcp.dstport in {1, 2}']).out).toContain(red);
+    expect(run(['validate', '--color', body]).out).toContain(red);
+    expect(spawnSync(process.execPath, [CLI, 'simulate', '--color', body, '-'], { encoding: 'utf8', input: '{}\n' }).stderr).toContain(red);
+    expect(spawnSync(process.execPath, [CLI, 'logfilter', '--color', filter, lines], { encoding: 'utf8' }).stderr).toContain('\x1b[31merror[filter-misspelt-operator]');
+    expect(run(['check', '--no-color', 'tcp.dstport in {1, 2}']).out).not.toContain('\x1b[');
+  });
+
   it('validate: positions in the JSON file', () => {
     expect(run(['validate', rulesetPath]).code).toBe(0);
     const badPath = join(dir, 'bad.json');
     writeFileSync(badPath, JSON.stringify({ ...ruleset, rules: [{ action: 'block', expression: 'ip.src == 10.0.0.0/8' }] }, null, 2));
     const r = run(['validate', badPath]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/bad\.json#\/rules\/0\/expression:\d+:\d+: error\[cidr-outside-set\]/);
+    expect(r.out).toMatch(/bad\.json:\d+:\d+ \/rules\/0\/expression: error\[cidr-outside-set\]/);
     expect(run(['validate', join(dir, 'missing.json')]).code).toBe(2);
   });
 

@@ -106,7 +106,7 @@ describe('rulekit simulate with HTTP requests', () => {
     writeFileSync(bad, '{"name":"w","kind":"zone","phase":"http_request_firewall_custom","rules":[\n{"action":"block","expression":"http.response.code eq 403"}]}\n');
     const r = run(['simulate', bad, requests]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/response-field\.json#\/rules\/0\/expression:2:\d+: error\[rule-field-phase\]/);
+    expect(r.err).toMatch(/response-field\.json:2:\d+ \/rules\/0\/expression: error\[rule-field-phase\]/);
   });
 
   it('HTTP requests given to a network ruleset are one error, not packets without fields (exit 1)', () => {

@@ -36,7 +36,7 @@ describe('rulekit simulate exit codes and messages', () => {
     writeFileSync(bad, '{"rules": [\n  {"action": "block", "expression": "tcp.dstport == 99999"}\n]}\n');
     const r = run(['simulate', bad, join(FIXTURES, 'mixed-le-usec.pcap')]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/bad-expr\.json#\/rules\/0\/expression:2:\d+: error/);
+    expect(r.err).toMatch(/bad-expr\.json:2:\d+ \/rules\/0\/expression: error/);
   });
 
   it('a capture with a corrupt record exits 1; its message names the byte offset once', () => {
@@ -53,7 +53,7 @@ describe('rulekit simulate exit codes and messages', () => {
     expect(r.code).toBe(1);
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => 'verdict' in l)).toHaveLength(2);
-    expect(r.err).toContain('error[simulation-invalid-packet]: line 2: not JSON');
+    expect(r.err).toContain('standard input:2:1: error[simulation-invalid-packet]: not JSON');
     expect(r.err).toContain('warning[simulation-invalid-value]');
   });
 

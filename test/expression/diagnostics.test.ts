@@ -6,7 +6,11 @@ import { renderDiagnostics } from '../../src/diagnostics/index.js';
 const CASES: [string, string, [number, number], string?][] = [
   ['tcp.dstport == 80\tand ip.ttl > 1', 'tab-whitespace', [17, 18], 'tcp.dstport == 80 and ip.ttl > 1'],
   ['tcp.dstport == 80 AND ip.ttl > 1', 'uppercase-keyword', [18, 21], 'tcp.dstport == 80 and ip.ttl > 1'],
-  ['tcp.dstport in {80, 443}', 'comma-in-set', [18, 19], 'tcp.dstport in {80  443}'],
+  ['tcp.dstport in {80, 443}', 'comma-in-set', [18, 19], 'tcp.dstport in {80 443}'],
+  ['tcp.dstport in {80,443}', 'comma-in-set', [18, 19], 'tcp.dstport in {80 443}'],
+  ['tcp.dstport in {80 , 443}', 'comma-in-set', [19, 20], 'tcp.dstport in {80 443}'],
+  ['ip.src in {1.1.1.1, 2.2.2.2}', 'comma-in-set', [18, 19], 'ip.src in {1.1.1.1 2.2.2.2}'],
+  ['tcp.dstport in {80,}', 'comma-in-set', [18, 19], 'tcp.dstport in {80}'],
   ['ip.src == 10.0.0.0/8', 'cidr-outside-set', [10, 20], 'ip.src in {10.0.0.0/8}'],
   ['tcp.dst_port == 80', 'unknown-field', [0, 12], 'tcp.dstport == 80'],
   ['tcp.dstport == 070', 'octal-literal', [15, 18], 'tcp.dstport == 70'],

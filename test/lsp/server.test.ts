@@ -82,6 +82,11 @@ describe('rulekit lsp over stdio', () => {
     expect(after[0]!.message).toContain('did you mean tcp.dstport?');
   });
 
+  it('a rulekit-disable-next-line comment hides the codes it names on the next line', async () => {
+    const doc = new Doc(fileUri(join(dir, 'suppressed.rules')), 'rulekit', '# rulekit-disable-next-line comma-in-set\ntcp.dstport in {80, 443}\nip.src == 10.0.0.0/8\n');
+    expect(codes(await doc.open())).toEqual(['cidr-outside-set']);
+  });
+
   it('a quick fix, applied, clears its diagnostic; the fix-all action applies the safe ones', async () => {
     const doc = new Doc(fileUri(join(dir, 'fix.rules')), 'rulekit', 'tcp.dstport in {80, 443} AND ip.src == 10.0.0.0/8\n');
     const ds = await doc.open();
@@ -93,12 +98,12 @@ describe('rulekit lsp over stdio', () => {
     expect(quick.isPreferred).toBe(true);
     expect(quick.diagnostics).toEqual([comma]);
     const left = await doc.edit(quick.edit!.changes![doc.uri]!);
-    expect(doc.text()).toBe('tcp.dstport in {80  443} AND ip.src == 10.0.0.0/8\n');
+    expect(doc.text()).toBe('tcp.dstport in {80 443} AND ip.src == 10.0.0.0/8\n');
     expect(codes(left)).toEqual(['uppercase-keyword', 'cidr-outside-set']);
     const all = (await lsp.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri: doc.uri }, range: left[0]!.range, context: { diagnostics: [], only: ['source.fixAll'] } })) as CodeAction[];
     expect(all.map((a) => a.kind)).toEqual(['source.fixAll.rulekit']);
     const clean = await doc.edit(all[0]!.edit!.changes![doc.uri]!);
-    expect(doc.text()).toBe('tcp.dstport in {80  443} and ip.src in {10.0.0.0/8}\n');
+    expect(doc.text()).toBe('tcp.dstport in {80 443} and ip.src in {10.0.0.0/8}\n');
     expect(clean).toEqual([]);
   });
 

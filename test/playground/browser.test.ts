@@ -141,7 +141,7 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await tooltip.textContent()).toContain('set items are separated by spaces, not commas');
     await shot(page, '2-squiggle-and-message');
     await tooltip.locator('.cm-diagnosticAction').first().click();
-    await poll(() => editorText(page, 'expression-editor')).toBe('tcp.dstport in {80  443}');
+    await poll(() => editorText(page, 'expression-editor')).toBe('tcp.dstport in {80 443}');
     await poll(() => page.textContent('[data-testid=verdict-0] strong')).toBe('match');
     await poll(() => page.locator('#expression-editor .cm-lintRange-error').count()).toBe(0);
     expect(await page.textContent('[data-testid=verdict-3] strong')).toBe('no match');

@@ -132,7 +132,7 @@ describe('quick fixes', () => {
     const d = compileExpression(text).diagnostics.find((x) => x.code === 'comma-in-set')!;
     const view = fakeView(`(( ${text}`);
     fixAction(d.fix!, d.range!.start).apply(view, d.range!.start + 3, d.range!.end + 3);
-    expect(view.text()).toBe('(( tcp.dstport in {80  443}');
+    expect(view.text()).toBe('(( tcp.dstport in {80 443}');
   });
 
   it('an expression\'s fix inside a ruleset body edits the JSON string, and the body then validates', () => {
@@ -148,7 +148,7 @@ describe('quick fixes', () => {
       fixed = view.text();
     }
     expect(validateRuleset(fixed).filter((d) => d.severity === 'error')).toEqual([]);
-    expect(JSON.parse(fixed).rules[0].expression).toBe('tcp.dstport in {80  443} and ip.src in {10.0.0.0/8}');
+    expect(JSON.parse(fixed).rules[0].expression).toBe('tcp.dstport in {80 443} and ip.src in {10.0.0.0/8}');
   });
 
   it('in a string with escapes, a diagnostic covers the whole string and offers no fix (its offsets would not map)', () => {

@@ -79,11 +79,11 @@ describe('rulekit logfilter', () => {
     // The same field is not in http_requests: the filter has an error, at its place.
     const e = run([f, LINES]);
     expect(e.code).toBe(1);
-    expect(e.err).toMatch(/f\.json:1:17: error\[filter-unknown-field\]/);
+    expect(e.err).toMatch(/f\.json:1:17 \/where\/key: error\[filter-unknown-field\]/);
     const bad = run([JOB, '-'], '{"EdgeResponseStatus":500,"ClientRequestHost":"a"}\nnot json\n[1]\n');
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain('standard input:2: error[invalid-log-line]: not valid JSON');
-    expect(bad.err).toContain('standard input:3: error[invalid-log-line]: a log line is a JSON object');
+    expect(bad.err).toContain('standard input:2:1: error[invalid-log-line]: not valid JSON');
+    expect(bad.err).toContain('standard input:3:1: error[invalid-log-line]: a log line is a JSON object');
     expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped, 2 not a log line');
   });
 
@@ -99,7 +99,7 @@ describe('rulekit logfilter', () => {
     expect(JSON.parse(r.out).counts).toEqual({ lines: 40_000, kept: 16_000, dropped: 24_000, invalid: 0 });
     expect(run([JOB, big, '--format', 'ndjson']).out).toBe(want.repeat(8_000));
     const bad = run([JOB, '-'], Buffer.concat([Buffer.from('{"EdgeResponseStatus":503,"ClientCountry":"de","x":"'), Buffer.from([0xff]), Buffer.from('"}\n')]));
-    expect(bad.err).toBe('standard input:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n');
+    expect(bad.err).toBe('standard input:1:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n');
     expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped\n');
   });
 

@@ -67,7 +67,7 @@ describe('rulekit query', () => {
     expect(t.stdout).toMatch(new RegExp(`${expected} of 300 line\\(s\\) match .*2 shown`));
     const bad = run('--filter', 'bad.json', 'a.ndjson');
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/bad\.json#\/where\/operator:1:\d+: error/);
+    expect(bad.stderr).toMatch(/bad\.json:1:\d+ \/where\/operator: error/);
     const missing = run('--filter', 'filter.json', 'nope.ndjson');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/DuckDB could not read/);
