@@ -20,6 +20,7 @@ export interface LintCommandOptions {
   exclude?: string[];
   severity?: string[];
   stdinFilename?: string;
+  phase?: string;
   color?: boolean;
   /** Report only the findings that fail the run (errors, by default), as ESLint's --quiet. */
   quiet?: boolean;
@@ -83,6 +84,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
     fix: options.fix,
     read: (p) => readInput(p),
     stdinName: options.stdinFilename,
+    phase: options.phase,
     ignores: ignores.forFile,
   });
   for (const e of ignores.unused()) note(`rulekit: ${config.path}: the ignore entry ${JSON.stringify(e)} suppressed nothing in the files linted; remove it\n`);

@@ -154,6 +154,7 @@ export function program(): Command {
     .option('--exclude <pattern...>', '.gitignore-style patterns of paths to skip')
     .option('--severity <code=level...>', 'severity of a code: off, info, warn or error (after the config)')
     .option('--stdin-filename <name>', 'name (and so kind) of standard input in reports')
+    .addOption(phase('phase of rules whose file names none (a bare array of rules, a PUT body, a .rules file); resources and bodies with a phase keep theirs'))
     .option('--color', 'colour the text report (default: on a terminal, unless NO_COLOR)')
     .option('--no-color', 'no colour')
     .addHelpText('after', [

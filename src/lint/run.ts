@@ -52,6 +52,8 @@ export interface LintFilesOptions {
   stdinName?: string;
   /** The config's `ignore` entries that match a file (by its shown path). */
   ignores?: (path: string) => PointerIgnore[];
+  /** The phase of rules whose file names none (a bare array of rules, a PUT body, a `.rules` file). */
+  phase?: string;
 }
 
 type Hcl2Json = (name: string, text: string) => Promise<Record<string, unknown>>;
@@ -138,6 +140,7 @@ function crossCheck(ex: Extracted, parsed: Record<string, unknown>): void {
 /** Lint one text: extract, check, re-grade by the severity settings. */
 export async function lintText(text: string, kind: InputKind, named: boolean, options: Omit<LintFilesOptions, 'read'>, name = 'input.tf'): Promise<{ diagnostics: LintDiagnostic[]; checked: string[] }> {
   const ex = extract(text, kind, named);
+  if (options.phase !== undefined) withPhase(ex, options.phase);
   if (kind === 'terraform') {
     let parsed: Record<string, unknown>;
     try {
@@ -161,6 +164,16 @@ export async function lintText(text: string, kind: InputKind, named: boolean, op
   // Suppressions before severities: a suppressed code turned off still counts as suppressed (suppress.ts).
   const diagnostics = regrade(applySuppressions(found, text, kind, { ignores: options.ignores?.(name) }), options.severity ?? {});
   return { diagnostics, checked };
+}
+
+/** `--phase` for what names no phase of its own: bodies without "phase", expressions without a resource's. */
+function withPhase(ex: Extracted, phase: string): void {
+  for (const item of ex.items) {
+    if ('value' in item) {
+      const v = item.value as { phase?: unknown } | null;
+      if (item.kind === 'ruleset' && item.phase === undefined && !(v && typeof v === 'object' && 'phase' in v)) item.phase = phase;
+    } else if (item.kind === 'expression' && item.phase === undefined) item.phase = phase;
+  }
 }
 
 /** Codes that already say why a file gave nothing to check. */

@@ -163,6 +163,7 @@ export function phaseExpressionOptions<T extends { scheme?: unknown }>(phase: st
  */
 export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], phase: string | undefined, ast?: ExprNode): Diagnostic[] {
   const info = phase === undefined ? undefined : phaseInfo(phase);
+  if (phase === undefined) return diagnostics.map((d) => noPhaseHttpField(text, d));
   if (!info) return diagnostics;
   if (ast) diagnostics = [...diagnostics, ...responseFieldDiagnostics(ast, phase), ...complexityDiagnostics(ast, phase)];
   const other: FieldSet = info.fields === 'http' ? 'network' : 'http';
@@ -176,6 +177,19 @@ export function phaseFieldDiagnostics(text: string, diagnostics: Diagnostic[], p
     const { fix: _fix, ...rest } = d;
     return { ...rest, code: 'rule-field-phase', severity: RULESET_CODES['rule-field-phase'].severity, message: `${name} is ${what}; the ${phase} phase reads ${reads}`, data: { field: name, phase, fieldSet: other } };
   });
+}
+
+/**
+ * An HTTP field in a ruleset that names no phase (a bare array of rules, a PUT body) is read with the
+ * packet fields of the default phase: its `unknown-field` says so and how to read it as HTTP rules, in
+ * place of a did-you-mean towards a packet field.
+ */
+function noPhaseHttpField(text: string, d: Diagnostic): Diagnostic {
+  if (d.code !== 'unknown-field' || !d.range) return d;
+  const name = text.slice(d.range.start, d.range.end);
+  if (!fieldSetScheme('http').get(name) || fieldSetScheme('network').get(name)) return d;
+  const { fix: _fix, ...rest } = d;
+  return { ...rest, message: `${name} is a field of HTTP requests, but this ruleset names no phase, so its rules are read as network_transit's (packet fields); give the ruleset its phase ("phase": "http_request_firewall_custom", or lint --phase / validate --phase)`, data: { ...d.data, field: name, fieldSet: 'http' } };
 }
 
 /**
