@@ -13,6 +13,7 @@ import {
   validateRuleset,
   simulate,
   compileRuleset,
+  LIST_KIND_NAMES,
   type Diagnostic,
   type ExpressionOptions,
   type ListItems,
@@ -36,9 +37,16 @@ export function parseLists(text: string): { lists?: ListItems; error?: string } 
   } catch (e) {
     return { error: `the lists are not JSON: ${(e as Error).message}` };
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'the lists must be a JSON object: {"name": ["192.0.2.0/24", ...]}' };
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'the lists must be a JSON object: {"name": ["192.0.2.0/24", ...], "hosts": {"kind": "hostname", "items": ["*.example.com"]}}' };
   for (const [name, items] of Object.entries(v)) {
-    if (!Array.isArray(items) || !items.every((i) => typeof i === 'string')) return { error: `list "${name}" must be an array of strings (addresses, CIDRs, ranges)` };
+    if (items !== null && typeof items === 'object' && !Array.isArray(items)) {
+      // A list of another kind (asn, hostname, redirect) names it; its items are checked where the list is used.
+      const { kind, items: typed } = items as { kind?: unknown; items?: unknown };
+      if (typeof kind !== 'string' || !(LIST_KIND_NAMES as readonly string[]).includes(kind)) return { error: `list "${name}" has kind ${JSON.stringify(kind)}; the kinds are ${LIST_KIND_NAMES.join(', ')}` };
+      if (!Array.isArray(typed)) return { error: `list "${name}" needs an "items" array` };
+      continue;
+    }
+    if (!Array.isArray(items) || !items.every((i) => typeof i === 'string')) return { error: `list "${name}" must be an array of strings (addresses, CIDRs, ranges), or {"kind": "hostname"|"asn"|"redirect", "items": [...]}` };
   }
   return { lists: v as ListItems };
 }

@@ -28,6 +28,7 @@ import {
   runLogFilter,
   runRuleset,
   simulateCapture,
+  parseLists,
   STYLE_BY_CATEGORY,
   styleOf,
   styleSpans,
@@ -301,5 +302,15 @@ describe('the capture tab', () => {
     expect(out.summary).toBeUndefined();
     expect(out.diagnostics[0]!.message).toContain('did you mean tcp.dstport?');
     expect(rulesOf('ruleset', '', '{').error).toBe('the ruleset is not JSON');
+  });
+});
+
+describe('the lists field', () => {
+  it('takes lists of every kind: a bare array is an IP list, the others say their kind', () => {
+    const lists = JSON.stringify({ office: ['192.0.2.0/24'], hosts: { kind: 'hostname', items: ['*.example.com'] } });
+    expect(parseLists(lists).error).toBeUndefined();
+    const r = runExpression('http.host in $hosts', lists, [], 'http_request_firewall_custom');
+    expect(r.diagnostics.filter((d) => d.diagnostic.severity === 'error')).toEqual([]);
+    expect(parseLists(JSON.stringify({ hosts: { kind: 'hostnames', items: [] } })).error).toBe('list "hosts" has kind "hostnames"; the kinds are ip, asn, hostname, redirect');
   });
 });
