@@ -19,7 +19,7 @@ import { LIST_KIND_NAMES, LIST_KINDS, ListCatalog, MAX_LIST_NAME, managedListsFo
 import { suggest } from '../diagnostics/index.js';
 import { doubleBounds, readIntText } from './literals.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
-import { isValueNode } from './ast.js';
+import { isValueNode, walk } from './ast.js';
 import { ValueChecker, type ExpressionContext } from './value-checker.js';
 import { isScalar, typeText, type ValuePlan } from './values.js';
 import { print } from './printer.js';
@@ -56,7 +56,25 @@ export function check(ast: A.ExprNode, options: CheckOptions, out: Diagnostic[])
     return { ast, predicates: c.predicates };
   }
   c.expr(ast);
+  regexLimit(ast, out);
   return { ast, predicates: c.predicates };
+}
+
+/** "Each rule can contain a maximum of 64 regular expressions in its expression" (Rule expressions, the Rules language docs). */
+export const MAX_REGEXES = 64;
+
+/** `too-many-regexes` past {@link MAX_REGEXES} `matches` comparisons, at the first one over. */
+function regexLimit(ast: A.ExprNode, out: Diagnostic[]): void {
+  const found: A.CompareNode[] = [];
+  walk(ast, (n) => {
+    if (n.kind === 'compare' && n.op === 'matches') found.push(n);
+  });
+  if (found.length <= MAX_REGEXES) return;
+  out.push(
+    expressionDiagnostic('too-many-regexes', `the expression has ${found.length} regular expressions (matches); a rule may have at most ${MAX_REGEXES} ("Maximum regular expressions per rule"): join alternatives into one regex, or split the rule`, found[MAX_REGEXES]!.range, {
+      data: { limit: MAX_REGEXES, count: found.length },
+    }),
+  );
 }
 
 /** Check a value node (a value expression's root) into its plan; diagnostics are appended to `out`. */

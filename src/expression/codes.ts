@@ -43,6 +43,7 @@ export const EXPRESSION_CODES = {
   'value-expression-type': { severity: 'error', doc: 'A value expression (a rewrite\'s `expression` in action_parameters) that gives another type than the parameter takes (a String for a URI path or header value), or a condition where a value is expected.' },
   'matches-everything': { severity: 'info', doc: 'The whole expression is `true`: the rule matches every request or packet.' },
   'unknown-list': { severity: 'error', doc: 'A $list that is neither a managed list nor in the given list catalog.' },
+  'too-many-regexes': { severity: 'error', doc: 'An expression with more than 64 regular expressions (matches): the docs\' "Maximum regular expressions per rule", which applies to every rule type of the Rules language.' },
   'list-kind-mismatch': { severity: 'error', doc: 'A $list of one kind tested with a field that takes another (a hostname list with ip.src; IP lists go with IP fields, ASN lists with ip.src.asnum, hostname lists with http.host, redirect lists with http.request.full_uri in http_request_redirect).' },
   'list-not-provided': { severity: 'info', doc: 'A $list was referenced but no list catalog was given, or a managed list the given catalog does not carry: membership is false for every packet.' },
   'list-name-too-long': { severity: 'error', doc: 'An account list name longer than 50 characters.' },

@@ -56,3 +56,13 @@ describe('rules the docs state in words', () => {
     expect(found(pairs(9), 'network_transit')).toEqual([]);
   });
 });
+
+describe('the 64-regex limit', () => {
+  it('"Each rule can contain a maximum of 64 regular expressions in its expression": 64 pass, 65 do not', () => {
+    const regexes = (n: number) => Array.from({ length: n }, (_, i) => `http.request.uri.path matches "^/p${i}/"`).join(' or ');
+    expect(codes(regexes(64))).toEqual([]);
+    expect(codes(regexes(65))).toEqual(['too-many-regexes']);
+    // wildcard is not a regular expression of the docs' count.
+    expect(codes(`${regexes(64)} or http.host wildcard "*.example.com"`)).toEqual([]);
+  });
+});
