@@ -12,6 +12,7 @@ import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError, useColor } from './io.js';
 import { lintExit, loadLists } from './commands.js';
+import { VERSION } from '../version.js';
 
 export interface AnalyzeOptions {
   /** Write the witness packets as a pcap file (raw IP) to this path. */
@@ -66,7 +67,7 @@ export async function analyzeCommand(path: string, options: AnalyzeOptions, writ
       else delete r.range;
       return r;
     });
-    write(formatReports('sarif', [{ path, kind: 'json', text, checked: [], diagnostics, fixed: [] }], { maxSeverity: 'error', version: '0.1.0', codes: DIAGNOSTIC_CODES }));
+    write(formatReports('sarif', [{ path, kind: 'json', text, checked: [], diagnostics, fixed: [] }], { maxSeverity: 'error', version: VERSION, codes: DIAGNOSTIC_CODES }));
   } else {
     const src = new SourceText(text);
     for (const d of findings) {

@@ -6,6 +6,7 @@ import {
 } from '../lint/index.js';
 import { lintExit, loadLists } from './commands.js';
 import { readInput, UsageError, useColor } from './io.js';
+import { VERSION } from '../version.js';
 
 /** Options of `rulekit lint`, as commander gives them. */
 export interface LintCommandOptions {
@@ -92,7 +93,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
   if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
   const color = useColor(options.color);
   const shown = options.quiet ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => atLeast(d.severity, maxSeverity)) })) : reports;
-  write(formatReports(format, shown, { maxSeverity, color, version: '0.1.0', codes: KNOWN_CODES }));
+  write(formatReports(format, shown, { maxSeverity, color, version: VERSION, codes: KNOWN_CODES }));
   if (reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity)))) return 1;
   // Past --max-warnings: the message and the rule of analyze, check and validate.
   return lintExit(reports.flatMap((r) => r.diagnostics), options.maxWarnings, note);

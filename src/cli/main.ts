@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { suggest } from '../diagnostics/index.js';
 import { PHASE_CATALOG, phaseInfo } from '../ruleset/index.js';
 import { fileError, UsageError } from './io.js';
+import { VERSION } from '../version.js';
 
 const write = (s: string) => process.stdout.write(s);
 
@@ -17,7 +18,7 @@ const write = (s: string) => process.stdout.write(s);
 export function program(): Command {
   const p = new Command('rulekit')
     .description('Network rule expressions and Logpush filters: check, validate, simulate, export.')
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError('(rulekit --help for usage)')
     // Parser errors are thrown to main(), which exits 2 (usage) instead of commander's 1 (input has errors).
     .exitOverride();

@@ -19,6 +19,7 @@ import { completion, hover, signatureHelp } from './features/completion.js';
 import { formatting } from './features/formatting.js';
 import { documentSymbols } from './features/symbols.js';
 import { directoryOf, SettingsStore, type Settings } from './settings.js';
+import { VERSION } from '../version.js';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -30,7 +31,7 @@ export interface ServerOptions {
 }
 
 /** The server's version, as `initialize` reports it. */
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = VERSION;
 
 /** The file path of a `file:` URI. */
 function pathOf(uri: string): string | undefined {

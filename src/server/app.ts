@@ -19,6 +19,7 @@ import { EnvelopeError, SCOPES } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
 import { PLAYGROUND_HEADERS, playgroundDirectory, playgroundFile, playgroundPaths } from '../playground-host/index.js';
+import { VERSION } from '../version.js';
 
 /** The path prefix of the API, as the official client uses it. */
 export const API_PREFIX = '/client/v4';
@@ -124,7 +125,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'rulekit reference server', version: '0.1.0', description: 'The ruleset and Logpush configuration API of service.md; every answer is the envelope {result, success, errors, messages}.' },
+      info: { title: 'rulekit reference server', version: VERSION, description: 'The ruleset and Logpush configuration API of service.md; every answer is the envelope {result, success, errors, messages}.' },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
