@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkExpression, checkValueExpression, HTTP_SCHEME, NETWORK_SCHEME, type Diagnostic } from '../../src/expression/index.js';
+import { checkExpression, checkValueExpression, HTTP_SCHEME, NETWORK_SCHEME } from '../../src/expression/index.js';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { PHASE_CATALOG, validateRuleset } from '../../src/ruleset/index.js';
 import { checkLogFilter } from '../../src/logpush/index.js';
 
@@ -60,7 +61,7 @@ function errors(e: Example): Diagnostic[] {
   const text = e.expression;
   const phase = e.phase && Object.hasOwn(PHASE_CATALOG, e.phase) ? (e.phase as keyof typeof PHASE_CATALOG) : undefined;
   if (phase) {
-    const scope = PHASE_CATALOG[phase].scopes.includes('zone') ? 'zone' : 'account';
+    const scope = (PHASE_CATALOG[phase].scopes as readonly string[]).includes('zone') ? 'zone' : 'account';
     const rule: Record<string, unknown> = { action: ACTION[phase] ?? PHASE_CATALOG[phase].actions[0], expression: 'true' };
     let pointer: string;
     if (e.kind === 'filter' && e.context === 'counting_expression') {
