@@ -13,7 +13,7 @@ import { EXPORT_CODES } from '../src/export/codes.js';
 import { HTTP_CODES } from '../src/http/codes.js';
 import { LINT_CODES } from '../src/lint/codes.js';
 import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
-import { ACTION_CATALOG, ACTIONS_SOURCE, RESPONSE_PHASES, responseFieldPhases } from '../src/ruleset/index.js';
+import { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, RESPONSE_PHASES, SCHEMA_SOURCE, responseFieldPhases, type Shape } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
 import {
   ZONE_DATASETS, ACCOUNT_DATASETS, DATASET_SCOPES, DOCS_SNAPSHOT, UNFILTERABLE_FIELDS, UNFILTERABLE_TYPES, CUSTOM_FIELD_OBJECTS,
@@ -190,15 +190,37 @@ export function docFiles(): Record<string, string> {
     '',
     '## Phases',
     '',
-    'The catalog of phases (`PHASE_CATALOG`, src/ruleset/phases.ts): the levels each phase exists at, the',
+    'The catalog of phases (`PHASE_CATALOG`, src/ruleset/catalog.ts): the levels each phase exists at, the',
     'fields its expressions read and the actions its rules may take. Validation, `rulekit lint` (JSON/YAML',
-    'bodies and Terraform `cloudflare_ruleset`) and the language server check each expression with the field',
-    'set of its ruleset\'s phase; a field of the other set is a `rule-field-phase` error. A phase not in the',
-    'catalog is reported as not checked (`lint-phase-not-checked`).',
+    'bodies and Terraform `cloudflare_ruleset`), the server and the language server read it; each expression',
+    'is checked with the field set of its ruleset\'s phase (a field of the other set is a `rule-field-phase`',
+    `error). The phases are those of Cloudflare's OpenAPI schema (\`${SCHEMA_SOURCE.repo}\` \`${SCHEMA_SOURCE.path}\` at`,
+    `${SCHEMA_SOURCE.revision}) and \`network_transit\`; any other phase is \`ruleset-unknown-phase\`. Where the docs`,
+    'name no actions for a phase the table is generous (catalog.ts says where).',
     '',
     '| phase | levels | fields | actions | |',
     '| --- | --- | --- | --- | --- |',
-    ...Object.entries(PHASE_CATALOG).map(([name, p]) => `| \`${name}\` | ${p.scopes.join(', ')} | ${p.fields === 'http' ? '[HTTP](#fields-of-the-http-phases)' : '[network](#fields-the-default-network-scheme)'} | ${p.actions.map((a) => `\`${a}\``).join(' ')} | ${p.doc} |`),
+    ...Object.entries(PHASE_CATALOG).map(([name, p]) => `| \`${name}\` | ${p.scopes.join(', ')} | ${p.fields === 'http' ? '[HTTP](#fields-of-the-http-phases)' : '[network](#fields-the-default-network-scheme)'} | ${p.actions.length === Object.keys(ACTION_CATALOG).length ? 'every action' : p.actions.map((a) => `\`${a}\``).join(' ')} | ${p.doc} |`),
+    '',
+    '### Kinds',
+    '',
+    '| kind | levels | entry point | |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(KIND_CATALOG).map(([name, k]) => `| \`${name}\` | ${k.scopes.join(', ')} | ${k.entryPoint ? 'yes: one per phase and level' : 'no'} | ${k.doc} |`),
+    '',
+    '### Actions and their `action_parameters`',
+    '',
+    'Members of the wrong JSON type, and required members missing (**bold**), are `rule-action-parameters`',
+    'errors; a member the table does not have is a `rule-action-parameter-unknown` warning (the API may be',
+    'ahead of the schema rulekit read).',
+    '',
+    '| action | terminating | action_parameters | |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(ACTION_CATALOG).map(([name, a]) => {
+      const shape = a.parameters as Shape;
+      const members = Object.entries(shape.members ?? {}).map(([m, s]) => ((shape.required ?? []).includes(m) ? `**\`${m}\`** ${s.type}` : `\`${m}\` ${s.type}`));
+      return `| \`${name}\` | ${a.terminating ? 'yes' : 'no'} | ${members.length ? `${members.join(', ')}${shape.minMembers ? ' (at least one)' : ''}` : 'none'} | ${a.doc} |`;
+    }),
     '',
     '## Fields of the HTTP phases',
     '',

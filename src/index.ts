@@ -135,6 +135,8 @@ export {
   PHASE_CATALOG,
   CATALOG_ACTIONS,
   ACTION_CATALOG,
+  KIND_CATALOG,
+  CATALOG_KINDS,
   phaseInfo,
   isHttpRuleset,
   type PhaseInfo,

@@ -176,8 +176,8 @@ function withPhase(ex: Extracted, phase: string): void {
   }
 }
 
-/** Codes that already say why a file gave nothing to check. */
-const NOT_CHECKED_REPORTED: ReadonlySet<string> = new Set(['lint-not-literal', 'lint-phase-not-checked', 'lint-unrecognized', 'lint-unread-value']);
+/** Codes that already say why a file gave nothing to check (a ruleset of an unknown phase: its rules are not read). */
+const NOT_CHECKED_REPORTED: ReadonlySet<string> = new Set(['lint-not-literal', 'ruleset-unknown-phase', 'lint-unrecognized', 'lint-unread-value']);
 
 /** `lint-nothing-checked` for a file: what rulekit looks for in a file of its kind. */
 export function nothingChecked(kind: InputKind, text: string): LintDiagnostic {

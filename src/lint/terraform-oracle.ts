@@ -85,7 +85,7 @@ export function unreadValues(oracle: readonly OracleValue[], ex: Extracted, text
   for (const item of ex.items) if (!('value' in item) && !item.slot) bump(item.label);
   for (const d of ex.diagnostics) if (d.code === 'lint-not-literal' && d.where) bump(d.where);
   // A resource reported whole (a phase rulekit does not model, rules that are one Terraform value) accounts for all its values.
-  const whole = new Set(ex.diagnostics.filter((d) => (d.code === 'lint-phase-not-checked' || d.code === 'lint-not-literal') && d.where).map((d) => d.where!.replace(/\.rules$/, '')));
+  const whole = new Set(ex.diagnostics.filter((d) => (d.code === 'ruleset-unknown-phase' || d.code === 'lint-not-literal') && d.where).map((d) => d.where!.replace(/\.rules$/, '')));
   const out: LintDiagnostic[] = [];
   for (const v of oracle) {
     if (whole.has(v.label.slice(0, v.label.indexOf('.', v.label.indexOf('.') + 1)))) continue;

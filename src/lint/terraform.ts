@@ -7,8 +7,7 @@
  * @module
  */
 import type { Diagnostic, Range } from '../diagnostics/index.js';
-import { suggest } from '../diagnostics/index.js';
-import { CREDENTIAL_CHECK, PHASE_CATALOG, rulesetDiagnostic, type ValueSlot } from '../ruleset/index.js';
+import { actionParameterProblems, actionProblem, CREDENTIAL_CHECK, kindPhaseProblems, PHASE_CATALOG, phaseInfo, rulesetDiagnostic, type ValueSlot } from '../ruleset/index.js';
 import { hclHeredoc, hclQuoted } from './encode.js';
 import { attribute, entry, literalString, parseHcl, type HclBlock, type HclBody, type HclTemplate, type HclValue, type Interpolation } from './hcl.js';
 import { OffsetMap } from './offset-map.js';
@@ -34,11 +33,21 @@ export function extractTerraform(text: string): Extracted {
 
 function ruleset(block: HclBlock, address: string, out: Extracted): void {
   const phaseAttr = attribute(block.body, 'phase');
+  const kindAttr = attribute(block.body, 'kind');
   const phase = literalString(phaseAttr?.value);
-  if (phase !== undefined && !Object.hasOwn(CHECKED_PHASES, phase)) {
-    out.diagnostics.push({ ...lintDiagnostic('lint-phase-not-checked', `${address}: phase ${phase} is not in rulekit's catalog of phases, so its rules were not checked (docs/fields.md lists the ${Object.keys(CHECKED_PHASES).length} phases it checks)`, phaseAttr!.value.range), where: address });
-    return;
+  // The resource names its owner by account_id or zone_id: that is the level it is created at.
+  const scope = attribute(block.body, 'account_id') ? 'account' : attribute(block.body, 'zone_id') ? 'zone' : undefined;
+  // Kind, phase and level: the checks validation makes of a JSON body (phases.ts), at the HCL values.
+  for (const p of kindPhaseProblems(literalString(kindAttr?.value), phase, scope)) {
+    const value = (p.at === 'kind' ? kindAttr : phaseAttr)!.value;
+    const fix = p.replacement ? { title: `replace with "${p.replacement}"`, edits: [{ range: value.range, newText: `"${p.replacement}"` }] } : undefined;
+    // An unknown phase stands for the whole resource: its rules are not read (terraform-oracle.ts counts them reported).
+    out.diagnostics.push({ ...filed(rulesetDiagnostic(p.code, `${address}: ${p.message}`, '', { range: value.range, fix })), ...(p.code === 'ruleset-unknown-phase' ? { where: address } : {}) });
   }
+  // A phase the catalog does not have was reported (ruleset-unknown-phase): which fields and actions its
+  // rules have is not known, so they are not checked.
+  if (phase !== undefined && !phaseInfo(phase)) return;
+  const knownPhase = phase;
   const rules: { body: (key: string) => HclValue | undefined; node: HclNode; label: string; source?: (string | number)[] }[] = [];
   const at = ['resource', 'cloudflare_ruleset', address.slice(address.indexOf('.') + 1), 0, 'rules'];
   const v5 = attribute(block.body, 'rules');
@@ -65,28 +74,28 @@ function ruleset(block: HclBlock, address: string, out: Extracted): void {
   for (const rule of rules) {
     const action = rule.body('action');
     const actionName = literalString(action);
-    if (phase !== undefined && actionName !== undefined && !CHECKED_PHASES[phase]!.includes(actionName)) {
-      const actions = CHECKED_PHASES[phase]!;
-      const guess = suggest(actionName, actions);
+    const problem = actionName === undefined ? undefined : actionProblem(actionName, knownPhase);
+    if (problem) {
+      const guess = problem.replacement;
       out.diagnostics.push(
-        lintDiagnostic('lint-unknown-action', `${rule.label}: the ${phase} phase has no action "${actionName}"; its actions are ${actions.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, action!.range, {
+        lintDiagnostic('lint-unknown-action', `${rule.label}: ${problem.message}`, action!.range, {
           fix: guess ? { title: `replace with "${guess}"`, edits: [{ range: action!.range, newText: `"${guess}"` }] } : undefined,
         }),
       );
-    }
+    } else if (actionName !== undefined && knownPhase !== undefined) parameterShape(rule.node, actionName, knownPhase, rule.label, out);
     credentialCheck(rule.node, actionName, action, rule.label, out);
     // Value expressions are read with the HTTP fields: only in a phase known to read them.
-    if (phase !== undefined && PHASE_CATALOG[phase as keyof typeof PHASE_CATALOG].fields === 'http') {
+    if (knownPhase !== undefined && PHASE_CATALOG[knownPhase as keyof typeof PHASE_CATALOG].fields === 'http') {
       for (const v of valueExpressions(rule.node, rule.label)) {
         const item = templateItem(v.value, 'expression', v.label, out);
-        if (item) out.items.push({ ...item, phase, slot: v.slot });
+        if (item) out.items.push({ ...item, phase: knownPhase, slot: v.slot });
       }
     }
     const expression = rule.body('expression');
     if (!expression) continue;
     const item = templateItem(expression, 'expression', `${rule.label}.expression`, out);
     if (item) {
-      if (phase !== undefined) item.phase = phase;
+      if (knownPhase !== undefined) item.phase = knownPhase;
       if (rule.source) item.source = [...rule.source, 'expression'];
       out.items.push(item);
     }
@@ -140,6 +149,65 @@ function valueExpressions(rule: HclNode, label: string): { value: HclValue; labe
   add(at(rule, 'ratelimit', 'counting_expression'), 'ratelimit.counting_expression', 'counting');
   for (const p of CREDENTIAL_CHECK.properties) add(at(rule, 'exposed_credential_check', p), `exposed_credential_check.${p}`, 'credential');
   return out;
+}
+
+/** A value of the file that only Terraform knows (a variable, a call, a template with interpolations). */
+const OPAQUE = new (class Opaque {})();
+
+/**
+ * An HCL value as the JSON Terraform would send, with the range of each part by its path (joined by
+ * NUL); what only Terraform can know is {@link OPAQUE}.
+ */
+function jsonOf(v: HclValue, path: string, ranges: Map<string, { value: Range; key?: Range }>): unknown {
+  switch (v.type) {
+    case 'object': {
+      const o: Record<string, unknown> = {};
+      for (const e of v.entries) {
+        const p = `${path}\0${e.key}`;
+        ranges.set(p, { value: e.value.range, key: e.keyRange });
+        o[e.key] = jsonOf(e.value, p, ranges);
+      }
+      return o;
+    }
+    case 'tuple':
+      return v.items.map((item, i) => {
+        const p = `${path}\0${i}`;
+        ranges.set(p, { value: item.range });
+        return jsonOf(item, p, ranges);
+      });
+    case 'string':
+    case 'heredoc':
+      return v.interpolations.length === 0 ? v.map.text : OPAQUE;
+    case 'other': {
+      if (/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(v.text)) return Number(v.text);
+      if (v.text === 'true' || v.text === 'false') return v.text === 'true';
+      return v.text === 'null' ? undefined : OPAQUE;
+    }
+    default:
+      return OPAQUE;
+  }
+}
+
+/**
+ * A rule's `action_parameters` against its action's shape, as validation checks a JSON rule (parameters.ts):
+ * provider v5's object (`action_parameters = { … }`, the API's members by the API's names), reported at
+ * the HCL key or value. v4's blocks name and nest some members otherwise (`headers { name = … }`): they
+ * are not checked.
+ */
+function parameterShape(rule: HclNode, action: string, phase: string, label: string, out: Extracted): void {
+  const found = children(rule, 'action_parameters')[0];
+  if (found && !('value' in found.node)) return; // a v4 block
+  const ranges = new Map<string, { value: Range; key?: Range }>();
+  const params = found && 'value' in found.node ? jsonOf(found.node.value, '', ranges) : undefined;
+  if (params === OPAQUE) return;
+  const ruleRange = 'value' in rule ? rule.value.range : undefined;
+  const network = phaseInfo(phase)?.fields === 'network';
+  for (const p of actionParameterProblems(action, params, { opaque: (v) => v === OPAQUE, network })) {
+    const at = p.atRule ? undefined : ranges.get(p.path.map((k) => `\0${k}`).join(''));
+    const range = p.key ? (at?.key ?? at?.value) : (at?.value ?? (p.atRule ? ruleRange : found?.range) ?? ruleRange);
+    if (!range) continue;
+    out.diagnostics.push(filed(rulesetDiagnostic(p.code, `${label}: ${p.message}`, '', { range, data: p.data, fix: p.fix ? { title: p.fix, edits: [] } : undefined })));
+  }
 }
 
 /** An `exposed_credential_check` with both its expressions, on a rule with one of its actions (as validation checks a JSON rule). */

@@ -6,6 +6,23 @@ export {
   CATALOG_ACTIONS,
   ACTION_CATALOG,
   ACTIONS_SOURCE,
+  KIND_CATALOG,
+  CATALOG_KINDS,
+  SCHEMA_SOURCE,
+  PHASES_SOURCE,
+  UNPLACED_ACTIONS,
+  kindInfo,
+  kindsAt,
+  phasesAt,
+  kindPhaseProblems,
+  actionProblem,
+  type CatalogProblem,
+  type ActionInfo,
+  type CatalogAction,
+  type KindInfo,
+  type RulesetScope,
+  type JsonType,
+  type Shape,
   actionTerminates,
   RESPONSE_PHASES,
   responseFieldPhases,
@@ -19,6 +36,7 @@ export {
   type CatalogPhase,
 } from './phases.js';
 export { validateRuleset, rulesetDiagnostic, type RulesetContext } from './validate.js';
+export { actionParameterProblems, pathText, type ParameterProblem, type ParameterOptions } from './parameters.js';
 export { ruleValueExpressions, checkRuleValueExpression, CREDENTIAL_CHECK, CREDENTIAL_CHECK_SOURCE, type ValueSlot, type ValueExpressionAt } from './value-expressions.js';
 export { RuleCache, type RuleScope } from './rule-cache.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';

@@ -3,14 +3,14 @@
  * @module
  */
 
-import { PHASE_CATALOG, type CatalogPhase } from './phases.js';
+import { PHASE_CATALOG, type CatalogPhase, type RulesetKind } from './catalog.js';
 
 /** The rule actions rulekit evaluates (the catalog of phases, `phases.ts`, has every action of every phase). */
 export type RuleAction = 'skip' | 'block' | 'log_custom_field';
 /** Ruleset phases: the phases of the catalog (`phases.ts`). */
 export type RulesetPhase = CatalogPhase;
-/** Ruleset kinds. */
-export type RulesetKind = 'root' | 'zone';
+/** Ruleset kinds: the kinds of the catalog (`catalog.ts`). */
+export type { RulesetKind };
 
 /** A rule as sent to or returned by the service. */
 export interface Rule {

@@ -1,37 +1,18 @@
 /**
- * The catalog of phases: for each ruleset phase, the levels it exists at, the fields its expressions read
- * and the actions its rules may take. Validation, lint (JSON/YAML bodies, Terraform) and the language
- * server read this one table.
- *
- * Sources: the phase names and their layers are the public "Phases list" of the Ruleset Engine docs
- * (cloudflare/cloudflare-docs, `src/content/docs/ruleset-engine/reference/phases-list.mdx` at
- * 046f5f9e5fdf226151e76964294d856025c97ce6); the actions of each phase and the levels follow the product
- * pages that list links to and the `action` enum of the Terraform provider's `cloudflare_ruleset` (v5),
- * and are the part of this table least checked against a source. `network_transit` is this project's name of the network
- * firewall phase (service.md). Phases of the public list without a documented action set of their own
- * (`http_request_sanitize`, `http_request_api_gateway_*`, `http_request_snippets`,
- * `http_request_cloud_connector`) are not in the catalog: their rulesets are reported as not checked.
+ * Phases: what a phase means for its rules' expressions (field set, response fields, the phase-only
+ * fields), whether an action ends a ruleset, and the checks of kind, phase, level and action that
+ * validation and Terraform lint share. The tables themselves are data in catalog.ts.
  * @module
  */
 import { complexityDiagnostics } from './complexity.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { HTTP_FIELD_PHASES, HTTP_SCHEME, NETWORK_SCHEME, walk, type ExprNode, type Scheme } from '../expression/index.js';
-import { RULESET_CODES } from './codes.js';
+import { RULESET_CODES, type RulesetCode } from './codes.js';
+import { ACTION_CATALOG, KIND_CATALOG, PHASE_CATALOG, type ActionInfo, type FieldSet, type PhaseInfo, type KindInfo, type RulesetScope } from './catalog.js';
+import { suggest } from '../diagnostics/index.js';
 
-/** The fields a phase's expressions read: the packet fields or the HTTP request/response fields. */
-export type FieldSet = 'network' | 'http';
-
-/** One phase of the catalog. */
-export interface PhaseInfo {
-  /** Levels the phase's entry point rulesets exist at (account: kind `root`; zone: kind `zone`). */
-  scopes: readonly ('account' | 'zone')[];
-  fields: FieldSet;
-  /** Actions its rules may take. */
-  actions: readonly string[];
-  doc: string;
-}
-
-const FIREWALL = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
+export { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, PHASE_CATALOG, PHASES_SOURCE, SCHEMA_SOURCE, UNPLACED_ACTIONS } from './catalog.js';
+export type { ActionInfo, CatalogAction, CatalogPhase, FieldSet, JsonType, KindInfo, PhaseInfo, RulesetKind, RulesetScope, Shape } from './catalog.js';
 
 /**
  * Where an HTTP phase runs: on the request, or on the response (the "Response phases" table of the phases
@@ -43,6 +24,7 @@ export const RESPONSE_PHASES: readonly string[] = [
   'http_response_headers_transform',
   'http_ratelimit',
   'http_response_compression',
+  'http_response_cache_settings',
   'http_response_firewall_managed',
   'http_log_custom_fields',
 ];
@@ -59,37 +41,6 @@ export function responseFieldPhases(field: string): readonly string[] | undefine
   return undefined;
 }
 
-/** Where {@link ACTION_CATALOG} comes from. */
-export const ACTIONS_SOURCE = Object.freeze({
-  repo: 'cloudflare/cloudflare-docs',
-  path: 'src/content/docs/ruleset-engine/rules-language/actions.mdx',
-  revision: '0309c8bed23afe438f28fd5026b5a7999e653081',
-});
-
-/**
- * Every action of the catalog's phases, with whether it ends the evaluation of the ruleset (the
- * "Terminating action?" column of the Actions reference, {@link ACTIONS_SOURCE}). `skip` is not
- * terminating there, but a skip of the remaining rules (`"ruleset": "current"`) ends this ruleset's
- * evaluation: the simulation treats it so. A test holds this table and the phases' actions in agreement.
- */
-export const ACTION_CATALOG: Readonly<Record<string, { terminating: boolean; doc: string }>> = {
-  block: { terminating: true, doc: 'Denies the request (the packet is dropped).' },
-  challenge: { terminating: true, doc: 'Interactive challenge.' },
-  js_challenge: { terminating: true, doc: 'Non-interactive challenge.' },
-  managed_challenge: { terminating: true, doc: 'Managed challenge.' },
-  redirect: { terminating: true, doc: 'Replies with an HTTP redirect.' },
-  serve_error: { terminating: true, doc: 'Serves custom error content.' },
-  log_custom_field: { terminating: true, doc: 'Configures custom fields of Logpush jobs.' },
-  skip: { terminating: false, doc: 'Skips rules, rulesets, phases or products; "ruleset": "current" ends this ruleset.' },
-  log: { terminating: false, doc: 'Records the request in the logs.' },
-  execute: { terminating: false, doc: 'Executes another ruleset (not simulated: its rules are not known here).' },
-  rewrite: { terminating: false, doc: 'Rewrites the URI or headers.' },
-  route: { terminating: false, doc: 'Changes the Host header, SNI, resolved host or port.' },
-  set_config: { terminating: false, doc: 'Changes product settings.' },
-  set_cache_settings: { terminating: false, doc: 'Changes cache settings.' },
-  compress_response: { terminating: false, doc: 'Chooses the response compression.' },
-};
-
 /**
  * Whether a rule with this action and these action_parameters ends the ruleset's evaluation when it
  * matches: the action's row of {@link ACTION_CATALOG}, and a skip only of the remaining rules
@@ -97,46 +48,102 @@ export const ACTION_CATALOG: Readonly<Record<string, { terminating: boolean; doc
  */
 export function actionTerminates(action: unknown, parameters?: unknown): boolean {
   if (action === 'skip') return typeof parameters === 'object' && parameters !== null && (parameters as { ruleset?: unknown }).ruleset === 'current';
-  return typeof action === 'string' && Object.hasOwn(ACTION_CATALOG, action) && ACTION_CATALOG[action]!.terminating;
+  return typeof action === 'string' && Object.hasOwn(ACTION_CATALOG, action) && (ACTION_CATALOG as Record<string, ActionInfo>)[action]!.terminating;
 }
-
-/** Every phase rulekit knows, by name. */
-export const PHASE_CATALOG = {
-  network_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'The network firewall of service.md (packets).' },
-  magic_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'Magic Firewall custom rules (packets).' },
-  magic_transit_managed: { scopes: ['account'], fields: 'network', actions: ['execute', 'skip'], doc: 'Magic Firewall managed rules (packets).' },
-  magic_transit_ids_managed: { scopes: ['account'], fields: 'network', actions: ['execute'], doc: 'Magic Firewall intrusion detection (packets).' },
-  magic_transit_ratelimit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'Magic Firewall rate limiting (packets).' },
-  ddos_l4: { scopes: ['account'], fields: 'network', actions: ['execute'], doc: 'Network-layer DDoS Attack Protection (packets).' },
-  ddos_l7: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute'], doc: 'HTTP DDoS Attack Protection.' },
-  http_request_dynamic_redirect: { scopes: ['zone'], fields: 'http', actions: ['redirect'], doc: 'Single Redirects.' },
-  http_request_redirect: { scopes: ['account'], fields: 'http', actions: ['redirect'], doc: 'Bulk Redirects.' },
-  http_request_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'URL rewrite rules.' },
-  http_request_late_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'Request header modification rules.' },
-  http_request_origin: { scopes: ['zone'], fields: 'http', actions: ['route'], doc: 'Origin rules.' },
-  http_request_cache_settings: { scopes: ['zone'], fields: 'http', actions: ['set_cache_settings'], doc: 'Cache rules.' },
-  http_config_settings: { scopes: ['zone'], fields: 'http', actions: ['set_config'], doc: 'Configuration rules.' },
-  http_request_firewall_custom: { scopes: ['account', 'zone'], fields: 'http', actions: [...FIREWALL, 'execute'], doc: 'WAF custom rules.' },
-  http_ratelimit: { scopes: ['account', 'zone'], fields: 'http', actions: ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log'], doc: 'Rate limiting rules.' },
-  http_request_firewall_managed: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute', ...FIREWALL], doc: 'WAF managed rules.' },
-  http_request_sbfm: { scopes: ['zone'], fields: 'http', actions: ['block', 'managed_challenge', 'js_challenge', 'log', 'skip'], doc: 'Super Bot Fight Mode.' },
-  http_response_headers_transform: { scopes: ['zone'], fields: 'http', actions: ['rewrite'], doc: 'Response header modification rules.' },
-  http_response_compression: { scopes: ['zone'], fields: 'http', actions: ['compress_response'], doc: 'Compression rules.' },
-  http_response_firewall_managed: { scopes: ['account', 'zone'], fields: 'http', actions: ['execute', 'skip', 'log'], doc: 'Sensitive Data Detection (response).' },
-  http_custom_errors: { scopes: ['account', 'zone'], fields: 'http', actions: ['serve_error'], doc: 'Custom error rules.' },
-  http_log_custom_fields: { scopes: ['zone'], fields: 'http', actions: ['log_custom_field'], doc: 'Logpush custom fields.' },
-} as const satisfies Record<string, PhaseInfo>;
-
-/** A phase of the catalog. */
-export type CatalogPhase = keyof typeof PHASE_CATALOG;
 
 /** The catalog entry of a phase name, or undefined. */
 export function phaseInfo(phase: string): PhaseInfo | undefined {
   return Object.hasOwn(PHASE_CATALOG, phase) ? (PHASE_CATALOG as Record<string, PhaseInfo>)[phase] : undefined;
 }
 
+/** The catalog entry of a kind name, or undefined. */
+export function kindInfo(kind: string): KindInfo | undefined {
+  return Object.hasOwn(KIND_CATALOG, kind) ? (KIND_CATALOG as Record<string, KindInfo>)[kind] : undefined;
+}
+
+/** Every kind, in the schema's order. */
+export const CATALOG_KINDS: readonly string[] = Object.keys(KIND_CATALOG);
+
+/** The kinds a ruleset can be created with at a level. */
+export const kindsAt = (scope: RulesetScope): string[] => CATALOG_KINDS.filter((k) => (kindInfo(k)!.scopes as readonly string[]).includes(scope));
+
+/** The phases rulesets exist in at a level. */
+export const phasesAt = (scope: RulesetScope): string[] => Object.entries(PHASE_CATALOG).filter(([, p]) => (p.scopes as readonly string[]).includes(scope)).map(([name]) => name);
+
+/**
+ * A problem of a ruleset's kind, phase or level, or of a rule's action: what validation (at a JSON
+ * pointer) and Terraform lint (at the HCL value) report, worded once. `at` names the member it is about.
+ */
+export interface CatalogProblem {
+  code: RulesetCode;
+  at: 'kind' | 'phase' | 'action';
+  message: string;
+  /** The value to write instead, when one is clear. */
+  replacement?: string;
+  data?: Record<string, unknown>;
+}
+
+
+/** `an account-level`, `a zone-level`, `an account- and zone-level`. */
+const levelsOf = (ss: readonly RulesetScope[]) => (ss.length > 1 ? 'an account- and zone-level' : ss[0] === 'account' ? 'an account-level' : 'a zone-level');
+const words = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : xs.join(''));
+
+/**
+ * The problems of a ruleset's `kind` and `phase` (each a string, or undefined when absent or not a
+ * string) at a level (undefined: not known, as in a file). An unknown phase is reported; an unknown kind
+ * is reported with the kinds of the level; a kind and a phase without a common level, or either of them
+ * not at the level, are reported once.
+ */
+export function kindPhaseProblems(kind: string | undefined, phase: string | undefined, scope?: RulesetScope): CatalogProblem[] {
+  const out: CatalogProblem[] = [];
+  const phases = Object.keys(PHASE_CATALOG);
+  const info = phase === undefined ? undefined : phaseInfo(phase);
+  if (phase !== undefined && !info) {
+    const guess = suggest(phase, phases);
+    out.push({ code: 'ruleset-unknown-phase', at: 'phase', message: `unknown phase "${phase}"; phases are ${words(phases)}${guess ? ` (did you mean ${guess}?)` : ''}`, replacement: guess, data: { phase } });
+  }
+  const kinds = scope ? kindsAt(scope) : CATALOG_KINDS;
+  const k = kind === undefined ? undefined : kindInfo(kind);
+  if (kind !== undefined && !k) {
+    const guess = suggest(kind, kinds);
+    out.push({ code: 'ruleset-unknown-kind', at: 'kind', message: `unknown kind "${kind}"; kinds are ${words(kinds)}${scope ? ` at the ${scope} level` : ''}${guess ? ` (did you mean ${guess}?)` : ''}`, replacement: guess, data: { kind } });
+  }
+  if (scope && info && !(info.scopes as readonly string[]).includes(scope)) {
+    out.push({ code: 'ruleset-scope', at: 'phase', message: `phase ${phase} is ${levelsOf(info.scopes)} phase; it cannot be created at the ${scope} level`, data: { phase, scope } });
+    return out;
+  }
+  if (scope && k && !(k.scopes as readonly string[]).includes(scope)) {
+    const want = kindsAt(scope);
+    out.push({ code: 'ruleset-scope', at: 'kind', message: `kind ${kind} is for ${k.scopes.join('- and ')}-level rulesets; at the ${scope} level the kinds are ${words(want)}`, replacement: want[0], data: { kind, scope } });
+    return out;
+  }
+  if (k && info && !k.scopes.some((s) => (info.scopes as readonly string[]).includes(s))) {
+    // Only the entry point kinds are tied to one level: root and zone.
+    const want = CATALOG_KINDS.filter((x) => kindInfo(x)!.entryPoint && kindInfo(x)!.scopes.some((s) => (info.scopes as readonly string[]).includes(s)));
+    out.push({ code: 'ruleset-phase-kind', at: 'kind', message: `phase ${phase} goes with kind ${words(want.map((w) => `"${w}"`))}, not "${kind}"`, replacement: want[0], data: { kind, phase } });
+  }
+  return out;
+}
+
+/**
+ * The problem of a rule's action in a phase (undefined: not known): an action the catalog does not have,
+ * or one its phase does not take. Undefined when the action is fine.
+ */
+export function actionProblem(action: string, phase: string | undefined): CatalogProblem | undefined {
+  const info = phase === undefined ? undefined : phaseInfo(phase);
+  if (!Object.hasOwn(ACTION_CATALOG, action)) {
+    // Named among the phase's actions when the phase is known: the list a fix would choose from.
+    const all = info ? info.actions : CATALOG_ACTIONS;
+    const guess = suggest(action, all);
+    return { code: 'rule-unknown-action', at: 'action', message: `unknown action "${action}"; ${info ? `the ${phase} phase's actions` : 'actions'} are ${all.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, replacement: guess, data: { action } };
+  }
+  if (!info || info.actions.includes(action)) return undefined;
+  const guess = suggest(action, info.actions);
+  return { code: 'rule-action-phase', at: 'action', message: `action ${action} is not an action of the ${phase} phase; its actions are ${info.actions.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, replacement: guess, data: { action, phase } };
+}
+
 /** Every action of some phase, sorted. */
-export const CATALOG_ACTIONS: readonly string[] = [...new Set(Object.values(PHASE_CATALOG).flatMap((p) => p.actions as readonly string[]))].sort();
+export const CATALOG_ACTIONS: readonly string[] = Object.keys(ACTION_CATALOG).sort();
 
 /** The scheme of a field set. */
 export function fieldSetScheme(fields: FieldSet): Scheme {

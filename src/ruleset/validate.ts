@@ -7,8 +7,9 @@
  */
 import type { Diagnostic, Fix, Range } from '../diagnostics/index.js';
 import { RULESET_CODES, type RulesetCode } from './codes.js';
-import { READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RuleAction, type RulesetPhase } from './model.js';
-import { CATALOG_ACTIONS, PHASE_CATALOG, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from './phases.js';
+import { READ_ONLY_MEMBERS, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS, type RulesetPhase } from './model.js';
+import { actionProblem, kindPhaseProblems, phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from './phases.js';
+import { actionParameterProblems } from './parameters.js';
 import { ListCatalog, type ExpressionOptions } from '../expression/index.js';
 import { checkRuleValueExpression, CREDENTIAL_CHECK, ruleValueExpressions } from './value-expressions.js';
 import { checkedExpression, copyDiagnostics } from './check-cache.js';
@@ -16,7 +17,11 @@ import type { RuleCache, RuleScope } from './rule-cache.js';
 import { childPointer, parseJsonText, type JsonDoc } from '../json/index.js';
 import { suggest } from '../diagnostics/index.js';
 import { expressionDiagnostic } from '../expression/index.js';
-import { validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/index.js';
+import { CUSTOM_FIELD_ARRAYS, validateCustomFieldRule, zoneCustomFieldLimit } from '../logpush/index.js';
+import { ACTION_CATALOG } from './catalog.js';
+
+/** The shape of log_custom_field's action_parameters in the catalog. */
+const CUSTOM_FIELD_SHAPE = ACTION_CATALOG.log_custom_field.parameters;
 
 /** What the validator should assume about the request. */
 export interface RulesetContext {
@@ -45,9 +50,6 @@ export function rulesetDiagnostic(code: RulesetCode, message: string, pointer: s
   if (extra.data) d.data = extra.data;
   return d;
 }
-
-const PHASE_NAMES = Object.keys(PHASE_CATALOG) as RulesetPhase[];
-const kindOf = (scope: 'account' | 'zone') => (scope === 'account' ? 'root' : 'zone');
 
 /**
  * Validate a ruleset request body (an object, or JSON text for ranges). Never throws.
@@ -118,27 +120,11 @@ class Validator {
       this.add('ruleset-missing-member', 'an update (PUT) replaces all rules and needs "rules"', '', { data: { member: 'rules' } });
     }
     let knownPhase: RulesetPhase | undefined = this.context.phase;
-    if (typeof phase === 'string') {
-      if (phaseInfo(phase)) knownPhase = phase as RulesetPhase;
-      else {
-        const guess = suggest(phase, PHASE_NAMES);
-        this.add('ruleset-unknown-phase', `unknown phase "${phase}"; phases are ${PHASE_NAMES.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, '/phase');
-      }
-    }
-    const info = knownPhase ? phaseInfo(knownPhase) : undefined;
-    if (typeof kind === 'string') {
-      if (kind !== 'root' && kind !== 'zone') {
-        const guess = suggest(kind, ['root', 'zone']);
-        this.add('ruleset-unknown-kind', `unknown kind "${kind}"; kinds are root and zone${guess ? ` (did you mean ${guess}?)` : ''}`, '/kind');
-      } else if (info && !info.scopes.some((s) => kindOf(s) === kind)) {
-        const want = kindOf(info.scopes[0]!);
-        this.add('ruleset-phase-kind', `phase ${knownPhase} goes with kind "${want}", not "${kind}"`, '/kind', {
-          fix: { title: `set kind to "${want}"`, edits: [] },
-        });
-      }
-    }
-    if (info && this.context.scope && !info.scopes.includes(this.context.scope)) {
-      this.add('ruleset-scope', `phase ${knownPhase} is a${info.scopes[0] === 'account' ? 'n account' : ' zone'}-level phase; it cannot be created at the ${this.context.scope} level`, '/phase');
+    if (typeof phase === 'string' && phaseInfo(phase)) knownPhase = phase as RulesetPhase;
+    // Kind, phase and level: the checks Terraform lint makes too (phases.ts), at their members here.
+    for (const p of kindPhaseProblems(typeof kind === 'string' ? kind : undefined, typeof phase === 'string' ? phase : undefined, this.context.scope)) {
+      const fix = p.replacement && p.code !== 'ruleset-unknown-phase' && p.code !== 'ruleset-unknown-kind' ? { title: `set ${p.at} to "${p.replacement}"`, edits: [] } : undefined;
+      this.add(p.code, p.message, `/${p.at}`, { fix });
     }
     const rules = body['rules'];
     if (rules === undefined) return;
@@ -214,28 +200,39 @@ class Validator {
     if (action === undefined) this.add('ruleset-missing-member', 'a rule needs an "action" (skip, block or log_custom_field)', pointer, { data: { member: 'action' } });
     if (rule['expression'] === undefined) this.add('ruleset-missing-member', 'a rule needs an "expression"', pointer, { data: { member: 'expression' } });
     if (typeof action !== 'string') return;
-    if (!CATALOG_ACTIONS.includes(action)) {
-      const guess = suggest(action, CATALOG_ACTIONS);
-      this.add('rule-unknown-action', `unknown action "${action}"; actions are ${CATALOG_ACTIONS.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
-      return;
-    }
     const info = phase ? phaseInfo(phase) : undefined;
-    if (phase && info && !info.actions.includes(action)) {
-      const guess = suggest(action, info.actions);
-      this.add('rule-action-phase', `action ${action} is not an action of the ${phase} phase; its actions are ${info.actions.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`, `${pointer}/action`);
+    const problem = actionProblem(action, phase);
+    if (problem) {
+      this.add(problem.code, problem.message, `${pointer}/action`, { data: problem.data });
       return;
     }
     if (action === 'log_custom_field') {
+      // The Logpush module checks the three arrays it logs in depth; the arrays the schema has beside them
+      // (raw_response_fields, transformed_request_fields) are held to their shape in the catalog instead.
+      const ap = rule['action_parameters'];
+      const schemaOnly = (k: unknown) => typeof k === 'string' && Object.hasOwn(CUSTOM_FIELD_SHAPE.members!, k) && !Object.hasOwn(CUSTOM_FIELD_ARRAYS, k);
+      const hasSchemaOnly = isObject(ap) && Object.keys(ap).some(schemaOnly);
       for (const d of validateCustomFieldRule(rule, { pointer })) {
+        if (d.code === 'custom-field-unknown-parameter' && schemaOnly(d.data?.['key'])) continue;
+        if (d.code === 'custom-field-no-fields' && hasSchemaOnly) continue;
         const range = d.range ?? (this.doc && d.pointer !== undefined ? this.doc.valueRange(d.pointer) : undefined);
         this.out.push(range ? { ...d, range } : d);
       }
+      if (hasSchemaOnly) {
+        for (const p of actionParameterProblems(action, ap)) {
+          if (p.code === 'rule-action-parameters' && schemaOnly(p.path[0])) this.add(p.code, p.message, p.path.reduce<string>((ptr, k) => childPointer(ptr, k), `${pointer}/action_parameters`), { data: p.data });
+        }
+      }
       return;
     }
-    if ((action === 'skip' || action === 'block') && info?.fields !== 'http') this.actionParameters(action, rule['action_parameters'], `${pointer}/action_parameters`);
-    else if (rule['action_parameters'] !== undefined && !this.parametersNoted) {
+    // The action's shape in the catalog (members, JSON types); in network phases skip and block are held
+    // to what the packet simulation reads (parameters.ts). Terraform lint makes the same checks.
+    // A rule of no known phase (an update without one) is read as the default, network, phase's.
+    const network = info?.fields !== 'http';
+    this.parameterShape(action, rule['action_parameters'], pointer, network);
+    if (rule['action_parameters'] !== undefined && !(network && (action === 'skip' || action === 'block')) && !this.parametersNoted) {
       this.parametersNoted = true;
-      this.add('rule-action-parameters-not-checked', `the action_parameters of ${action}${phase ? ` in the ${phase} phase` : ''} are not checked by rulekit yet, apart from their value expressions (nor those of the rules after this one)`, `${pointer}/action_parameters`);
+      this.add('rule-action-parameters-not-checked', `the action_parameters of ${action}${phase ? ` in the ${phase} phase` : ''} are checked for their members and JSON types, not yet for their values, apart from their value expressions (nor those of the rules after this one)`, `${pointer}/action_parameters`);
     }
     const expression = rule['expression'];
     if (typeof expression === 'string') this.expression(expression, `${pointer}/expression`, phase);
@@ -244,6 +241,15 @@ class Validator {
       for (const v of ruleValueExpressions(rule, pointer)) {
         this.rebase(v.text, v.pointer, checkRuleValueExpression(v.text, v.slot, phase, { ...this.context.expression, lists: this.lists }));
       }
+    }
+  }
+
+  /** `action_parameters` against the action's shape in the catalog (parameters.ts), at their pointers. */
+  private parameterShape(action: string, params: unknown, pointer: string, network: boolean): void {
+    if (params !== undefined && !isObject(params)) return; // type reported by members()
+    for (const p of actionParameterProblems(action, params, { network })) {
+      const at = p.atRule ? pointer : p.path.reduce<string>((ptr, k) => childPointer(ptr, k), `${pointer}/action_parameters`);
+      this.add(p.code, p.message, at, { key: p.key, data: p.data, fix: p.fix ? { title: p.fix, edits: [] } : undefined });
     }
   }
 
@@ -262,35 +268,6 @@ class Validator {
         data: { action, actions: [...CREDENTIAL_CHECK.actions] },
         fix: { title: 'set action to "log" (the docs recommend rewrite or log)', edits: [] },
       });
-    }
-  }
-
-  private actionParameters(action: Exclude<RuleAction, 'log_custom_field'>, params: unknown, pointer: string): void {
-    if (action === 'block') {
-      if (params !== undefined && !(isObject(params) && Object.keys(params).length === 0)) {
-        this.add('rule-action-parameters', 'block takes no action_parameters', pointer);
-      }
-      return;
-    }
-    // skip
-    if (params === undefined) {
-      this.add('rule-action-parameters', 'skip needs action_parameters {"ruleset": "current"}', pointer.replace(/\/action_parameters$/, ''), {
-        fix: { title: 'add "action_parameters": {"ruleset": "current"}', edits: [] },
-      });
-      return;
-    }
-    if (!isObject(params)) return; // type reported by members()
-    for (const key of Object.keys(params)) {
-      if (key !== 'ruleset') {
-        const guess = suggest(key, ['ruleset']);
-        this.add('rule-action-parameters', `skip's action_parameters have no "${key}"${guess ? `; did you mean "ruleset"?` : ''}`, childPointer(pointer, key), { key: true });
-      }
-    }
-    const target = params['ruleset'];
-    if (target === undefined) this.add('rule-action-parameters', 'skip needs "ruleset" in action_parameters ("current" skips the rest of this ruleset)', pointer);
-    else if (typeof target !== 'string') this.add('rule-action-parameters', `"ruleset" must be a string, not ${describe(target)}`, `${pointer}/ruleset`);
-    else if (target !== 'current') {
-      this.add('rule-skip-target', `skip "ruleset": "${target}" — only "current" (skip the remaining rules of this ruleset) is described`, `${pointer}/ruleset`);
     }
   }
 

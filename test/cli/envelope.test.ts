@@ -41,6 +41,17 @@ describe('rulekit validate --format envelope', () => {
     expect(envelope.messages.map((m: { meta: { code: string } }) => m.meta.code)).toContain('deprecated-field');
   });
 
+  it('takes the API’s kinds (custom, managed) and warns of an action_parameters member it does not know, at its pointer', () => {
+    const body = { name: 'a', kind: 'custom', phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: 'http.host eq "a"', action_parameters: { respons: {} } }] };
+    const { code, envelope } = validate(JSON.stringify(body));
+    expect(code).toBe(0);
+    expect(envelope.errors).toEqual([]);
+    const unknown = envelope.messages.find((m: { meta: { code: string } }) => m.meta.code === 'rule-action-parameter-unknown');
+    expect(unknown).toMatchObject({ source: { pointer: '/rules/0/action_parameters/respons' }, meta: { severity: 'warning' } });
+    expect(unknown.message).toContain('did you mean "response"?');
+    expect(validate(JSON.stringify({ ...body, kind: 'managed', rules: [] })).code).toBe(0);
+  });
+
   it('malformed JSON is an error entry, not a crash', () => {
     const { code, envelope } = validate('{"name": ');
     expect(code).toBe(1);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PHASE_CATALOG, validateRuleset, simulate } from '../../src/index.js';
 import { simulateRequests, type HttpRequest } from '../../src/http/index.js';
 import { checkExtracted, extractTerraform } from '../../src/lint/index.js';
+import { hclOf, minimalParameters } from '../helpers/rulesets.js';
 
 const NETWORK = 'tcp.dstport == 22';
 const HTTP = 'http.request.uri.path eq "/admin"';
@@ -19,10 +20,13 @@ const phases = Object.entries(PHASE_CATALOG).map(([phase, p]) => {
   // Logpush custom-field rules have the expression "true" by definition: their field set is checked
   // through lint's expression diagnostics only.
   const customFields = action === 'log_custom_field';
-  return { phase, kind, action, fields: p.fields as 'network' | 'http', customFields };
+  // The smallest parameters the action takes (execute needs an id): the rule is valid but for its expression.
+  const params = minimalParameters(action, phase);
+  return { phase, kind, action, params, fields: p.fields as 'network' | 'http', customFields };
 });
 
-const body = (t: (typeof phases)[number], expression: string) => ({ name: 'r', kind: t.kind, phase: t.phase, rules: [{ action: t.action, expression }] });
+const rule = (t: (typeof phases)[number], expression: string) => ({ action: t.action, expression, ...(t.params ? { action_parameters: t.params } : {}) });
+const body = (t: (typeof phases)[number], expression: string) => ({ name: 'r', kind: t.kind, phase: t.phase, rules: [rule(t, expression)] });
 const expressionErrors = (t: (typeof phases)[number], expression: string) =>
   validateRuleset(body(t, expression))
     .filter((d) => d.pointer === '/rules/0/expression' && d.severity === 'error')
@@ -32,7 +36,7 @@ const terraform = (t: (typeof phases)[number], expression: string) => `resource 
   name  = "r"
   kind  = "${t.kind}"
   phase = "${t.phase}"
-  rules = [{ action = "${t.action}", expression = ${JSON.stringify(expression)} }]
+  rules = [${hclOf(rule(t, expression))}]
 }
 `;
 const lintErrors = (t: (typeof phases)[number], expression: string) =>

@@ -122,10 +122,10 @@ describe('a field of the other field set', () => {
 });
 
 describe('HTTP rulesets as the API takes them', () => {
-  it('validate with their members and note once that their action_parameters are not checked', () => {
+  it('validate with their members and note once that their action_parameters’ values are not checked', () => {
     const d = validateRuleset(ruleset('http_request_firewall_custom', [
       { action: 'skip', action_parameters: { phases: ['http_ratelimit'] }, logging: { enabled: true }, expression: 'ip.src in {192.0.2.1}' },
-      { action: 'block', action_parameters: { response: { status_code: 403 } }, expression: 'http.request.uri.path wildcard "/admin*"' },
+      { action: 'block', action_parameters: { response: { status_code: 403, content: 'no', content_type: 'text/plain' } }, expression: 'http.request.uri.path wildcard "/admin*"' },
       { action: 'managed_challenge', expression: '(http.request.uri.path contains "/wp-login.php" and ip.src.country ne "US")' },
     ]));
     expect(d.map((x) => `${x.code}:${x.severity}@${x.pointer}`)).toEqual(['rule-action-parameters-not-checked:info@/rules/0/action_parameters']);

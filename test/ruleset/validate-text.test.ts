@@ -116,9 +116,9 @@ describe('structural messages', () => {
     expect(validateRuleset({ name: 'a', kind: 'root', phase: 'network_transit', descripton: 'x' })[0]!.data).toEqual({ suggestion: 'description' });
     expect(one({ name: 'a', kind: 'root', phase: 'network_transit', zzzzzzzz: 1 })).toEqual([['ruleset-unknown-member', '/zzzzzzzz', 'a ruleset has no member "zzzzzzzz"']]);
     expect(validateRuleset({ name: 'a', kind: 'root', phase: 'network_transit', zzzzzzzz: 1 })[0]!.data).toBeUndefined();
-    expect(one({ name: 'a', kind: 'zon', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "zon"; kinds are root and zone (did you mean zone?)']]);
-    expect(one({ name: 'a', kind: 'qqqqqq', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "qqqqqq"; kinds are root and zone']]);
-    expect(one({ name: 'a', kind: 'rot', phase: 'network_transit' })[0]![2]).toBe('unknown kind "rot"; kinds are root and zone (did you mean root?)');
+    expect(one({ name: 'a', kind: 'zon', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "zon"; kinds are root, zone, custom and managed (did you mean zone?)']]);
+    expect(one({ name: 'a', kind: 'qqqqqq', phase: 'network_transit' })).toEqual([['ruleset-unknown-kind', '/kind', 'unknown kind "qqqqqq"; kinds are root, zone, custom and managed']]);
+    expect(one({ name: 'a', kind: 'rot', phase: 'network_transit' })[0]![2]).toBe('unknown kind "rot"; kinds are root, zone, custom and managed (did you mean root?)');
     expect(one({ name: 'a', kind: 'zone', phase: 'network_transit' })[0]!.slice(0, 3)).toEqual(['ruleset-phase-kind', '/kind', 'phase network_transit goes with kind "root", not "zone"']);
     expect(one({ name: 'a', kind: 'root', phase: 'network_transit' }, { scope: 'zone' })).toEqual([['ruleset-scope', '/phase', 'phase network_transit is an account-level phase; it cannot be created at the zone level']]);
     expect(one({ name: 'a', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'account' })).toEqual([['ruleset-scope', '/phase', 'phase http_log_custom_fields is a zone-level phase; it cannot be created at the account level']]);
@@ -144,13 +144,26 @@ describe('structural messages', () => {
     const wrongPhase = one(rules({ action: 'log_custom_field', expression: 'true' }), { ...update, phase: 'network_transit' });
     expect(wrongPhase[0]![0]).toBe('rule-action-phase');
     expect(wrongPhase[0]![2]).toMatch(/^action log_custom_field is not an action of the network_transit phase; its actions are /);
-    // Action parameters of an HTTP phase are not checked: said once, for the first rule that has them.
-    const http = validateRuleset(rules({ action: 'block', expression: 'true', action_parameters: { response: {} } }, { action: 'block', expression: 'true', action_parameters: { x: 1 } }), { ...update, phase: 'http_request_firewall_custom' });
-    expect(http.map((d) => [d.code, d.pointer, d.message])).toEqual([
-      ['rule-action-parameters-not-checked', '/rules/0/action_parameters', 'the action_parameters of block in the http_request_firewall_custom phase are not checked by rulekit yet, apart from their value expressions (nor those of the rules after this one)'],
-      ['matches-everything', '/rules/0/expression', 'the expression is true: the rule matches everything'],
-      ['matches-everything', '/rules/1/expression', 'the expression is true: the rule matches everything'],
+    // Action parameters of an HTTP phase: their shape in the catalog (required members and JSON types are
+    // errors, unknown members warnings); their values are not checked, said once for the first rule.
+    const http = validateRuleset(
+      rules(
+        { action: 'block', expression: 'true', action_parameters: { response: {} } },
+        { action: 'block', expression: 'true', action_parameters: { x: 1 } },
+        { action: 'block', expression: 'true', action_parameters: { respnse: 1 } },
+        { action: 'block', expression: 'true', action_parameters: { response: { status_code: '403', content: 'x', content_type: 'text/plain' } } },
+      ),
+      { ...update, phase: 'http_request_firewall_custom' },
+    ).filter((d) => d.code !== 'matches-everything');
+    expect(http.map((d) => [d.code, d.severity, d.pointer, d.message])).toEqual([
+      ['rule-action-parameters', 'error', '/rules/0/action_parameters/response', '"response" of block\'s action_parameters needs "status_code", "content" and "content_type"'],
+      ['rule-action-parameters-not-checked', 'info', '/rules/0/action_parameters', 'the action_parameters of block in the http_request_firewall_custom phase are checked for their members and JSON types, not yet for their values, apart from their value expressions (nor those of the rules after this one)'],
+      ['rule-action-parameter-unknown', 'warning', '/rules/1/action_parameters/x', 'block\'s action_parameters have no "x" (its members are response). The API may be ahead of rulekit\'s schema: a warning, not an error'],
+      ['rule-action-parameter-unknown', 'warning', '/rules/2/action_parameters/respnse', 'block\'s action_parameters have no "respnse"; did you mean "response"? The API may be ahead of rulekit\'s schema: a warning, not an error'],
+      ['rule-action-parameters', 'error', '/rules/3/action_parameters/response/status_code', '"response.status_code" of block\'s action_parameters must be an integer, not the string "403"'],
     ]);
+    // A required member of an action with no action_parameters at all: at the rule.
+    expect(one(rules({ action: 'execute', expression: 'true' }), { ...update, phase: 'http_request_firewall_custom' }).filter((d) => d[0] !== 'matches-everything')).toEqual([['rule-action-parameters', '/rules/0', 'execute needs action_parameters with "id"']]);
   });
 
   it('custom field rules get ranges in the JSON text', () => {

@@ -33,7 +33,13 @@ describe('validateRuleset', () => {
     expect(codes({ ...good, nmae: 'x' })).toContain('ruleset-unknown-member@/nmae');
     expect(codes({ ...good, kind: 'zone' })).toContain('ruleset-phase-kind@/kind');
     expect(codes({ name: 'z', kind: 'root', phase: 'http_log_custom_fields' })).toContain('ruleset-phase-kind@/kind');
-    expect(codes({ name: 'z', kind: 'custom', phase: 'network_transit' })).toContain('ruleset-unknown-kind@/kind');
+    // The API's kinds are managed, custom, root and zone (rulesets_RulesetKind): custom and managed at either level.
+    expect(codes({ name: 'z', kind: 'custom', phase: 'network_transit' })).toEqual([]);
+    expect(codes({ name: 'z', kind: 'managed', phase: 'http_log_custom_fields' }, { scope: 'zone' })).toEqual([]);
+    expect(codes({ name: 'z', kind: 'custom', phase: 'http_request_firewall_custom' }, { scope: 'account' })).toEqual([]);
+    expect(codes({ name: 'z', kind: 'customs', phase: 'network_transit' })).toContain('ruleset-unknown-kind@/kind');
+    expect(codes({ name: 'z', kind: 'zone', phase: 'http_request_firewall_custom' }, { scope: 'account' })).toEqual(['ruleset-scope@/kind']);
+    expect(validateRuleset({ name: 'z', kind: 'zone', phase: 'http_request_firewall_custom' }, { scope: 'account' })[0]!.message).toBe('kind zone is for zone-level rulesets; at the account level the kinds are root, custom and managed');
     expect(codes({ name: 'z', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'account' })).toContain('ruleset-scope@/phase');
     expect(codes({ name: 'z', kind: 'zone', phase: 'http_log_custom_fields' }, { scope: 'zone' })).toEqual([]);
     expect(codes({ ...good, phase: 'network_transitt' })).toContain('ruleset-unknown-phase@/phase');

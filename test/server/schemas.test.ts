@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, MAX_SIMULATED_PACKETS } from '../../src/server/index.js';
-import { CATALOG_ACTIONS, PHASE_CATALOG, RULE_MEMBERS, RULESET_LIMITS, validateRuleset } from '../../src/ruleset/index.js';
+import { CATALOG_ACTIONS, KIND_CATALOG, PHASE_CATALOG, RULE_MEMBERS, RULESET_LIMITS, validateRuleset } from '../../src/ruleset/index.js';
 import { DATASET_NAMES, validateLogpushJob } from '../../src/logpush/index.js';
 import { hasErrors } from '../../src/diagnostics/index.js';
 import { rules as benchRules } from '../../bench/server.js';
@@ -46,7 +46,8 @@ const updateRuleset = (level: Level) => bodyCheck('put', `${BASE[level]}/ruleset
 const createJob = (level: Level) => bodyCheck('post', `${BASE[level]}/logpush/jobs`);
 const codes = (d: { code: string }[]) => d.map((x) => x.code);
 const PHASES = Object.keys(PHASE_CATALOG);
-const JUNK = ['', 'custom', 'Network_Transit', 'http_request_sanitize', '__proto__', 'blocks'];
+// Not kinds, phases or actions of the API (custom and http_request_sanitize were, wrongly, until the catalog read the schema).
+const JUNK = ['', 'customs', 'Network_Transit', 'http_request_snippets', '__proto__', 'blocks'];
 
 describe('the request schemas name what the validators accept', () => {
   it('phases: a phase is in a level’s create schema exactly when the validator takes it at that level', () => {
@@ -62,7 +63,18 @@ describe('the request schemas name what the validators accept', () => {
     }
   });
 
-  it('actions: an action is in the rule schema exactly when some phase of the catalog has it', () => {
+  it('kinds: a kind is in a level’s create schema exactly when the validator takes it at that level', () => {
+    for (const level of ['account', 'zone'] as const) {
+      const check = createRuleset(level);
+      for (const kind of [...Object.keys(KIND_CATALOG), ...JUNK]) {
+        const body = { name: 'n', kind, phase: 'http_request_firewall_custom', rules: [] };
+        const refused = codes(validateRuleset(body, { scope: level, operation: 'create' })).filter((c) => ['ruleset-unknown-kind', 'ruleset-scope', 'ruleset-phase-kind'].includes(c));
+        expect(check(body), `${kind} at the ${level} level (validator: ${refused})`).toBe(refused.length === 0);
+      }
+    }
+  });
+
+  it('actions: an action is in the rule schema exactly when the catalog has it', () => {
     const check = updateRuleset('account');
     for (const action of [...CATALOG_ACTIONS, ...JUNK, 'allow']) {
       const body = { rules: [{ action, expression: 'true' }] };

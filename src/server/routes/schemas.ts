@@ -8,7 +8,7 @@
  * @module
  */
 import { DEFAULT_LIMITS } from '../../expression/index.js';
-import { CATALOG_ACTIONS, PHASE_CATALOG, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS } from '../../ruleset/index.js';
+import { CATALOG_ACTIONS, kindsAt, phasesAt, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS } from '../../ruleset/index.js';
 import { DATASETS_BY_SCOPE, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN } from '../../logpush/index.js';
 import { MAX_SIMULATED_PACKETS, type Scope } from './common.js';
 
@@ -41,9 +41,6 @@ const rule = {
   additionalProperties: false,
 } as const;
 
-/** The phases whose entry point rulesets exist at a level (`PHASE_CATALOG`'s scopes). */
-const phasesAt = (scope: Scope): string[] => Object.entries(PHASE_CATALOG).filter(([, p]) => (p.scopes as readonly string[]).includes(scope.scope)).map(([name]) => name);
-
 /** A ruleset body: `create` (POST: name, kind and phase required) or `update` (PUT: rules required). */
 export const rulesetBodySchema = (scope: Scope, operation: 'create' | 'update') => ({
   type: 'object',
@@ -52,8 +49,9 @@ export const rulesetBodySchema = (scope: Scope, operation: 'create' | 'update') 
     id: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
     version: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
     last_updated: { type: 'string', description: 'Assigned by the server; ignored in a request.' },
-    kind: { type: 'string', enum: [scope.scope === 'account' ? 'root' : 'zone'] },
-    phase: { type: 'string', enum: phasesAt(scope) },
+    // The kinds and phases of the level (`KIND_CATALOG`, `PHASE_CATALOG`), as validation takes them.
+    kind: { type: 'string', enum: kindsAt(scope.scope) },
+    phase: { type: 'string', enum: phasesAt(scope.scope) },
     rules: { type: 'array', maxItems: RULESET_LIMITS.maxRules, items: rule },
   },
   required: operation === 'create' ? ['name', 'kind', 'phase'] : ['rules'],
