@@ -11,7 +11,8 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
-import { ListCatalog, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
+import { ListCatalog, NETWORK_SCHEME, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
+import { suggest } from '../diagnostics/index.js';
 import { checkPacketValues, compileRuleset, httpPhaseRefusal, readsGeoFields, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, jsonMemberPath, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
@@ -117,6 +118,46 @@ function invalidValues(fields: readonly FieldDef[], dialect: SqlDialect): { fiel
   return fields.map((field, i) => ({ field, cond: `p${i} AND ${sqlIdentifier(field.name, dialect)} IS NULL` }));
 }
 
+/** Rows of NDJSON whose keys are read for misspelt fields: enough to meet every key a flow export writes. */
+const KEY_SAMPLE_ROWS = 100_000;
+
+/**
+ * The member names of the flows (NDJSON: the keys of the first {@link KEY_SAMPLE_ROWS} objects) or their
+ * columns (Parquet, a server's table), and whether they are free-form packet members (NDJSON) or columns,
+ * which may hold more than packets (a timestamp).
+ */
+async function sourceNames(run: Runner, dialect: SqlDialect, files: readonly string[], table: boolean): Promise<{ names: string[]; members: boolean }> {
+  const q = (s: string) => sqlString(s, dialect);
+  if (table) {
+    const described = await run.rows(`DESCRIBE TABLE ${clickHouseTable(files[0]!, (s) => sqlIdentifier(s, dialect))}`);
+    return { names: described.map((r) => String(r['name'])), members: false };
+  }
+  if (files.every(isParquet)) return { names: [...(await parquetColumns(run, dialect, files))], members: false };
+  const sql =
+    dialect === 'clickhouse'
+      ? `SELECT DISTINCT arrayJoin(JSONExtractKeys(line)) AS k FROM (SELECT line FROM (${files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ')}) WHERE isValidJSON(line) AND JSONType(line) = 'Object' LIMIT ${KEY_SAMPLE_ROWS})`
+      : `SELECT DISTINCT unnest(json_keys(json)) AS k FROM (SELECT json FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT' LIMIT ${KEY_SAMPLE_ROWS})`;
+  return { names: (await run.rows(sql)).map((r) => String(r['k'])), members: true };
+}
+
+/**
+ * `simulation-unknown-field` for the flows' names the network scheme lacks, as the in-process simulator
+ * warns of a packet's: every NDJSON member (a misspelt `tcp.dst_port` is decided as missing), and the
+ * columns that look like a misspelt field (a column may hold more than packets: a timestamp is not one).
+ */
+function unknownNames(found: { names: string[]; members: boolean }): Diagnostic[] {
+  const known = [...NETWORK_SCHEME.names()];
+  const out: Diagnostic[] = [];
+  for (const name of found.names.sort()) {
+    if (NETWORK_SCHEME.get(name)) continue;
+    const guess = suggest(name, known);
+    if (!found.members && !guess) continue;
+    const where = found.members ? `the flows' packet objects (the first ${KEY_SAMPLE_ROWS.toLocaleString('en')} read)` : 'the flows\' columns';
+    out.push(rulesetDiagnostic('simulation-unknown-field', `${where} name the unknown field ${name}${guess ? `; did you mean ${guess}?` : ''} (rules read it as missing)`, '', { data: { field: name, ...(guess ? { suggestion: guess } : {}) } }));
+  }
+  return out;
+}
+
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
 function packetOf(text: string): Packet {
   const v = JSON.parse(text) as Record<string, unknown>;
@@ -164,6 +205,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
     const { from, settings, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };

@@ -118,3 +118,27 @@ describe('simulate on an engine', () => {
     for (const engine of ['duckdb', 'clickhouse']) expect(run('--engine', engine).stdout, engine).toBe(here.stdout);
   });
 });
+
+describe('misspelt fields on an engine', () => {
+  it('an NDJSON member or a Parquet column named like a field but not one is a warning with the nearest field, on DuckDB and chdb', async () => {
+    const rulesetText = JSON.stringify({ rules: [{ action: 'block', expression: 'tcp.dstport == 22' }] });
+    const ndjson = join(dir, 'misspelt.ndjson');
+    writeFileSync(ndjson, '{"tcp.dst_port": 22, "ip.src": "192.0.2.1"}\n{"tcp.dstport": 22}\n');
+    for (const engine of ['duckdb', 'clickhouse'] as const) {
+      const got = await simulateOnEngine(rulesetText, [ndjson], { engine });
+      expect(got.summary.verdicts, engine).toEqual({ allow: 1, block: 1 });
+      const warned = got.diagnostics.filter((d) => d.code === 'simulation-unknown-field');
+      expect(warned.map((d) => d.data?.['field']), engine).toEqual(['tcp.dst_port']);
+      expect(warned[0]!.message).toContain('did you mean tcp.dstport?');
+    }
+    // A Parquet column that is no field and looks like none (a timestamp) is not warned of; one that looks like a field is.
+    const parquet = join(dir, 'misspelt.parquet');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    await con.run(`COPY (SELECT 22::BIGINT AS "tcp.dst_port", 5::BIGINT AS "timestamp") TO ${sqlString(parquet)} (FORMAT parquet)`);
+    con.closeSync();
+    db.closeSync();
+    const got = await simulateOnEngine(rulesetText, [parquet], { engine: 'duckdb' });
+    expect(got.diagnostics.filter((d) => d.code === 'simulation-unknown-field').map((d) => d.data?.['field'])).toEqual(['tcp.dst_port']);
+  });
+});
