@@ -69,7 +69,7 @@ export function oracleValues(parsed: Json): OracleValue[] {
     const f = body['filter'];
     if (typeof f !== 'string' || f.trim() === '') continue;
     // `jsonencode({ … })` of an object written out is read token by token (holes stood in for); of anything else, it is Terraform's.
-    const literal = !whollyInterpolated(f) || /^\$\{\s*jsonencode\(\s*\{/.test(f);
+    const literal = !whollyInterpolated(f) || /^\$\{\s*jsonencode\((?:\s|#[^\n]*\n|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*\{/.test(f);
     out.push({ label: `${address}.filter`, literal });
   }
   return out;

@@ -197,3 +197,11 @@ describe('Terraform extraction against HashiCorp\'s parser', () => {
     expect(walked.diagnostics).toEqual([]);
   });
 });
+
+describe('the oracle on jsonencode', () => {
+  it('a comment between jsonencode( and its object keeps the filter literal (the layout of a real file)', async () => {
+    const text = 'resource "cloudflare_logpush_job" "j" {\n  dataset = "http_requests"\n  filter = jsonencode( # prevents whitespace changes\n    { where = { key = "ClientRequestHost", operator = "eq", value = "a" } }\n  )\n}\n';
+    expect(oracleValues(await hclParse('j.tf', text))).toEqual([{ label: 'cloudflare_logpush_job.j.filter', literal: true }]);
+    expect((await lintText(text, 'terraform', true, {}, 'j.tf')).checked).toEqual(['cloudflare_logpush_job.j.filter']);
+  });
+});
