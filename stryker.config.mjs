@@ -22,6 +22,7 @@ export default {
     'src/logpush/**/*.ts',
     'src/net/**/*.ts',
     'src/ruleset/**/*.ts',
+    'src/engine/**/*.ts',
     'src/capture/**/*.ts',
     'src/analysis/**/*.ts',
     'src/sql/**/*.ts',

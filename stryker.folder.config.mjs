@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import base from './stryker.config.mjs';
 
 const folder = process.env.RULEKIT_MUTATE_FOLDER;
-if (!folder || !/^[a-z-]+$/.test(folder)) throw new Error('set RULEKIT_MUTATE_FOLDER to a folder of src/ (net, logpush, expression, ruleset, capture)');
+if (!folder || !/^[a-z-]+$/.test(folder)) throw new Error('set RULEKIT_MUTATE_FOLDER to a folder of src/ (net, logpush, expression, ruleset, engine, capture)');
 const file = process.env.RULEKIT_MUTATE_FILE;
 if (file !== undefined && !/^[a-z0-9/-]+\.ts$/.test(file)) throw new Error('RULEKIT_MUTATE_FILE is a .ts file of the folder (ip-set.ts, datasets/http.ts)');
 const sample = process.env.RULEKIT_MUTATE_SAMPLE;

@@ -121,14 +121,11 @@ export {
 // IP addresses and sets
 export { IpSet, parseIpAddress, formatIpAddress, parseIpCidr, type IpAddress, type IpCidr, type IpFamily } from './net/index.js';
 
-// Rulesets: validation, the service's envelope, simulation of packet objects
+// Rulesets: validation and the service's envelope
 export {
   validateRuleset,
   toEnvelope,
   numericCode,
-  simulate,
-  compileRuleset,
-  CompiledRuleset,
   RULESET_CODES,
   ACTIONS,
   PHASES,
@@ -152,6 +149,13 @@ export {
   type RuleAction,
   type RulesetPhase,
   type RulesetKind,
+} from './ruleset/index.js';
+
+// The packet engine: rulesets compiled once, packet objects simulated through them
+export {
+  simulate,
+  compileRuleset,
+  CompiledRuleset,
   type SimulationOptions,
   type SimulationResult,
   type SimulationSummary,
@@ -159,7 +163,7 @@ export {
   type RuleRef,
   type PacketVerdict,
   type Verdict,
-} from './ruleset/index.js';
+} from './engine/index.js';
 
 // HTTP requests (NDJSON objects, HAR files) as records, through HTTP-phase rulesets (the rest in rulekit/http)
 export { readRequests, requestRecord, simulateRequests, type HttpRequest } from './http/index.js';

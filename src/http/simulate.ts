@@ -6,7 +6,8 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { compileRuleset, isHttpRuleset, readsGeoFields, rulesetDiagnostic, rulesetShapeProblems, withGeoIp, type Rule, type Ruleset, type SimulationOptions, type SimulationResult } from '../ruleset/index.js';
+import { isHttpRuleset, rulesetDiagnostic, rulesetShapeProblems, type Rule, type Ruleset } from '../ruleset/index.js';
+import { compileRuleset, readsGeoFields, withGeoIp, type SimulationOptions, type SimulationResult } from '../engine/index.js';
 import { ListCatalog } from '../expression/index.js';
 import { requestRecord, type HttpRequest } from './record.js';
 

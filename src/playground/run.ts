@@ -24,7 +24,8 @@ import {
 import { compileLogFilter, explainLogFilter, logFilterToExpression, printLogFilter, type FilterExplanation } from '../logpush/index.js';
 import { readCaptureBatches, type CaptureSummary } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
-import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo, type SimulationSummary, type Verdict } from '../ruleset/index.js';
+import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from '../ruleset/index.js';
+import { type SimulationSummary, type Verdict } from '../engine/index.js';
 import { readRequests, requestRecord, simulateRequests, type HttpRequest } from '../http/index.js';
 import type { Placed } from './lint.js';
 

@@ -1,4 +1,4 @@
-/** Rulesets: the model, validation of request bodies, the error envelope and simulation. @module */
+/** Rulesets: the model, the catalog of kinds, phases and actions, validation of request bodies and the error envelope. @module */
 export * from './model.js';
 export { RULESET_CODES, type RulesetCode } from './codes.js';
 export {
@@ -40,26 +40,6 @@ export { actionParameterProblems, pathText, type ParameterProblem, type Paramete
 export { ruleValueExpressions, checkRuleValueExpression, CREDENTIAL_CHECK, CREDENTIAL_CHECK_SOURCE, type ValueSlot, type ValueExpressionAt } from './value-expressions.js';
 export { RuleCache, type RuleScope } from './rule-cache.js';
 export { toEnvelope, numericCode, type Envelope, type EnvelopeEntry } from './envelope.js';
-export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
-export {
-  simulate,
-  compileRuleset,
-  CompiledRuleset,
-  rulesetProblems,
-  rulesetShapeProblems,
-  httpPhaseRefusal,
-  isHttpRuleset,
-  ValueProblems,
-  withGeoIp,
-  readsGeoFields,
-  MAX_VALUE_DIAGNOSTICS,
-  type SimulationOptions,
-  type SimulationResult,
-} from './simulate.js';
-export { checkPacketValues } from './packet-values.js';
-export { frameCounter, type FrameCounter, type FrameCounterTarget, type FrameOptions } from './frame-counter.js';
-// For worker threads and tests: the compiled ruleset as data, and the generated deciders.
-export { PortableCounter, portableConstants, restoreConstants, type PortableRuleset } from './portable.js';
-export { generateRuleset, compileRulesetDecider } from './decider-codegen.js';
-export { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
-export type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
+export { rulesetProblems, rulesetShapeProblems, httpPhaseRefusal, isHttpRuleset } from './problems.js';
+// For the packet engine (src/engine): a rule's check, shared with the validation of the same ruleset.
+export { checkedExpression, copyDiagnostics } from './check-cache.js';

@@ -6,7 +6,7 @@
  * capture, or the filter's clauses with the one that decided.
  * @module
  */
-import { simulate, type SimulationSummary } from '../ruleset/index.js';
+import { simulate, type SimulationSummary } from '../engine/index.js';
 import { runSimulation } from '../simulation/index.js';
 import type { Range } from '../diagnostics/index.js';
 import { SourceText } from '../diagnostics/index.js';

@@ -12,20 +12,8 @@ import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_L
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
 import { executeNotSimulated, isHar, readRequests, requestRecord, type HttpRequest } from '../http/index.js';
-import {
-  compileRuleset,
-  isHttpRuleset,
-  readsGeoFields,
-  rulesetDiagnostic,
-  rulesetProblems,
-  ValueProblems,
-  withGeoIp,
-  type CompiledRuleset,
-  type FrameCounter,
-  type PacketVerdict,
-  type Ruleset,
-  type SimulationSummary,
-} from '../ruleset/index.js';
+import { isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
+import { compileRuleset, readsGeoFields, ValueProblems, withGeoIp, type CompiledRuleset, type FrameCounter, type PacketVerdict, type SimulationSummary } from '../engine/index.js';
 import { openSource, prepend, type ByteReader, type SimulationSource } from './source.js';
 import { chunkLoop, feedPcapChunks, feedPcapngChunks, pcapCountingWalk, pcapFacts, type ChunkedResult, type ChunkFacts, type PcapngFacts } from './pcap-chunks.js';
 import { LocalPool, WorkerPool } from './workers.js';

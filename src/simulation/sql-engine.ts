@@ -13,7 +13,8 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
 import { ListCatalog, NETWORK_SCHEME, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
 import { suggest } from '../diagnostics/index.js';
-import { checkPacketValues, compileRuleset, httpPhaseRefusal, readsGeoFields, rulesetDiagnostic, rulesetProblems, type Ruleset, type SimulationSummary } from '../ruleset/index.js';
+import { httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
+import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, jsonMemberPath, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
 

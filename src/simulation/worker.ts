@@ -6,7 +6,7 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { RE2JS } from 're2js';
-import { PortableCounter } from '../ruleset/index.js';
+import { PortableCounter } from '../engine/index.js';
 import { chunkLoop } from './pcap-chunks.js';
 import { loadGeoIpFile } from './geoip-file.js';
 import type { ChunkMessage, FromWorker, WorkerSetup } from './workers.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
-import type { PortableRuleset, SimulationSummary } from '../ruleset/index.js';
+import type { PortableRuleset, SimulationSummary } from '../engine/index.js';
 import type { ChunkFacts, ChunkSink, PcapCountingWalk } from './pcap-chunks.js';
 
 /** What a worker is started with (workerData). */

@@ -1,6 +1,6 @@
 /**
  * A ruleset as SQL: per row the deciding rule's index (−1 when none decides) and the verdict, with the
- * simulator's order (src/ruleset/simulate.ts): rules in order; disabled rules, rules of other actions and
+ * simulator's order (src/engine/simulate.ts): rules in order; disabled rules, rules of other actions and
  * rules whose expression has errors left out; `block` and `skip` with `ruleset: "current"` end
  * evaluation at the first match; other `skip`s only count as matched. DuckDB writes `CASE`, ClickHouse
  * `multiIf`. {@link rulesetSummarySql} adds the simulator's per-rule summary as one aggregate query.

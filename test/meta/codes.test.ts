@@ -22,7 +22,7 @@ describe('diagnostic code table', () => {
 
   it('every code the expression and ruleset sources emit is in the table', () => {
     const used = new Set<string>();
-    for (const f of [...files('src/expression'), ...files('src/ruleset')]) {
+    for (const f of [...files('src/expression'), ...files('src/ruleset'), ...files('src/engine')]) {
       const text = readFileSync(f, 'utf8');
       for (const m of text.matchAll(/(?:expressionDiagnostic|rulesetDiagnostic|this\.add)\(\s*(?:ipLike \? )?'([a-z0-9-]+)'(?: : '([a-z0-9-]+)')?/g)) {
         used.add(m[1]!);

@@ -8,7 +8,7 @@ import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-crui
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /** Folders that run in a browser (everything but the Node-only entry points). */
-const CORE = '^src/(diagnostics|expression|net|ruleset|capture|logpush|export|json|codegen|language|playground|http)/';
+const CORE = '^src/(diagnostics|expression|net|ruleset|engine|capture|logpush|export|json|codegen|language|playground|http)/';
 /** Node-only folders. */
 const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host)/';
 
@@ -61,6 +61,20 @@ const RULES: IConfiguration = {
       from: { path: CORE },
       to: { path: NODE_ONLY },
     },
+    {
+      name: 'ruleset-below-the-engine',
+      severity: 'error',
+      comment: 'the ruleset model and validation know nothing of the packet engine or the capture decoders',
+      from: { path: '^src/ruleset/' },
+      to: { path: '^src/(engine|capture)/' },
+    },
+    {
+      name: 'engine-below-its-users',
+      severity: 'error',
+      comment: 'the packet engine is run by the simulation of files, HTTP records, SQL, tests and the server, never the reverse',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/(simulation|http|sql|server|cli|lint|ruletest|lsp|playground|playground-host|analysis|language)/' },
+    },
   ],
 };
 
@@ -86,6 +100,10 @@ describe('module structure (dependency-cruiser)', () => {
     // The deferred rule's pattern names real dependencies (a renamed package would make it match nothing).
     const deferred = output.modules.find((m) => m.source === 'src/expression/deferred.ts');
     expect(deferred?.dependencies.filter((d) => new RegExp(DEFERRED).test(d.resolved)).length).toBe(2);
+    // The layer rules name folders that hold modules and arrows that exist (a moved folder would make them match nothing).
+    const engineUsers = output.modules.filter((m) => /^src\/(simulation|http|server)\//.test(m.source) && m.dependencies.some((d) => d.resolved === 'src/engine/index.ts'));
+    expect(engineUsers.length).toBeGreaterThanOrEqual(3);
+    expect(output.modules.find((m) => m.source === 'src/engine/simulate.ts')?.dependencies.some((d) => d.resolved === 'src/ruleset/index.ts')).toBe(true);
     const net = output.modules.find((m) => m.source === 'src/net/deferred.ts');
     expect(net?.dependencies.filter((d) => new RegExp(DEFERRED).test(d.resolved)).length).toBe(1);
   });

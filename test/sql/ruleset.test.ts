@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulate } from '../../src/ruleset/index.js';
+import { simulate } from '../../src/engine/index.js';
 import { flowColumnFromJson, flowFields, rulesetSummarySql, rulesetToSql, sqlIdentifier, toSql } from '../../src/sql/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, ruleArb } from '../helpers/sql-rulesets.js';

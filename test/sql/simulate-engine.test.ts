@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
 import { flowColumnFromJson, flowFields, sqlString } from '../../src/sql/index.js';
-import type { SimulationSummary } from '../../src/ruleset/index.js';
+import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
 

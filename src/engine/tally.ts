@@ -5,7 +5,7 @@
  * @module
  */
 import type { Packet } from '../expression/index.js';
-import type { RuleAction } from './model.js';
+import type { RuleAction } from '../ruleset/index.js';
 import type { RuleSummary, SimulationSummary } from './summary.js';
 import type { RulesetDecider, SlotsDecider } from './decider.js';
 

@@ -10,7 +10,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { isIpAddressText } from '../net/index.js';
 import { NETWORK_SCHEME, type FieldDef, type Packet, type Scheme } from '../expression/index.js';
-import { rulesetDiagnostic } from './validate.js';
+import { rulesetDiagnostic } from '../ruleset/index.js';
 
 /** What a value of each field type must be. */
 function wrongType(def: FieldDef, v: unknown): string | undefined {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { compileRuleset, interpret, compileExpression, ListCatalog } from '../../src/index.js';
-import { generateRuleset } from '../../src/ruleset/index.js';
+import { generateRuleset } from '../../src/engine/index.js';
 import { expression, packet, LISTS } from '../expression/arbitraries.js';
 
 const lists = ListCatalog.from(LISTS);

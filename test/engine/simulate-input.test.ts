@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { simulate, compileRuleset, Scheme, type Diagnostic, type Packet } from '../../src/index.js';
-import { PortableCounter, rulesetProblems, rulesetShapeProblems, checkPacketValues, MAX_VALUE_DIAGNOSTICS, withGeoIp, readsGeoFields } from '../../src/ruleset/index.js';
+import { rulesetProblems, rulesetShapeProblems } from '../../src/ruleset/index.js';
+import { PortableCounter, checkPacketValues, MAX_VALUE_DIAGNOSTICS, withGeoIp, readsGeoFields } from '../../src/engine/index.js';
 import { geoIpFromCsv, type CaptureRecord } from '../../src/capture/index.js';
 import { RE2JS } from 're2js';
 import { expectedFromTshark, fixture, goldenRows, readFixture } from '../capture/helpers.js';

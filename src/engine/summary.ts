@@ -4,7 +4,7 @@
  * @module
  */
 import type { Packet } from '../expression/index.js';
-import type { RuleAction } from './model.js';
+import type { RuleAction } from '../ruleset/index.js';
 
 /** A rule as the simulation reports it. */
 export interface RuleRef {

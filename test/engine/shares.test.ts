@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { compileRuleset, simulate, type Packet } from '../../src/index.js';
-import { PortableCounter, portableConstants, restoreConstants } from '../../src/ruleset/index.js';
+import { PortableCounter, portableConstants, restoreConstants } from '../../src/engine/index.js';
 import { IpSet } from '../../src/net/index.js';
 
 const ruleset = {

@@ -1,5 +1,5 @@
 /**
- * The ruleset decider on numeric slots (src/ruleset/slots-codegen.ts) equals the object decider, on
+ * The ruleset decider on numeric slots (src/engine/slots-codegen.ts) equals the object decider, on
  * generated rulesets over slot fields and generated decoded packets; rulesets that read other fields get
  * no slots decider.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { compileRuleset, ListCatalog, type Packet } from '../../src/index.js';
-import { PortableCounter, generateSlotsRuleset } from '../../src/ruleset/index.js';
+import { PortableCounter, generateSlotsRuleset } from '../../src/engine/index.js';
 import { IP_WORDS, SLOT, SLOT_FIELDS, Slots, geoNameId } from '../../src/capture/index.js';
 import { IP_PROTOCOL_NAMES } from '../../src/capture/ip-protocols.js';
 import { formatIpAddress, parseIpAddress } from '../../src/net/index.js';

@@ -6,15 +6,23 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { hasErrors } from '../diagnostics/index.js';
+import { hasErrors, suggest } from '../diagnostics/index.js';
 import { compile, HTTP_SCHEME, ListCatalog, NETWORK_SCHEME, referencedFields, type ExpressionOptions, type Packet, type Scheme } from '../expression/index.js';
-import { suggest } from '../diagnostics/index.js';
-import { checkedExpression, copyDiagnostics } from './check-cache.js';
-import type { Rule, RuleAction, Ruleset } from './model.js';
-export type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { GeoIpLookup } from '../capture/index.js';
-import { rulesetDiagnostic, validateRuleset } from './validate.js';
-import { ACTION_CATALOG, actionTerminates, phaseExpressionOptions, phaseInfo } from './phases.js';
+import {
+  ACTION_CATALOG,
+  actionTerminates,
+  checkedExpression,
+  copyDiagnostics,
+  isHttpRuleset,
+  phaseExpressionOptions,
+  phaseInfo,
+  rulesetDiagnostic,
+  rulesetShapeProblems,
+  type Rule,
+  type RuleAction,
+  type Ruleset,
+} from '../ruleset/index.js';
 import { checkPacketValues } from './packet-values.js';
 import type { RuleRef, PacketVerdict, RuleSummary, SimulationSummary, Verdict } from './summary.js';
 import type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
@@ -23,7 +31,6 @@ import { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
 import { RulesetTally, countPacket, countSlots, type TallyRules } from './tally.js';
 import { portableConstants, type PortableRuleset } from './portable.js';
 import { frameCounter, type FrameCounter, type FrameOptions } from './frame-counter.js';
-
 
 /** Options of {@link compileRuleset}. */
 export interface SimulationOptions extends Omit<ExpressionOptions, 'lists'> {
@@ -258,67 +265,6 @@ export interface SimulationResult {
 
 /** The most `simulation-invalid-value` warnings one simulation reports; a last one counts the rest. */
 export const MAX_VALUE_DIAGNOSTICS = 100;
-
-/** Validation of the ruleset a simulation is given: its errors mean nothing is simulated. */
-export function rulesetProblems(ruleset: unknown, options: SimulationOptions): Diagnostic[] {
-  let body = ruleset as { name?: unknown } | null;
-  if (typeof ruleset === 'string') {
-    try {
-      body = JSON.parse(ruleset);
-    } catch {
-      body = null; // validateRuleset reports the JSON error with its position
-    }
-  }
-  const operation = Array.isArray(body) || (body !== null && typeof body === 'object' && 'name' in body) ? 'create' : 'update';
-  const problems = validateRuleset(ruleset, { operation, expression: { ...options, lists: options.lists } });
-  if (hasErrors(problems)) {
-    problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
-  }
-  return problems;
-}
-
-/**
- * The shape a simulation needs, for rulesets given as values (stored ones with ids and versions as well
- * as request bodies): an object whose `rules` is an array of objects with a string `action` and
- * `expression`. Anything else is an error; expression errors are not (those rules are left out).
- */
-export function rulesetShapeProblems(ruleset: unknown): Diagnostic[] {
-  const what = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : `a ${typeof v}`);
-  if (ruleset === null || typeof ruleset !== 'object' || Array.isArray(ruleset)) {
-    return [rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset is ${what(ruleset)}; give an object with "rules": [...]`, '')];
-  }
-  const rules = (ruleset as { rules?: unknown }).rules;
-  if (!Array.isArray(rules)) {
-    return [rulesetDiagnostic('simulation-invalid-ruleset', rules === undefined ? 'the ruleset has no "rules" array' : `"rules" is ${what(rules)}, not an array of rules`, '/rules')];
-  }
-  const out: Diagnostic[] = [];
-  rules.forEach((rule: unknown, i) => {
-    if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) {
-      out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} is ${what(rule)}, not an object`, `/rules/${i}`));
-      return;
-    }
-    const r = rule as { action?: unknown; expression?: unknown };
-    if (typeof r.action !== 'string') out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} has no "action" string`, `/rules/${i}/action`));
-    if (typeof r.expression !== 'string') out.push(rulesetDiagnostic('simulation-invalid-ruleset', `rule ${i} has no "expression" string`, `/rules/${i}/expression`));
-  });
-  return out;
-}
-
-/**
- * One `simulation-http-phase` error when `body` is a ruleset of an HTTP phase, for the evaluations that
- * run network rules only (`what`: "the SQL engines run network-phase rulesets over flows").
- */
-export function httpPhaseRefusal(body: unknown, what: string): Diagnostic[] {
-  const phase = body !== null && typeof body === 'object' ? (body as { phase?: unknown }).phase : undefined;
-  if (typeof phase !== 'string' || phaseInfo(phase)?.fields !== 'http') return [];
-  return [rulesetDiagnostic('simulation-http-phase', `the ${phase} phase reads HTTP requests; ${what}`, '/phase')];
-}
-
-/** Whether a ruleset body is of an HTTP phase (its rules read HTTP requests, not packets). */
-export function isHttpRuleset(body: unknown): boolean {
-  const phase = body !== null && typeof body === 'object' ? (body as { phase?: unknown }).phase : undefined;
-  return typeof phase === 'string' && phaseInfo(phase)?.fields === 'http';
-}
 
 /** Counts `simulation-invalid-value` warnings and keeps the first {@link MAX_VALUE_DIAGNOSTICS}. */
 export class ValueProblems {
