@@ -7,7 +7,7 @@
  * both parsers build equal trees wherever this one succeeds.
  * @module
  */
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken, TokenType } from '@chevrotain/types';
 import type * as A from './ast.js';
 import * as T from './tokens.js';
 import type { StringPayload } from './lexer.js';

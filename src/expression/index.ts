@@ -8,7 +8,7 @@ import { hasErrors, sortDiagnostics } from '../diagnostics/index.js';
 import { walk, type ExprNode } from './ast.js';
 import { lex } from './lexer.js';
 import * as T from './tokens.js';
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken, TokenType } from '@chevrotain/types';
 import { grammarParser } from './deferred.js';
 import { fastParse } from './fast-parser.js';
 import { check, checkValue, type CheckedExpression, type CheckOptions } from './checker.js';

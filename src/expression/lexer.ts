@@ -5,7 +5,7 @@
  * problem is a diagnostic and lexing goes on.
  * @module
  */
-import type { IToken, TokenType } from 'chevrotain';
+import type { IToken, TokenType } from '@chevrotain/types';
 import type { Diagnostic } from '../diagnostics/index.js';
 import * as T from './tokens.js';
 import { expressionDiagnostic } from './diagnostics.js';

@@ -10,7 +10,7 @@
  * gives Chevrotain its own copies of these types).
  * @module
  */
-import type { TokenType } from 'chevrotain';
+import type { TokenType } from '@chevrotain/types';
 import type { CompareOperator, LogicalOperator } from './ast.js';
 import { COMPARE_OPERATORS, IN_OPERATOR, LOGICAL_OPERATORS, NOT_OPERATOR } from './operators.js';
 

@@ -5,7 +5,7 @@
  * completion follows the same spellings the parser accepts (the operator table in expression/operators.ts).
  * @module
  */
-import type { IToken } from 'chevrotain';
+import type { IToken } from '@chevrotain/types';
 import {
   COMPARE_OPERATORS, FUNCTIONS, IN_OPERATOR, LOGICAL_OPERATORS, NOT_OPERATOR, lex,
   type CompareOperator, type FieldDef, type FieldType, type Scheme,

@@ -3,7 +3,7 @@
  * of (text, offset, options): no protocol, no DOM; the language server and the playground adapt them.
  * @module
  */
-import type { IToken } from 'chevrotain';
+import type { IToken } from '@chevrotain/types';
 import { COUNTRY_CODES, FUNCTIONS, LOGICAL_OPERATORS, COMPARE_OPERATORS, IN_OPERATOR, NOT_OPERATOR, type CompareOperator, type LogicalOperator } from '../expression/index.js';
 import { IP_PROTOCOL_NAMES } from '../net/index.js';
 import { catalogsOf, type LanguageCatalogs } from './options.js';
