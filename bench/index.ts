@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   lsp: () => import('./lsp.js'),
   server: () => import('./server.js'),
   sql: () => import('./sql.js'),
+  install: () => import('./install.js'),
 };
 
 /** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */

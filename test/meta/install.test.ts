@@ -1,68 +1,24 @@
 /**
- * The package as a user installs it: `npm pack`, then the tarball installed into an empty project, offline
- * from npm's cache (the repository's `npm ci` filled it), with a lockfile made from the repository's own
- * (so the versions are those the tests ran). The core must stay small — at most CORE_MAX_BYTES installed,
+ * The package as a user installs it (scripts/pack-install.ts: `npm pack`, then the tarball installed
+ * into an empty project offline from npm's cache). The core must stay small — at most CORE_MAX_BYTES installed,
  * no native build, no install script — and everything a validator, a CI lint or an offline simulation
  * needs must work in it; the optional parts (the server, the SQL engines) must say the one line that
  * installs them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, lstatSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installLine } from '../../src/optional-parts.js';
+import { bytesUnder, installedPackages, packAndInstall, type Installed } from '../../scripts/pack-install.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The issue's target for the core install (tarball unpacked and its dependencies). */
 const CORE_MAX_BYTES = 15_000_000;
 
-interface LockEntry {
-  version?: string;
-  resolved?: string;
-  integrity?: string;
-  dependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
-
 let dir = '';
-let tarball = '';
-let installed: SpawnSyncReturns<string>;
-
-/** The consumer's lockfile: rulekit from the tarball, its dependencies as the repository's lockfile pins them. */
-function consumerLock(pkg: { version: string; dependencies: Record<string, string> }, tgz: Buffer, file: string): object {
-  const root = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
-  const packages: Record<string, LockEntry> = {
-    '': { name: 'consumer', dependencies: { rulekit: `file:${file}` } },
-    'node_modules/rulekit': { version: pkg.version, resolved: `file:${file}`, integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`, dependencies: pkg.dependencies },
-  };
-  const todo = Object.keys(pkg.dependencies).map((name) => `node_modules/${name}`);
-  while (todo.length) {
-    const path = todo.pop()!;
-    if (packages[path]) continue;
-    const entry = root.packages[path];
-    if (!entry) throw new Error(`the repository's lockfile has no ${path}`);
-    const { dev: _dev, peer: _peer, devOptional: _devOptional, optional: _optional, ...kept } = entry;
-    packages[path] = kept;
-    for (const name of Object.keys(entry.dependencies ?? {})) {
-      const nested = `${path}/node_modules/${name}`;
-      todo.push(root.packages[nested] ? nested : `node_modules/${name}`);
-    }
-  }
-  return { name: 'consumer', lockfileVersion: 3, requires: true, packages };
-}
-
-/** Bytes of the files under `path` (what the install puts on disk, links not followed). */
-function bytesUnder(path: string): number {
-  let total = 0;
-  for (const name of readdirSync(path)) {
-    const p = join(path, name);
-    const s = lstatSync(p);
-    total += s.isDirectory() ? bytesUnder(p) : s.isFile() ? s.size : 0;
-  }
-  return total;
-}
+let installed: Installed;
 
 function run(args: string[], input?: string): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [join(dir, 'node_modules', 'rulekit', 'dist', 'bundle', 'cli.js'), ...args], { cwd: dir, encoding: 'utf8', input, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
@@ -70,14 +26,7 @@ function run(args: string[], input?: string): SpawnSyncReturns<string> {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rulekit-install-'));
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_config_ignore_scripts: 'true' } });
-  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const file = (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename.replace(/^.*\//, '');
-  tarball = join(dir, file);
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { rulekit: `file:${file}` } }));
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(consumerLock(pkg, readFileSync(tarball), file), null, 1));
-  installed = spawnSync('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  installed = packAndInstall(dir);
   cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true });
   writeFileSync(join(dir, 'filter.json'), '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":500}}');
   writeFileSync(
@@ -92,15 +41,15 @@ afterAll(() => {
 
 describe('the installed package (npm pack, then npm ci offline in an empty project)', () => {
   it(`installs the core in at most ${CORE_MAX_BYTES / 1e6} MB, with no native build and no install script`, () => {
-    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.status, installed.output).toBe(0);
     const modules = join(dir, 'node_modules');
     const bytes = bytesUnder(modules);
-    const lock = JSON.parse(readFileSync(join(modules, '.package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry & { hasInstallScript?: boolean }> };
-    const packages = Object.keys(lock.packages).filter((p) => p.startsWith('node_modules/'));
-    // Printed for the record: the figures the README's install section gives.
-    console.log(`core install: ${(bytes / 1e6).toFixed(1)} MB in ${packages.length} packages (tarball ${(statSync(tarball).size / 1e6).toFixed(1)} MB)`);
+    const lock = installedPackages(dir);
+    const packages = Object.keys(lock);
+    // Printed for the record (bench/install.ts reports them beside the parts).
+    console.log(`core install: ${(bytes / 1e6).toFixed(1)} MB in ${packages.length} packages (tarball ${(installed.tarballBytes / 1e6).toFixed(1)} MB)`);
     expect(bytes).toBeLessThanOrEqual(CORE_MAX_BYTES);
-    expect(packages.filter((p) => lock.packages[p]!.hasInstallScript)).toEqual([]);
+    expect(packages.filter((p) => lock[p]!.hasInstallScript)).toEqual([]);
     const native = (function find(path: string): string[] {
       return readdirSync(path, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? find(join(path, e.name)) : e.name.endsWith('.node') ? [join(path, e.name)] : []));
     })(modules);
@@ -133,7 +82,7 @@ describe('the installed package (npm pack, then npm ci offline in an empty proje
     expect((JSON.parse(r.stdout) as { frames: number }).frames).toBeGreaterThan(0);
   });
 
-  it('runs the core commands: check, validate, lint (Terraform through HashiCorp\'s parser), test, logfilter, simulate, analyze, export, demo, playground', () => {
+  it('runs the core commands: check, validate, lint (Terraform through HashiCorp\'s parser), test, logfilter, simulate, analyze, export, demo', () => {
     const cases: [string[], number, RegExp][] = [
       [['check', 'tcp.dstport == 80'], 0, /0 error/],
       [['check', 'tcp.dstport == 80 and'], 1, /error/],
