@@ -127,7 +127,7 @@ describe('structural messages', () => {
     expect(one({ name: 'a', kind: 'root', phase: 'qqqqqqqqqqqq' })[0]![2]).not.toContain('did you mean');
     expect(one(rules({ action: 'blokc', expression: 'sip' }), update)[0]![2]).toMatch(/^unknown action "blokc"; actions are .*block.* \(did you mean block\?\)$/);
     expect(one(rules({ action: 'qqqqqqqq', expression: 'sip' }), update)[0]![2]).not.toContain('did you mean');
-    expect(one(rules({ action: 'block', expression: 'sip' }, { action: 'block', expression: 'sip' }), { ...update, maxRules: 1 })).toEqual([['ruleset-too-many-rules', '/rules', 'the ruleset has 2 rules; the limit is 1']]);
+    expect(one(rules({ action: 'block', expression: 'sip' }, { action: 'block', expression: 'sip' }), { ...update, maxRules: 1 })).toEqual([['ruleset-too-many-rules', '/rules', 'the ruleset has 2 rules; the limit is 1 (its rules were not checked)']]);
     expect(validateRuleset(rules({ action: 'block', expression: 'sip' }, { action: 'block', expression: 'sip' }), { ...update, maxRules: 1 })[0]!.data).toEqual({ limit: 1, count: 2 });
   });
 

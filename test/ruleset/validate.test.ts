@@ -64,6 +64,8 @@ describe('validateRuleset', () => {
     expect(r(Array.from({ length: 200 }, () => ({ action: 'block', expression: 'sip' })))).toEqual([]);
     expect(r(Array.from({ length: 201 }, () => ({ action: 'block', expression: 'sip' })))).toEqual(['ruleset-too-many-rules@/rules']);
     expect(codes({ ...good, rules: [{ action: 'block', expression: 'sip' }, { action: 'block', expression: 'sip' }] }, { maxRules: 1 })).toEqual(['ruleset-too-many-rules@/rules']);
+    // Refused by its count alone: 100,000 empty rules are one error, not 200,000 (nor seconds of checking).
+    expect(r(Array.from({ length: 100_000 }, () => ({})))).toEqual(['ruleset-too-many-rules@/rules']);
     expect(r([{ action: 'block', expression: 'sip', id: 'abc' }])).toEqual(['ruleset-read-only-member@/rules/0/id']);
     expect(r([null, 5])).toEqual(['ruleset-not-object@/rules/0', 'ruleset-not-object@/rules/1']);
   });
