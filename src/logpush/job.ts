@@ -9,7 +9,7 @@ import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { DATASETS_BY_SCOPE, DATASET_NAMES, DATASET_SCOPES, getDataset, type Dataset, type DatasetScope } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
-import { checkLogpullOptions, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
+import { checkLogpullOptions, MAX_FIELD_DIAGNOSTICS, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
 import { customFieldNames } from './custom-fields.js';
 import { parseJsonText, type JsonDoc } from '../json/index.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
@@ -178,18 +178,31 @@ class JobValidator {
         this.out.push(diag('job-member-type', `"output_options.field_names" must be an array of field names, not ${describe(names)}`, this.at('/output_options/field_names')));
       } else {
         const seen = new Set<string>();
+        let listed = 0;
+        let more = 0;
         names.forEach((n, i) => {
           const p = `/output_options/field_names/${i}`;
+          const repeated = typeof n === 'string' && seen.has(n);
+          const bad = typeof n !== 'string' || repeated || (dataset !== undefined && !dataset.byName.has(n));
+          if (typeof n === 'string') seen.add(n);
+          if (!bad) return;
+          if (listed >= MAX_FIELD_DIAGNOSTICS) {
+            more++;
+            return;
+          }
+          listed++;
           if (typeof n !== 'string') {
             this.out.push(diag('job-member-type', `field_names[${i}] must be a string, not ${describe(n)}`, this.at(p)));
-          } else if (seen.has(n)) {
+          } else if (repeated) {
             this.out.push(diag('logpull-duplicate-field', `${n} is listed twice in field_names`, this.at(p)));
           } else if (dataset && !dataset.byName.has(n)) {
             const sug = suggest(n, dataset.byName.keys());
             this.out.push(diag('logpull-unknown-field', `${JSON.stringify(n)} is not a field of ${dataset.name}${sug ? `; did you mean "${sug}"?` : ''}`, { ...this.at(p), data: { field: n, dataset: dataset.name, suggestion: sug } }));
           }
-          if (typeof n === 'string') seen.add(n);
         });
+        if (more) {
+          this.out.push(diag('logpull-unknown-field', `and ${more} more field name(s) that are not strings, repeated or not fields of ${dataset?.name ?? 'the dataset'} (not listed one by one)`, { ...this.at('/output_options/field_names'), data: { more } }));
+        }
       }
     }
     const ts = o['timestamp_format'];

@@ -140,9 +140,15 @@ function checkFields(o: LogpullOption, dataset: Dataset | undefined, pointer: st
   }
   let off = o.valueRange.start;
   const seen = new Set<string>();
+  let more = 0;
   for (const name of o.value.split(',')) {
     const range = { start: off, end: off + name.length };
     off += name.length + 1;
+    if (out.length >= MAX_FIELD_DIAGNOSTICS) {
+      if (name.length === 0 || seen.has(name) || (dataset && !dataset.byName.has(name))) more++;
+      seen.add(name);
+      continue;
+    }
     if (name.length === 0) {
       out.push(diag('logpull-empty-fields', 'An empty field name between commas in fields=', at({ start: range.start - 1, end: range.start })));
       continue;
@@ -163,5 +169,13 @@ function checkFields(o: LogpullOption, dataset: Dataset | undefined, pointer: st
       fix: sug ? { title: `replace with "${sug}"`, edits: [{ range, newText: sug }] } : undefined,
     }));
   }
+  if (more) out.push(diag('logpull-unknown-field', `and ${more} more field name(s) in fields= that are empty, repeated or not fields of ${dataset?.name ?? 'the dataset'} (not listed one by one)`, { ...at(o.valueRange), data: { more } }));
   return out;
 }
+
+/**
+ * The most field-name problems listed one by one in a field list; the rest are counted in one last
+ * diagnostic. A list of 80,000 unknown names would otherwise cost a did-you-mean search each and an
+ * answer of megabytes.
+ */
+export const MAX_FIELD_DIAGNOSTICS = 100;

@@ -15,6 +15,16 @@ const codes = (body: unknown, ctx?: Parameters<typeof validateLogpushJob>[1]) =>
 const find = (ds: Diagnostic[], code: string) => ds.find((d) => d.code === code)!;
 
 describe('validateLogpushJob', () => {
+  it('lists at most 100 field-name problems one by one and counts the rest (80,000 unknown names)', () => {
+    const names = Array.from({ length: 80_000 }, (_, i) => `NoSuchField${i}`);
+    const body = { ...GOOD, logpull_options: undefined, output_options: { field_names: ['ClientIP', 'ClientIP', ...names] } };
+    const out = validateLogpushJob(body);
+    const fields = out.filter((d) => d.pointer?.startsWith('/output_options/field_names'));
+    expect(fields).toHaveLength(101);
+    expect(fields[0]).toMatchObject({ code: 'logpull-duplicate-field', pointer: '/output_options/field_names/1' });
+    expect(fields[1]).toMatchObject({ code: 'logpull-unknown-field', pointer: '/output_options/field_names/2' });
+    expect(fields[100]).toMatchObject({ code: 'logpull-unknown-field', pointer: '/output_options/field_names', data: { more: 80_000 - 99 } });
+  });
   it('accepts the spec-shaped body, as an object and as text', () => {
     expect(validateLogpushJob(GOOD)).toEqual([]);
     expect(validateLogpushJob(JSON.stringify(GOOD, null, 2))).toEqual([]);
