@@ -103,7 +103,10 @@ export interface Dialect {
   // Conditional expressions.
   /** `value` where `cond` holds, else NULL. */
   nullUnless(cond: string, value: string): string;
-  /** The value of the first branch whose condition holds, else `otherwise`; later branches are not evaluated. */
+  /**
+   * The value of the first branch (one or more) whose condition holds, else `otherwise`; the branches after
+   * it are not evaluated.
+   */
   firstOf(branches: readonly (readonly [cond: string, value: string])[], otherwise: string): string;
   /** `cond AND test`, with `test` evaluated only on the rows where `cond` holds. */
   andThen(cond: string, test: string): string;
