@@ -16,7 +16,7 @@ import { suggest } from '../diagnostics/index.js';
 import { httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
-import { flowColumnChecked, flowColumnFromJson, flowColumnType, flowFields, jsonMemberPath, rulesetSummarySql, sqlString, sqlIdentifier, type SqlDialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, jsonFlowColumn, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -46,22 +46,24 @@ export interface EngineSimulationReport {
 const isParquet = (f: string) => /\.parquet$/i.test(f);
 
 /** The names of the columns a Parquet source has. */
-async function parquetColumns(run: Runner, dialect: SqlDialect, files: readonly string[]): Promise<Set<string>> {
-  const sql = dialect === 'clickhouse' ? `DESCRIBE file(${sqlString(files[0]!, dialect)}, 'Parquet')` : `DESCRIBE SELECT * FROM read_parquet([${files.map((f) => sqlString(f)).join(', ')}])`;
-  const rows = await run.rows(sql);
+async function parquetColumns(run: Runner, dialect: Dialect, files: readonly string[]): Promise<Set<string>> {
+  const rows = await run.rows(dialect.source.describeParquet(files));
   return new Set(rows.map((r) => String(r['column_name'] ?? r['name'])));
 }
 
 /**
  * The flow table with a packet number `rn` and the raw packet (`packet`, JSON text) for examples. Packets
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
- * the engine would otherwise number blocks as they finish).
+ * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
  */
-async function flowSource(run: Runner, dialect: SqlDialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; invalid?: { field: FieldDef; cond: string }[] }> {
+async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
-  const q = (s: string) => sqlString(s, dialect);
-  const id = (s: string) => sqlIdentifier(s, dialect);
+  const { source } = dialect;
+  const id = (s: string) => dialect.identifier(s);
+  const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${id(f.name)}`;
+  // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string) => `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from}) AS flows`;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -69,45 +71,30 @@ async function flowSource(run: Runner, dialect: SqlDialect, files: readonly stri
     const types = new Map(described.map((r) => [String(r['name']), String(r['type'])]));
     const cols = fields.map((f) => {
       const type = types.get(f.name);
-      if (type === undefined) return `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`;
-      // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
-      if (f.type === 'Ip' && /\bIPv[46]\b/.test(type)) return `toString(${id(f.name)}) AS ${id(f.name)}`;
-      return flowColumnChecked(f, dialect);
+      if (type === undefined) return absent(f);
+      const native = f.type === 'Ip' ? source.nativeIpText(id(f.name), type) : undefined;
+      return native !== undefined ? `${native} AS ${id(f.name)}` : checkedFlowColumn(dialect, f);
     });
     // The packet read back for an example: the table's field columns (a timestamp or other column is not a packet member).
-    const members = flowFields(undefined, { aliases: true }).filter((f) => types.has(f.name)).map((f) => id(f.name));
-    const packetOf = members.length ? `formatRowNoNewline('JSONEachRow', ${members.join(', ')})` : `'{}'`;
-    return { from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? `, ${packetOf} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${name}) AS flows`, settings: ' SETTINGS max_threads = 1' };
+    const members = flowFields(undefined, { aliases: true }).filter((f) => types.has(f.name)).map((f) => f.name);
+    const packetOf = members.length ? source.rowJson(members) : `'{}'`;
+    return { from: (packet) => numbered(packet ? packetOf : undefined, cols, name), settings: source.readInOrder('rows') };
   }
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
-    const cols = fields.map((f) => (have.has(f.name) ? flowColumnChecked(f, dialect) : `CAST(NULL AS ${flowColumnType(f, dialect)}) AS ${id(f.name)}`));
-    if (dialect === 'clickhouse') {
-      const rows = files.map((f) => `SELECT * FROM file(${q(f)}, 'Parquet')`).join(' UNION ALL ');
-      return { from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? `, formatRowNoNewline('JSONEachRow', *) AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM (${rows})) AS flows`, settings: ' SETTINGS max_threads = 1' };
-    }
-    return { from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(to_json(p) AS VARCHAR) AS packet' : ''}${cols.map((c) => `, ${c}`).join('')} FROM read_parquet([${files.map((f) => q(f)).join(', ')}]) AS p) AS flows`, settings: '' };
+    const cols = fields.map((f) => (have.has(f.name) ? checkedFlowColumn(dialect, f) : absent(f)));
+    const parquet = source.parquet(files);
+    return { from: (packet) => numbered(packet ? parquet.rowJson : undefined, cols, parquet.from), settings: source.readInOrder('rows') };
   }
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
-  if (dialect === 'clickhouse') {
-    const lines = files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
-    const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'line', dialect)}`).join('');
-    // Whether the line has the member (JSON null included, as the simulator warns of a null too).
-    const present = fields.map((f, i) => `, JSONHas(line, ${q(f.name)}) AS p${i}`).join('');
-    return {
-      invalid: invalidValues(fields, dialect),
-      // Numbered after the filter, in a query of its own: rowNumberInAllBlocks is stateful, nothing is pushed past it.
-      from: (packet) => `(SELECT rowNumberInAllBlocks() AS rn${packet ? ', line AS packet' : ''}${cols}${present} FROM (SELECT line FROM (${lines}) WHERE isValidJSON(line) AND JSONType(line) = 'Object')) AS flows`,
-      settings: ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0',
-    };
-  }
-  const cols = fields.map((f) => `, ${flowColumnFromJson(f, 'json', dialect)}`).join('');
-  const present = fields.map((f, i) => `, json_type(json, ${jsonMemberPath(f.name, dialect)}) IS NOT NULL AS p${i}`).join('');
-  // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
+  const line = source.lineColumn;
+  const cols = fields.map((f) => jsonFlowColumn(dialect, f, line));
+  // Whether the line has the member (JSON null included, as the simulator warns of a null too).
+  const present = fields.map((f, i) => `${dialect.json(line, f.name).has} AS p${i}`);
   return {
     invalid: invalidValues(fields, dialect),
-    from: (packet) => `(SELECT row_number() OVER () - 1 AS rn${packet ? ', CAST(json AS VARCHAR) AS packet' : ''}${cols}${present} FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT') AS flows`,
-    settings: '',
+    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], source.objectLines(files)),
+    settings: source.readInOrder('lines'),
   };
 }
 
@@ -115,8 +102,8 @@ async function flowSource(run: Runner, dialect: SqlDialect, files: readonly stri
  * Per field read from NDJSON, the rows whose line has the member but whose value the simulator would not
  * take (wrong type, out of range, not an address): present (`pI`) and NULL once checked.
  */
-function invalidValues(fields: readonly FieldDef[], dialect: SqlDialect): { field: FieldDef; cond: string }[] {
-  return fields.map((field, i) => ({ field, cond: `p${i} AND ${sqlIdentifier(field.name, dialect)} IS NULL` }));
+function invalidValues(fields: readonly FieldDef[], dialect: Dialect): { field: FieldDef; cond: string }[] {
+  return fields.map((field, i) => ({ field, cond: `p${i} AND ${dialect.identifier(field.name)} IS NULL` }));
 }
 
 /** Rows of NDJSON whose keys are read for misspelt fields: enough to meet every key a flow export writes. */
@@ -127,17 +114,13 @@ const KEY_SAMPLE_ROWS = 100_000;
  * columns (Parquet, a server's table), and whether they are free-form packet members (NDJSON) or columns,
  * which may hold more than packets (a timestamp).
  */
-async function sourceNames(run: Runner, dialect: SqlDialect, files: readonly string[], table: boolean): Promise<{ names: string[]; members: boolean }> {
-  const q = (s: string) => sqlString(s, dialect);
+async function sourceNames(run: Runner, dialect: Dialect, files: readonly string[], table: boolean): Promise<{ names: string[]; members: boolean }> {
   if (table) {
-    const described = await run.rows(`DESCRIBE TABLE ${clickHouseTable(files[0]!, (s) => sqlIdentifier(s, dialect))}`);
+    const described = await run.rows(`DESCRIBE TABLE ${clickHouseTable(files[0]!, (s) => dialect.identifier(s))}`);
     return { names: described.map((r) => String(r['name'])), members: false };
   }
   if (files.every(isParquet)) return { names: [...(await parquetColumns(run, dialect, files))], members: false };
-  const sql =
-    dialect === 'clickhouse'
-      ? `SELECT DISTINCT arrayJoin(JSONExtractKeys(line)) AS k FROM (SELECT line FROM (${files.map((f) => `SELECT line FROM file(${q(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ')}) WHERE isValidJSON(line) AND JSONType(line) = 'Object' LIMIT ${KEY_SAMPLE_ROWS})`
-      : `SELECT DISTINCT unnest(json_keys(json)) AS k FROM (SELECT json FROM read_ndjson_objects([${files.map((f) => q(f)).join(', ')}], ignore_errors = true) WHERE json_type(json) = 'OBJECT' LIMIT ${KEY_SAMPLE_ROWS})`;
+  const sql = `SELECT DISTINCT ${dialect.jsonKeys(dialect.source.lineColumn)} AS k FROM ${dialect.source.objectLines(files, KEY_SAMPLE_ROWS)}`;
   return { names: (await run.rows(sql)).map((r) => String(r['k'])), members: true };
 }
 
@@ -193,7 +176,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   const examples = options.examplesPerRule ?? 3;
   // The in-process compilation gives the summary's rows (every rule, refs, enabled) and the fields whose values examples are checked on.
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
-  const dialect: SqlDialect = options.engine;
+  const dialect = dialectOf(options.engine);
   const diagnostics: Diagnostic[] = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression'))];
   // As in process without a country/ASN table (an engine takes none): only the flows' own values count.
   if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
@@ -201,13 +184,13 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   if (options.clickhouseUrl !== undefined) {
     // Checked before connecting: a usage mistake, not a failure to read.
     if (files.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to simulate over');
-    clickHouseTable(files[0]!, (s) => sqlIdentifier(s, 'clickhouse'));
+    clickHouseTable(files[0]!, (s) => dialect.identifier(s));
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
     const { from, settings, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
-    const query = rulesetSummarySql(body, from(false), { dialect, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
+    const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);
@@ -230,9 +213,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     }
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {
-      // ClickHouse (26.7) pushes a filter on rn below rowNumberInAllBlocks, renumbering the rows it keeps:
-      // a LIMIT in between is a barrier the optimizer does not cross.
-      const numbered = dialect === 'clickhouse' ? `(SELECT * FROM ${from(true)} LIMIT 9223372036854775807) AS numbered` : from(true);
+      const numbered = dialect.source.keepNumbering(from(true));
       const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
       const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
       const scratch: Diagnostic[] = [];

@@ -12,7 +12,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import type { DatasetScope } from '../logpush/index.js';
 import { getDataset } from '../logpush/index.js';
-import { logFilterToSql, sqlIdentifier, sqlString } from '../sql/index.js';
+import { dialectOf, logFilterToSql, sqlString, type SqlDialect } from '../sql/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlRunner } from './sql-runner.js';
 
 /** Options of {@link queryLogs}. */
@@ -88,39 +88,43 @@ export async function queryLogs(filterText: string, inputs: readonly string[], o
   const dataset = options.dataset ?? 'http_requests';
   const server = options.clickhouseUrl !== undefined;
   const failed = (diagnostics: Diagnostic[]): LogQueryResult => ({ ok: false, matched: 0, total: 0, lines: [], diagnostics });
+  // Files are read by DuckDB, a table by the ClickHouse server that holds it.
+  const engine: SqlDialect = server ? 'clickhouse' : 'duckdb';
+  const dialect = dialectOf(engine);
   let run: SqlRunner;
   let from: string;
   let sql: string | undefined;
   let diagnostics: Diagnostic[];
   let lineOf: string;
   if (!server) {
-    const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, column: 'line' });
+    const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: engine, column: 'line' });
     if (!compiled.sql) return failed(compiled.diagnostics);
-    ({ sql, diagnostics } = compiled);
-    run = await openEngine('duckdb');
+    sql = compiled.sql;
+    diagnostics = compiled.diagnostics;
+    run = await openEngine(engine);
     from = `(${filesSource(inputs)}) AS lines`;
     lineOf = 'CAST(line AS VARCHAR)';
   } else {
     if (inputs.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to query');
-    const id = (s: string) => sqlIdentifier(s, 'clickhouse');
+    const id = (s: string) => dialect.identifier(s);
     const table = clickHouseTable(inputs[0]!, id);
     run = await openClickHouseServer(options.clickhouseUrl!);
     try {
       const types = new Map((await run.rows(`DESCRIBE TABLE ${table}`)).map((r) => [String(r['name']), String(r['type'])]));
       if (types.has('line')) {
-        const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: 'clickhouse', column: 'line' });
+        const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: engine, column: 'line' });
         ({ sql, diagnostics } = compiled);
         from = `${table} AS lines`;
         lineOf = 'line';
       } else {
-        const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: 'clickhouse', columns: true });
+        const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: engine, columns: true });
         ({ sql, diagnostics } = compiled);
         // Fields the table has no column for are missing on every row: NULL columns of the catalog's type.
         const fields = (getDataset(dataset, options.scope) ?? getDataset(dataset))?.fields ?? [];
         const absent = fields.filter((f) => !types.has(f.name) && f.type !== 'object').map((f) => `, CAST(${f.type.startsWith('array') ? '[]' : 'NULL'} AS ${columnType(f.type)}) AS ${id(f.name)}`);
         from = `(SELECT *${absent.join('')} FROM ${table}) AS lines`;
         // The line as the table holds it: its own columns, not the NULL ones added for absent fields.
-        lineOf = `formatRowNoNewline('JSONEachRow', ${[...types.keys()].map(id).join(', ')})`;
+        lineOf = dialect.source.rowJson([...types.keys()]);
       }
     } catch (e) {
       await run.close();
@@ -132,7 +136,7 @@ export async function queryLogs(filterText: string, inputs: readonly string[], o
     }
   }
   try {
-    const counted = (await run.rows(`SELECT ${server ? `countIf(${sql})` : `count(*) FILTER (WHERE ${sql})`} AS matched, count(*) AS total FROM ${from}`))[0] ?? {};
+    const counted = (await run.rows(`SELECT ${dialect.countIf(sql)} AS matched, count(*) AS total FROM ${from}`))[0] ?? {};
     const matched = Number(counted['matched'] ?? 0);
     const total = Number(counted['total'] ?? 0);
     let lines: string[] = [];

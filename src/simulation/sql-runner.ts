@@ -48,25 +48,27 @@ export async function openClickHouseServer(url: string): Promise<SqlRunner> {
   };
 }
 
-/** The engine, loaded on demand: both embedded engines are optional installs. */
-export async function openEngine(engine: SqlEngineName): Promise<SqlRunner> {
-  if (engine === 'duckdb') {
-    let duckdb: typeof import('@duckdb/node-api');
-    try {
-      duckdb = await import('@duckdb/node-api');
-    } catch {
-      throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
-    }
-    const db = await duckdb.DuckDBInstance.create(':memory:');
-    const con = await db.connect();
-    return {
-      rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
-      close: async () => {
-        con.closeSync();
-        db.closeSync();
-      },
-    };
+/** DuckDB in memory (`@duckdb/node-api`). */
+async function openDuckDb(): Promise<SqlRunner> {
+  let duckdb: typeof import('@duckdb/node-api');
+  try {
+    duckdb = await import('@duckdb/node-api');
+  } catch {
+    throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
   }
+  const db = await duckdb.DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  return {
+    rows: async (sql) => (await con.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[],
+    close: async () => {
+      con.closeSync();
+      db.closeSync();
+    },
+  };
+}
+
+/** ClickHouse embedded (`chdb`). */
+async function openChdb(): Promise<SqlRunner> {
   let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
   try {
     chdb = (await import('chdb')) as typeof chdb;
@@ -80,6 +82,14 @@ export async function openEngine(engine: SqlEngineName): Promise<SqlRunner> {
     },
     close: async () => undefined,
   };
+}
+
+/** The embedded client of each engine. */
+const EMBEDDED: { readonly [engine in SqlEngineName]: () => Promise<SqlRunner> } = { duckdb: openDuckDb, clickhouse: openChdb };
+
+/** The engine, loaded on demand: both embedded engines are optional installs. */
+export async function openEngine(engine: SqlEngineName): Promise<SqlRunner> {
+  return EMBEDDED[engine]();
 }
 
 /**

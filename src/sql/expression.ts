@@ -17,8 +17,9 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, type CheckedExpression, type ExprNode, type ListCatalog, type ListItems, type Predicate, type Scheme, type SchemeLiteral } from '../expression/index.js';
 import type { IpRange, IpSet } from '../net/index.js';
-import { ipSql } from './ip.js';
-import { hasLoneSurrogate, sqlIdentifier, sqlInt, sqlString, type SqlDialect } from './quote.js';
+import type { Dialect } from './dialect.js';
+import { dialectOf, type SqlDialect } from './dialects/index.js';
+import { hasLoneSurrogate, sqlInt } from './quote.js';
 import type { SqlResult } from './logfilter.js';
 
 /** Options of {@link expressionToSql}. */
@@ -40,14 +41,11 @@ export interface ExpressionSqlOptions {
 /** Writes the SQL of one checked expression; problems collect `sql-no-exact-form` errors. */
 export class ExpressionWriter {
   readonly problems: Diagnostic[] = [];
-  private readonly ip;
   constructor(
-    private readonly dialect: SqlDialect,
+    private readonly dialect: Dialect,
     private readonly columns: Readonly<Record<string, string>> = {},
     private readonly aliasColumns = false,
-  ) {
-    this.ip = ipSql(dialect);
-  }
+  ) {}
 
   /** The SQL of a whole checked expression. */
   expression(checked: CheckedExpression): string {
@@ -82,12 +80,12 @@ export class ExpressionWriter {
   }
 
   private column(name: string): string {
-    return sqlIdentifier(Object.prototype.hasOwnProperty.call(this.columns, name) ? this.columns[name]! : name, this.dialect);
+    return this.dialect.identifier(Object.prototype.hasOwnProperty.call(this.columns, name) ? this.columns[name]! : name);
   }
 
   private str(s: string, range: { start: number; end: number }): string {
     if (hasLoneSurrogate(s)) this.problem(`the text ${JSON.stringify(s)} holds an unpaired UTF-16 surrogate, which has no UTF-8 form`, range);
-    return sqlString(s, this.dialect);
+    return this.dialect.string(s);
   }
 
   /** A predicate: true when some column the field reads holds a value that satisfies it; never NULL. */
@@ -105,7 +103,6 @@ export class ExpressionWriter {
   }
 
   private test(p: Predicate, op: string | undefined, col: string, range: { start: number; end: number }): string {
-    const ch = this.dialect === 'clickhouse';
     switch (p.kind) {
       case 'bare':
         return `${col} = TRUE`;
@@ -113,7 +110,7 @@ export class ExpressionWriter {
         const v = sqlInt(p.big ?? p.value);
         switch (p.op) {
           case 'bitwise_and':
-            return ch ? `bitAnd(${col}, ${v}) <> 0` : `(${col} & ${v}) <> 0`;
+            return `${this.dialect.bitAnd(col, v)} <> 0`;
           default:
             return `${col} ${SQL_OP[p.op]} ${v}`;
         }
@@ -128,7 +125,7 @@ export class ExpressionWriter {
       }
       case 'string': {
         const v = this.str(p.value, range);
-        if (p.op === 'contains') return ch ? `position(${col}, ${v}) > 0` : `contains(${col}, ${v})`;
+        if (p.op === 'contains') return this.dialect.contains(col, v);
         return `${col} ${SQL_OP[p.op]} ${v}`;
       }
       case 'string-set':
@@ -136,12 +133,12 @@ export class ExpressionWriter {
       case 'regex':
         return this.pattern(p.source, op, col, range);
       case 'ip': {
-        if (p.op === 'eq') return this.ip.inRanges(col, [{ first: p.value, last: p.value }]);
-        if (p.op === 'ne') return `(${this.ip.isAddress(col)} AND NOT ${this.ip.inRanges(col, [{ first: p.value, last: p.value }])})`;
-        return this.ip.compare(col, SQL_OP[p.op] as '<' | '<=' | '>' | '>=', p.value);
+        if (p.op === 'eq') return this.dialect.ip.inRanges(col, [{ first: p.value, last: p.value }]);
+        if (p.op === 'ne') return `(${this.dialect.ip.isAddress(col)} AND NOT ${this.dialect.ip.inRanges(col, [{ first: p.value, last: p.value }])})`;
+        return this.dialect.ip.compare(col, SQL_OP[p.op] as '<' | '<=' | '>' | '>=', p.value);
       }
       case 'ip-set':
-        return this.ip.inRanges(col, rangesOf(p.set));
+        return this.dialect.ip.inRanges(col, rangesOf(p.set));
       case 'string-list':
         return this.problem(`$${p.list} is a ${p.listKind} list: its matching (subdomain wildcards, URL parts) has no SQL form here`, range);
     }
@@ -163,7 +160,7 @@ export class ExpressionWriter {
       return this.problem('a case-insensitive wildcard with cased letters: RE2 folds case by Unicode orbits (k, K and the Kelvin sign), SQL’s lower/ILIKE do not, so no SQL is given; use strict wildcard or lower-case data', range);
     }
     const like = parts.map((s) => s.replace(/[\\%_]/g, (x) => '\\' + x)).join('%');
-    return this.dialect === 'clickhouse' ? `like(${col}, ${this.str(like, range)})` : `${col} LIKE ${this.str(like, range)} ESCAPE '\\'`;
+    return this.dialect.like(col, this.str(like, range));
   }
 }
 
@@ -194,7 +191,7 @@ export function expressionToSql(input: string | CheckedExpression, options: Expr
     checked = r.checked;
   } else checked = input;
   if (!checked || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const w = new ExpressionWriter(options.dialect ?? 'duckdb', options.columns, options.aliasColumns);
+  const w = new ExpressionWriter(dialectOf(options.dialect), options.columns, options.aliasColumns);
   const sql = w.expression(checked);
   diagnostics.push(...w.problems);
   return w.problems.length ? { diagnostics } : { sql, diagnostics };

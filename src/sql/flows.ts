@@ -6,8 +6,8 @@
  * @module
  */
 import { NETWORK_FIELDS, type FieldDef } from '../expression/index.js';
-import { ipSql } from './ip.js';
-import { jsonMemberPath, sqlIdentifier, sqlString, type SqlDialect } from './quote.js';
+import type { Dialect, JsonValueSql } from './dialect.js';
+import { dialectOf, type SqlDialect } from './dialects/index.js';
 
 /**
  * The stored fields of a flow table; `aliases` adds the alias and any-of fields (for flows read from
@@ -19,8 +19,7 @@ export function flowFields(fields: readonly FieldDef[] = NETWORK_FIELDS, options
 
 /** The SQL type of a flow column per dialect (nullable: NULL is missing). */
 export function flowColumnType(f: FieldDef, dialect: SqlDialect): string {
-  const t = { Int: ['BIGINT', 'Nullable(Int64)'], String: ['VARCHAR', 'Nullable(String)'], Ip: ['VARCHAR', 'Nullable(String)'], Bool: ['BOOLEAN', 'Nullable(Bool)'] }[f.type];
-  return t[dialect === 'clickhouse' ? 1 : 0]!;
+  return dialectOf(dialect).flowTypes[f.type];
 }
 
 /** The most negative and positive safe integers: an Int field without a range takes JavaScript's. */
@@ -31,40 +30,27 @@ const SAFE = [-9007199254740991, 9007199254740991] as const;
  * simulator would take the value as missing.
  */
 export function flowColumnFromJson(f: FieldDef, json: string, dialect: SqlDialect): string {
-  const [lo, hi] = f.range ?? SAFE;
-  const name = sqlIdentifier(f.name, dialect);
-  if (dialect === 'clickhouse') {
-    const args = `${json}, ${sqlString(f.name, dialect)}`;
-    const type = `JSONType(${args})`;
-    switch (f.type) {
-      case 'Int': {
-        const d = `JSONExtractFloat(${args})`;
-        return `if(${type} IN ('Int64', 'UInt64', 'Double') AND ${d} = floor(${d}) AND ${d} BETWEEN ${lo} AND ${hi}, toInt64(${d}), NULL) AS ${name}`;
-      }
-      case 'Bool':
-        return `if(${type} = 'Bool', JSONExtractBool(${args}) = 1, NULL) AS ${name}`;
-      case 'String':
-        return `if(${type} = 'String', JSONExtractString(${args}), NULL) AS ${name}`;
-      case 'Ip': {
-        const s = `JSONExtractString(${args})`;
-        return `if(${type} = 'String' AND ${ipSql(dialect).isAddress(s)}, ${s}, NULL) AS ${name}`;
-      }
-    }
-  }
-  const path = jsonMemberPath(f.name, dialect);
-  const type = `json_type(${json}, ${path})`;
-  const text = `json_extract_string(${json}, ${path})`;
+  return jsonFlowColumn(dialectOf(dialect), f, json);
+}
+
+/** {@link flowColumnFromJson} in a resolved dialect. */
+export function jsonFlowColumn(d: Dialect, f: FieldDef, json: string): string {
+  return `${d.nullUnless(...jsonValueOf(d, f, d.json(json, f.name)))} AS ${d.identifier(f.name)}`;
+}
+
+/** The condition under which the simulator takes a member's JSON value for the field, and the value then. */
+function jsonValueOf(d: Dialect, f: FieldDef, x: JsonValueSql): [cond: string, value: string] {
   switch (f.type) {
     case 'Int': {
-      const d = `TRY_CAST(${text} AS DOUBLE)`;
-      return `CASE WHEN ${type} IN ('BIGINT', 'UBIGINT', 'DOUBLE') AND ${d} = floor(${d}) AND ${d} BETWEEN ${lo} AND ${hi} THEN CAST(${d} AS BIGINT) END AS ${name}`;
+      const [lo, hi] = f.range ?? SAFE;
+      return [`${x.isNumber} AND ${x.num} = floor(${x.num}) AND ${x.num} BETWEEN ${lo} AND ${hi}`, d.toInt64(x.num)];
     }
     case 'Bool':
-      return `CASE WHEN ${type} = 'BOOLEAN' THEN ${text} = 'true' END AS ${name}`;
+      return [x.isBool, x.bool];
     case 'String':
-      return `CASE WHEN ${type} = 'VARCHAR' THEN ${text} END AS ${name}`;
+      return [x.isString, x.text];
     case 'Ip':
-      return `CASE WHEN ${type} = 'VARCHAR' AND ${ipSql(dialect).isAddress(text)} THEN ${text} END AS ${name}`;
+      return [`${x.isString} AND ${d.ip.isAddress(x.text)}`, x.text];
   }
 }
 
@@ -73,12 +59,17 @@ export function flowColumnFromJson(f: FieldDef, json: string, dialect: SqlDialec
  * as the simulator takes them. `source` names the column holding each field (default: the field name).
  */
 export function flowColumnChecked(f: FieldDef, dialect: SqlDialect, source = f.name): string {
-  const col = sqlIdentifier(source, dialect);
-  const name = sqlIdentifier(f.name, dialect);
+  return checkedFlowColumn(dialectOf(dialect), f, source);
+}
+
+/** {@link flowColumnChecked} in a resolved dialect. */
+export function checkedFlowColumn(d: Dialect, f: FieldDef, source = f.name): string {
+  const col = d.identifier(source);
+  const name = d.identifier(f.name);
   if (f.type === 'Int') {
     const [lo, hi] = f.range ?? SAFE;
-    return dialect === 'clickhouse' ? `if(${col} BETWEEN ${lo} AND ${hi}, toInt64(${col}), NULL) AS ${name}` : `CASE WHEN ${col} BETWEEN ${lo} AND ${hi} THEN CAST(${col} AS BIGINT) END AS ${name}`;
+    return `${d.nullUnless(`${col} BETWEEN ${lo} AND ${hi}`, d.toInt64(col))} AS ${name}`;
   }
-  if (f.type === 'Ip') return dialect === 'clickhouse' ? `if(${ipSql(dialect).isAddress(col)}, ${col}, NULL) AS ${name}` : `CASE WHEN ${ipSql(dialect).isAddress(col)} THEN ${col} END AS ${name}`;
+  if (f.type === 'Ip') return `${d.nullUnless(d.ip.isAddress(col), col)} AS ${name}`;
   return `${col} AS ${name}`;
 }

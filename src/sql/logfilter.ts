@@ -7,9 +7,9 @@
  * - `contains` on an array member and `in` on one ask whether some element equals (type included).
  *
  * Two shapes of table:
- * - JSON mode (default): one column holds each line as JSON (NDJSON read as it is). DuckDB reads a
- *   member's JSON type with `json_type`, ClickHouse with `JSONType`; numbers are read as DOUBLE (what
- *   JavaScript reads them as).
+ * - JSON mode (default): one column holds each line as JSON (NDJSON read as it is). A member's JSON type
+ *   is read with the dialect's JSON functions (`json_type` in DuckDB, `JSONType` in ClickHouse); numbers
+ *   are read as DOUBLE (what JavaScript reads them as).
  * - Column mode (`columns`): one typed column per dataset field (named by the field, or through a mapping),
  *   NULL where the line lacks it. A column holds its catalog type, so only the value is compared; an
  *   `int or string` column holds the integer form (Unix timestamps).
@@ -19,7 +19,9 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { checkLogFilter, getDataset, type DatasetScope, type LogFilter } from '../logpush/index.js';
 import type { FilterClause, FilterNode, FilterScalar } from '../logpush/index.js';
 import { OPERATOR_BY_NAME } from '../logpush/index.js';
-import { hasLoneSurrogate, jsonMemberPath, sqlDouble, sqlIdentifier, sqlString, type SqlDialect } from './quote.js';
+import type { Dialect, JsonValueSql } from './dialect.js';
+import { dialectOf, type SqlDialect } from './dialects/index.js';
+import { hasLoneSurrogate } from './quote.js';
 
 /** Options of {@link logFilterToSql}. */
 export interface LogFilterSqlOptions {
@@ -47,7 +49,10 @@ export interface SqlResult {
   diagnostics: Diagnostic[];
 }
 
-/** How a value is read: its JSON type test, text, number; all three SQL expressions over one value. */
+/**
+ * How a value is read: its type tests, text and number, as SQL expressions over one value. JSON mode reads
+ * a member through the dialect's {@link JsonValueSql}; column mode a typed column ({@link columnAccess}).
+ */
 interface Access {
   isString: string;
   isNumber: string;
@@ -56,47 +61,14 @@ interface Access {
   present: string;
   text: string;
   num: string;
-  /** The boolean as SQL `true`/`false` text comparison. */
+  /** The boolean as a condition. */
   boolTrue: string;
   /** `EXISTS`-like: some element satisfies the condition written over an element's access. */
-  some: (cond: (e: Access) => string) => string;
-}
-
-/** JSON access per dialect, over a JSON value and a member key. */
-function jsonAccess(dialect: SqlDialect, col: string, key: string | undefined): Access {
-  if (dialect === 'clickhouse') {
-    const args = key === undefined ? col : `${col}, ${sqlString(key, dialect)}`;
-    const type = `JSONType(${args})`;
-    return {
-      isString: `${type} = 'String'`,
-      isNumber: `${type} IN ('Int64', 'UInt64', 'Double')`,
-      isBool: `${type} = 'Bool'`,
-      isArray: `${type} = 'Array'`,
-      present: `${type} <> 'Null'`,
-      text: `JSONExtractString(${args})`,
-      num: `JSONExtractFloat(${args})`,
-      boolTrue: `JSONExtractBool(${args})`,
-      some: (cond) => `arrayExists(e -> ${cond(jsonAccess(dialect, 'e', undefined))}, JSONExtractArrayRaw(${args}))`,
-    };
-  }
-  const path = key === undefined ? `'$'` : jsonMemberPath(key, dialect);
-  const type = `json_type(${col}, ${path})`;
-  const text = `json_extract_string(${col}, ${path})`;
-  return {
-    isString: `${type} = 'VARCHAR'`,
-    isNumber: `${type} IN ('BIGINT', 'UBIGINT', 'DOUBLE')`,
-    isBool: `${type} = 'BOOLEAN'`,
-    isArray: `${type} = 'ARRAY'`,
-    present: `(${type} IS NOT NULL AND ${type} <> 'NULL')`,
-    text,
-    num: `TRY_CAST(${text} AS DOUBLE)`,
-    boolTrue: `(${text} = 'true')`,
-    some: (cond) => `EXISTS (SELECT 1 FROM unnest(TRY_CAST(json_extract(${col}, ${path}) AS JSON[])) AS elements(e) WHERE ${cond(jsonAccess(dialect, 'e', undefined))})`,
-  };
+  some(cond: (e: Access) => string): string;
 }
 
 /** Typed-column access: the column holds the catalog type, so type tests are constant. */
-function columnAccess(dialect: SqlDialect, col: string, type: string): Access {
+function columnAccess(dialect: Dialect, col: string, type: string): Access {
   const array = type === 'array_string' || type === 'array_int';
   const isString = type === 'string' ? 'TRUE' : 'FALSE';
   const isNumber = type === 'int' || type === 'float' || type === 'int_or_string' ? 'TRUE' : 'FALSE';
@@ -105,24 +77,20 @@ function columnAccess(dialect: SqlDialect, col: string, type: string): Access {
     isNumber,
     isBool: type === 'bool' ? 'TRUE' : 'FALSE',
     isArray: array ? 'TRUE' : 'FALSE',
-    // ClickHouse has no NULL arrays: a missing array is stored empty, so an empty one reads as missing.
-    present: array && dialect === 'clickhouse' ? `notEmpty(${col})` : `${col} IS NOT NULL`,
+    present: array ? dialect.arrayPresent(col) : `${col} IS NOT NULL`,
     text: col,
     num: col,
     boolTrue: col,
-    some: (cond) => {
-      const e: Access = { ...columnAccess(dialect, 'e', type === 'array_int' ? 'int' : 'string'), present: 'e IS NOT NULL' };
-      return dialect === 'clickhouse' ? `arrayExists(e -> ${cond(e)}, ${col})` : `len(list_filter(${col}, e -> ${cond(e)})) > 0`;
-    },
+    some: (cond) => dialect.anyElement(col, (e) => cond({ ...columnAccess(dialect, e, type === 'array_int' ? 'int' : 'string'), present: `${e} IS NOT NULL` })),
   };
 }
 
-/** Negated clauses on array columns in ClickHouse: an empty array there is a missing one (no NULL arrays). */
-function emptyArrays(n: FilterNode, out: Diagnostic[]): void {
-  if (n.kind === 'and' || n.kind === 'or') return n.children.forEach((c) => emptyArrays(c, out));
+/** Negated clauses on array columns of a dialect without NULL arrays, where an empty array is a missing one. */
+function emptyArrays(dialect: Dialect, n: FilterNode, out: Diagnostic[]): void {
+  if (n.kind === 'and' || n.kind === 'or') return n.children.forEach((c) => emptyArrays(dialect, c, out));
   const c = n as FilterClause;
   if ((c.fieldType === 'array_string' || c.fieldType === 'array_int') && OPERATOR_BY_NAME.get(c.operator)?.negates) {
-    out.push({ code: 'sql-empty-array-missing', severity: 'warning', message: `ClickHouse array columns cannot be NULL, so an empty ${c.key} reads as missing and ${c.operator} is false on it, where a line holding [] would match`, pointer: c.pointer });
+    out.push({ code: 'sql-empty-array-missing', severity: 'warning', message: `${dialect.title} array columns cannot be NULL, so an empty ${c.key} reads as missing and ${c.operator} is false on it, where a line holding [] would match`, pointer: c.pointer });
   }
 }
 
@@ -138,7 +106,7 @@ function when(type: string, test: () => string): string {
 class Writer {
   readonly problems: Diagnostic[] = [];
   constructor(
-    private readonly dialect: SqlDialect,
+    private readonly dialect: Dialect,
     private readonly access: (key: string, type: string, pointer: string) => Access | undefined,
   ) {}
 
@@ -146,7 +114,7 @@ class Writer {
     if (hasLoneSurrogate(s)) {
       this.problems.push({ code: 'sql-no-exact-form', severity: 'error', message: `the value ${JSON.stringify(s)} holds an unpaired UTF-16 surrogate, which has no UTF-8 form: an engine would compare U+FFFD instead`, pointer });
     }
-    return sqlString(s, this.dialect);
+    return this.dialect.string(s);
   }
 
   node(n: FilterNode): string {
@@ -170,7 +138,7 @@ class Writer {
   /** Scalar equality with the matcher's typing: strings with strings, numbers with numbers, booleans with booleans. */
   private equals(x: Access, o: FilterScalar, c: FilterClause): string {
     if (typeof o === 'number') {
-      const asNumber = when(x.isNumber, () => `${x.num} = ${sqlDouble(o, this.dialect)}`);
+      const asNumber = when(x.isNumber, () => `${x.num} = ${this.dialect.double(o)}`);
       return c.fieldType === 'int_or_string' ? `(${asNumber} OR ${when(x.isString, () => `${x.text} = ${this.str(String(o), c.pointer)}`)})` : asNumber;
     }
     if (typeof o === 'boolean') return when(x.isBool, () => `${o ? '' : 'NOT '}${x.boolTrue}`);
@@ -187,7 +155,6 @@ class Writer {
   private positive(op: string, c: FilterClause, x: Access): string {
     const o = c.operand;
     const array = c.fieldType === 'array_string' || c.fieldType === 'array_int';
-    const ch = this.dialect === 'clickhouse';
     switch (op) {
       case 'eq':
         return this.equals(x, o as FilterScalar, c);
@@ -196,16 +163,15 @@ class Writer {
       case 'gt':
       case 'geq': {
         const cmp = { lt: '<', leq: '<=', gt: '>', geq: '>=' }[op];
-        return when(x.isNumber, () => `${x.num} ${cmp} ${sqlDouble(o as number, this.dialect)}`);
+        return when(x.isNumber, () => `${x.num} ${cmp} ${this.dialect.double(o as number)}`);
       }
       case 'startsWith':
-        return when(x.isString, () => `${ch ? 'startsWith' : 'starts_with'}(${x.text}, ${this.str(o as string, c.pointer)})`);
+        return when(x.isString, () => this.dialect.startsWith(x.text, this.str(o as string, c.pointer)));
       case 'endsWith':
-        return when(x.isString, () => `${ch ? 'endsWith' : 'suffix'}(${x.text}, ${this.str(o as string, c.pointer)})`);
+        return when(x.isString, () => this.dialect.endsWith(x.text, this.str(o as string, c.pointer)));
       case 'contains':
         if (array) return this.someElement(x, [o as FilterScalar], c);
-        // ClickHouse's position is on bytes: in UTF-8, a substring of bytes is a substring of characters.
-        return when(x.isString, () => (ch ? `position(${x.text}, ${this.str(o as string, c.pointer)}) > 0` : `contains(${x.text}, ${this.str(o as string, c.pointer)})`));
+        return when(x.isString, () => this.dialect.contains(x.text, this.str(o as string, c.pointer)));
       case 'in': {
         const set = o as FilterScalar[];
         if (array) return this.someElement(x, set, c);
@@ -238,7 +204,7 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
     checked = r.filter;
   } else checked = filter;
   if (!checked || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const dialect = options.dialect ?? 'duckdb';
+  const dialect = dialectOf(options.dialect);
   const problems: Diagnostic[] = [];
   let access: (key: string, type: string, pointer: string) => Access | undefined;
   if (options.columns) {
@@ -251,12 +217,12 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
         problems.push({ code: 'sql-no-exact-form', severity: 'error', message: `${key} is an object field: column mode has no typed column for it (use JSON mode)`, pointer });
         return undefined;
       }
-      return columnAccess(dialect, sqlIdentifier(column, dialect), catalogued);
+      return columnAccess(dialect, dialect.identifier(column), catalogued);
     };
-    if (dialect === 'clickhouse') emptyArrays(checked.where, problems);
+    if (!dialect.nullableArrays) emptyArrays(dialect, checked.where, problems);
   } else {
-    const col = sqlIdentifier(options.column ?? 'line', dialect);
-    access = (key) => jsonAccess(dialect, col, key);
+    const col = dialect.identifier(options.column ?? 'line');
+    access = (key) => dialect.json(col, key);
   }
   const w = new Writer(dialect, access);
   const sql = w.node(checked.where);

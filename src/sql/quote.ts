@@ -1,15 +1,11 @@
 /**
- * The one way user text enters generated SQL, per dialect: string literals and identifiers. Nothing else
- * in src/sql writes a quote character around user text; a property test feeds these hostile strings
- * (quotes, backslashes, NUL, `;`, comments, Unicode) and reads them back through each engine.
+ * The one way user text enters generated SQL, by dialect name: string literals and identifiers, each the
+ * dialect's one escaping function (src/sql/dialects/). Nothing else in src/sql writes a quote character
+ * around user text; a property test feeds these hostile strings (quotes, backslashes, NUL, `;`, comments,
+ * Unicode) and reads them back through each engine.
  * @module
  */
-
-/** SQL dialects rulekit writes: DuckDB, and ClickHouse (a server, a cluster, or chdb embedded). */
-export type SqlDialect = 'duckdb' | 'clickhouse';
-
-/** The dialects, for validating options. */
-export const SQL_DIALECTS: readonly SqlDialect[] = ['duckdb', 'clickhouse'];
+import { dialectOf, type SqlDialect } from './dialects/index.js';
 
 /**
  * A string literal.
@@ -20,10 +16,7 @@ export const SQL_DIALECTS: readonly SqlDialect[] = ['duckdb', 'clickhouse'];
  * Lone UTF-16 surrogates have no UTF-8 form: callers refuse them first ({@link hasLoneSurrogate}).
  */
 export function sqlString(s: string, dialect: SqlDialect = 'duckdb'): string {
-  if (dialect === 'clickhouse') return `'${s.replace(/[\\'\0]/g, (c) => (c === '\0' ? '\\0' : '\\' + c))}'`;
-  const quoted = (part: string) => `'${part.replace(/'/g, "''")}'`;
-  if (!s.includes('\0')) return quoted(s);
-  return `(${s.split('\0').map(quoted).join(' || chr(0) || ')})`;
+  return dialectOf(dialect).string(s);
 }
 
 /**
@@ -31,9 +24,7 @@ export function sqlString(s: string, dialect: SqlDialect = 'duckdb'): string {
  * backquotes, a backquote or backslash escaped with a backslash. A NUL cannot be part of a name: dropped.
  */
 export function sqlIdentifier(name: string, dialect: SqlDialect = 'duckdb'): string {
-  const clean = name.replace(/\0/g, '');
-  if (dialect === 'clickhouse') return '`' + clean.replace(/[\\`]/g, (c) => '\\' + c) + '`';
-  return `"${clean.replace(/"/g, '""')}"`;
+  return dialectOf(dialect).identifier(name);
 }
 
 /** A JSON path selecting one member by name, as a string literal (`'$."Key"'`), for DuckDB's JSON functions. */
@@ -48,8 +39,7 @@ export function hasLoneSurrogate(s: string): boolean {
 
 /** A finite number as a DOUBLE: through its decimal text, which every engine reads back exactly. */
 export function sqlDouble(n: number, dialect: SqlDialect = 'duckdb'): string {
-  if (Object.is(n, -0)) n = 0;
-  return dialect === 'clickhouse' ? `toFloat64(${sqlString(String(n), dialect)})` : `CAST(${sqlString(String(n), dialect)} AS DOUBLE)`;
+  return dialectOf(dialect).double(n);
 }
 
 /** A safe integer as a literal: digits only, no user text. */

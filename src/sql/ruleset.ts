@@ -2,8 +2,8 @@
  * A ruleset as SQL: per row the deciding rule's index (−1 when none decides) and the verdict, with the
  * simulator's order (src/engine/simulate.ts): rules in order; disabled rules, rules of other actions and
  * rules whose expression has errors left out; `block` and `skip` with `ruleset: "current"` end
- * evaluation at the first match; other `skip`s only count as matched. DuckDB writes `CASE`, ClickHouse
- * `multiIf`. {@link rulesetSummarySql} adds the simulator's per-rule summary as one aggregate query.
+ * evaluation at the first match; other `skip`s only count as matched: the dialect's first-of (`CASE` in
+ * DuckDB, `multiIf` in ClickHouse). {@link rulesetSummarySql} adds the simulator's per-rule summary as one aggregate query.
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -11,7 +11,8 @@ import { checkExpression, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
 import { httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
-import { sqlIdentifier, type SqlDialect } from './quote.js';
+import type { Dialect } from './dialect.js';
+import { dialectOf } from './dialects/index.js';
 
 /** Options of {@link rulesetToSql}: those of an expression, since each rule's expression is written with them. */
 export type RulesetSqlOptions = ExpressionSqlOptions;
@@ -38,14 +39,13 @@ export interface RulesetSqlResult {
 }
 
 /**
- * The first terminating rule that matches, as `value(rule)` (its index, or its verdict), else `none`: one
- * `CASE` (DuckDB) or `multiIf` (ClickHouse) over the given match expressions.
+ * The first terminating rule that matches, as `value(rule)` (its index, or its verdict), else `none`: the
+ * dialect's first-of over the given match expressions.
  */
-function firstMatch(rules: readonly RuleSql[] | readonly { index: number; terminating: boolean; action: RuleAction }[], match: (i: number) => string, dialect: SqlDialect, value: (r: { index: number; action: RuleAction }) => string, none: string): string {
+function firstMatch(rules: readonly RuleSql[] | readonly { index: number; terminating: boolean; action: RuleAction }[], match: (i: number) => string, dialect: Dialect, value: (r: { index: number; action: RuleAction }) => string, none: string): string {
   const t = rules.filter((r) => r.terminating);
   if (!t.length) return none;
-  if (dialect === 'clickhouse') return `multiIf(${t.map((r) => `${match(r.index)}, ${value(r)}`).join(', ')}, ${none})`;
-  return `CASE ${t.map((r) => `WHEN ${match(r.index)} THEN ${value(r)}`).join(' ')} ELSE ${none} END`;
+  return dialect.firstOf(t.map((r) => [match(r.index), value(r)] as const), none);
 }
 const indexOf = (r: { index: number }) => String(r.index);
 const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block'` : `'allow'`);
@@ -63,7 +63,7 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   if (http.length) return { diagnostics: http };
   const shape = rulesetShapeProblems(ruleset);
   if (shape.length) return { diagnostics: shape };
-  const dialect = options.dialect ?? 'duckdb';
+  const dialect = dialectOf(options.dialect);
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const diagnostics: Diagnostic[] = [];
   const rules: RuleSql[] = [];
@@ -130,13 +130,12 @@ export interface SummarySql {
 export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] }, from: string, options: SummarySqlOptions = {}): SummarySql {
   const r = rulesetToSql(ruleset, options);
   if (!r.rules) return { diagnostics: r.diagnostics };
-  const dialect = options.dialect ?? 'duckdb';
-  const ch = dialect === 'clickhouse';
-  const rn = sqlIdentifier(options.rowNumber ?? 'rn', dialect);
+  const dialect = dialectOf(options.dialect);
+  const rn = dialect.identifier(options.rowNumber ?? 'rn');
   const n = Math.max(0, Math.floor(options.examplesPerRule ?? 3));
   const m = (i: number) => `m${i}`;
-  const count = (cond: string) => (ch ? `countIf(${cond})` : `count(*) FILTER (WHERE ${cond})`);
-  const examples = (cond: string) => (n === 0 ? (ch ? 'CAST([], \'Array(Int64)\')' : '[]::BIGINT[]') : ch ? `groupArraySortedIf(${n})(rn, ${cond})` : `COALESCE(min(rn, ${n}) FILTER (WHERE ${cond}), [])`);
+  const count = (cond: string) => dialect.countIf(cond);
+  const examples = (cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.lowestIf('rn', n, cond));
   const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
   const cols = [`count(*) AS packets`, `${blocks.length ? count(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${count('d = -1')} AS default_allowed`];
   // The extra conditions, carried to the aggregate as columns c0, c1, …
@@ -147,9 +146,8 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   if (options.evaluation === 'lazy') {
     const byIndex = new Map(r.rules.map((x) => [x.index, x.sql]));
     const decided = `SELECT *, ${firstMatch(r.rules, (i) => byIndex.get(i)!, dialect, indexOf, '-1')} AS d FROM ${from}`;
-    // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached:
-    // ClickHouse's `and` and DuckDB's CASE leave its expression out elsewhere.
-    const reached = (x: RuleSql) => (ch ? `and(d = -1 OR d > ${x.index}, ${x.sql})` : `CASE WHEN d = -1 OR d > ${x.index} THEN ${x.sql} ELSE FALSE END`);
+    // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached.
+    const reached = (x: RuleSql) => dialect.andThen(`d = -1 OR d > ${x.index}`, x.sql);
     rows = `SELECT ${rn} AS rn, d${carried}${r.rules.filter((x) => !x.terminating).map((x) => `, ${reached(x)} AS ${m(x.index)}`).join('')} FROM (${decided}) AS decided`;
     for (const x of r.rules) {
       // A terminating rule reached and matched is the deciding one.

@@ -11,7 +11,7 @@ import type { Rule, Ruleset } from '../ruleset/index.js';
 import { expressionToSql } from './expression.js';
 import { logFilterToSql } from './logfilter.js';
 import { rulesetToSql, type RuleSql } from './ruleset.js';
-import type { SqlDialect } from './quote.js';
+import type { SqlDialect } from './dialects/index.js';
 
 /** Options of {@link toSql}. */
 export interface ToSqlOptions {

@@ -1,0 +1,151 @@
+/**
+ * Everything that differs between the SQL engines rulekit writes for, as one interface. Each engine is
+ * one object in src/sql/dialects/ (listed in the table of src/sql/dialects/index.ts); the generators ask
+ * that object and never test an engine's name. What is not here is written once, in SQL every engine
+ * reads alike: AND, OR, NOT, COALESCE, comparisons, IN, BETWEEN, `CASE WHEN … ELSE … END`, `IS NULL`.
+ *
+ * Every member takes and returns SQL text. Arguments named `expr`, `col`, `cond` are SQL expressions
+ * (already quoted); only {@link Dialect.string} and {@link Dialect.identifier} take user text.
+ * @module
+ */
+import type { IpSql } from './ip.js';
+
+/** The SQL types of a flow table's columns, one per field type; each nullable (NULL is missing). */
+export interface FlowColumnTypes {
+  readonly Int: string;
+  readonly String: string;
+  readonly Ip: string;
+  readonly Bool: string;
+}
+
+/**
+ * One JSON value read from text: a member of a JSON object (a column and a key) or a whole value (an
+ * array element). Each member is a SQL expression over that value.
+ */
+export interface JsonValueSql {
+  /** The value is a JSON string. */
+  readonly isString: string;
+  /** The value is a JSON number. */
+  readonly isNumber: string;
+  /** The value is `true` or `false`. */
+  readonly isBool: string;
+  /** The value is a JSON array. */
+  readonly isArray: string;
+  /** The value is there and not JSON `null`. */
+  readonly present: string;
+  /** The member is there, JSON `null` included (meaningful for a member, not a whole value). */
+  readonly has: string;
+  /** A string value's text. */
+  readonly text: string;
+  /** A number value as a DOUBLE (what JavaScript reads a JSON number as). */
+  readonly num: string;
+  /** A condition that holds when the value is `true`. */
+  readonly boolTrue: string;
+  /** A boolean value as a SQL BOOLEAN (a column's value). */
+  readonly bool: string;
+  /** Some element of an array value satisfies the condition written over the element's own reading. */
+  some(cond: (element: JsonValueSql) => string): string;
+}
+
+/**
+ * Files and tables read as a flow table, each row numbered in read order (packet numbers of the
+ * in-process simulator). Where an engine would number rows as parallel readers finish, the settings of
+ * {@link readInOrder} make it read on one thread.
+ */
+export interface SourceSql {
+  /** The column holding each line of {@link objectLines} as JSON. */
+  readonly lineColumn: string;
+  /** That column as text (the line as read, for an example packet). */
+  readonly lineText: string;
+  /**
+   * What follows `FROM` to read NDJSON files' lines that are JSON objects (blank lines, other JSON values
+   * and text that is not JSON dropped; gzip by the name's extension): a table expression that may end in a
+   * `WHERE` clause, so only `) AS name` may follow it. With `limit`, a subquery of the first lines.
+   */
+  objectLines(files: readonly string[], limit?: number): string;
+  /** Parquet files' rows: what follows `FROM`, and each row as JSON text over it. */
+  parquet(files: readonly string[]): { from: string; rowJson: string };
+  /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
+  describeParquet(files: readonly string[]): string;
+  /** Named columns of a row as one JSON object's text, members named by the columns. */
+  rowJson(columns: readonly string[]): string;
+  /** The row's number in read order, from 0: a select-list expression. */
+  readonly rowNumber: string;
+  /** What ends a query that numbers rows of `lines` (NDJSON) or `rows` (Parquet, a table) in read order. */
+  readInOrder(kind: 'lines' | 'rows'): string;
+  /** A numbered relation whose numbers stay as read when a later filter is on the number. */
+  keepNumbering(relation: string): string;
+  /** The text of an address column of the engine's own address type, `undefined` for other types. */
+  nativeIpText(col: string, type: string): string | undefined;
+}
+
+/** One SQL engine's dialect. */
+export interface Dialect {
+  /** The name options give (`'duckdb'`). */
+  readonly name: string;
+  /** The engine's name in messages (`'DuckDB'`). */
+  readonly title: string;
+
+  // Quoting: the one way user text enters generated SQL.
+  /** A string literal holding exactly `s` (a NUL included; callers refuse lone surrogates first). */
+  string(s: string): string;
+  /** A quoted identifier naming `name` (a NUL, which no name can hold, dropped). */
+  identifier(name: string): string;
+
+  // Types and casts.
+  /** The types of a flow table's columns. */
+  readonly flowTypes: FlowColumnTypes;
+  /** A finite number as a DOUBLE, through its decimal text (which every engine reads back exactly). */
+  double(n: number): string;
+  /** A numeric expression as a 64-bit integer. */
+  toInt64(expr: string): string;
+
+  // Conditional expressions.
+  /** `value` where `cond` holds, else NULL. */
+  nullUnless(cond: string, value: string): string;
+  /**
+   * The value of the first branch (one or more) whose condition holds, else `otherwise`; the branches after
+   * it are not evaluated.
+   */
+  firstOf(branches: readonly (readonly [cond: string, value: string])[], otherwise: string): string;
+  /** `cond AND test`, with `test` evaluated only on the rows where `cond` holds. */
+  andThen(cond: string, test: string): string;
+
+  // Functions of values.
+  /** The bitwise AND of two integers. */
+  bitAnd(a: string, b: string): string;
+  /** Whether the text holds `part` (bytes of UTF-8: the same as characters). */
+  contains(text: string, part: string): string;
+  startsWith(text: string, prefix: string): string;
+  endsWith(text: string, suffix: string): string;
+  /** LIKE with a backslash escaping `%`, `_` and itself in the pattern. */
+  like(text: string, pattern: string): string;
+
+  // Arrays, and the NULL rules that differ.
+  /** Some element `e` of the array satisfies `cond(e)`. */
+  anyElement(array: string, cond: (e: string) => string): string;
+  /** Whether an array column holds a value (see {@link nullableArrays}). */
+  arrayPresent(col: string): string;
+  /** Whether an array column can be NULL; where not, a missing array is stored empty and read as missing. */
+  readonly nullableArrays: boolean;
+
+  // Aggregates.
+  /** The number of rows where `cond` holds. */
+  countIf(cond: string): string;
+  /** The `n` lowest values of `expr` over the rows where `cond` holds, ascending, as an array (`[]` for none). */
+  lowestIf(expr: string, n: number, cond: string): string;
+  /** An empty array of 64-bit integers. */
+  readonly emptyInt64Array: string;
+
+  // JSON text.
+  /** The member `key` of the JSON object in `col`, or (no key) the JSON value `col` itself. */
+  json(col: string, key?: string): JsonValueSql;
+  /** One row per member name of the JSON object in `col` (a set-returning select-list expression). */
+  jsonKeys(col: string): string;
+
+  // Addresses, read with rulekit's strict rules (see ip.ts).
+  readonly ip: IpSql;
+
+  // Reading files and tables.
+  readonly source: SourceSql;
+}

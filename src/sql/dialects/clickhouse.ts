@@ -1,0 +1,132 @@
+/**
+ * ClickHouse (a server, a cluster, or chdb embedded): backslash-escaped strings, `if`/`multiIf`, array
+ * lambdas and `-If` aggregates; JSON read with `JSONType` and the `JSONExtract*` functions; files read with
+ * the `file` table function.
+ *
+ * Addresses use the engine's own `IPv4`/`IPv6` types after a strict-grammar guard (`match`, RE2), so ranges
+ * compare native values (`toUInt32(toIPv4OrNull(x)) BETWEEN …`, `toIPv6OrNull(x) BETWEEN …`).
+ *
+ * NULL differs in two places: an array column cannot be NULL (a missing array is stored empty), and
+ * `JSONType` of a member an object lacks is `'Null'`, as for a JSON null.
+ * @module
+ */
+import { formatIpAddress, type IpAddress, type IpRange } from '../../net/index.js';
+import type { Dialect, JsonValueSql } from '../dialect.js';
+import { cachedArray, INLINE_RANGES, IPV4_PATTERN, IPV6_PATTERN, v4Number, type IpSql } from '../ip.js';
+
+/**
+ * A string literal: a backslash and a quote are escaped with a backslash and a NUL is written `\0`; every
+ * other character (newlines, `;`, `--`, Unicode) stands as itself.
+ */
+function string(s: string): string {
+  return `'${s.replace(/[\\'\0]/g, (c) => (c === '\0' ? '\\0' : '\\' + c))}'`;
+}
+
+/** A quoted identifier: backquotes, a backquote or backslash escaped with a backslash. */
+function identifier(name: string): string {
+  return '`' + name.replace(/\0/g, '').replace(/[\\`]/g, (c) => '\\' + c) + '`';
+}
+
+const anyElement = (array: string, cond: (e: string) => string) => `arrayExists(e -> ${cond('e')}, ${array})`;
+
+function json(col: string, key?: string): JsonValueSql {
+  const args = key === undefined ? col : `${col}, ${string(key)}`;
+  const type = `JSONType(${args})`;
+  return {
+    isString: `${type} = 'String'`,
+    isNumber: `${type} IN ('Int64', 'UInt64', 'Double')`,
+    isBool: `${type} = 'Bool'`,
+    isArray: `${type} = 'Array'`,
+    present: `${type} <> 'Null'`,
+    has: `JSONHas(${args})`,
+    text: `JSONExtractString(${args})`,
+    num: `JSONExtractFloat(${args})`,
+    boolTrue: `JSONExtractBool(${args})`,
+    bool: `JSONExtractBool(${args}) = 1`,
+    some: (cond) => anyElement(`JSONExtractArrayRaw(${args})`, (e) => cond(json(e))),
+  };
+}
+
+const is4 = (c: string) => `match(${c}, ${string(IPV4_PATTERN)})`;
+const is6 = (c: string) => `match(${c}, ${string(IPV6_PATTERN)})`;
+const n4 = (c: string) => `toUInt32(toIPv4OrNull(${c}))`;
+const a6 = (c: string) => `toIPv6OrNull(${c})`;
+const lit6 = (a: IpAddress) => `toIPv6(${string(formatIpAddress(a))})`;
+
+/** The test of one family's ranges, `undefined` when the ranges hold none of that family. */
+function family(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined {
+  if (ranges.length > INLINE_RANGES) {
+    const array = cachedArray(ranges, `clickhouse${fam}`, () => {
+      const rs = ranges.filter((r) => r.first.family === fam);
+      return rs.length ? `[${rs.map((r) => (fam === 4 ? `(${v4Number(r.first)}, ${v4Number(r.last)})` : `(${lit6(r.first)}, ${lit6(r.last)})`)).join(', ')}]` : '';
+    });
+    if (!array) return undefined;
+    return `(${fam === 4 ? is4(c) : is6(c)} AND arrayExists(r -> ${fam === 4 ? n4(c) : a6(c)} BETWEEN r.1 AND r.2, ${array}))`;
+  }
+  const rs = ranges.filter((r) => r.first.family === fam);
+  if (!rs.length) return undefined;
+  const guard = fam === 4 ? is4(c) : is6(c);
+  if (fam === 4) return `(${guard} AND (${rs.map((r) => `${n4(c)} BETWEEN ${v4Number(r.first)} AND ${v4Number(r.last)}`).join(' OR ')}))`;
+  return `(${guard} AND (${rs.map((r) => `${a6(c)} BETWEEN ${lit6(r.first)} AND ${lit6(r.last)}`).join(' OR ')}))`;
+}
+
+const ip: IpSql = {
+  isAddress: (c) => `(${is4(c)} OR ${is6(c)})`,
+  inRanges: (c, ranges) => {
+    const parts = [family(c, 4, ranges), family(c, 6, ranges)].filter((p): p is string => p !== undefined);
+    return parts.length ? `(${parts.join(' OR ')})` : 'FALSE';
+  },
+  compare: (c, op, a) => (a.family === 4 ? `(${is4(c)} AND ${n4(c)} ${op} ${v4Number(a)})` : `(${is6(c)} AND ${a6(c)} ${op} ${lit6(a)})`),
+};
+
+/** Each NDJSON file's lines, one String column `line`. */
+const lines = (files: readonly string[]) => files.map((f) => `SELECT line FROM file(${string(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
+
+export const CLICKHOUSE: Dialect = {
+  name: 'clickhouse',
+  title: 'ClickHouse',
+  string,
+  identifier,
+  flowTypes: { Int: 'Nullable(Int64)', String: 'Nullable(String)', Ip: 'Nullable(String)', Bool: 'Nullable(Bool)' },
+  double: (n) => `toFloat64(${string(String(n))})`,
+  toInt64: (expr) => `toInt64(${expr})`,
+  nullUnless: (cond, value) => `if(${cond}, ${value}, NULL)`,
+  firstOf: (branches, otherwise) => `multiIf(${branches.map(([cond, value]) => `${cond}, ${value}`).join(', ')}, ${otherwise})`,
+  // `and` evaluates its arguments lazily (short_circuit_function_evaluation), left to right.
+  andThen: (cond, test) => `and(${cond}, ${test})`,
+  bitAnd: (a, b) => `bitAnd(${a}, ${b})`,
+  // position is on bytes: in UTF-8, a substring of bytes is a substring of characters.
+  contains: (text, part) => `position(${text}, ${part}) > 0`,
+  startsWith: (text, prefix) => `startsWith(${text}, ${prefix})`,
+  endsWith: (text, suffix) => `endsWith(${text}, ${suffix})`,
+  // like's pattern takes backslash escapes without an ESCAPE clause.
+  like: (text, pattern) => `like(${text}, ${pattern})`,
+  anyElement,
+  arrayPresent: (col) => `notEmpty(${col})`,
+  nullableArrays: false,
+  countIf: (cond) => `countIf(${cond})`,
+  lowestIf: (expr, n, cond) => `groupArraySortedIf(${n})(${expr}, ${cond})`,
+  emptyInt64Array: "CAST([], 'Array(Int64)')",
+  json,
+  jsonKeys: (col) => `arrayJoin(JSONExtractKeys(${col}))`,
+  ip,
+  source: {
+    lineColumn: 'line',
+    lineText: 'line',
+    // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
+    // nothing is pushed past it.
+    objectLines: (files, limit) => `(SELECT line FROM (${lines(files)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
+    parquet: (files) => ({ from: `(${files.map((f) => `SELECT * FROM file(${string(f)}, 'Parquet')`).join(' UNION ALL ')})`, rowJson: `formatRowNoNewline('JSONEachRow', *)` }),
+    // `file` reads one path (or glob): the first file's columns stand for all.
+    describeParquet: (files) => `DESCRIBE file(${string(files[0]!)}, 'Parquet')`,
+    rowJson: (columns) => `formatRowNoNewline('JSONEachRow', ${columns.map(identifier).join(', ')})`,
+    rowNumber: 'rowNumberInAllBlocks()',
+    // rowNumberInAllBlocks numbers blocks as parallel readers finish them: one thread reads in file order.
+    readInOrder: (kind) => (kind === 'lines' ? ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0' : ' SETTINGS max_threads = 1'),
+    // ClickHouse (26.7) pushes a filter on the number below rowNumberInAllBlocks, renumbering the rows it
+    // keeps: a LIMIT in between is a barrier the optimizer does not cross.
+    keepNumbering: (relation) => `(SELECT * FROM ${relation} LIMIT 9223372036854775807) AS numbered`,
+    // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
+    nativeIpText: (col, type) => (/\bIPv[46]\b/.test(type) ? `toString(${col})` : undefined),
+  },
+};

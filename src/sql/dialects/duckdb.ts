@@ -1,0 +1,144 @@
+/**
+ * DuckDB: standard SQL strings, `CASE`, list lambdas and `FILTER` aggregates; JSON read with `json_type`
+ * and `json_extract_string`; files read with `read_ndjson_objects` and `read_parquet`.
+ *
+ * Addresses become a family-tagged fixed-width hex key (`4` + 8 hex digits, `6` + 32) computed in SQL after
+ * the strict-grammar guard, and ranges compare keys as strings, which orders them as numbers: DuckDB's
+ * `inet` extension is downloaded at first use, which is not possible offline nor in a browser bundle's reach.
+ * @module
+ */
+import type { IpAddress, IpRange } from '../../net/index.js';
+import type { Dialect, JsonValueSql } from '../dialect.js';
+import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, type IpSql } from '../ip.js';
+
+/**
+ * A string literal: a quote is doubled, a backslash is an ordinary character. A NUL cannot appear inside a
+ * literal (the parser stops at it), so it is spliced in as `chr(0)`.
+ */
+function string(s: string): string {
+  const quoted = (part: string) => `'${part.replace(/'/g, "''")}'`;
+  if (!s.includes('\0')) return quoted(s);
+  return `(${s.split('\0').map(quoted).join(' || chr(0) || ')})`;
+}
+
+/** A quoted identifier: double quotes, a double quote doubled. */
+function identifier(name: string): string {
+  return `"${name.replace(/\0/g, '').replace(/"/g, '""')}"`;
+}
+
+/** A JSON path selecting one member by name (`'$."Key"'`). */
+function memberPath(key: string): string {
+  return string(`$.${JSON.stringify(key)}`);
+}
+
+/** A list literal of file names. */
+function fileList(files: readonly string[]): string {
+  return `[${files.map(string).join(', ')}]`;
+}
+
+function json(col: string, key?: string): JsonValueSql {
+  const path = key === undefined ? `'$'` : memberPath(key);
+  const type = `json_type(${col}, ${path})`;
+  const text = `json_extract_string(${col}, ${path})`;
+  return {
+    isString: `${type} = 'VARCHAR'`,
+    isNumber: `${type} IN ('BIGINT', 'UBIGINT', 'DOUBLE')`,
+    isBool: `${type} = 'BOOLEAN'`,
+    isArray: `${type} = 'ARRAY'`,
+    // json_type is NULL for a member the object lacks and 'NULL' for a JSON null.
+    present: `(${type} IS NOT NULL AND ${type} <> 'NULL')`,
+    has: `${type} IS NOT NULL`,
+    text,
+    num: `TRY_CAST(${text} AS DOUBLE)`,
+    boolTrue: `(${text} = 'true')`,
+    bool: `${text} = 'true'`,
+    some: (cond) => `EXISTS (SELECT 1 FROM unnest(TRY_CAST(json_extract(${col}, ${path}) AS JSON[])) AS elements(e) WHERE ${cond(json('e'))})`,
+  };
+}
+
+/**
+ * The key of the text `s` as an address of one family, NULL when it is not one. A dotted quad becomes eight
+ * hex digits; an IPv6 text has its dotted-quad tail turned into two groups, its `::` expanded, each group padded.
+ */
+const QUAD_HEX = (t: string) =>
+  `list_aggregate(list_transform(string_split(${t}, '.'), o -> lpad(lower(hex(CAST(o AS UTINYINT))), 2, '0')), 'string_agg', '')`;
+const V6_GROUPS = (t: string) => `CASE WHEN ${t} = '' THEN []::VARCHAR[] ELSE string_split(${t}, ':') END`;
+const KEY4 = `CASE WHEN regexp_full_match(s, ${string(IPV4_PATTERN)}) THEN '4' || ${QUAD_HEX('s')} END`;
+const KEY6 = [
+  `CASE WHEN regexp_full_match(s, ${string(IPV6_PATTERN)}) THEN '6' || list_transform([`,
+  // t: the text with a dotted-quad tail written as two hex groups.
+  `CASE WHEN contains(s, '.') THEN regexp_replace(s, '[0-9.]+$', '') || list_transform([${QUAD_HEX(`regexp_extract(s, '[0-9.]+$')`)}], x -> left(x, 4) || ':' || right(x, 4))[1] ELSE s END`,
+  `], t -> list_transform([string_split(t, '::')], p -> list_aggregate(list_transform(`,
+  `CASE WHEN len(p) = 1 THEN string_split(t, ':') ELSE ${V6_GROUPS('p[1]')} || list_transform(range(8 - len(${V6_GROUPS('p[1]')}) - len(${V6_GROUPS('p[2]')})), z -> '0') || ${V6_GROUPS('p[2]')} END,`,
+  `g -> lpad(lower(g), 4, '0')), 'string_agg', ''))[1])[1]`,
+  'END',
+].join(' ');
+
+/**
+ * The key of one family, computed once per use through a one-element list_transform (a local binding); a
+ * test reads only the family its ranges hold, so an IPv4 range never parses IPv6 text.
+ */
+const key = (c: string, fam: 4 | 6) => `list_transform([${c}], s -> ${fam === 4 ? KEY4 : KEY6})[1]`;
+
+function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined {
+  const rs = ranges.filter((r) => r.first.family === fam);
+  if (!rs.length) return undefined;
+  if (ranges.length <= INLINE_RANGES) return `list_transform([${key(c, fam)}], k -> ${rs.map((r) => `k BETWEEN ${string(ipKey(r.first))} AND ${string(ipKey(r.last))}`).join(' OR ')})[1]`;
+  const array = cachedArray(ranges, `duckdb${fam}`, () => `[${rs.map((r) => `[${string(ipKey(r.first))}, ${string(ipKey(r.last))}]`).join(', ')}]`);
+  return `list_transform([${key(c, fam)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+}
+
+const ip: IpSql = {
+  isAddress: (c) => `(regexp_full_match(${c}, ${string(IPV4_PATTERN)}) OR regexp_full_match(${c}, ${string(IPV6_PATTERN)}))`,
+  inRanges: (c, ranges) => {
+    const parts = [within(c, 4, ranges), within(c, 6, ranges)].filter((p): p is string => p !== undefined);
+    // Never NULL (text of the other family has no key): `!=` negates this.
+    return parts.length ? `(${parts.map((p) => `COALESCE(${p}, FALSE)`).join(' OR ')})` : 'FALSE';
+  },
+  compare: (c, op, a: IpAddress) => `list_transform([${key(c, a.family)}], k -> k ${op} ${string(ipKey(a))})[1]`,
+};
+
+export const DUCKDB: Dialect = {
+  name: 'duckdb',
+  title: 'DuckDB',
+  string,
+  identifier,
+  flowTypes: { Int: 'BIGINT', String: 'VARCHAR', Ip: 'VARCHAR', Bool: 'BOOLEAN' },
+  double: (n) => `CAST(${string(String(n))} AS DOUBLE)`,
+  toInt64: (expr) => `CAST(${expr} AS BIGINT)`,
+  nullUnless: (cond, value) => `CASE WHEN ${cond} THEN ${value} END`,
+  firstOf: (branches, otherwise) => `CASE ${branches.map(([cond, value]) => `WHEN ${cond} THEN ${value}`).join(' ')} ELSE ${otherwise} END`,
+  andThen: (cond, test) => `CASE WHEN ${cond} THEN ${test} ELSE FALSE END`,
+  bitAnd: (a, b) => `(${a} & ${b})`,
+  contains: (text, part) => `contains(${text}, ${part})`,
+  startsWith: (text, prefix) => `starts_with(${text}, ${prefix})`,
+  endsWith: (text, suffix) => `suffix(${text}, ${suffix})`,
+  like: (text, pattern) => `${text} LIKE ${pattern} ESCAPE '\\'`,
+  anyElement: (array, cond) => `len(list_filter(${array}, e -> ${cond('e')})) > 0`,
+  arrayPresent: (col) => `${col} IS NOT NULL`,
+  nullableArrays: true,
+  countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
+  lowestIf: (expr, n, cond) => `COALESCE(min(${expr}, ${n}) FILTER (WHERE ${cond}), [])`,
+  emptyInt64Array: '[]::BIGINT[]',
+  json,
+  jsonKeys: (col) => `unnest(json_keys(${col}))`,
+  ip,
+  source: {
+    lineColumn: 'json',
+    lineText: 'CAST(json AS VARCHAR)',
+    // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
+    objectLines: (files, limit) => {
+      const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT'`;
+      return limit === undefined ? lines : `(SELECT json FROM ${lines} LIMIT ${limit})`;
+    },
+    parquet: (files) => ({ from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)' }),
+    describeParquet: (files) => `DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`,
+    rowJson: (columns) => `CAST(json_object(${columns.map((c) => `${string(c)}, ${identifier(c)}`).join(', ')}) AS VARCHAR)`,
+    // DuckDB keeps the order rows are read in (preserve_insertion_order), threads or not.
+    rowNumber: 'row_number() OVER () - 1',
+    readInOrder: () => '',
+    keepNumbering: (relation) => relation,
+    // Addresses are text here (no inet extension): no column holds an address type.
+    nativeIpText: () => undefined,
+  },
+};
