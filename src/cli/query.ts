@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { renderDiagnostics } from '../index.js';
 import { queryLogs } from '../simulation/index.js';
 import { UsageError } from './io.js';
+import { MissingPartError } from '../optional-parts.js';
 
 export interface QueryOptions {
   filter: string;
@@ -44,8 +45,9 @@ export async function queryCommand(files: string[], options: QueryOptions, write
   try {
     r = await queryLogs(text, files, { dataset, scope: options.scope, clickhouseUrl: options.clickhouseUrl, countOnly: options.count, limit: options.format === 'ndjson' ? Infinity : options.limit ?? 10 });
   } catch (e) {
+    if (e instanceof MissingPartError) throw e;
     const message = (e as Error).message.split('\n')[0]!;
-    throw new UsageError(/needs DuckDB|clickhouse-url|ClickHouse table/.test(message) ? message : `${engine} could not read the ${options.clickhouseUrl ? 'table' : 'files'}: ${message}`);
+    throw new UsageError(/clickhouse-url|ClickHouse table/.test(message) ? message : `${engine} could not read the ${options.clickhouseUrl ? 'table' : 'files'}: ${message}`);
   }
   if (!r.ok) {
     process.stderr.write(renderDiagnostics(text, r.diagnostics, { file: options.filter }) + '\n');

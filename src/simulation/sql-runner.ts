@@ -2,9 +2,11 @@
  * The SQL engines rulekit runs its SQL on (Node only), each behind one small interface — a query in, plain
  * row objects out: DuckDB (`@duckdb/node-api`), ClickHouse embedded (`chdb`), or a ClickHouse server
  * through its HTTP interface (`@clickhouse/client`). All three are loaded on first use, so a command that
- * runs none of them never pays for loading them.
+ * runs none of them never pays for loading them, and one that is not installed is a MissingPartError
+ * naming the line that installs it (src/optional-parts.ts).
  * @module
  */
+import { loadPart } from '../optional-parts.js';
 
 /** The engines `rulekit simulate --engine` runs on. */
 export type SqlEngineName = 'duckdb' | 'clickhouse';
@@ -35,7 +37,7 @@ export function clickHouseCredentials(url: string, env: NodeJS.ProcessEnv = proc
 /** A ClickHouse server (its HTTP interface), rows read as JSONEachRow. */
 export async function openClickHouseServer(url: string): Promise<SqlRunner> {
   const credentials = clickHouseCredentials(url);
-  const { createClient, ClickHouseLogLevel } = await import('@clickhouse/client');
+  const { createClient, ClickHouseLogLevel } = await loadPart(['clickhouse'], () => import('@clickhouse/client'));
   // The client's own log would print each failed query's error a second time: the caller reports it.
   // Responses gzip-compressed: `query --format ndjson` may fetch millions of lines over a network.
   const client = createClient({ url, ...credentials, application: 'rulekit', compression: { response: true }, log: { level: ClickHouseLogLevel.OFF } });
@@ -50,12 +52,7 @@ export async function openClickHouseServer(url: string): Promise<SqlRunner> {
 
 /** DuckDB in memory (`@duckdb/node-api`). */
 async function openDuckDb(): Promise<SqlRunner> {
-  let duckdb: typeof import('@duckdb/node-api');
-  try {
-    duckdb = await import('@duckdb/node-api');
-  } catch {
-    throw new Error('--engine duckdb needs DuckDB: npm install @duckdb/node-api (an optional dependency of rulekit)');
-  }
+  const duckdb = await loadPart(['duckdb'], () => import('@duckdb/node-api'));
   const db = await duckdb.DuckDBInstance.create(':memory:');
   const con = await db.connect();
   return {
@@ -69,12 +66,7 @@ async function openDuckDb(): Promise<SqlRunner> {
 
 /** ClickHouse embedded (`chdb`). */
 async function openChdb(): Promise<SqlRunner> {
-  let chdb: { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
-  try {
-    chdb = (await import('chdb')) as typeof chdb;
-  } catch {
-    throw new Error('--engine clickhouse needs ClickHouse embedded: npm install chdb (about 540 MB; Linux x64/arm64 and macOS), or a server with --clickhouse-url');
-  }
+  const chdb = (await loadPart(['chdb'], () => import('chdb'))) as { queryAsync(q: string, o?: { format?: string }): Promise<{ text(): string }> };
   return {
     rows: async (sql) => {
       const text = (await chdb.queryAsync(sql, { format: 'JSONEachRow' })).text();
