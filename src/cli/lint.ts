@@ -4,7 +4,8 @@ import {
   atLeast, ConfigError, configIgnores, Excludes, findConfig, formatReports, isKnownCode, KNOWN_CODES, lintFiles, loadConfig, resolveTargets, severitySetting, unknownCodeMessage,
   type InputKind, type LintFormat, type SeveritySetting,
 } from '../lint/index.js';
-import { lintExit, loadLists } from './commands.js';
+import { lintExit } from './diagnostics.js';
+import { loadLists } from './lists.js';
 import { readInput, UsageError, useColor } from './io.js';
 import { VERSION } from '../version.js';
 
