@@ -278,7 +278,7 @@ export function docFiles(): Record<string, string> {
     '## Managed lists',
     '',
     "IP lists the service maintains, named after the service token (`svc` by default; `serviceToken: 'cf'`",
-    `reads Cloudflare's \`$cf.open_proxies\` spelling). From service.md and \`${MANAGED_LISTS_SOURCE.path}\` of`,
+    `reads Cloudflare's \`$cf.open_proxies\` spelling). From \`${MANAGED_LISTS_SOURCE.path}\` of`,
     `${MANAGED_LISTS_SOURCE.repo} at \`${MANAGED_LISTS_SOURCE.revision}\` (\`MANAGED_LIST_CATALOG\`, src/expression/lists.ts).`,
     'Their items are inputs, as account lists are (`lists: { "svc.vpn": [...] }`, `rulekit simulate --lists`);',
     'without them membership is false (info `list-not-provided`). A list of the other field set is `unknown-list`.',
