@@ -1,10 +1,11 @@
 /**
  * The JSON Schema of `rulekit.config.json`, shipped as schemas/rulekit.config.schema.json (written by
  * `npm run docs:gen`): its members and their descriptions come from the loader's CONFIG_MEMBERS table,
- * the codes of `severity` and `ignore` from KNOWN_CODES. test/lint/config-schema.test.ts holds the file
+ * the codes of `severity` and `ignore` from DIAGNOSTIC_CODES. test/lint/config-schema.test.ts holds the file
  * against this and the schema against the loader.
  */
-import { CONFIG_MEMBERS, KNOWN_CODES } from '../src/lint/index.js';
+import { DIAGNOSTIC_CODES } from '../src/index.js';
+import { CONFIG_MEMBERS } from '../src/lint/index.js';
 
 /** Where the package ships it. */
 export const CONFIG_SCHEMA_PATH = 'schemas/rulekit.config.schema.json';
@@ -15,7 +16,7 @@ export const VSCODE_CONFIG_SCHEMA_PATH = 'editors/vscode/schemas/rulekit.config.
 const LEVELS = ['off', 'hint', 'info', 'warn', 'warning', 'error'];
 
 export function configSchema(): Record<string, unknown> {
-  const codes = Object.keys(KNOWN_CODES).sort();
+  const codes = Object.keys(DIAGNOSTIC_CODES).sort();
   const fileOr = (object: Record<string, unknown>) => ({ anyOf: [{ type: 'string', minLength: 1 }, object] });
   const shapes: Record<keyof typeof CONFIG_MEMBERS, Record<string, unknown>> = {
     $schema: { type: 'string' },

@@ -12,6 +12,9 @@ import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
 import { HTTP_CODES } from '../src/http/codes.js';
 import { LINT_CODES } from '../src/lint/codes.js';
+import { ANALYSIS_CODES } from '../src/analysis/codes.js';
+import { SQL_CODES } from '../src/sql/codes.js';
+import { SERVER_CODES } from '../src/server/codes.js';
 import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
 import { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, RESPONSE_PHASES, SCHEMA_SOURCE, responseFieldPhases, type Shape } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
@@ -166,12 +169,29 @@ export function docFiles(): Record<string, string> {
     '',
     ...table(HTTP_CODES),
     '',
+    '## Ruleset analysis (`rulekit analyze`, `rulekit lint`, the language server)',
+    '',
+    ...table(ANALYSIS_CODES),
+    '',
+    '## SQL (`rulekit query`, `rulekit simulate --engine`)',
+    '',
+    ...table(SQL_CODES),
+    '',
     '## `rulekit lint`: the files it reads, and suppressions',
     '',
     'Any code of this page can be suppressed on one line by a comment `# rulekit-disable-next-line CODE` on the',
     'line before it, or at a JSON pointer by the config\'s `ignore` (docs/guides/linting-in-ci.md).',
     '',
     ...table(LINT_CODES),
+    '',
+    '## The reference server (`rulekit serve`)',
+    '',
+    'Errors of the server itself, each answered with its HTTP status; a body that rulekit\'s validators reject',
+    'answers 400 with their codes (above). docs/server.md says which route answers which.',
+    '',
+    '| code | number | status | meaning |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(SERVER_CODES).map(([c, i]) => `| \`${c}\` | ${numericCode(c)} | ${i.status} | ${i.doc.replace(/\|/g, '\\|')} |`),
     '',
   ].join('\n');
   const fields = [
@@ -258,7 +278,7 @@ export function docFiles(): Record<string, string> {
     '## Managed lists',
     '',
     "IP lists the service maintains, named after the service token (`svc` by default; `serviceToken: 'cf'`",
-    `reads Cloudflare's \`$cf.open_proxies\` spelling). From service.md and \`${MANAGED_LISTS_SOURCE.path}\` of`,
+    `reads Cloudflare's \`$cf.open_proxies\` spelling). From \`${MANAGED_LISTS_SOURCE.path}\` of`,
     `${MANAGED_LISTS_SOURCE.repo} at \`${MANAGED_LISTS_SOURCE.revision}\` (\`MANAGED_LIST_CATALOG\`, src/expression/lists.ts).`,
     'Their items are inputs, as account lists are (`lists: { "svc.vpn": [...] }`, `rulekit simulate --lists`);',
     'without them membership is false (info `list-not-provided`). A list of the other field set is `unknown-list`.',

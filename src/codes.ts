@@ -1,6 +1,7 @@
 /**
- * The one table of every diagnostic code rulekit emits, assembled at the top from each language's own
- * table (each folder owns its codes; none of them imports the others' to build this).
+ * The one table of every diagnostic code rulekit emits, assembled at the top from each folder's own table
+ * (each folder owns its codes; none of them imports the others' to build this): the languages', and those
+ * of `rulekit lint` and of the reference server.
  * Each row: default severity and a one-line documented meaning. `docs/diagnostics.md` is generated from it.
  * @module
  */
@@ -13,6 +14,10 @@ import { EXPORT_CODES } from './export/index.js';
 import { ANALYSIS_CODES } from './analysis/index.js';
 import { SQL_CODES } from './sql/index.js';
 import { HTTP_CODES } from './http/index.js';
+// lint and the server are Node-only folders, outside the browser bundle this table is part of: their
+// codes.ts is read directly, as data (a folder's codes.ts imports nothing but types; a dependency rule holds it).
+import { LINT_CODES } from './lint/codes.js';
+import { SERVER_CODES } from './server/codes.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -24,4 +29,6 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...ANALYSIS_CODES,
   ...SQL_CODES,
   ...HTTP_CODES,
+  ...LINT_CODES,
+  ...SERVER_CODES,
 });

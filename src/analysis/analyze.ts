@@ -154,14 +154,7 @@ const show = (p: Packet) => JSON.stringify(p);
  */
 export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, options: AnalysisOptions = {}): RulesetAnalysis {
   const rules = Array.isArray(ruleset?.rules) ? (ruleset.rules as AnalysisRule[]) : [];
-  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
-  const phase = options.phase ?? (typeof ruleset?.phase === 'string' ? ruleset.phase : undefined);
-  const given = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
-  // The phase picks the field set, as validation does (an HTTP phase reads HTTP request fields).
-  const exprOptions: ExpressionOptions = phaseExpressionOptions(phase, { lists, serviceToken: options.serviceToken, scheme: given });
-  const scheme = exprOptions.scheme as Scheme;
-  const unit = phase !== undefined && phaseInfo(phase)?.fields === 'http' ? 'request' : 'packet';
-  const knownList = (name: string) => lists?.get(name) !== undefined;
+  const { exprOptions, scheme, unit, knownList } = analysisSetting(ruleset, options);
   const normalizer = new Normalizer(scheme, true, knownList);
   const diagnostics: Diagnostic[] = [];
   const out: RuleAnalysis[] = [];
@@ -171,17 +164,24 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
   const complexities = new Map<number, { length: number; regexes: number; cost: number }>();
   const overlapCount = new Map<number, number>();
 
-  rules.forEach((rule, index) => {
+  rules.forEach(analyzeRule);
+  if (rules.length > NEAR * SERVICE_LIMITS.rulesPerRuleset) diagnostics.push(tooManyRules(rules));
+  for (const r of out) {
+    const c = complexities.get(r.index);
+    if (c) r.complexity = c;
+  }
+  return { diagnostics, rules: out };
+
+  /** One rule's claim and findings, in order: the earlier terminating rules are in `earlier` and `decided`. */
+  function analyzeRule(rule: AnalysisRule, index: number): void {
     if (rule === null || typeof rule !== 'object') return void out.push({ index, status: 'invalid' });
     if (rule.enabled === false) return void out.push({ index, status: 'disabled' });
     const text = typeof rule.expression === 'string' ? rule.expression : undefined;
     const checkedResult = text === undefined ? undefined : checkExpression(text, exprOptions);
     if (!text || !checkedResult?.checked || checkedResult.diagnostics.some((d) => d.severity === 'error')) return void out.push({ index, status: 'invalid' });
     const checked = checkedResult.checked;
-    const complexity = { length: text.length, regexes: [...checked.predicates.values()].filter((p) => p.kind === 'regex').length, cost: Math.round(nodeCost(checked, checked.ast) * 10) / 10 };
-    const near: string[] = [];
-    if (complexity.length > NEAR * SERVICE_LIMITS.expressionLength) near.push(`${complexity.length} of ${SERVICE_LIMITS.expressionLength} characters`);
-    if (complexity.regexes > NEAR * SERVICE_LIMITS.regexesPerRule) near.push(`${complexity.regexes} of ${SERVICE_LIMITS.regexesPerRule} regular expressions`);
+    const complexity = ruleComplexity(text, checked);
+    const near = nearLimits(complexity);
     complexities.set(index, complexity);
     if (near.length) diagnostics.push(finding('rule-complexity', `${describeRule(index, rule)} is near the service's limits: ${near.join(', ')}`, index, { data: complexity }));
     const beyond = beyondDomains(checked);
@@ -202,13 +202,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
     subExpressionFindings(normalizer, checked, text, index, diagnostics);
     if (!cubes.length) {
       out.push({ index, status: 'never' });
-      let why = 'its conditions contradict each other';
-      try {
-        if (new Normalizer(scheme, false, knownList).cubes(checked).length) why = 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
-      } catch {
-        // Keep the general reason.
-      }
-      diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no ${unit}: ${why}`, index, { range: whole }));
+      diagnostics.push(finding('rule-never-matches', `${describeRule(index, rule)} matches no ${unit}: ${whyNeverMatches(checked, scheme, knownList)}`, index, { range: whole }));
       return;
     }
     let live: Cube | undefined;
@@ -234,17 +228,7 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       // finding about a later rule, never invent one.
       decided = [...decided, ...cubes].slice(0, MAX_DECIDED);
     }
-  });
-  const enabled = rules.filter((r) => r !== null && typeof r === 'object' && r.enabled !== false).length;
-  if (rules.length > NEAR * SERVICE_LIMITS.rulesPerRuleset) {
-    const d: Diagnostic = { code: 'ruleset-complexity', severity: ANALYSIS_CODES['ruleset-complexity'].severity, message: `the ruleset has ${rules.length} rules (${enabled} enabled); the service takes at most ${SERVICE_LIMITS.rulesPerRuleset}`, pointer: '/rules' };
-    diagnostics.push(d);
   }
-  for (const r of out) {
-    const c = complexities.get(r.index);
-    if (c) r.complexity = c;
-  }
-  return { diagnostics, rules: out };
 
   /**
    * Earlier skips that let through packets this terminating rule (block, challenge, redirect…) would decide: information, since that is what a
@@ -315,6 +299,56 @@ export function analyzeRuleset(ruleset: { rules?: unknown; phase?: unknown }, op
       : finding('rule-unreachable', `${describeRule(index, rule)} can never decide: every ${unit} it matches is decided earlier by ${by}${example}`, index, { range: whole, data }));
     return { index, status: 'shadowed', coveredBy, ...(witness ? { witness, decidedBy } : {}), ...(assumes.length ? { assumes } : {}) };
   }
+}
+
+/**
+ * What the analysis reads a ruleset's expressions with: the options of the checker (the phase picks the
+ * field set, as validation does: an HTTP phase reads HTTP request fields), their scheme, what a finding
+ * calls what the rules match (packets or requests) and which lists are known.
+ */
+function analysisSetting(ruleset: { phase?: unknown }, options: AnalysisOptions): { exprOptions: ExpressionOptions; scheme: Scheme; unit: 'packet' | 'request'; knownList: (name: string) => boolean } {
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const phase = options.phase ?? (typeof ruleset?.phase === 'string' ? ruleset.phase : undefined);
+  const given = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
+  const exprOptions: ExpressionOptions = phaseExpressionOptions(phase, { lists, serviceToken: options.serviceToken, scheme: given });
+  return {
+    exprOptions,
+    scheme: exprOptions.scheme as Scheme,
+    unit: phase !== undefined && phaseInfo(phase)?.fields === 'http' ? 'request' : 'packet',
+    knownList: (name: string) => lists?.get(name) !== undefined,
+  };
+}
+
+/** A rule's size against the service's limits, and the cost of evaluating it. */
+function ruleComplexity(text: string, checked: CheckedExpression): { length: number; regexes: number; cost: number } {
+  return { length: text.length, regexes: [...checked.predicates.values()].filter((p) => p.kind === 'regex').length, cost: Math.round(nodeCost(checked, checked.ast) * 10) / 10 };
+}
+
+/** The service's limits a rule is near (past {@link NEAR} of them), said for a message. */
+function nearLimits(complexity: { length: number; regexes: number }): string[] {
+  const near: string[] = [];
+  if (complexity.length > NEAR * SERVICE_LIMITS.expressionLength) near.push(`${complexity.length} of ${SERVICE_LIMITS.expressionLength} characters`);
+  if (complexity.regexes > NEAR * SERVICE_LIMITS.regexesPerRule) near.push(`${complexity.regexes} of ${SERVICE_LIMITS.regexesPerRule} regular expressions`);
+  return near;
+}
+
+/**
+ * Why an expression with no cube matches nothing: contradicting conditions, unless it has cubes once
+ * packets may carry two transports (then it asks for tcp.* and udp.* fields on one packet).
+ */
+function whyNeverMatches(checked: CheckedExpression, scheme: Scheme, knownList: (name: string) => boolean): string {
+  try {
+    if (new Normalizer(scheme, false, knownList).cubes(checked).length) return 'it needs fields of two transports (tcp.*, udp.*, icmp.*) on one packet, which has one';
+  } catch {
+    // Keep the general reason.
+  }
+  return 'its conditions contradict each other';
+}
+
+/** The ruleset-complexity finding of a ruleset near the service's rule limit. */
+function tooManyRules(rules: readonly AnalysisRule[]): Diagnostic {
+  const enabled = rules.filter((r) => r !== null && typeof r === 'object' && r.enabled !== false).length;
+  return { code: 'ruleset-complexity', severity: ANALYSIS_CODES['ruleset-complexity'].severity, message: `the ruleset has ${rules.length} rules (${enabled} enabled); the service takes at most ${SERVICE_LIMITS.rulesPerRuleset}`, pointer: '/rules' };
 }
 
 /**

@@ -11,7 +11,8 @@ import { formatReports, type LintDiagnostic } from '../lint/index.js';
 import { packetToIpFrame, writePcap } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import { readInput, UsageError, useColor } from './io.js';
-import { lintExit, loadLists } from './commands.js';
+import { lintExit } from './diagnostics.js';
+import { loadLists } from './lists.js';
 import { VERSION } from '../version.js';
 
 export interface AnalyzeOptions {

@@ -6,7 +6,7 @@
  */
 import { compileExpression, renderDiagnostics, simulate, validateRuleset, type Ruleset } from '../index.js';
 
-/** The embedded sample ruleset (service.md's example order: a skip before a block of all ports). */
+/** The embedded sample ruleset: a skip before a block of all ports (the order a skip needs to take effect). */
 export const DEMO_RULESET: Ruleset = {
   name: 'demo network firewall',
   kind: 'root',

@@ -1,7 +1,7 @@
 /** `rulekit export --wireshark EXPR`: print the equivalent Wireshark display filter. @module */
 import { renderDiagnostics } from '../index.js';
 import { toWireshark } from '../export/index.js';
-import { loadLists } from './commands.js';
+import { loadLists } from './lists.js';
 import { UsageError } from './io.js';
 
 /** Run the export command; returns the exit code (1 when some part has no equivalent). */

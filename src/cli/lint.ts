@@ -1,10 +1,11 @@
 /** `rulekit lint`: the command line around src/lint (options, config, lists and scheme files, exit code). @module */
-import type { ExpressionOptions, Severity } from '../index.js';
+import { DIAGNOSTIC_CODES, type ExpressionOptions, type Severity } from '../index.js';
 import {
-  atLeast, ConfigError, configIgnores, Excludes, findConfig, formatReports, isKnownCode, KNOWN_CODES, lintFiles, loadConfig, resolveTargets, severitySetting, unknownCodeMessage,
+  atLeast, ConfigError, configIgnores, Excludes, findConfig, formatReports, isKnownCode, lintFiles, loadConfig, resolveTargets, severitySetting, unknownCodeMessage,
   type InputKind, type LintFormat, type SeveritySetting,
 } from '../lint/index.js';
-import { lintExit, loadLists } from './commands.js';
+import { lintExit } from './diagnostics.js';
+import { loadLists } from './lists.js';
 import { readInput, UsageError, useColor } from './io.js';
 import { VERSION } from '../version.js';
 
@@ -93,7 +94,7 @@ export async function lintCommand(paths: string[], options: LintCommandOptions, 
   if (format !== 'text') for (const r of reports) for (const f of r.fixed) note(`fixed ${r.path}:${f}\n`);
   const color = useColor(options.color);
   const shown = options.quiet ? reports.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => atLeast(d.severity, maxSeverity)) })) : reports;
-  write(formatReports(format, shown, { maxSeverity, color, version: VERSION, codes: KNOWN_CODES }));
+  write(formatReports(format, shown, { maxSeverity, color, version: VERSION, codes: DIAGNOSTIC_CODES }));
   if (reports.some((r) => r.diagnostics.some((d) => atLeast(d.severity, maxSeverity)))) return 1;
   // Past --max-warnings: the message and the rule of analyze, check and validate.
   return lintExit(reports.flatMap((r) => r.diagnostics), options.maxWarnings, note);

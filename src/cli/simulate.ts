@@ -9,7 +9,7 @@ import { captureFormatOf } from '../capture/index.js';
 import { isHttpRuleset, renderDiagnostic, SourceText, type Diagnostic, type SimulationSummary } from '../index.js';
 import { runSimulation, simulateOnEngine, simulation, type SimulateInputOptions, type SimulationReport, type SimulationSource } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError, useColor } from './io.js';
-import { loadLists } from './commands.js';
+import { loadLists } from './lists.js';
 
 /** Options of the simulate command. */
 export interface SimulateOptions {

@@ -303,132 +303,140 @@ class Checker {
       );
       return undefined;
     }
-    let result: Predicate | undefined;
     const items = node.rhs.items;
     const field = lhs.kind === 'field' ? lhs.field : undefined;
-    let ok = true;
     const before = this.out.length;
-    if (type === 'Int') {
-      const values: number[] = [];
-      const ranges: [number, number][] = [];
-      const spans: Span<number>[] = [];
-      // Items beyond ±2^53 become the doubles they bound (doubleBounds); the set as written is kept too.
-      let beyond = false;
-      for (let index = 0; index < items.length; index++) {
-        const item = items[index]!;
-        if (item.kind === 'literal') {
-          const v = readInt(item, field, this.out);
-          if (v === undefined) ok = false;
-          else if (!Number.isSafeInteger(v)) {
-            beyond = true;
-            const d = doubleBounds(exactInt(item.text, v));
-            // A literal no double equals is an item no field value can equal: nothing to test.
-            if (d.atLeast === d.atMost) {
-              values.push(d.atLeast);
-              spans.push({ lo: d.atLeast, hi: d.atLeast, index });
-            }
-          } else {
-            values.push(v);
-            spans.push({ lo: v, hi: v, index });
-          }
-        } else {
-          const lo = readInt(item.low, field, this.out);
-          const hi = readInt(item.high, field, this.out);
-          if (lo === undefined || hi === undefined) ok = false;
-          else if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi) ? lo > hi : exactInt(item.low.text, lo) > exactInt(item.high.text, hi)) {
-            ok = false;
-            this.out.push(
-              expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range, {
-                fix: { title: `write ${item.high.text}..${item.low.text}`, edits: [{ range: item.range, newText: `${item.high.text}..${item.low.text}` }] },
-              }),
-            );
-          } else if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
-            beyond = true;
-            const a = doubleBounds(exactInt(item.low.text, lo)).atLeast;
-            const z = doubleBounds(exactInt(item.high.text, hi)).atMost;
-            if (a <= z) {
-              ranges.push([a, z]);
-              spans.push({ lo: a, hi: z, index });
-            }
-          } else {
-            ranges.push([lo, hi]);
-            spans.push({ lo, hi, index });
-          }
-        }
-      }
-      if (ok) {
-        const count = values.length;
-        const unique = sortedUnique(values);
-        const merged = mergeIntRanges(ranges);
-        // The item-by-item search runs only when the set's normal form lost something: every parse of
-        // a well-written set would otherwise pay for a sort of its items.
-        if (unique.length < count || merged.length < ranges.length || unique.some((v) => merged.some(([lo, hi]) => v >= lo && v <= hi))) {
-          this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
-        }
-        result = beyond ? { kind: 'int-set', lhs, values: unique, ranges: merged, exact: exactSet(items) } : { kind: 'int-set', lhs, values: unique, ranges: merged };
-      }
-    } else if (type === 'String') {
-      const values = new Set<string>();
-      for (let index = 0; index < items.length; index++) {
-        const item = items[index]!;
-        if (item.kind === 'range') {
-          ok = false;
-          this.out.push(expressionDiagnostic('literal-type-mismatch', `ranges apply to Int and Ip sets; ${name} is a String`, item.range));
-          continue;
-        }
-        const v = readString(item, field, this.out);
-        if (v === undefined) ok = false;
-        else if (values.has(v)) this.duplicate(items, index, `${item.text} is already in the set`);
-        else {
-          if (field?.name === 'ip.proto') this.protocolName(v, item.range);
-          values.add(v);
-        }
-      }
-      if (ok) result = { kind: 'string-set', lhs, values };
-    } else {
-      const ranges: IpRange[] = [];
-      const spans: Span<IpRange['first']>[] = [];
-      for (let index = 0; index < items.length; index++) {
-        const item = items[index]!;
-        if (item.kind === 'literal') {
-          const ip = readIp(item, field, this.out);
-          if (!ip) ok = false;
-          else {
-            const r = ip.kind === 'address' ? { first: ip.address, last: ip.address } : ip.range;
-            ranges.push(r);
-            spans.push({ lo: r.first, hi: r.last, index });
-          }
-        } else {
-          const lo = readIp(item.low, field, this.out);
-          const hi = readIp(item.high, field, this.out);
-          if (!lo || !hi) ok = false;
-          else if (lo.kind !== 'address' || hi.kind !== 'address') {
-            ok = false;
-            this.out.push(expressionDiagnostic('invalid-ip', 'the ends of an IP range are single addresses, not CIDRs', item.range));
-          } else if (lo.address.family !== hi.address.family) {
-            ok = false;
-            this.out.push(expressionDiagnostic('ip-family-mismatch', `the range ${item.low.text}..${item.high.text} mixes IPv4 and IPv6`, item.range));
-          } else if (compareIpAddress(lo.address, hi.address) > 0) {
-            ok = false;
-            this.out.push(expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range));
-          } else {
-            ranges.push({ first: lo.address, last: hi.address });
-            spans.push({ lo: lo.address, hi: hi.address, index });
-          }
-        }
-      }
-      if (ok) {
-        const set = IpSet.fromRanges(ranges);
-        // As for Int sets: only a set whose index merged items can hold covered or overlapping ones.
-        if (set.rangeCount4 + set.rangeCount6 < ranges.length) this.overlaps(items, spans, compareIpAddress);
-        result = { kind: 'ip-set', lhs, set };
-      }
-    }
-    if (!ok && this.out.length === before) {
+    const result = type === 'Int' ? this.intSet(items, lhs, field) : type === 'String' ? this.stringSet(items, lhs, field, name) : this.ipSet(items, lhs, field);
+    if (!result && this.out.length === before) {
       // defensive: never leave a rejected set without a word
       this.out.push(expressionDiagnostic('syntax-error', 'this set could not be read', node.rhs.range));
     }
     return result;
+  }
+
+  /** The predicate of `in {…}` on an Int: its values and merged ranges; undefined when an item is rejected. */
+  private intSet(items: A.SetNode['items'], lhs: LhsPlan, field: FieldDef | undefined): Predicate | undefined {
+    let ok = true;
+    const values: number[] = [];
+    const ranges: [number, number][] = [];
+    const spans: Span<number>[] = [];
+    // Items beyond ±2^53 become the doubles they bound (doubleBounds); the set as written is kept too.
+    let beyond = false;
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (item.kind === 'literal') {
+        const v = readInt(item, field, this.out);
+        if (v === undefined) ok = false;
+        else if (!Number.isSafeInteger(v)) {
+          beyond = true;
+          const d = doubleBounds(exactInt(item.text, v));
+          // A literal no double equals is an item no field value can equal: nothing to test.
+          if (d.atLeast === d.atMost) {
+            values.push(d.atLeast);
+            spans.push({ lo: d.atLeast, hi: d.atLeast, index });
+          }
+        } else {
+          values.push(v);
+          spans.push({ lo: v, hi: v, index });
+        }
+      } else {
+        const lo = readInt(item.low, field, this.out);
+        const hi = readInt(item.high, field, this.out);
+        if (lo === undefined || hi === undefined) ok = false;
+        else if (Number.isSafeInteger(lo) && Number.isSafeInteger(hi) ? lo > hi : exactInt(item.low.text, lo) > exactInt(item.high.text, hi)) {
+          ok = false;
+          this.out.push(
+            expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range, {
+              fix: { title: `write ${item.high.text}..${item.low.text}`, edits: [{ range: item.range, newText: `${item.high.text}..${item.low.text}` }] },
+            }),
+          );
+        } else if (!Number.isSafeInteger(lo) || !Number.isSafeInteger(hi)) {
+          beyond = true;
+          const a = doubleBounds(exactInt(item.low.text, lo)).atLeast;
+          const z = doubleBounds(exactInt(item.high.text, hi)).atMost;
+          if (a <= z) {
+            ranges.push([a, z]);
+            spans.push({ lo: a, hi: z, index });
+          }
+        } else {
+          ranges.push([lo, hi]);
+          spans.push({ lo, hi, index });
+        }
+      }
+    }
+    if (!ok) return undefined;
+    const count = values.length;
+    const unique = sortedUnique(values);
+    const merged = mergeIntRanges(ranges);
+    // The item-by-item search runs only when the set's normal form lost something: every parse of
+    // a well-written set would otherwise pay for a sort of its items.
+    if (unique.length < count || merged.length < ranges.length || unique.some((v) => merged.some(([lo, hi]) => v >= lo && v <= hi))) {
+      this.overlaps(items, spans, (a, b) => a - b, (lo, hi) => `${lo}..${hi}`);
+    }
+    return beyond ? { kind: 'int-set', lhs, values: unique, ranges: merged, exact: exactSet(items) } : { kind: 'int-set', lhs, values: unique, ranges: merged };
+  }
+
+  /** The predicate of `in {…}` on a String; undefined when an item is rejected. */
+  private stringSet(items: A.SetNode['items'], lhs: LhsPlan, field: FieldDef | undefined, name: string): Predicate | undefined {
+    let ok = true;
+    const values = new Set<string>();
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (item.kind === 'range') {
+        ok = false;
+        this.out.push(expressionDiagnostic('literal-type-mismatch', `ranges apply to Int and Ip sets; ${name} is a String`, item.range));
+        continue;
+      }
+      const v = readString(item, field, this.out);
+      if (v === undefined) ok = false;
+      else if (values.has(v)) this.duplicate(items, index, `${item.text} is already in the set`);
+      else {
+        if (field?.name === 'ip.proto') this.protocolName(v, item.range);
+        values.add(v);
+      }
+    }
+    return ok ? { kind: 'string-set', lhs, values } : undefined;
+  }
+
+  /** The predicate of `in {…}` on an Ip: addresses, CIDRs and ranges as one set; undefined when an item is rejected. */
+  private ipSet(items: A.SetNode['items'], lhs: LhsPlan, field: FieldDef | undefined): Predicate | undefined {
+    let ok = true;
+    const ranges: IpRange[] = [];
+    const spans: Span<IpRange['first']>[] = [];
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      if (item.kind === 'literal') {
+        const ip = readIp(item, field, this.out);
+        if (!ip) ok = false;
+        else {
+          const r = ip.kind === 'address' ? { first: ip.address, last: ip.address } : ip.range;
+          ranges.push(r);
+          spans.push({ lo: r.first, hi: r.last, index });
+        }
+      } else {
+        const lo = readIp(item.low, field, this.out);
+        const hi = readIp(item.high, field, this.out);
+        if (!lo || !hi) ok = false;
+        else if (lo.kind !== 'address' || hi.kind !== 'address') {
+          ok = false;
+          this.out.push(expressionDiagnostic('invalid-ip', 'the ends of an IP range are single addresses, not CIDRs', item.range));
+        } else if (lo.address.family !== hi.address.family) {
+          ok = false;
+          this.out.push(expressionDiagnostic('ip-family-mismatch', `the range ${item.low.text}..${item.high.text} mixes IPv4 and IPv6`, item.range));
+        } else if (compareIpAddress(lo.address, hi.address) > 0) {
+          ok = false;
+          this.out.push(expressionDiagnostic('empty-range', `the range ${item.low.text}..${item.high.text} is empty: its low end is above its high end`, item.range));
+        } else {
+          ranges.push({ first: lo.address, last: hi.address });
+          spans.push({ lo: lo.address, hi: hi.address, index });
+        }
+      }
+    }
+    if (!ok) return undefined;
+    const set = IpSet.fromRanges(ranges);
+    // As for Int sets: only a set whose index merged items can hold covered or overlapping ones.
+    if (set.rangeCount4 + set.rangeCount6 < ranges.length) this.overlaps(items, spans, compareIpAddress);
+    return { kind: 'ip-set', lhs, set };
   }
 
   /**

@@ -1,10 +1,9 @@
 /**
  * Diagnostic codes of `rulekit lint` itself (the inputs it reads), beside the codes of the languages it
- * checks. Each row: default severity and documented meaning.
+ * checks. Each row: default severity and documented meaning. DIAGNOSTIC_CODES (src/codes.ts) holds them too.
  * @module
  */
-import { suggest, type Diagnostic, type DiagnosticCodeInfo, type Range } from '../diagnostics/index.js';
-import { DIAGNOSTIC_CODES } from '../codes.js';
+import type { Diagnostic, DiagnosticCodeInfo, Range } from '../diagnostics/index.js';
 
 /** Codes of the lint inputs. */
 export const LINT_CODES = {
@@ -27,24 +26,4 @@ export function lintDiagnostic(code: LintCode, message: string, range: Range | u
   const d: Diagnostic = { code, severity: LINT_CODES[code].severity, message, ...extra };
   if (range) d.range = range;
   return d;
-}
-
-
-/**
- * Every code a finding of lint, check, validate or the language server can carry: the language tables
- * ({@link DIAGNOSTIC_CODES}) and lint's own. A severity setting or a suppression is checked against this
- * one lookup. The server's HTTP error codes (SERVER_CODES) are not findings and are left out
- * (test/lint/codes.test.ts holds every `*_CODES` table against this list).
- */
-export const KNOWN_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({ ...DIAGNOSTIC_CODES, ...LINT_CODES });
-
-/** Whether a code is in {@link KNOWN_CODES}. */
-export function isKnownCode(code: string): boolean {
-  return Object.hasOwn(KNOWN_CODES, code);
-}
-
-/** `unknown code "comma-in-sett"; did you mean comma-in-set?` (the nearest known code, when one is near). */
-export function unknownCodeMessage(code: string): string {
-  const near = suggest(code, Object.keys(KNOWN_CODES));
-  return `unknown code ${JSON.stringify(code)}${near ? `; did you mean ${near}?` : ' (docs/diagnostics.md lists the codes)'}`;
 }

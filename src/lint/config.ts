@@ -20,7 +20,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Severity } from '../diagnostics/index.js';
-import { isKnownCode, unknownCodeMessage } from './codes.js';
+import { isKnownCode, unknownCodeMessage } from './code-names.js';
 import { globToRegExp } from './files.js';
 import type { PointerIgnore } from './suppress.js';
 

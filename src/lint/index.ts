@@ -5,7 +5,8 @@
  * functions of text (they could run in a browser); finding files, the config and the run are Node only.
  * @module
  */
-export { LINT_CODES, KNOWN_CODES, isKnownCode, unknownCodeMessage, lintDiagnostic, type LintCode } from './codes.js';
+export { LINT_CODES, lintDiagnostic, type LintCode } from './codes.js';
+export { isKnownCode, unknownCodeMessage } from './code-names.js';
 export type { BodyItem, Extracted, InputKind, TextItem } from './types.js';
 export { OffsetMap } from './offset-map.js';
 export { parseHcl, type HclBody, type HclValue, type HclTemplate, type Interpolation } from './hcl.js';

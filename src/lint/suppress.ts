@@ -15,9 +15,10 @@
  * as used, so a config change elsewhere does not make comments "unused".
  * @module
  */
-import { SourceText, suggest, type Range } from '../diagnostics/index.js';
+import { SourceText, type Range } from '../diagnostics/index.js';
 import { SAFE_FIX_CODES, type LintDiagnostic } from './check.js';
-import { isKnownCode, KNOWN_CODES, lintDiagnostic, unknownCodeMessage } from './codes.js';
+import { isKnownCode, nearestCode, unknownCodeMessage } from './code-names.js';
+import { lintDiagnostic } from './codes.js';
 import type { InputKind } from './types.js';
 
 /** The word of the comment. */
@@ -128,7 +129,7 @@ export function applySuppressions(diagnostics: readonly LintDiagnostic[], text: 
     const hit = used.get(directive);
     const unknown = directive.codes.filter((c) => !isKnownCode(c.code));
     for (const c of unknown) {
-      const near = suggest(c.code, Object.keys(KNOWN_CODES));
+      const near = nearestCode(c.code);
       kept.push(lintDiagnostic('lint-unknown-code', `${DISABLE_NEXT_LINE} names an ${unknownCodeMessage(c.code)}`, c.range, near ? { fix: { title: `replace with ${near}`, edits: [{ range: c.range, newText: near }] } } : {}));
     }
     const line = directive.line + 1;

@@ -291,7 +291,7 @@ const FIREWALL = ['block', ...CHALLENGES, 'log', 'skip'] as const;
 
 /**
  * Every phase rulekit knows, by name: the phases of `rulesets_RulesetPhase` and `network_transit`, this
- * project's name of the network firewall phase (service.md). The docs' phases that the schema does not
+ * project's name of the network firewall phase (packet rules, docs/spec/expressions.md). The docs' phases that the schema does not
  * have (`http_request_api_gateway_*`, `http_request_snippets`, `http_request_cloud_connector`: products
  * with APIs of their own) are not here; their rulesets are reported as not checked.
  *
@@ -302,7 +302,7 @@ const FIREWALL = ['block', ...CHALLENGES, 'log', 'skip'] as const;
  * `http_request_sanitize` (URL normalization: the docs give it no rules of its own) takes every action.
  */
 export const PHASE_CATALOG = {
-  network_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'The network firewall of service.md (packets).' },
+  network_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'rulekit’s own network firewall phase: account-level rules over packets.' },
   magic_transit: { scopes: ['account'], fields: 'network', actions: ['skip', 'block'], doc: 'Magic Firewall custom rules (packets).' },
   magic_transit_managed: { scopes: ['account'], fields: 'network', actions: ['execute', 'skip', 'block', 'log'], doc: 'Magic Firewall managed rules (packets).' },
   magic_transit_ids_managed: { scopes: ['account'], fields: 'network', actions: ['execute', 'log'], doc: 'Magic Firewall intrusion detection (packets).' },

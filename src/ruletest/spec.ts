@@ -96,171 +96,218 @@ const what = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' 
 const where = (path: Path) => path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('').replace(/^\./, '') || 'the file';
 
 /**
- * Validate a parsed test file: the problems (all of them) and the spec of its valid parts — a case or
- * filter test with a problem is left out of it — so that the loader can check those parts further.
+ * The checks of one test file's values, each reporting what it finds at its path in the file (every
+ * problem, so that one run shows them all).
  */
-export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; problems: SpecProblem[] } {
-  const problems: SpecProblem[] = [];
-  const problem = (path: Path, message: string, part: 'value' | 'key' = 'value') => problems.push({ message, range: doc.locate(path, part) });
+class SpecChecks {
+  readonly problems: SpecProblem[] = [];
 
-  const object = (v: unknown, path: Path, known: readonly string[], what_: string): v is Record<string, unknown> => {
+  constructor(private readonly doc: TestDocument) {}
+
+  problem(path: Path, message: string, part: 'value' | 'key' = 'value'): void {
+    this.problems.push({ message, range: this.doc.locate(path, part) });
+  }
+
+  /** An object whose keys are all in `known` (an unknown key names the nearest known one). */
+  object(v: unknown, path: Path, known: readonly string[], what_: string): v is Record<string, unknown> {
     if (!isObject(v)) {
-      problem(path, `${where(path)} must be ${what_}, not ${what(v)}`);
+      this.problem(path, `${where(path)} must be ${what_}, not ${what(v)}`);
       return false;
     }
     for (const k of Object.keys(v)) {
       if (known.includes(k)) continue;
       const guess = suggest(k, known);
-      problem([...path, k], `unknown key ${JSON.stringify(k)} in ${where(path)}${guess ? `; did you mean ${guess}?` : ` (known: ${known.join(', ')})`}`, 'key');
+      this.problem([...path, k], `unknown key ${JSON.stringify(k)} in ${where(path)}${guess ? `; did you mean ${guess}?` : ` (known: ${known.join(', ')})`}`, 'key');
     }
     return true;
-  };
-  const string = (v: unknown, path: Path, optional = true): v is string => {
+  }
+
+  /** A non-empty string; an absent optional one is no problem (and not a string). */
+  string(v: unknown, path: Path, optional = true): v is string {
     if (v === undefined && optional) return false;
     if (typeof v !== 'string' || v === '') {
-      problem(path, v === undefined ? `${where(path.slice(0, -1))} needs "${path[path.length - 1]}"` : `${where(path)} must be a non-empty string, not ${what(v)}`);
+      this.problem(path, v === undefined ? `${where(path.slice(0, -1))} needs "${path[path.length - 1]}"` : `${where(path)} must be a non-empty string, not ${what(v)}`);
       return false;
     }
     return true;
-  };
-  const count = (v: unknown, path: Path): number | undefined => {
-    if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) problem(path, `${where(path)} must be a whole number 0 or more, not ${what(v)}`);
-    return v as number;
-  };
-  const ruleSelector = (v: unknown, path: Path, allowNull: boolean) => {
-    if ((typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'string' && v !== '') || (v === null && allowNull)) return;
-    problem(path, `${where(path)} names a rule by index (0, 1, …)${allowNull ? ', ref, id or description, or null for none' : ', ref, id or description'}; not ${what(v)}`);
-  };
+  }
 
+  /** A whole number 0 or more, or absent. */
+  count(v: unknown, path: Path): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) this.problem(path, `${where(path)} must be a whole number 0 or more, not ${what(v)}`);
+    return v as number;
+  }
+
+  /** A rule named by index, ref, id or description (or null for none, where that is allowed). */
+  ruleSelector(v: unknown, path: Path, allowNull: boolean): void {
+    if ((typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'string' && v !== '') || (v === null && allowNull)) return;
+    this.problem(path, `${where(path)} names a rule by index (0, 1, …)${allowNull ? ', ref, id or description, or null for none' : ', ref, id or description'}; not ${what(v)}`);
+  }
+}
+
+/**
+ * Validate a parsed test file: the problems (all of them) and the spec of its valid parts — a case or
+ * filter test with a problem is left out of it — so that the loader can check those parts further.
+ */
+export function validateTestFile(doc: TestDocument): { spec?: TestFileSpec; problems: SpecProblem[] } {
+  const check = new SpecChecks(doc);
+  const { problems } = check;
   const v = doc.value;
-  if (!object(v, [], TOP, 'an object with "ruleset" and "cases", or "filters"')) return { problems };
+  if (!check.object(v, [], TOP, 'an object with "ruleset" and "cases", or "filters"')) return { problems };
   const spec: TestFileSpec = { cases: [], filters: [] };
-  if (v.$schema !== undefined) string(v.$schema, ['$schema']);
-  if (string(v.name, ['name'])) spec.name = v.name;
+  if (v.$schema !== undefined) check.string(v.$schema, ['$schema']);
+  if (check.string(v.name, ['name'])) spec.name = v.name;
   if (v.ruleset !== undefined) {
-    if (typeof v.ruleset === 'string') {
-      if (string(v.ruleset, ['ruleset'])) spec.ruleset = v.ruleset;
-    } else if (object(v.ruleset, ['ruleset'], TF_RULESET, 'a path of a JSON ruleset, or {terraform, resource}')) {
-      const r = v.ruleset;
-      const ok = string(r.terraform, ['ruleset', 'terraform'], false) && string(r.resource, ['ruleset', 'resource'], false);
-      const before = problems.length;
-      if (ok && !/^cloudflare_ruleset\.[A-Za-z_][A-Za-z0-9_-]*$/.test(r.resource as string)) problem(['ruleset', 'resource'], `ruleset.resource is the address of a cloudflare_ruleset resource (cloudflare_ruleset.NAME), not ${JSON.stringify(r.resource)}`);
-      if (r.vars !== undefined) {
-        if (!isObject(r.vars)) problem(['ruleset', 'vars'], `ruleset.vars must be an object of values ({"var.office_cidr": "198.51.100.0/24"}), not ${what(r.vars)}`);
-        else for (const [k, x] of Object.entries(r.vars)) if (!['string', 'number', 'boolean'].includes(typeof x)) problem(['ruleset', 'vars', k], `ruleset.vars.${k} must be a string, number or boolean, not ${what(x)}`);
-      }
-      if (ok && problems.length === before) spec.ruleset = r as unknown as TerraformRulesetSpec;
-    }
+    const ruleset = rulesetSpec(v.ruleset, check);
+    if (ruleset !== undefined) spec.ruleset = ruleset;
   }
   if (v.lists !== undefined) {
-    if (typeof v.lists === 'string') {
-      if (string(v.lists, ['lists'])) spec.lists = v.lists;
-    } else if (!isObject(v.lists)) problem(['lists'], `lists must be a path of a JSON file or an object of lists ({"office": ["198.51.100.0/24"]}), not ${what(v.lists)}`);
-    else {
-      const before = problems.length;
-      for (const [k, items] of Object.entries(v.lists)) {
-        if (!Array.isArray(items) || !items.every((x) => typeof x === 'string')) problem(['lists', k], `lists.${k} must be a list of strings, not ${what(items)}`);
-      }
-      if (problems.length === before) spec.lists = v.lists as Record<string, string[]>;
-    }
+    const lists = listsSpec(v.lists, check);
+    if (lists !== undefined) spec.lists = lists;
   }
-  if (string(v.geoip, ['geoip'])) spec.geoip = v.geoip;
-  if (string(v.serviceToken, ['serviceToken'])) spec.serviceToken = v.serviceToken;
+  if (check.string(v.geoip, ['geoip'])) spec.geoip = v.geoip;
+  if (check.string(v.serviceToken, ['serviceToken'])) spec.serviceToken = v.serviceToken;
 
   if (v.cases !== undefined) {
-    if (!Array.isArray(v.cases)) problem(['cases'], `cases must be a list of cases, not ${what(v.cases)}`);
+    if (!Array.isArray(v.cases)) check.problem(['cases'], `cases must be a list of cases, not ${what(v.cases)}`);
     else {
-      if (v.ruleset === undefined) problem(['cases'], 'cases need a ruleset: give "ruleset" (a JSON body path, or {terraform, resource})', 'key');
+      if (v.ruleset === undefined) check.problem(['cases'], 'cases need a ruleset: give "ruleset" (a JSON body path, or {terraform, resource})', 'key');
       v.cases.forEach((c: unknown, i) => {
         const path = ['cases', i];
         const before = problems.length;
-        if (!isObject(c)) return void problem(path, `${where(path)} must be an object with "name" and "packet" or "capture", not ${what(c)}`);
-        if ('capture' in c && 'packet' in c) return void problem([...path, 'capture'], `${where(path)} has both "packet" and "capture"; give one`, 'key');
-        if ('capture' in c) {
-          if (!object(c, path, CAPTURE_CASE, 'an object')) return;
-          const name = string(c.name, [...path, 'name'], false);
-          const capture = string(c.capture, [...path, 'capture'], false);
-          const counts = c.counts;
-          if (counts === undefined) return void problem(path, `${where(path)} needs "counts": the figures the capture should give (packets, allow, block, defaultAllowed, rules)`);
-          if (!object(counts, [...path, 'counts'], COUNTS, 'an object of expected figures')) return;
-          if (Object.keys(counts).length === 0) problem([...path, 'counts'], `${where(path)}.counts is empty: give packets, allow, block, defaultAllowed or rules`);
-          const out: CaptureCaseSpec['counts'] = { rules: [] };
-          for (const k of ['packets', 'allow', 'block', 'defaultAllowed'] as const) {
-            const n = count(counts[k], [...path, 'counts', k]);
-            if (n !== undefined) out[k] = n;
-          }
-          if (counts.rules !== undefined) {
-            if (!Array.isArray(counts.rules)) problem([...path, 'counts', 'rules'], `${where([...path, 'counts', 'rules'])} must be a list of {rule, matched, decided}, not ${what(counts.rules)}`);
-            else
-              counts.rules.forEach((r: unknown, j) => {
-                const rp = [...path, 'counts', 'rules', j];
-                if (!object(r, rp, RULE_COUNT, 'an object {rule, matched, decided}')) return;
-                if (r.rule === undefined) return void problem(rp, `${where(rp)} needs "rule" (an index, ref, id or description)`);
-                ruleSelector(r.rule, [...rp, 'rule'], false);
-                if (r.matched === undefined && r.decided === undefined) problem(rp, `${where(rp)} needs "matched" or "decided"`);
-                out.rules.push({ rule: r.rule as number | string, matched: count(r.matched, [...rp, 'matched']), decided: count(r.decided, [...rp, 'decided']), path: rp });
-              });
-          }
-          if (name && capture && problems.length === before) spec.cases.push({ kind: 'capture', name: c.name as string, capture: c.capture as string, counts: out, path });
-          return;
-        }
-        if (!object(c, path, PACKET_CASE, 'an object')) return;
-        const name = string(c.name, [...path, 'name'], false);
-        if (c.packet === undefined) return void problem(path, `${where(path)} needs "packet" (field values) or "capture" (a capture file)`);
-        if (!isObject(c.packet)) return void problem([...path, 'packet'], `${where(path)}.packet must be an object of field values, not ${what(c.packet)}`);
-        for (const [k, x] of Object.entries(c.packet)) {
-          if (!['string', 'number', 'boolean'].includes(typeof x)) problem([...path, 'packet', k], `${where(path)}.packet.${k} must be a number, string or true/false, not ${what(x)}`);
-        }
-        if (c.verdict === undefined && !('rule' in c)) problem(path, `${where(path)} expects nothing: give "verdict" (allow or block) and/or "rule" (the deciding rule)`);
-        if (c.verdict !== undefined && c.verdict !== 'allow' && c.verdict !== 'block') {
-          const guess = typeof c.verdict === 'string' ? suggest(c.verdict, ['allow', 'block']) : undefined;
-          problem([...path, 'verdict'], `${where(path)}.verdict is allow or block, not ${what(c.verdict)}${guess ? `; did you mean ${guess}?` : ''}`);
-        }
-        if ('rule' in c) ruleSelector(c.rule, [...path, 'rule'], true);
-        if (name && problems.length === before) {
-          const p: PacketCaseSpec = { kind: 'packet', name: c.name as string, packet: c.packet as PacketCaseSpec['packet'], path };
-          if (c.verdict !== undefined) p.verdict = c.verdict as 'allow' | 'block';
-          if ('rule' in c) p.rule = c.rule as RuleSelector;
-          spec.cases.push(p);
-        }
+        const found = caseSpec(c, path, check);
+        if (found && problems.length === before) spec.cases.push(found);
       });
     }
   }
 
   if (v.filters !== undefined) {
-    if (!Array.isArray(v.filters)) problem(['filters'], `filters must be a list of filter tests, not ${what(v.filters)}`);
+    if (!Array.isArray(v.filters)) check.problem(['filters'], `filters must be a list of filter tests, not ${what(v.filters)}`);
     else
       v.filters.forEach((f: unknown, i) => {
         const path = ['filters', i];
         const before = problems.length;
-        if (!object(f, path, FILTER_TEST, 'an object with "name", "filter" or "job", and "lines"')) return;
-        const name = string(f.name, [...path, 'name'], false);
-        if (f.filter !== undefined && f.job !== undefined) problem([...path, 'job'], `${where(path)} has both "filter" and "job"; give one`, 'key');
-        else if (f.filter === undefined && f.job === undefined) problem(path, `${where(path)} needs "filter" (the filter's JSON text or document) or "job" (a Logpush job)`);
-        if (f.filter !== undefined && typeof f.filter !== 'string' && !(isObject(f.filter) && 'where' in f.filter)) {
-          problem([...path, 'filter'], `${where(path)}.filter must be the filter's JSON text or a filter document {"where": …}, not ${what(f.filter)}`);
-        }
-        if (f.job !== undefined && typeof f.job !== 'string' && object(f.job, [...path, 'job'], TF_JOB, 'a path of a JSON job body, or {terraform, resource}')) {
-          const ok = string(f.job.terraform, [...path, 'job', 'terraform'], false) && string(f.job.resource, [...path, 'job', 'resource'], false);
-          if (ok && !/^cloudflare_logpush_job\.[A-Za-z_][A-Za-z0-9_-]*$/.test(f.job.resource as string)) problem([...path, 'job', 'resource'], `job.resource is the address of a cloudflare_logpush_job resource (cloudflare_logpush_job.NAME), not ${JSON.stringify(f.job.resource)}`);
-        } else if (typeof f.job === 'string') string(f.job, [...path, 'job']);
-        if (f.dataset !== undefined) string(f.dataset, [...path, 'dataset']);
-        const lines: FilterLineSpec[] = [];
-        if (f.lines === undefined) problem(path, `${where(path)} needs "lines": log lines and whether the filter keeps each`);
-        else if (!Array.isArray(f.lines) || f.lines.length === 0) problem([...path, 'lines'], `${where(path)}.lines must be a non-empty list of {line, kept}, not ${what(f.lines)}`);
-        else
-          f.lines.forEach((l: unknown, j) => {
-            const lp = [...path, 'lines', j];
-            if (!object(l, lp, LINE, 'an object {line, kept}')) return;
-            if (l.name !== undefined) string(l.name, [...lp, 'name']);
-            if (!isObject(l.line)) problem(l.line === undefined ? lp : [...lp, 'line'], l.line === undefined ? `${where(lp)} needs "line" (the log line's fields)` : `${where(lp)}.line must be an object of log fields, not ${what(l.line)}`);
-            if (typeof l.kept !== 'boolean') problem(l.kept === undefined ? lp : [...lp, 'kept'], l.kept === undefined ? `${where(lp)} needs "kept": true (the filter keeps the line) or false` : `${where(lp)}.kept is true or false, not ${what(l.kept)}`);
-            lines.push({ name: l.name as string | undefined, line: l.line as Record<string, unknown>, kept: l.kept as boolean, path: lp });
-          });
-        if (name && problems.length === before) spec.filters.push({ name: f.name as string, filter: f.filter as FilterTestSpec['filter'], job: f.job as FilterTestSpec['job'], dataset: f.dataset as string | undefined, lines, path });
+        const found = filterTestSpec(f, path, check);
+        if (found && problems.length === before) spec.filters.push(found);
       });
   }
-  if (v.cases === undefined && v.filters === undefined) problem([], 'a test file has "cases" (with a "ruleset") or "filters", or both');
+  if (v.cases === undefined && v.filters === undefined) check.problem([], 'a test file has "cases" (with a "ruleset") or "filters", or both');
   return { spec, problems };
+}
+
+/** `ruleset`: a path of a JSON ruleset, or a Terraform resource {terraform, resource, vars}; undefined when it has a problem. */
+function rulesetSpec(given: unknown, check: SpecChecks): TestFileSpec['ruleset'] {
+  if (typeof given === 'string') return check.string(given, ['ruleset']) ? given : undefined;
+  if (!check.object(given, ['ruleset'], TF_RULESET, 'a path of a JSON ruleset, or {terraform, resource}')) return undefined;
+  const r = given;
+  const ok = check.string(r.terraform, ['ruleset', 'terraform'], false) && check.string(r.resource, ['ruleset', 'resource'], false);
+  const before = check.problems.length;
+  if (ok && !/^cloudflare_ruleset\.[A-Za-z_][A-Za-z0-9_-]*$/.test(r.resource as string)) check.problem(['ruleset', 'resource'], `ruleset.resource is the address of a cloudflare_ruleset resource (cloudflare_ruleset.NAME), not ${JSON.stringify(r.resource)}`);
+  if (r.vars !== undefined) {
+    if (!isObject(r.vars)) check.problem(['ruleset', 'vars'], `ruleset.vars must be an object of values ({"var.office_cidr": "198.51.100.0/24"}), not ${what(r.vars)}`);
+    else for (const [k, x] of Object.entries(r.vars)) if (!['string', 'number', 'boolean'].includes(typeof x)) check.problem(['ruleset', 'vars', k], `ruleset.vars.${k} must be a string, number or boolean, not ${what(x)}`);
+  }
+  return ok && check.problems.length === before ? (r as unknown as TerraformRulesetSpec) : undefined;
+}
+
+/** `lists`: a path of a JSON file, or an object of lists of strings; undefined when it has a problem. */
+function listsSpec(given: unknown, check: SpecChecks): TestFileSpec['lists'] {
+  if (typeof given === 'string') return check.string(given, ['lists']) ? given : undefined;
+  if (!isObject(given)) {
+    check.problem(['lists'], `lists must be a path of a JSON file or an object of lists ({"office": ["198.51.100.0/24"]}), not ${what(given)}`);
+    return undefined;
+  }
+  const before = check.problems.length;
+  for (const [k, items] of Object.entries(given)) {
+    if (!Array.isArray(items) || !items.every((x) => typeof x === 'string')) check.problem(['lists', k], `lists.${k} must be a list of strings, not ${what(items)}`);
+  }
+  return check.problems.length === before ? (given as Record<string, string[]>) : undefined;
+}
+
+/** One of `cases`: a packet case or a capture case; undefined when it cannot be read (its problems are reported). */
+function caseSpec(c: unknown, path: Path, check: SpecChecks): PacketCaseSpec | CaptureCaseSpec | undefined {
+  if (!isObject(c)) return void check.problem(path, `${where(path)} must be an object with "name" and "packet" or "capture", not ${what(c)}`);
+  if ('capture' in c && 'packet' in c) return void check.problem([...path, 'capture'], `${where(path)} has both "packet" and "capture"; give one`, 'key');
+  return 'capture' in c ? captureCaseSpec(c, path, check) : packetCaseSpec(c, path, check);
+}
+
+/** A case of a capture file and the counts it should give. */
+function captureCaseSpec(c: Record<string, unknown>, path: Path, check: SpecChecks): CaptureCaseSpec | undefined {
+  if (!check.object(c, path, CAPTURE_CASE, 'an object')) return undefined;
+  const name = check.string(c.name, [...path, 'name'], false);
+  const capture = check.string(c.capture, [...path, 'capture'], false);
+  const counts = c.counts;
+  if (counts === undefined) return void check.problem(path, `${where(path)} needs "counts": the figures the capture should give (packets, allow, block, defaultAllowed, rules)`);
+  if (!check.object(counts, [...path, 'counts'], COUNTS, 'an object of expected figures')) return undefined;
+  if (Object.keys(counts).length === 0) check.problem([...path, 'counts'], `${where(path)}.counts is empty: give packets, allow, block, defaultAllowed or rules`);
+  const out: CaptureCaseSpec['counts'] = { rules: [] };
+  for (const k of ['packets', 'allow', 'block', 'defaultAllowed'] as const) {
+    const n = check.count(counts[k], [...path, 'counts', k]);
+    if (n !== undefined) out[k] = n;
+  }
+  if (counts.rules !== undefined) {
+    if (!Array.isArray(counts.rules)) check.problem([...path, 'counts', 'rules'], `${where([...path, 'counts', 'rules'])} must be a list of {rule, matched, decided}, not ${what(counts.rules)}`);
+    else
+      counts.rules.forEach((r: unknown, j) => {
+        const rp = [...path, 'counts', 'rules', j];
+        if (!check.object(r, rp, RULE_COUNT, 'an object {rule, matched, decided}')) return;
+        if (r.rule === undefined) return void check.problem(rp, `${where(rp)} needs "rule" (an index, ref, id or description)`);
+        check.ruleSelector(r.rule, [...rp, 'rule'], false);
+        if (r.matched === undefined && r.decided === undefined) check.problem(rp, `${where(rp)} needs "matched" or "decided"`);
+        out.rules.push({ rule: r.rule as number | string, matched: check.count(r.matched, [...rp, 'matched']), decided: check.count(r.decided, [...rp, 'decided']), path: rp });
+      });
+  }
+  return name && capture ? { kind: 'capture', name: c.name as string, capture: c.capture as string, counts: out, path } : undefined;
+}
+
+/** A case of one packet's field values and the verdict or deciding rule expected of it. */
+function packetCaseSpec(c: Record<string, unknown>, path: Path, check: SpecChecks): PacketCaseSpec | undefined {
+  if (!check.object(c, path, PACKET_CASE, 'an object')) return undefined;
+  const name = check.string(c.name, [...path, 'name'], false);
+  if (c.packet === undefined) return void check.problem(path, `${where(path)} needs "packet" (field values) or "capture" (a capture file)`);
+  if (!isObject(c.packet)) return void check.problem([...path, 'packet'], `${where(path)}.packet must be an object of field values, not ${what(c.packet)}`);
+  for (const [k, x] of Object.entries(c.packet)) {
+    if (!['string', 'number', 'boolean'].includes(typeof x)) check.problem([...path, 'packet', k], `${where(path)}.packet.${k} must be a number, string or true/false, not ${what(x)}`);
+  }
+  if (c.verdict === undefined && !('rule' in c)) check.problem(path, `${where(path)} expects nothing: give "verdict" (allow or block) and/or "rule" (the deciding rule)`);
+  if (c.verdict !== undefined && c.verdict !== 'allow' && c.verdict !== 'block') {
+    const guess = typeof c.verdict === 'string' ? suggest(c.verdict, ['allow', 'block']) : undefined;
+    check.problem([...path, 'verdict'], `${where(path)}.verdict is allow or block, not ${what(c.verdict)}${guess ? `; did you mean ${guess}?` : ''}`);
+  }
+  if ('rule' in c) check.ruleSelector(c.rule, [...path, 'rule'], true);
+  if (!name) return undefined;
+  const p: PacketCaseSpec = { kind: 'packet', name: c.name as string, packet: c.packet as PacketCaseSpec['packet'], path };
+  if (c.verdict !== undefined) p.verdict = c.verdict as 'allow' | 'block';
+  if ('rule' in c) p.rule = c.rule as RuleSelector;
+  return p;
+}
+
+/** One of `filters`: a Logpush filter (or job) and log lines with whether it keeps each. */
+function filterTestSpec(f: unknown, path: Path, check: SpecChecks): FilterTestSpec | undefined {
+  if (!check.object(f, path, FILTER_TEST, 'an object with "name", "filter" or "job", and "lines"')) return undefined;
+  const name = check.string(f.name, [...path, 'name'], false);
+  if (f.filter !== undefined && f.job !== undefined) check.problem([...path, 'job'], `${where(path)} has both "filter" and "job"; give one`, 'key');
+  else if (f.filter === undefined && f.job === undefined) check.problem(path, `${where(path)} needs "filter" (the filter's JSON text or document) or "job" (a Logpush job)`);
+  if (f.filter !== undefined && typeof f.filter !== 'string' && !(isObject(f.filter) && 'where' in f.filter)) {
+    check.problem([...path, 'filter'], `${where(path)}.filter must be the filter's JSON text or a filter document {"where": …}, not ${what(f.filter)}`);
+  }
+  if (f.job !== undefined && typeof f.job !== 'string' && check.object(f.job, [...path, 'job'], TF_JOB, 'a path of a JSON job body, or {terraform, resource}')) {
+    const ok = check.string(f.job.terraform, [...path, 'job', 'terraform'], false) && check.string(f.job.resource, [...path, 'job', 'resource'], false);
+    if (ok && !/^cloudflare_logpush_job\.[A-Za-z_][A-Za-z0-9_-]*$/.test(f.job.resource as string)) check.problem([...path, 'job', 'resource'], `job.resource is the address of a cloudflare_logpush_job resource (cloudflare_logpush_job.NAME), not ${JSON.stringify(f.job.resource)}`);
+  } else if (typeof f.job === 'string') check.string(f.job, [...path, 'job']);
+  if (f.dataset !== undefined) check.string(f.dataset, [...path, 'dataset']);
+  const lines: FilterLineSpec[] = [];
+  if (f.lines === undefined) check.problem(path, `${where(path)} needs "lines": log lines and whether the filter keeps each`);
+  else if (!Array.isArray(f.lines) || f.lines.length === 0) check.problem([...path, 'lines'], `${where(path)}.lines must be a non-empty list of {line, kept}, not ${what(f.lines)}`);
+  else
+    f.lines.forEach((l: unknown, j) => {
+      const lp = [...path, 'lines', j];
+      if (!check.object(l, lp, LINE, 'an object {line, kept}')) return;
+      if (l.name !== undefined) check.string(l.name, [...lp, 'name']);
+      if (!isObject(l.line)) check.problem(l.line === undefined ? lp : [...lp, 'line'], l.line === undefined ? `${where(lp)} needs "line" (the log line's fields)` : `${where(lp)}.line must be an object of log fields, not ${what(l.line)}`);
+      if (typeof l.kept !== 'boolean') check.problem(l.kept === undefined ? lp : [...lp, 'kept'], l.kept === undefined ? `${where(lp)} needs "kept": true (the filter keeps the line) or false` : `${where(lp)}.kept is true or false, not ${what(l.kept)}`);
+      lines.push({ name: l.name as string | undefined, line: l.line as Record<string, unknown>, kept: l.kept as boolean, path: lp });
+    });
+  return name ? { name: f.name as string, filter: f.filter as FilterTestSpec['filter'], job: f.job as FilterTestSpec['job'], dataset: f.dataset as string | undefined, lines, path } : undefined;
 }

@@ -108,21 +108,9 @@ export async function* simulation(
   results = false,
 ): AsyncGenerator<PacketResult, SimulationReport, undefined> {
   const base = { input: 'none' as SimulationReport['input'], decoder: 'objects' as SimulationReport['decoder'], threads: 0, bytes: 0 };
-  // The ruleset: text (parsed here, so that diagnostics carry ranges in it) or an object.
-  let body: unknown = ruleset;
-  if (typeof ruleset === 'string') {
-    try {
-      body = JSON.parse(ruleset);
-    } catch {
-      body = undefined;
-    }
-  }
-  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
-  const problems = rulesetProblems(ruleset, { lists, serviceToken: options.serviceToken });
-  if (hasErrors(problems)) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: problems, ...base };
-  const compiled = compileRuleset(body as Ruleset, { lists, serviceToken: options.serviceToken, examplesPerRule: options.examplesPerRule, decoder: options.decoder });
-  const http = isHttpRuleset(body);
-  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression')), ...(http ? executeNotSimulated(body as Ruleset) : [])];
+  const prepared = prepareRuleset(ruleset, options);
+  if ('problems' in prepared) return { ok: false, summary: EMPTY_SUMMARY, diagnostics: prepared.problems, ...base };
+  const { body, compiled, http, ruleDiagnostics } = prepared;
 
   const inputDiagnostics: Diagnostic[] = [];
   let geoip: GeoIpLookup | undefined;
@@ -141,243 +129,328 @@ export async function* simulation(
     reader = openSource(source, options.inputName);
   } catch (e) {
     // A library caller gets the reason as a diagnostic, as for every other bad input.
-    const err = e as NodeJS.ErrnoException;
-    const what = typeof source === 'string' ? source : typeof source === 'object' && source !== null && 'path' in source ? String(source.path) : 'the input';
-    const why = err?.code ? `${err.code}: ${err.message}` : String(err?.message ?? e);
-    inputDiagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${what} cannot be read (${why})`, '', { data: err?.code ? { code: err.code } : undefined }));
+    inputDiagnostics.push(unreadableInput(source, e));
     return { ok: false, summary: compiled.summary(), diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...base };
   }
-  const name = options.inputName ?? reader.name;
-  const progress = options.progress;
-  const total = reader.size;
-  let pool: WorkerPool | undefined;
   try {
     const head = new Uint8Array(HEAD_BYTES);
     const headLength = await reader.read(head, 0, HEAD_BYTES);
     const first = head.subarray(0, headLength);
     const format = captureFormatOf(first);
-    const frameOptions = { geoip, colo: options.colo };
-    const decoder: SimulationReport['decoder'] = compiled.slotsDecider && !results ? 'slots' : 'objects';
-    let bytes = headLength;
-    let packets = 0;
-
-    if (http) {
-      // HTTP requests: a HAR file or NDJSON request objects, read whole (HAR is one JSON document).
-      if (format !== undefined || looksBinary(first)) {
-        const what = format ?? 'binary data';
-        inputDiagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
-        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes });
-      }
-      const decide = function* (request: HttpRequest): Generator<PacketResult> {
-        if ((packets & 1023) === 0) {
-          options.signal?.throwIfAborted();
-          progress?.({ bytes, totalBytes: total, packets });
-        }
-        const record = requestRecord(request, compiled.fields);
-        const packet = geoip ? withGeoIp(record, geoip) : record;
-        if (results) yield { index: packets, ...compiled.run(packet, packets) };
-        else compiled.count(packet, packets);
-        packets++;
-      };
-      if (HAR_START.test(new TextDecoder().decode(first))) {
-        // A HAR file is one JSON document: read whole.
-        const parts: Uint8Array[] = [];
-        for await (const chunk of prepend(first, reader)) {
-          options.signal?.throwIfAborted();
-          parts.push(chunk);
-          bytes += chunk.length;
-        }
-        bytes -= headLength;
-        const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)), { format: 'har' });
-        parts.length = 0;
-        inputDiagnostics.push(...read.diagnostics);
-        for (const { request } of read.requests) yield* decide(request);
-        progress?.({ bytes, totalBytes: total, packets });
-        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'har', decoder: 'objects', threads: 0, bytes });
-      }
-      // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR).
-      let inputFormat: 'har' | 'ndjson' = 'ndjson';
-      const lines = ndjsonLines(prepend(first, reader));
-      for (;;) {
-        const next = await lines.next();
-        if (next.done) {
-          bytes = next.value;
-          break;
-        }
-        const { line, lineNo, bytesRead } = next.value;
-        bytes = bytesRead;
-        if (!line.trim()) continue;
-        const read = readRequests(line, { format: 'ndjson' });
-        if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
-          inputFormat = 'har';
-          const har = readRequests(line, { format: 'har' });
-          inputDiagnostics.push(...har.diagnostics);
-          for (const { request } of har.requests) yield* decide(request);
-          continue;
-        }
-        // Line numbers of the one-line reads are the file's.
-        for (const d of read.diagnostics) inputDiagnostics.push(renumber(d, lineNo));
-        for (const { request } of read.requests) yield* decide(request);
-      }
-      progress?.({ bytes, totalBytes: total, packets });
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: inputFormat, decoder: 'objects', threads: 0, bytes });
-    }
-
-    if (format === 'pcap' && !results && headLength >= 24) {
-      // Chunks of whole records, counted on worker threads or here.
-      const header = pcapHeaderOf(first)!;
-      const facts = pcapFacts(header);
-      const linkTypes = new LinkTypes(inputDiagnostics);
-      linkTypes.see(header.linkType);
-      const countFrame = compiled.frameCounter(frameOptions);
-      const local = new LocalPool(chunkLoop(facts, countFrame), pcapCountingWalk(facts, countFrame));
-      const threads = options.threads ?? defaultThreads(total);
-      pool = startPool(compiled, options, geoip, facts, threads);
-      if (pool) pool.countHereUntilReady(local);
-      const chunked: ChunkedResult = await feedPcapChunks(prependReader(first.subarray(24), reader), facts, pool ?? local, {
-        chunkBytes: options.chunkBytes ?? 1 << 20,
-        maxPacket: MAX_PACKET,
-        signal: options.signal,
-        onProgress: progress ? (b, p) => progress({ bytes: b, totalBytes: total, packets: p }) : undefined,
-      });
-      bytes = chunked.bytes;
-      if (pool) for (const s of await pool.finish()) compiled.merge(s);
-      if (chunked.rest) {
-        // A corrupt or cut record: the rest through the general parser, with whole-file offsets and numbers.
-        const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
-        parser.push(first.subarray(0, 24));
-        parser.read();
-        parser.resumePcapAt(chunked.rest.offset, chunked.rest.index, chunked.rest.lastSeconds);
-        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
-        inputDiagnostics.push(...rest.summary.diagnostics);
-        // The parser's byte count includes the file header pushed to it above.
-        bytes = chunked.rest.offset + rest.summary.bytes - 24;
-      }
-      packets = compiled.summary().packets;
-      progress?.({ bytes, totalBytes: total, packets });
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'pcap', decoder, threads: pool ? threads : 0, bytes });
-    }
-
-    if (format === 'pcapng' && !results) {
-      // Chunks of whole blocks, counted on worker threads or here, as for classic pcap.
-      const facts: PcapngFacts = { format: 'pcapng' };
-      const linkTypes = new LinkTypes(inputDiagnostics);
-      const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
-      const threads = options.threads ?? defaultThreads(total);
-      pool = startPool(compiled, options, geoip, facts, threads);
-      if (pool) pool.countHereUntilReady(local);
-      const chunked = await feedPcapngChunks(prependReader(first, reader), pool ?? local, {
-        chunkBytes: options.chunkBytes ?? 1 << 20,
-        maxPacket: MAX_PACKET,
-        signal: options.signal,
-        onProgress: progress ? (b, p) => progress({ bytes: b, totalBytes: total, packets: p }) : undefined,
-        onLinkType: (l) => linkTypes.see(l),
-      });
-      bytes = chunked.bytes;
-      if (pool) for (const s of await pool.finish()) compiled.merge(s);
-      if (chunked.rest) {
-        // A block the walk does not vouch for: the rest through the general parser, with whole-file offsets and numbers.
-        const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
-        parser.resumePcapngAt(chunked.rest.offset, chunked.rest.index, chunked.rest.section);
-        const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
-        inputDiagnostics.push(...rest.summary.diagnostics);
-        bytes = chunked.rest.offset + rest.summary.bytes;
-      }
-      progress?.({ bytes, totalBytes: total, packets: compiled.summary().packets });
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'pcapng', decoder, threads: pool ? threads : 0, bytes });
-    }
-
-    if (format !== undefined) {
-      const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
-      const batches = readBatchesWith(parser, prepend(first, reader));
-      const linkTypes = new LinkTypes(inputDiagnostics);
-      if (!results) {
-        const counted = await countRecords(batches, compiled.frameCounter(frameOptions), 0, options.signal, linkTypes, progress && ((b, p) => progress({ bytes: b, totalBytes: total, packets: p })));
-        inputDiagnostics.push(...counted.summary.diagnostics);
-        bytes = counted.summary.bytes;
-      } else {
-        const decode = { fields: compiled.fields, geoip, colo: options.colo, problems: false };
-        for (;;) {
-          options.signal?.throwIfAborted();
-          const next = await batches.next();
-          if (next.done) {
-            inputDiagnostics.push(...next.value.diagnostics);
-            bytes = next.value.bytes;
-            break;
-          }
-          for (const rec of next.value) {
-            linkTypes.see(rec.linkType);
-            const packet = decodePacket(rec, decode).packet as Packet;
-            yield { index: packets, ...compiled.run(packet, packets) };
-            packets++;
-          }
-          if (next.value.length) progress?.({ bytes: next.value[next.value.length - 1]!.offset, totalBytes: total, packets });
-        }
-      }
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: format, decoder, threads: 0, bytes });
-    }
-
-    if (looksBinary(first)) {
+    const run: InputRun = { compiled, options, results, geoip, body, reader, first, name: options.inputName ?? reader.name, diagnostics: inputDiagnostics };
+    let end: InputEnd;
+    if (http) end = yield* httpRequests(run, format);
+    else if (format === 'pcap' && !results && headLength >= 24) end = await pcapChunks(run);
+    else if (format === 'pcapng' && !results) end = await pcapngChunks(run);
+    else if (format !== undefined) end = yield* captureRecords(run, format);
+    else if (looksBinary(first)) {
       // Neither a capture (no magic) nor text: one clear error instead of a diagnostic per "line".
       const magic = Array.from(first.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
       inputDiagnostics.push(
         rulesetDiagnostic(
           'simulation-unknown-input',
-          `${name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
+          `${run.name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
           '',
           { data: { offset: 0 } },
         ),
       );
-      return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'unknown', decoder: 'objects', threads: 0, bytes });
-    }
-
-    // NDJSON: one packet object per line.
-    const values = new ValueProblems(compiled.fields);
-    const lines = ndjsonLines(prepend(first, reader));
-    for (;;) {
-      const next = await lines.next();
-      if (next.done) {
-        bytes = next.value;
-        break;
-      }
-      const { line, lineNo, bytesRead } = next.value;
-      if ((lineNo & 1023) === 0) {
-        options.signal?.throwIfAborted();
-        progress?.({ bytes: bytesRead, totalBytes: total, packets });
-      }
-      if (!line.trim()) continue;
-      let p: unknown;
-      try {
-        p = JSON.parse(line);
-      } catch (e) {
-        inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: not JSON (${(e as Error).message})`, '', { data: { line: lineNo } }));
-        continue;
-      }
-      if (p === null || typeof p !== 'object' || Array.isArray(p)) {
-        inputDiagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
-        continue;
-      }
-      if (packets === 0 && looksLikeRequests(p)) {
-        // HTTP requests given to a network ruleset would be packets without a field: allowed, silently.
-        const phase = (body as { phase?: unknown } | undefined)?.phase;
-        inputDiagnostics.push(
-          rulesetDiagnostic('simulation-http-phase', `line ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { line: lineNo } }),
-        );
-        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead });
-      }
-      // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
-      const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
-      if (results) yield { index: packets, ...compiled.run(packet, packets) };
-      else compiled.count(packet, packets);
-      packets++;
-    }
-    inputDiagnostics.push(...values.diagnostics());
-    progress?.({ bytes, totalBytes: total, packets });
-    return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'ndjson', decoder: 'objects', threads: 0, bytes });
+      end = { input: 'unknown', decoder: 'objects', threads: 0, bytes: headLength };
+    } else end = yield* ndjsonPackets(run);
+    return report(compiled, ruleDiagnostics, inputDiagnostics, end);
   } finally {
-    await pool?.close();
     reader.close();
   }
+}
+
+/**
+ * The ruleset, validated and compiled: text is parsed here, so that diagnostics carry ranges in it. Its
+ * problems alone when it has errors (then nothing is simulated).
+ */
+function prepareRuleset(ruleset: string | Ruleset, options: SimulateInputOptions): { problems: Diagnostic[] } | { body: unknown; compiled: CompiledRuleset; http: boolean; ruleDiagnostics: Diagnostic[] } {
+  let body: unknown = ruleset;
+  if (typeof ruleset === 'string') {
+    try {
+      body = JSON.parse(ruleset);
+    } catch {
+      body = undefined;
+    }
+  }
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const problems = rulesetProblems(ruleset, { lists, serviceToken: options.serviceToken });
+  if (hasErrors(problems)) return { problems };
+  const compiled = compileRuleset(body as Ruleset, { lists, serviceToken: options.serviceToken, examplesPerRule: options.examplesPerRule, decoder: options.decoder });
+  const http = isHttpRuleset(body);
+  const ruleDiagnostics = [...compiled.diagnostics, ...problems.filter((d) => !d.pointer?.endsWith('/expression')), ...(http ? executeNotSimulated(body as Ruleset) : [])];
+  return { body, compiled, http, ruleDiagnostics };
+}
+
+/** The diagnostic of an input that cannot be opened, with the system's reason. */
+function unreadableInput(source: SimulationSource, e: unknown): Diagnostic {
+  const err = e as NodeJS.ErrnoException;
+  const what = typeof source === 'string' ? source : typeof source === 'object' && source !== null && 'path' in source ? String(source.path) : 'the input';
+  const why = err?.code ? `${err.code}: ${err.message}` : String(err?.message ?? e);
+  return rulesetDiagnostic('simulation-unreadable-input', `${what} cannot be read (${why})`, '', { data: err?.code ? { code: err.code } : undefined });
+}
+
+/** What each reader of an input works with: the compiled ruleset, the input opened and its first bytes read. */
+interface InputRun {
+  compiled: CompiledRuleset;
+  options: SimulateInputOptions;
+  /** Yield each packet's result (in order, on this thread). */
+  results: boolean;
+  geoip: GeoIpLookup | undefined;
+  /** The ruleset body as parsed (its phase names the field set in messages). */
+  body: unknown;
+  reader: ByteReader;
+  /** The input's first bytes, already read from `reader` (at most {@link HEAD_BYTES}). */
+  first: Uint8Array;
+  /** The input's name in messages. */
+  name: string;
+  /** Where the input's diagnostics go. */
+  diagnostics: Diagnostic[];
+}
+
+/** What a reader says of the input at its end, for the report. */
+type InputEnd = Pick<SimulationReport, 'input' | 'decoder' | 'threads' | 'bytes'>;
+
+/** Progress of an input as a callback of (bytes, packets), when progress is asked for. */
+function progressOf(run: InputRun): ((b: number, p: number) => void) | undefined {
+  const { progress } = run.options;
+  const total = run.reader.size;
+  return progress ? (b, p) => progress({ bytes: b, totalBytes: total, packets: p }) : undefined;
+}
+
+/** The decoder a capture's frames are decided with: numeric slots when the ruleset allows and no per-packet results are asked for. */
+const decoderOf = (run: InputRun): SimulationReport['decoder'] => (run.compiled.slotsDecider && !run.results ? 'slots' : 'objects');
+
+/** HTTP requests for an HTTP-phase ruleset: a HAR file (one JSON document, read whole) or NDJSON request objects. */
+async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFormatOf>): AsyncGenerator<PacketResult, InputEnd, undefined> {
+  const { compiled, options, results, geoip, reader, first, name } = run;
+  const progress = options.progress;
+  const total = reader.size;
+  let bytes = first.length;
+  let packets = 0;
+  if (format !== undefined || looksBinary(first)) {
+    const what = format ?? 'binary data';
+    run.diagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
+    return { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes };
+  }
+  const decide = function* (request: HttpRequest): Generator<PacketResult> {
+    if ((packets & 1023) === 0) {
+      options.signal?.throwIfAborted();
+      progress?.({ bytes, totalBytes: total, packets });
+    }
+    const record = requestRecord(request, compiled.fields);
+    const packet = geoip ? withGeoIp(record, geoip) : record;
+    if (results) yield { index: packets, ...compiled.run(packet, packets) };
+    else compiled.count(packet, packets);
+    packets++;
+  };
+  if (HAR_START.test(new TextDecoder().decode(first))) {
+    // A HAR file is one JSON document: read whole.
+    const parts: Uint8Array[] = [];
+    for await (const chunk of prepend(first, reader)) {
+      options.signal?.throwIfAborted();
+      parts.push(chunk);
+      bytes += chunk.length;
+    }
+    bytes -= first.length;
+    const read = readRequests(new TextDecoder().decode(Buffer.concat(parts)), { format: 'har' });
+    parts.length = 0;
+    run.diagnostics.push(...read.diagnostics);
+    for (const { request } of read.requests) yield* decide(request);
+    progress?.({ bytes, totalBytes: total, packets });
+    return { input: 'har', decoder: 'objects', threads: 0, bytes };
+  }
+  // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR).
+  let inputFormat: 'har' | 'ndjson' = 'ndjson';
+  const lines = ndjsonLines(prepend(first, reader));
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) {
+      bytes = next.value;
+      break;
+    }
+    const { line, lineNo, bytesRead } = next.value;
+    bytes = bytesRead;
+    if (!line.trim()) continue;
+    const read = readRequests(line, { format: 'ndjson' });
+    if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
+      inputFormat = 'har';
+      const har = readRequests(line, { format: 'har' });
+      run.diagnostics.push(...har.diagnostics);
+      for (const { request } of har.requests) yield* decide(request);
+      continue;
+    }
+    // Line numbers of the one-line reads are the file's.
+    for (const d of read.diagnostics) run.diagnostics.push(renumber(d, lineNo));
+    for (const { request } of read.requests) yield* decide(request);
+  }
+  progress?.({ bytes, totalBytes: total, packets });
+  return { input: inputFormat, decoder: 'objects', threads: 0, bytes };
+}
+
+/** A classic pcap capture in chunks of whole records, counted on worker threads or here. */
+async function pcapChunks(run: InputRun): Promise<InputEnd> {
+  const { compiled, options, geoip, reader, first } = run;
+  const frameOptions = { geoip, colo: options.colo };
+  const total = reader.size;
+  const header = pcapHeaderOf(first)!;
+  const facts = pcapFacts(header);
+  const linkTypes = new LinkTypes(run.diagnostics);
+  linkTypes.see(header.linkType);
+  const countFrame = compiled.frameCounter(frameOptions);
+  const local = new LocalPool(chunkLoop(facts, countFrame), pcapCountingWalk(facts, countFrame));
+  const threads = options.threads ?? defaultThreads(total);
+  const pool = startPool(compiled, options, geoip, facts, threads);
+  try {
+    if (pool) pool.countHereUntilReady(local);
+    const chunked: ChunkedResult = await feedPcapChunks(prependReader(first.subarray(24), reader), facts, pool ?? local, {
+      chunkBytes: options.chunkBytes ?? 1 << 20,
+      maxPacket: MAX_PACKET,
+      signal: options.signal,
+      onProgress: progressOf(run),
+    });
+    let bytes = chunked.bytes;
+    if (pool) for (const s of await pool.finish()) compiled.merge(s);
+    if (chunked.rest) {
+      // A corrupt or cut record: the rest through the general parser, with whole-file offsets and numbers.
+      const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+      parser.push(first.subarray(0, 24));
+      parser.read();
+      parser.resumePcapAt(chunked.rest.offset, chunked.rest.index, chunked.rest.lastSeconds);
+      const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
+      run.diagnostics.push(...rest.summary.diagnostics);
+      // The parser's byte count includes the file header pushed to it above.
+      bytes = chunked.rest.offset + rest.summary.bytes - 24;
+    }
+    options.progress?.({ bytes, totalBytes: total, packets: compiled.summary().packets });
+    return { input: 'pcap', decoder: decoderOf(run), threads: pool ? threads : 0, bytes };
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** A pcapng capture in chunks of whole blocks, counted on worker threads or here, as for classic pcap. */
+async function pcapngChunks(run: InputRun): Promise<InputEnd> {
+  const { compiled, options, geoip, reader, first } = run;
+  const frameOptions = { geoip, colo: options.colo };
+  const total = reader.size;
+  const facts: PcapngFacts = { format: 'pcapng' };
+  const linkTypes = new LinkTypes(run.diagnostics);
+  const local = new LocalPool(chunkLoop(facts, compiled.frameCounter(frameOptions)));
+  const threads = options.threads ?? defaultThreads(total);
+  const pool = startPool(compiled, options, geoip, facts, threads);
+  try {
+    if (pool) pool.countHereUntilReady(local);
+    const chunked = await feedPcapngChunks(prependReader(first, reader), pool ?? local, {
+      chunkBytes: options.chunkBytes ?? 1 << 20,
+      maxPacket: MAX_PACKET,
+      signal: options.signal,
+      onProgress: progressOf(run),
+      onLinkType: (l) => linkTypes.see(l),
+    });
+    let bytes = chunked.bytes;
+    if (pool) for (const s of await pool.finish()) compiled.merge(s);
+    if (chunked.rest) {
+      // A block the walk does not vouch for: the rest through the general parser, with whole-file offsets and numbers.
+      const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+      parser.resumePcapngAt(chunked.rest.offset, chunked.rest.index, chunked.rest.section);
+      const rest = await countRecords(readBatchesWith(parser, prepend(chunked.rest.carry, reader)), compiled.frameCounter(frameOptions), chunked.rest.index, options.signal, linkTypes);
+      run.diagnostics.push(...rest.summary.diagnostics);
+      bytes = chunked.rest.offset + rest.summary.bytes;
+    }
+    options.progress?.({ bytes, totalBytes: total, packets: compiled.summary().packets });
+    return { input: 'pcapng', decoder: decoderOf(run), threads: pool ? threads : 0, bytes };
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** A capture through the general reader, on this thread: counted, or each packet's result yielded. */
+async function* captureRecords(run: InputRun, format: 'pcap' | 'pcapng'): AsyncGenerator<PacketResult, InputEnd, undefined> {
+  const { compiled, options, results, geoip, reader, first } = run;
+  const progress = options.progress;
+  const parser = new CaptureParser({ timestamps: 'number', maxPacketBytes: MAX_PACKET });
+  const batches = readBatchesWith(parser, prepend(first, reader));
+  const linkTypes = new LinkTypes(run.diagnostics);
+  let bytes: number;
+  if (!results) {
+    const counted = await countRecords(batches, compiled.frameCounter({ geoip, colo: options.colo }), 0, options.signal, linkTypes, progressOf(run));
+    run.diagnostics.push(...counted.summary.diagnostics);
+    bytes = counted.summary.bytes;
+  } else {
+    const decode = { fields: compiled.fields, geoip, colo: options.colo, problems: false };
+    let packets = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const next = await batches.next();
+      if (next.done) {
+        run.diagnostics.push(...next.value.diagnostics);
+        bytes = next.value.bytes;
+        break;
+      }
+      for (const rec of next.value) {
+        linkTypes.see(rec.linkType);
+        const packet = decodePacket(rec, decode).packet as Packet;
+        yield { index: packets, ...compiled.run(packet, packets) };
+        packets++;
+      }
+      if (next.value.length) progress?.({ bytes: next.value[next.value.length - 1]!.offset, totalBytes: reader.size, packets });
+    }
+  }
+  return { input: format, decoder: decoderOf(run), threads: 0, bytes };
+}
+
+/** NDJSON: one packet object per line. */
+async function* ndjsonPackets(run: InputRun): AsyncGenerator<PacketResult, InputEnd, undefined> {
+  const { compiled, options, results, geoip, reader, first } = run;
+  const progress = options.progress;
+  const total = reader.size;
+  const values = new ValueProblems(compiled.fields);
+  const lines = ndjsonLines(prepend(first, reader));
+  let bytes: number;
+  let packets = 0;
+  for (;;) {
+    const next = await lines.next();
+    if (next.done) {
+      bytes = next.value;
+      break;
+    }
+    const { line, lineNo, bytesRead } = next.value;
+    if ((lineNo & 1023) === 0) {
+      options.signal?.throwIfAborted();
+      progress?.({ bytes: bytesRead, totalBytes: total, packets });
+    }
+    if (!line.trim()) continue;
+    let p: unknown;
+    try {
+      p = JSON.parse(line);
+    } catch (e) {
+      run.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: not JSON (${(e as Error).message})`, '', { data: { line: lineNo } }));
+      continue;
+    }
+    if (p === null || typeof p !== 'object' || Array.isArray(p)) {
+      run.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
+      continue;
+    }
+    if (packets === 0 && looksLikeRequests(p)) {
+      // HTTP requests given to a network ruleset would be packets without a field: allowed, silently.
+      const phase = (run.body as { phase?: unknown } | undefined)?.phase;
+      run.diagnostics.push(
+        rulesetDiagnostic('simulation-http-phase', `line ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { line: lineNo } }),
+      );
+      return { input: 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead };
+    }
+    // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
+    const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
+    if (results) yield { index: packets, ...compiled.run(packet, packets) };
+    else compiled.count(packet, packets);
+    packets++;
+  }
+  run.diagnostics.push(...values.diagnostics());
+  progress?.({ bytes, totalBytes: total, packets });
+  return { input: 'ndjson', decoder: 'objects', threads: 0, bytes };
 }
 
 /**

@@ -16,7 +16,8 @@ import {
 } from '../../src/index.js';
 import { validateCustomFieldRule } from '../../src/logpush/index.js';
 import { CaptureParser, readCaptureAll } from '../../src/capture/index.js';
-import { checkCommand, validateCommand } from '../../src/cli/commands.js';
+import { checkCommand } from '../../src/cli/check.js';
+import { validateCommand } from '../../src/cli/validate.js';
 import { exportCommand } from '../../src/cli/export.js';
 import { UsageError } from '../../src/cli/io.js';
 import { expression as validExpression } from '../expression/arbitraries.js';

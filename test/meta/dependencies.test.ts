@@ -1,7 +1,8 @@
 /**
  * The module structure, held by dependency-cruiser: no import cycles in src/; a folder is entered only
- * through its index.ts; the browser-safe core imports no Node built-in and nothing of the Node-only
- * folders (the CLI, the simulation of files and the server).
+ * through its index.ts (src/codes.ts also reads each folder's codes.ts, which imports nothing but types);
+ * the browser-safe core imports no Node built-in and nothing of the Node-only folders (the CLI, the
+ * simulation of files and the server).
  */
 import { describe, expect, it } from 'vitest';
 import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-cruiser';
@@ -20,6 +21,9 @@ const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host
 const DEFERRED = 'node_modules/(re2js|chevrotain|ipaddr\\.js)/|^src/expression/parser\\.ts$';
 const DEFERRED_HOLDERS = ['^src/expression/(deferred|parser|grammar-doc)\\.ts$', '^src/net/deferred\\.ts$', '^src/simulation/worker\\.ts$'];
 
+/** A folder's table of diagnostic codes (src/codes.ts reads each, a Node-only folder's too, as data). */
+const CODE_TABLE = '^src/[^/]+/codes\\.ts$';
+
 /** Planted violations the rules must report (so that a rule that matches nothing fails this test). */
 const PLANTS = '^test/meta/dependency-plants/';
 
@@ -36,9 +40,16 @@ const RULES: IConfiguration = {
     {
       name: 'top-level-through-index',
       severity: 'error',
-      comment: 'the top-level modules (src/index.ts, src/codes.ts) reach folders through their index.ts',
+      comment: 'the top-level modules (src/index.ts, src/codes.ts) reach folders through their index.ts, or a folder\'s code table',
       from: { path: '^src/[^/]+\\.ts$' },
-      to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
+      to: { path: '^src/[^/]+/', pathNot: [CODE_TABLE, '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'code-tables-are-data',
+      severity: 'error',
+      comment: 'a folder\'s codes.ts imports nothing but types, so that src/codes.ts may read it without loading the folder',
+      from: { path: CODE_TABLE },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-without-node-builtins',

@@ -1,0 +1,13 @@
+/** `rulekit hash-key`: its command line. @module */
+import type { Command } from 'commander';
+import { write } from './options.js';
+
+export function register(program: Command): void {
+  program.command('hash-key')
+    .description('print the key_hash of an API key, for a --users file that keeps no key in clear')
+    .argument('<key>', 'the API key')
+    .action(async (key: string) => {
+      const { hashKey } = await import('../../server/index.js');
+      write(hashKey(key) + '\n');
+    });
+}

@@ -1,0 +1,28 @@
+/** `rulekit serve`: its command line, and the listening errors it turns into usage errors. @module */
+import { Option, type Command } from 'commander';
+import { UsageError } from '../io.js';
+import { PORT_DESCRIPTION, portNumber, write } from './options.js';
+
+export function register(program: Command): void {
+  program.command('serve')
+    .description('run the reference server of the configuration API (what npm start runs)')
+    .option('--port <n>', PORT_DESCRIPTION, portNumber)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'directory of the SQLite database (default ./.rulekit-data)')
+    .option('--database-url <url>', 'PostgreSQL instead of SQLite: postgres://user:pass@host/db (or DATABASE_URL)')
+    .option('--users <path>', 'JSON file of users: [{"email", "key" or "key_hash", "accounts": [...], "zones": [...]}] (or RULEKIT_USERS)')
+    .option('--no-demo', 'no demo user, account and zone')
+    .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .action(async (opts) => {
+      // The server (fastify and the database drivers) is loaded by this command only.
+      const { serve } = await import('../../server/index.js');
+      const port = opts.port ?? (process.env.PORT ? Number(process.env.PORT) : undefined);
+      try {
+        await serve({ ...opts, port }, write);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port ?? 8787} is in use; give another with --port (0: any free port)`);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === undefined) throw new UsageError((e as Error).message);
+        throw e;
+      }
+    });
+}

@@ -1,0 +1,260 @@
+/**
+ * `rulekit logfilter FILTER LINES`: a Logpush filter dry-run over log lines — reading the filter (a filter
+ * document or a job body), reading the lines as they arrive (gzip told by its magic bytes), and the exit
+ * code (0 every line read, 1 the filter or some lines have errors, 2 bad usage).
+ * @module
+ */
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { renderDiagnostic, type Diagnostic } from '../index.js';
+import { parseJsonText } from '../json/index.js';
+import { decodeJsonString } from '../lint/index.js';
+import { compileLogFilter, DATASET_NAMES, getDataset, logFilterToExpression, type FilterExplanation } from '../logpush/index.js';
+import { decideLine, reasonText } from '../ruletest/index.js';
+import { checkRegularFile, readInput, UsageError, useColor } from './io.js';
+
+/** Options of `rulekit logfilter`. */
+export interface LogfilterOptions {
+  /** Colour the filter's diagnostics (default: when stderr is a terminal, unless NO_COLOR). */
+  color?: boolean;
+  dataset?: string;
+  explain?: boolean;
+  format?: 'text' | 'json' | 'ndjson';
+}
+
+/**
+ * The lines of an input, one at a time, as it arrives: gunzipped when it starts with gzip's magic bytes
+ * (whatever the name), split on LF (a CR before it dropped), a UTF-8 byte order mark skipped. The input is
+ * never held whole: log files are routinely larger than memory.
+ */
+async function* inputLines(path: string, onGzip: () => void): AsyncGenerator<{ line: number; bytes: Buffer }> {
+  const shown = path === '-' ? 'standard input' : path;
+  let source: NodeJS.ReadableStream;
+  if (path === '-') source = process.stdin;
+  else {
+    checkRegularFile(path);
+    source = createReadStream(path, { highWaterMark: 1 << 20 });
+  }
+  let stream: AsyncIterable<Buffer> = source as AsyncIterable<Buffer>;
+  let pending: Buffer | undefined;
+  let lineNo = 0;
+  let first = true;
+  const reader = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  // Peek at the first chunk for the magic bytes, then go on through gunzip if they are there.
+  let head = await nextChunk(reader, shown);
+  while (head && head.length < 2) {
+    const more = await nextChunk(reader, shown);
+    if (!more) break;
+    head = Buffer.concat([head, more]);
+  }
+  if (head && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+    onGzip();
+    const gunzip = createGunzip();
+    const feed = (async () => {
+      try {
+        gunzip.write(head);
+        for (let c = await nextChunk(reader, shown); c; c = await nextChunk(reader, shown)) {
+          if (!gunzip.write(c)) await new Promise((r) => gunzip.once('drain', r));
+        }
+        gunzip.end();
+      } catch (e) {
+        gunzip.destroy(e as Error);
+      }
+    })();
+    stream = gunzip;
+    head = undefined;
+    void feed;
+  }
+  const chunks = (async function* () {
+    if (head) yield head;
+    if (stream === source) for (let c = await nextChunk(reader, shown); c; c = await nextChunk(reader, shown)) yield c;
+    else {
+      try {
+        for await (const c of stream) yield c as Buffer;
+      } catch (e) {
+        if (e instanceof UsageError) throw e;
+        throw new UsageError(`${shown}: starts as gzip but cannot be decompressed (${(e as Error).message})`);
+      }
+    }
+  })();
+  for await (const chunk of chunks) {
+    let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
+    if (first) {
+      if (buf.length < 3 && buf.every((b, i) => b === [0xef, 0xbb, 0xbf][i])) {
+        pending = buf;
+        continue;
+      }
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      first = false;
+    }
+    let at = 0;
+    for (let nl = buf.indexOf(10, at); nl >= 0; nl = buf.indexOf(10, at)) {
+      lineNo++;
+      yield { line: lineNo, bytes: buf.subarray(at, nl > at && buf[nl - 1] === 13 ? nl - 1 : nl) };
+      at = nl + 1;
+    }
+    pending = at < buf.length ? buf.subarray(at) : undefined;
+  }
+  if (pending && pending.length) {
+    lineNo++;
+    yield { line: lineNo, bytes: pending[pending.length - 1] === 13 ? pending.subarray(0, -1) : pending };
+  }
+}
+
+async function nextChunk(reader: AsyncIterator<Buffer>, shown: string): Promise<Buffer | undefined> {
+  try {
+    const r = await reader.next();
+    return r.done ? undefined : (r.value as Buffer);
+  } catch (e) {
+    throw new UsageError(`${shown}: cannot be read (${(e as Error).message})`);
+  }
+}
+
+/** Run `rulekit logfilter`; returns the exit code (1: the filter or some lines have errors). */
+export async function logfilterCommand(filterPath: string, linesPath: string, options: LogfilterOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+  if (filterPath === '-' && linesPath === '-') throw new UsageError('the filter and the lines cannot both be standard input');
+  if (options.dataset !== undefined && !getDataset(options.dataset)) throw new UsageError(`unknown dataset ${JSON.stringify(options.dataset)}; the datasets are ${DATASET_NAMES.join(', ')}`);
+  const filterText = (await readInput(filterPath)).text;
+  const shownFilter = filterPath === '-' ? 'standard input' : filterPath;
+  const { doc, errors } = parseJsonText(filterText, 64);
+  if (!doc) throw new UsageError(renderDiagnostic(filterText, { code: 'invalid-filter-file', severity: 'error', message: `not valid JSON: ${errors[0]?.message}`, range: errors[0]?.range }, shownFilter));
+  const v = doc.value as Record<string, unknown> | null;
+  // A filter document, or a job body whose "filter" is the filter's JSON text.
+  let text: string | undefined;
+  let toFile: (d: Diagnostic) => Diagnostic['range'];
+  let dataset = options.dataset;
+  if (v && typeof v === 'object' && !Array.isArray(v) && 'where' in v) {
+    text = filterText;
+    toFile = (d) => d.range;
+  } else if (v && typeof v === 'object' && !Array.isArray(v) && ('filter' in v || 'dataset' in v || 'destination_conf' in v)) {
+    if (typeof v['dataset'] === 'string') dataset ??= v['dataset'];
+    const f = v['filter'];
+    if (typeof f === 'string' && f.trim() !== '') {
+      text = f;
+      const range = doc.valueRange('/filter')!;
+      const map = decodeJsonString(filterText, range);
+      toFile = (d) => (d.range && map ? map.toSource(d.range) : range);
+    } else if (f !== undefined && f !== null && f !== '') {
+      throw new UsageError(renderDiagnostic(filterText, { code: 'invalid-filter-file', severity: 'error', message: 'the job\'s "filter" is the filter\'s JSON text, a string', range: doc.valueRange('/filter') }, shownFilter));
+    } else toFile = () => undefined;
+  } else {
+    throw new UsageError(`${shownFilter}: give a filter document ({"where": {...}}) or a Logpush job body ({"dataset": …, "filter": "…"})`);
+  }
+  dataset ??= 'http_requests';
+  if (!getDataset(dataset)) throw new UsageError(`${shownFilter}: unknown dataset ${JSON.stringify(dataset)}; the datasets are ${DATASET_NAMES.join(', ')}`);
+
+  let compiled: ReturnType<typeof compileLogFilter> | undefined;
+  if (text !== undefined) {
+    compiled = compileLogFilter(text, { dataset });
+    const shown = compiled.diagnostics.filter((d) => d.severity !== 'hint');
+    // The pointer is the file's: inside a filter document its own, inside a job the "filter" string's.
+    const color = useColor(options.color, process.stderr);
+    for (const d of shown) note(renderDiagnostic(filterText, { ...d, pointer: text === filterText ? d.pointer : '/filter', range: toFile(d) }, shownFilter, { color }) + '\n');
+    if (!compiled.filter || !compiled.matcher) {
+      note(`rulekit: the filter has errors; no line was run through it\n`);
+      return 1;
+    }
+  }
+  const shownLines = linesPath === '-' ? 'standard input' : linesPath;
+  const format = options.format ?? 'text';
+  const filter = compiled?.filter;
+  const matcher = compiled?.matcher;
+  // The explanation of a line is far dearer than its verdict: it is built only where it is shown.
+  const explain = options.explain === true;
+  let gzip = false;
+  const counts = { lines: 0, kept: 0, dropped: 0, invalid: 0 };
+  const invalid: { line: number; message: string }[] = [];
+  const refuse = (line: number, message: string) => {
+    counts.invalid++;
+    if (format === 'json') invalid.push({ line, message });
+    note(`${shownLines}:${line}:1: error[invalid-log-line]: ${message}\n`);
+  };
+  // What is kept until the end is what the format needs there: nothing for ndjson, a small record a line
+  // for json, the report's lines for text (their width depends on the last line number).
+  const jsonLines: object[] = [];
+  const textRows: { line: number; kept: boolean; shown: string; tree: string[] }[] = [];
+  let out = '';
+  const flush = (force: boolean) => {
+    if (out.length >= 1 << 16 || (force && out)) {
+      write(out);
+      out = '';
+    }
+  };
+  for await (const { line, bytes } of inputLines(linesPath, () => (gzip = true))) {
+    // Blank lines (spaces and tabs only) are not log lines.
+    let blank = true;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b !== 32 && b !== 9 && b !== 13) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) continue;
+    if (!isUtf8(bytes)) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
+    const t = bytes.toString('utf8');
+    let obj: unknown;
+    try {
+      obj = JSON.parse(t);
+    } catch (e) {
+      refuse(line, `not valid JSON (${(e as Error).message})`);
+      continue;
+    }
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      refuse(line, 'a log line is a JSON object');
+      continue;
+    }
+    const record = obj as Record<string, unknown>;
+    counts.lines++;
+    if (!explain) {
+      const kept = !matcher || matcher(record);
+      if (kept) counts.kept++;
+      if (format === 'ndjson') {
+        if (kept) {
+          out += t + '\n';
+          flush(false);
+        }
+      } else if (format === 'json') jsonLines.push({ line, kept });
+      else textRows.push({ line, kept, shown: t.length > 100 ? t.slice(0, 99) + '…' : t, tree: [] });
+      continue;
+    }
+    const d = decideLine(filter, matcher, record);
+    if (d.kept) counts.kept++;
+    if (format === 'ndjson') {
+      if (d.kept) {
+        out += t + '\n';
+        flush(false);
+      }
+    } else if (format === 'json') jsonLines.push({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
+    else textRows.push({ line, kept: d.kept, shown: reasonText(d), tree: filter && d.explanation.children ? renderTree(d.explanation, '') : [] });
+  }
+  flush(true);
+  counts.dropped = counts.lines - counts.kept;
+  if (format === 'json') {
+    write(
+      JSON.stringify(
+        { dataset, filter: filter ? logFilterToExpression(filter) : null, gzip, counts, lines: jsonLines, invalid },
+        null,
+        2,
+      ) + '\n',
+    );
+  } else if (format === 'text') {
+    const report: string[] = [`filter (${dataset}): ${filter ? logFilterToExpression(filter) : 'none: every line is pushed'}`];
+    const width = String(textRows.at(-1)?.line ?? 1).length;
+    const indent = ' '.repeat(width + 16);
+    for (const r of textRows) {
+      report.push(`line ${String(r.line).padStart(width)}  ${r.kept ? 'kept   ' : 'dropped'}  ${r.shown}`);
+      for (const l of r.tree) report.push(indent + l);
+    }
+    report.push(`${counts.lines} line(s): ${counts.kept} kept (would be pushed), ${counts.dropped} dropped${counts.invalid ? `, ${counts.invalid} not a log line` : ''}`);
+    write(report.join('\n') + '\n');
+  }
+  return counts.invalid ? 1 : 0;
+}
+
+function renderTree(e: FilterExplanation, indent: string): string[] {
+  const mark = e.result ? '✓' : '✗';
+  if (!e.children) return [`${indent}${mark} ${e.expression}  (line: ${e.value === undefined ? 'absent' : JSON.stringify(e.value)})`];
+  return [`${indent}${mark} ${e.expression}`, ...e.children.flatMap((c) => renderTree(c, `${indent}  `))];
+}
