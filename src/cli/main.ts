@@ -23,6 +23,7 @@ import * as simulate from './commands/simulate.js';
 import * as test from './commands/test.js';
 import * as validate from './commands/validate.js';
 import { fileError, UsageError } from './io.js';
+import { MissingPartError } from '../optional-parts.js';
 import { VERSION } from '../version.js';
 
 /** The commands, in the order `rulekit --help` lists them. */
@@ -57,7 +58,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
-    if (e instanceof UsageError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
+    // An optional part that is not installed (the server, a SQL engine): the line that installs it.
+    if (e instanceof UsageError || e instanceof MissingPartError || (e as NodeJS.ErrnoException).code === 'ENOENT') {
       process.stderr.write(`rulekit: ${(e as Error).message}\n`);
       process.exitCode = 2;
       return;

@@ -1,6 +1,7 @@
 /** `rulekit serve`: its command line, and the listening errors it turns into usage errors. @module */
 import { Option, type Command } from 'commander';
 import { UsageError } from '../io.js';
+import { loadPart, MissingPartError, type OptionalPartName } from '../../optional-parts.js';
 import { PORT_DESCRIPTION, portNumber, write } from './options.js';
 
 export function register(program: Command): void {
@@ -14,12 +15,15 @@ export function register(program: Command): void {
     .option('--no-demo', 'no demo user, account and zone')
     .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .action(async (opts) => {
-      // The server (fastify and the database drivers) is loaded by this command only.
-      const { serve } = await import('../../server/index.js');
+      // The server (fastify and the database drivers) is loaded by this command only: optional parts,
+      // which a missing one names with the line that installs the server and its store together.
+      const parts: OptionalPartName[] = ['server', opts.databaseUrl || process.env.DATABASE_URL ? 'postgres' : 'sqlite'];
+      const { serve } = await loadPart(parts, () => import('../../server/index.js'));
       const port = opts.port ?? (process.env.PORT ? Number(process.env.PORT) : undefined);
       try {
-        await serve({ ...opts, port }, write);
+        await loadPart(parts, () => serve({ ...opts, port }, write));
       } catch (e) {
+        if (e instanceof MissingPartError) throw e;
         if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port ?? 8787} is in use; give another with --port (0: any free port)`);
         if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === undefined) throw new UsageError((e as Error).message);
         throw e;
