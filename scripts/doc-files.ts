@@ -12,6 +12,7 @@ import { CAPTURE_CODES } from '../src/capture/codes.js';
 import { EXPORT_CODES } from '../src/export/codes.js';
 import { HTTP_CODES } from '../src/http/codes.js';
 import { LINT_CODES } from '../src/lint/codes.js';
+import { DIFF_CODES } from '../src/diff/codes.js';
 import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
 import { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, RESPONSE_PHASES, SCHEMA_SOURCE, responseFieldPhases, type Shape } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
@@ -165,6 +166,10 @@ export function docFiles(): Record<string, string> {
     '## HTTP requests (NDJSON request objects, HAR files)',
     '',
     ...table(HTTP_CODES),
+    '',
+    '## Semantic diff of rulesets (docs/diff.md)',
+    '',
+    ...table(DIFF_CODES),
     '',
     '## `rulekit lint`: the files it reads, and suppressions',
     '',

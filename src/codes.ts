@@ -13,6 +13,7 @@ import { EXPORT_CODES } from './export/index.js';
 import { ANALYSIS_CODES } from './analysis/index.js';
 import { SQL_CODES } from './sql/index.js';
 import { HTTP_CODES } from './http/index.js';
+import { DIFF_CODES } from './diff/index.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -24,4 +25,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...ANALYSIS_CODES,
   ...SQL_CODES,
   ...HTTP_CODES,
+  ...DIFF_CODES,
 });
