@@ -11,7 +11,8 @@
  * @module
  */
 import { ListCatalog, NETWORK_SCHEME, print, Scheme, type ExpressionOptions } from '../expression/index.js';
-import { ACTION_CATALOG, actionTerminates, checkedExpression, phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
+import { ACTION_CATALOG, actionTerminates, checkedExpression, phaseExpressionOptions, phaseInfo, type Rule } from '../ruleset/index.js';
+import { compileRuleset, type CompiledRuleset } from '../engine/index.js';
 import { Normalizer, product, TooComplex, type Cube, type Domain } from '../analysis/index.js';
 import type { DiffRuleRef } from './types.js';
 
@@ -99,4 +100,10 @@ export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, option
     rules.push({ ref, verdict: action === 'skip' ? 'allow' : action, cubes });
   });
   return { rules, leftOut, phase, http, scheme, simulation: { lists, serviceToken: options.serviceToken, scheme } };
+}
+
+/** The ruleset compiled for the simulator, with the phase, lists and scheme its deciders were read with. */
+export function compileDeciders(ruleset: { rules?: unknown }, side: Deciders): CompiledRuleset {
+  const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
+  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, side.simulation);
 }

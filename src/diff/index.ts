@@ -9,3 +9,4 @@ export type { Decision, DiffRegion, DiffRuleRef, RegionCondition, RulesetDiff } 
 export type { DiffOptions } from './deciders.js';
 export { diffRulesets, decisionText, regionText, regionContains } from './regions.js';
 export { DIFF_CODES, type DiffCode } from './codes.js';
+export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';

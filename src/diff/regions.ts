@@ -17,10 +17,9 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { compileRuleset, type CompiledRuleset } from '../engine/index.js';
-import { rulesetShapeProblems, type Rule } from '../ruleset/index.js';
+import { rulesetShapeProblems } from '../ruleset/index.js';
 import { firstOutside, mayOverlap, product, subtractAll, TooComplex, witnessOf, type Cube } from '../analysis/index.js';
-import { decidersOf, listCatalog, type Deciders, type DiffOptions } from './deciders.js';
+import { compileDeciders, decidersOf, listCatalog, type Deciders, type DiffOptions } from './deciders.js';
 import { matchRules, ruleRefsOf } from './identity.js';
 import { describeCube, type FieldTypes } from './cube-text.js';
 import { cubeContains } from './cube-contains.js';
@@ -83,7 +82,7 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
     return { unit, regions: [], matches, diagnostics };
   }
   const sameRule = new Map(matches.map((m) => [m.old, m.new]));
-  const simulators = { old: compileSide(oldRuleset, olds), new: compileSide(newRuleset, news) };
+  const simulators = { old: compileDeciders(oldRuleset, olds), new: compileDeciders(newRuleset, news) };
   const types: FieldTypes = (f) => olds.scheme.get(f)?.type;
   const regions: DiffRegion[] = [];
   for (const a of sideDeciders(olds)) {
@@ -185,14 +184,8 @@ function holdsAtoms(c: Cube): boolean {
   return true;
 }
 
-/** The side compiled for the simulator, with the lists and scheme its deciders were read with. */
-function compileSide(ruleset: { rules?: unknown }, side: Deciders): CompiledRuleset {
-  const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
-  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, side.simulation);
-}
-
 /** What keeps a side from being simulated at all (not an object with an array of rule objects). */
-function sideProblems(side: 'old' | 'new', ruleset: unknown): Diagnostic[] {
+export function sideProblems(side: 'old' | 'new', ruleset: unknown): Diagnostic[] {
   return rulesetShapeProblems(ruleset).map((d) => ({ ...d, message: `the ${side} ruleset: ${d.message}`, data: { ...d.data, side } }));
 }
 
