@@ -12,3 +12,4 @@ export { DIFF_CODES, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
 export { formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';
+export { diffLogFilters, countLogFilterDiff, logRegionContains, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts } from './logfilter.js';
