@@ -15,6 +15,7 @@ import { LINT_CODES } from '../src/lint/codes.js';
 import { ANALYSIS_CODES } from '../src/analysis/codes.js';
 import { SQL_CODES } from '../src/sql/codes.js';
 import { SERVER_CODES } from '../src/server/codes.js';
+import { DIFF_CODES } from '../src/diff/codes.js';
 import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
 import { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, RESPONSE_PHASES, SCHEMA_SOURCE, responseFieldPhases, type Shape } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
@@ -176,6 +177,10 @@ export function docFiles(): Record<string, string> {
     '## SQL (`rulekit query`, `rulekit simulate --engine`)',
     '',
     ...table(SQL_CODES),
+    '',
+    '## Semantic diff of rulesets (docs/diff.md)',
+    '',
+    ...table(DIFF_CODES),
     '',
     '## `rulekit lint`: the files it reads, and suppressions',
     '',

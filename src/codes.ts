@@ -18,6 +18,7 @@ import { HTTP_CODES } from './http/index.js';
 // codes.ts is read directly, as data (a folder's codes.ts imports nothing but types; a dependency rule holds it).
 import { LINT_CODES } from './lint/codes.js';
 import { SERVER_CODES } from './server/codes.js';
+import { DIFF_CODES } from './diff/index.js';
 
 /** Every diagnostic code, keyed by its kebab-case id. */
 export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Object.freeze({
@@ -31,4 +32,5 @@ export const DIAGNOSTIC_CODES: Readonly<Record<string, DiagnosticCodeInfo>> = Ob
   ...HTTP_CODES,
   ...LINT_CODES,
   ...SERVER_CODES,
+  ...DIFF_CODES,
 });

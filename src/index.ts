@@ -110,6 +110,14 @@ export {
 // Ruleset analysis: rules that can never decide, expressions never or always true
 export { analyzeRuleset, ANALYSIS_CODES, type AnalysisOptions, type AnalysisRule, type RuleAnalysis, type RulesetAnalysis, type AnalysisCode } from './analysis/index.js';
 
+// Semantic diff: the packets, requests or log lines whose fate a change to a ruleset or a filter changes
+export {
+  diffRulesets, countDiff, DiffCounter, regionContains, decisionText, regionText, diffSummary, failsGate, DIFF_GATES, formatDiffText, formatDiffMarkdown,
+  diffLogFilters, countLogFilterDiff, logRegionContains, DIFF_CODES,
+  type RulesetDiff, type DiffRegion, type Decision, type DiffRuleRef, type RegionCondition, type DiffOptions, type CountDiffOptions, type TrafficDiff,
+  type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type DiffCode,
+} from './diff/index.js';
+
 // Logpush filters as SQL (DuckDB), over a JSON column of log lines
 export {
   toSql, logFilterToSql, expressionToSql, rulesetToSql, rulesetSummarySql, flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked,

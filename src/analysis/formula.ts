@@ -178,7 +178,8 @@ export function meet(a: Cube, b: Cube): Cube | undefined {
   return out;
 }
 
-function product(xs: readonly Cube[], ys: readonly Cube[], transport = true): Cube[] {
+/** Pairwise intersections of two unions of cubes (the satisfiable ones). Throws {@link TooComplex} past {@link MAX_CUBES}. */
+export function product(xs: readonly Cube[], ys: readonly Cube[], transport = true): Cube[] {
   const out: Cube[] = [];
   for (const x of xs) for (const y of ys) {
     const m = meet(x, y);

@@ -11,6 +11,7 @@ import { Command, CommanderError } from 'commander';
 import * as analyze from './commands/analyze.js';
 import * as check from './commands/check.js';
 import * as demo from './commands/demo.js';
+import * as diff from './commands/diff.js';
 import * as exportCommand from './commands/export.js';
 import * as hashKey from './commands/hash-key.js';
 import * as lint from './commands/lint.js';
@@ -28,7 +29,7 @@ import { VERSION } from '../version.js';
 
 /** The commands, in the order `rulekit --help` lists them. */
 const COMMANDS: readonly { register(program: Command): void }[] = [
-  demo, serve, playground, lsp, hashKey, check, validate, lint, test, logfilter, analyze, query, simulate, exportCommand,
+  demo, serve, playground, lsp, hashKey, check, validate, lint, test, logfilter, analyze, diff, query, simulate, exportCommand,
 ];
 
 /** Build the program (exported for tests). */

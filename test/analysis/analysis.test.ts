@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ACTION_CATALOG, analyzeRuleset, compileExpression, simulate, type Rule } from '../../src/index.js';
+import { smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
 
 const codes = (rules: object[], lists = {}) => analyzeRuleset({ rules }, { lists }).diagnostics.map((d) => [d.code, d.pointer]);
 
@@ -69,39 +70,8 @@ describe('findings', () => {
 });
 
 // Generated rulesets over a few fields, and packets that have one transport each.
-const ports = fc.integer({ min: 0, max: 8 });
-const atom = fc.oneof(
-  ports.map((p) => `tcp.dstport == ${p}`),
-  fc.tuple(ports, ports).map(([a, b]) => `tcp.dstport in {${Math.min(a, b)}..${Math.max(a, b)}}`),
-  ports.map((p) => `udp.dstport == ${p}`),
-  ports.map((p) => `udp.dstport > ${p}`),
-  fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.${n}.0/24}`),
-  fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.0.0/${22 + n}}`),
-  fc.constantFrom('tcp.flags.syn', 'ip.proto == "icmp"', 'icmp.type == 8', 'ip.src.country == "DE"', 'ip.src.country in {"DE" "US"}'),
-);
-const expr: fc.Arbitrary<string> = fc.letrec((tie) => ({
-  e: fc.oneof({ depthSize: 'small', withCrossShrink: true }, atom, fc.tuple(tie('e'), fc.constantFrom('and', 'or', 'xor'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`), tie('e').map((a) => `not ${a}`)),
-})).e as fc.Arbitrary<string>;
-const rule = fc.record({
-  action: fc.constantFrom('block', 'skip'),
-  expression: expr,
-  enabled: fc.boolean(),
-}).map((r): Rule => (r.action === 'skip' ? { action: 'skip', action_parameters: { ruleset: 'current' }, expression: r.expression, enabled: r.enabled } : { action: 'block', expression: r.expression, enabled: r.enabled }));
-const packet = fc.record({
-  proto: fc.constantFrom('tcp', 'udp', 'icmp'),
-  port: ports,
-  src: fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 255 })),
-  country: fc.constantFrom('DE', 'US', 'FR', undefined),
-  syn: fc.boolean(),
-  type: fc.constantFrom(0, 8),
-}).map((p) => {
-  const out: Record<string, unknown> = { 'ip.proto': p.proto, 'ip.src': `10.0.${p.src[0]}.${p.src[1]}` };
-  if (p.country) out['ip.src.country'] = p.country;
-  if (p.proto === 'tcp') Object.assign(out, { 'tcp.dstport': p.port, 'tcp.flags.syn': p.syn });
-  if (p.proto === 'udp') out['udp.dstport'] = p.port;
-  if (p.proto === 'icmp') out['icmp.type'] = p.type;
-  return out;
-});
+const rule = smallRuleArb();
+const packet = smallPacketArb;
 
 describe('soundness on generated rulesets (checked by the simulator)', () => {
   it('a rule said never to decide decides no packet; a live rule decides its witness', () => {

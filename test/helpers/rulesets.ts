@@ -3,7 +3,8 @@
  * shape takes (its required members, recursively), and the same ruleset written as a JSON body and as a
  * Terraform `cloudflare_ruleset` (provider v5), so every reader can be given the same thing.
  */
-import { ACTION_CATALOG, phaseInfo, type Shape } from '../../src/ruleset/index.js';
+import fc from 'fast-check';
+import { ACTION_CATALOG, phaseInfo, type Rule, type Shape } from '../../src/ruleset/index.js';
 
 /** The smallest value of a shape: its required members only (or its first), empty arrays, `"x"`, `1`, `true`. */
 export function minimalValue(shape: Shape): unknown {
@@ -70,3 +71,51 @@ export function terraformOf(c: RulesetCase): string {
 }
 `;
 }
+
+/**
+ * Generated network rules over a few fields, and packets with one transport each that hit the values the
+ * rules name: for laws checked by the simulator on a sample of packets (the analysis, the diff).
+ * `extra`: more atoms (regexes, lists not given, functions…) beside the ones the domains hold.
+ */
+export function smallExpressionArb(extra: readonly fc.Arbitrary<string>[] = []): fc.Arbitrary<string> {
+  const ports = fc.integer({ min: 0, max: 8 });
+  const atom = fc.oneof(
+    ports.map((p) => `tcp.dstport == ${p}`),
+    fc.tuple(ports, ports).map(([a, b]) => `tcp.dstport in {${Math.min(a, b)}..${Math.max(a, b)}}`),
+    ports.map((p) => `udp.dstport == ${p}`),
+    ports.map((p) => `udp.dstport > ${p}`),
+    fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.${n}.0/24}`),
+    fc.integer({ min: 0, max: 3 }).map((n) => `ip.src in {10.0.0.0/${22 + n}}`),
+    fc.constantFrom('tcp.flags.syn', 'ip.proto == "icmp"', 'icmp.type == 8', 'ip.src.country == "DE"', 'ip.src.country in {"DE" "US"}'),
+    ...extra,
+  );
+  return fc.letrec((tie) => ({
+    e: fc.oneof({ depthSize: 'small', withCrossShrink: true }, atom, fc.tuple(tie('e'), fc.constantFrom('and', 'or', 'xor'), tie('e')).map(([a, op, b]) => `(${a} ${op} ${b})`), tie('e').map((a) => `not ${a}`)),
+  })).e as fc.Arbitrary<string>;
+}
+
+/** A network rule (block, or a skip of the current ruleset) over {@link smallExpressionArb}'s expressions, enabled or not. */
+export function smallRuleArb(extra: readonly fc.Arbitrary<string>[] = []): fc.Arbitrary<Rule> {
+  return fc.record({
+    action: fc.constantFrom('block', 'skip'),
+    expression: smallExpressionArb(extra),
+    enabled: fc.boolean(),
+  }).map((r): Rule => (r.action === 'skip' ? { action: 'skip', action_parameters: { ruleset: 'current' }, expression: r.expression, enabled: r.enabled } : { action: 'block', expression: r.expression, enabled: r.enabled }));
+}
+
+/** A packet with one transport (tcp, udp or icmp) over the fields and values {@link smallExpressionArb} reads. */
+export const smallPacketArb: fc.Arbitrary<Record<string, unknown>> = fc.record({
+  proto: fc.constantFrom('tcp', 'udp', 'icmp'),
+  port: fc.integer({ min: 0, max: 8 }),
+  src: fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 255 })),
+  country: fc.constantFrom('DE', 'US', 'FR', undefined),
+  syn: fc.boolean(),
+  type: fc.constantFrom(0, 8),
+}).map((p) => {
+  const out: Record<string, unknown> = { 'ip.proto': p.proto, 'ip.src': `10.0.${p.src[0]}.${p.src[1]}` };
+  if (p.country) out['ip.src.country'] = p.country;
+  if (p.proto === 'tcp') Object.assign(out, { 'tcp.dstport': p.port, 'tcp.flags.syn': p.syn });
+  if (p.proto === 'udp') out['udp.dstport'] = p.port;
+  if (p.proto === 'icmp') out['icmp.type'] = p.type;
+  return out;
+});

@@ -9,7 +9,7 @@ import { cruise, type IConfiguration, type ICruiseResult } from 'dependency-crui
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 
 /** Folders that run in a browser (everything but the Node-only entry points). */
-const CORE = '^src/(diagnostics|expression|net|ruleset|engine|capture|logpush|export|json|codegen|language|playground|http)/';
+const CORE = '^src/(diagnostics|expression|net|ruleset|engine|capture|logpush|export|json|codegen|language|playground|http|diff)/';
 /** Node-only folders. */
 const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host)/';
 

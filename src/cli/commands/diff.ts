@@ -1,0 +1,22 @@
+/** `rulekit diff`: its command line. @module */
+import { Option, type Command } from 'commander';
+import { phaseOption, write } from './options.js';
+
+export function register(program: Command): void {
+  program.command('diff')
+    .description('what a change to a ruleset does to traffic: the regions of packets whose verdict or deciding rule changes, each with a witness packet (docs/diff.md)')
+    .argument('<old>', 'the old ruleset: a JSON/YAML body or a Terraform file (with --git: the one file, as it is now the new side)')
+    .argument('[new]', 'the new ruleset, in any form the old one takes')
+    .option('--git <rev>', 'the old side is the file as it is at this git revision')
+    .option('--resource <address>', 'the ruleset to compare in each file: a Terraform address (cloudflare_ruleset.fw) or a label')
+    .option('--against <path>', 'count the packets that change in a capture (pcap, pcapng) or NDJSON packet objects')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
+    .addOption(new Option('--fail-on <change>', 'exit 1 when the diff has: any region, a region that blocks what was allowed, or one that allows what was blocked').choices(['any', 'blocks-added', 'allows-added', 'none']).default('none'))
+    .addOption(phaseOption('phase of bodies that name none (a PUT body, a bare array of rules)'))
+    .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]} (lists not given are unknown)')
+    .option('--service-token <token>', 'service token of the managed lists', 'svc')
+    .action(async (oldPath: string, newPath: string | undefined, opts) => {
+      const { diffCommand } = await import('../diff.js');
+      process.exitCode = await diffCommand(oldPath, newPath, opts, write);
+    });
+}

@@ -1,0 +1,214 @@
+/**
+ * `rulekit diff OLD NEW`: what a change to a ruleset does, exactly (src/diff). The two sides are read as
+ * lint reads rulesets — JSON or YAML bodies (create, PUT, a bare array of rules, a rule-management
+ * tool's file), Terraform `cloudflare_ruleset` resources — or the old side from git (`--git REV`: the
+ * file as it is at REV). A file of several rulesets is compared ruleset by ruleset, by name (the
+ * Terraform address, the tool's label); `--resource` picks one. `--against` counts the packets of a
+ * capture or NDJSON file that change. `--fail-on` turns changes into exit code 1; usage problems exit 2.
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
+import { SourceText, type Diagnostic } from '../diagnostics/index.js';
+import { DiffCounter, diffRulesets, diffSummary, failsGate, formatDiffMarkdown, formatDiffText, type DiffGate, type DiffReport } from '../diff/index.js';
+import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
+import { checkRegularFile, readText, UsageError } from './io.js';
+import { loadLists } from './lists.js';
+
+/** Options of the diff command. */
+export interface DiffCommandOptions {
+  /** Read the old side from git: the file NEW (or OLD, when only one is given) as it is at this revision. */
+  git?: string;
+  /** The ruleset of each file to compare: a Terraform address (`cloudflare_ruleset.fw`) or a tool file's label. */
+  resource?: string;
+  /** A capture (pcap, pcapng) or NDJSON packet objects: count the packets that change. */
+  against?: string;
+  format?: 'text' | 'json' | 'markdown' | 'github';
+  /** Exit 1 when the diff has: any region, a region that blocks what was allowed, one that allows what was blocked; `none` (default): never. */
+  failOn?: DiffGate;
+  /** Phase of bodies that name none (a PUT body, a bare array of rules). */
+  phase?: string;
+  lists?: string;
+  serviceToken?: string;
+  /** Example packets kept per region and per pair of rules (default 3). */
+  examples?: number;
+}
+
+/** One ruleset of a file, with the way back to its rules' lines. */
+interface Side {
+  name: string;
+  ruleset: { rules: unknown[]; phase?: unknown };
+  /** 1-based line of rule `index` in the file, when known. */
+  lineOf(index: number): number | undefined;
+}
+
+/**
+ * Run the command. Returns the exit code: 0, or 1 when `--fail-on` holds or a side cannot be compared
+ * (its diagnostics say why). Usage problems are thrown as {@link UsageError} (exit 2).
+ */
+export async function diffCommand(oldPath: string, newPath: string | undefined, options: DiffCommandOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+  const gate = options.failOn ?? 'none';
+  if (!['any', 'blocks-added', 'allows-added', 'none'].includes(gate)) throw new UsageError(`--fail-on takes any, blocks-added, allows-added or none, not ${JSON.stringify(gate)}`);
+  const format = options.format ?? 'text';
+  if (!['text', 'json', 'markdown', 'github'].includes(format)) throw new UsageError(`--format takes text, json, markdown or github, not ${JSON.stringify(format)}`);
+  let oldText: string;
+  let newText: string;
+  let shownNew: string;
+  if (options.git !== undefined) {
+    if (newPath !== undefined && newPath !== oldPath) throw new UsageError('with --git give one file: its version at the revision is the old side, the file as it is the new one');
+    shownNew = oldPath;
+    newText = await readText(oldPath);
+    oldText = gitShow(options.git, oldPath);
+  } else {
+    if (newPath === undefined) throw new UsageError('give two files, OLD and NEW, or one file and --git REV');
+    shownNew = newPath;
+    oldText = await readText(oldPath);
+    newText = await readText(newPath);
+  }
+  const shownOld = options.git !== undefined ? `${options.git}:${oldPath}` : oldPath;
+  const olds = readSides(oldText, shownOld, oldPath, options);
+  const news = readSides(newText, shownNew, shownNew, options);
+  const pairs = pairSides(olds, news, options.resource);
+  const lists = await loadLists(options.lists);
+  if (options.against !== undefined) checkRegularFile(options.against);
+
+  const diffOptions = { lists, serviceToken: options.serviceToken, phase: options.phase };
+  const reports: (DiffReport & { newSide?: Side; oldSide?: Side })[] = pairs.map(([o, n]) => ({
+    name: n?.name ?? o!.name,
+    diff: diffRulesets(o?.ruleset ?? { rules: [], phase: n!.ruleset.phase }, n?.ruleset ?? { rules: [], phase: o!.ruleset.phase }, diffOptions),
+    newSide: n,
+    oldSide: o,
+  }));
+  if (options.against !== undefined) await countAgainst(options.against, reports, pairs, diffOptions, options.examples ?? 3);
+
+  let failed = false;
+  for (const r of reports) {
+    for (const d of r.diff.diagnostics) {
+      note(`rulekit: ${r.name}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      if (d.severity === 'error') failed = true;
+    }
+  }
+  const summary = diffSummary(reports.map((r) => r.diff));
+  if (format === 'json') {
+    write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}) })), summary }, null, 2) + '\n');
+  } else if (format === 'markdown') write(formatDiffMarkdown(reports));
+  else if (format === 'github') write(githubAnnotations(reports, shownNew));
+  else write(formatDiffText(reports));
+  return failed || failsGate(summary, gate) ? 1 : 0;
+}
+
+/** The text of a file at a git revision (`git show REV:./file`, run in the file's directory). */
+function gitShow(rev: string, path: string): string {
+  if (!/^[^-\s][^\s:]*$/.test(rev)) throw new UsageError(`--git takes a revision (a commit, a branch, HEAD~1), not ${JSON.stringify(rev)}`);
+  try {
+    return execFileSync('git', ['show', `${rev}:./${basename(path)}`], { cwd: dirname(resolve(path)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
+  } catch (e) {
+    const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim().split('\n')[0];
+    throw new UsageError(`${path}: cannot read it at ${rev} from git: ${stderr}`);
+  }
+}
+
+/** The rulesets of one file, by the kind its name (else its content) says. */
+function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
+  const kind = kindOfPath(path) ?? detectKind(text);
+  const src = new SourceText(text);
+  const line = (offset: number | undefined) => (offset === undefined ? undefined : src.position(offset).line);
+  if (kind === 'terraform') {
+    return terraformResources(text, 'cloudflare_ruleset').map((address) => {
+      const rs = terraformRuleset(text, address)!;
+      const problems = [...rs.unreadable.map((u) => `${u.message} (line ${line(u.range.start)})`)];
+      const rules = rs.rules.map((r) => {
+        if (!r.expression || r.expression.holes.length) problems.push(`${r.label}.expression is not a literal string (line ${line(r.range.start)}): its packets are known only to Terraform`);
+        const rule: Record<string, unknown> = { action: r.action, expression: r.expression?.map.text ?? '' };
+        for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
+        if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
+        return rule;
+      });
+      // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
+      if (problems.length && (options.resource === undefined || options.resource === address)) throw new UsageError(`${shown}: ${address}: ${problems.join('; ')}`);
+      return { name: address, ruleset: { rules, ...(rs.phase !== undefined ? { phase: rs.phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
+    });
+  }
+  if (kind === 'rules') throw new UsageError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);
+  const extracted = kind === 'json' ? extractJson(text, true) : extractYaml(text, true);
+  const bad = extracted.diagnostics.find((d: Diagnostic) => d.severity === 'error');
+  if (bad) throw new UsageError(`${shown}:${line(bad.range?.start) ?? 1}: ${bad.message}`);
+  const bodies = extracted.items.filter((i): i is BodyItem => i.kind === 'ruleset');
+  if (!bodies.length) throw new UsageError(`${shown}: holds no ruleset (a create or PUT body, an array of rules)`);
+  return bodies.map((b) => {
+    const value = b.value as { rules: unknown[]; phase?: unknown };
+    const phase = typeof value.phase === 'string' ? value.phase : options.phase;
+    return { name: bodies.length === 1 ? shown : b.label, ruleset: { ...value, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(b.locate(`/rules/${i}`, 'value')?.start) };
+  });
+}
+
+/** The rulesets to compare: the one of each file, or those of the same name (one side empty where only the other has it). */
+function pairSides(olds: Side[], news: Side[], resource: string | undefined): [Side | undefined, Side | undefined][] {
+  if (resource !== undefined) {
+    const o = olds.find((s) => s.name === resource);
+    const n = news.find((s) => s.name === resource);
+    if (!o && !n) throw new UsageError(`no ruleset ${resource} on either side (they have ${[...new Set([...olds, ...news].map((s) => s.name))].join(', ')})`);
+    return [[o, n]];
+  }
+  if (olds.length === 1 && news.length === 1) return [[olds[0], news[0]]];
+  const names = [...new Set([...olds, ...news].map((s) => s.name))];
+  return names.map((name) => [olds.find((s) => s.name === name), news.find((s) => s.name === name)]);
+}
+
+/** Count the packets of a capture or NDJSON file through every pair at once (the file is read once). */
+async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number): Promise<void> {
+  const counters = reports.map((r, i) => {
+    const [o, n] = pairs[i]!;
+    if (r.diff.unit === 'request') throw new UsageError(`${r.name}: --against counts packets; the HTTP requests of an HTTP phase are not read yet`);
+    return new DiffCounter(o?.ruleset ?? { rules: [] }, n?.ruleset ?? { rules: [] }, { ...(options as object), diff: r.diff, examples });
+  });
+  const head = new Uint8Array(4);
+  const fd = await open(path, 'r');
+  await fd.read(head, 0, 4, 0);
+  await fd.close();
+  if (captureFormatOf(head)) {
+    let index = 0;
+    for await (const record of readCapture(createReadStream(path))) {
+      const { packet } = decodePacket(record, { problems: false });
+      for (const c of counters) c.add(packet as unknown as Record<string, unknown>, index);
+      index++;
+    }
+  } else {
+    const text = await readText(path);
+    let index = 0;
+    for (const [n, line] of text.split('\n').entries()) {
+      if (!line.trim()) continue;
+      let packet: unknown;
+      try {
+        packet = JSON.parse(line);
+      } catch {
+        throw new UsageError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
+      }
+      if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new UsageError(`${path}:${n + 1}: not a JSON object`);
+      for (const c of counters) c.add(packet as Record<string, unknown>, index);
+      index++;
+    }
+  }
+  counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+}
+
+/** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
+function githubAnnotations(reports: (DiffReport & { newSide?: Side })[], file: string): string {
+  const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const out: string[] = [];
+  for (const r of reports) {
+    for (const region of r.diff.regions) {
+      const rule = region.new.rule?.index;
+      const line = (rule !== undefined ? r.newSide?.lineOf(rule) : undefined) ?? r.newSide?.lineOf(0) ?? 1;
+      const level = region.kind === 'unknown' || region.change === 'verdict' ? 'warning' : 'notice';
+      const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
+      const witness = region.kind === 'exact' && region.witness ? `; for example ${JSON.stringify(region.witness)}` : '';
+      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}`)}`);
+    }
+  }
+  return out.length ? out.join('\n') + '\n' : '';
+}

@@ -1,0 +1,72 @@
+/**
+ * A diff for people: plain text for a terminal, Markdown for a pull-request comment. Each region once,
+ * exact ones first, with its witness (exact) or why it is unknown, and the traffic it holds when the
+ * diff was counted over packets.
+ * @module
+ */
+import { decisionText } from './regions.js';
+import { diffSummary } from './summary.js';
+import type { TrafficDiff } from './counts.js';
+import type { DiffRegion, RulesetDiff } from './types.js';
+
+/** One compared pair of rulesets: its name (a file, a Terraform address), its diff and its counts. */
+export interface DiffReport {
+  name: string;
+  diff: RulesetDiff;
+  counts?: TrafficDiff;
+}
+
+const where = (r: DiffRegion, unit: string) => (r.conditions.length ? r.conditions.map((c) => c.text).join(', ') : r.reason?.startsWith('too large') ? `some ${unit}s` : `every ${unit}`);
+
+/** The counted traffic of each region, by index. */
+function trafficOf(counts: TrafficDiff | undefined): Map<number, number> {
+  return new Map((counts?.regions ?? []).map((r) => [r.region, r.count]));
+}
+
+/** The diff as text: a headline per pair of rulesets, then its regions. */
+export function formatDiffText(reports: readonly DiffReport[]): string {
+  const out: string[] = [];
+  for (const { name, diff, counts } of reports) {
+    const s = diffSummary([diff]);
+    out.push(`${name}: ${s.regions ? `${s.regions} region(s) of ${diff.unit}s that change (${s.exact} exact, ${s.unknown} unknown)` : `no ${diff.unit} changes`}`);
+    const traffic = trafficOf(counts);
+    diff.regions.forEach((r, i) => {
+      const n = traffic.get(i);
+      out.push(`  ${r.kind === 'exact' ? '=' : '?'} ${r.text}${n !== undefined ? `  [${n} ${diff.unit}s]` : ''}`);
+      if (r.kind === 'exact' && r.witness) out.push(`      witness ${JSON.stringify(r.witness)}`);
+      else if (r.reason) out.push(`      unknown: ${r.reason}`);
+    });
+    if (counts) {
+      out.push(`  traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict)`);
+      for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${decisionText(p.old)} → ${decisionText(p.new)}${p.examples.length ? `  e.g. #${p.examples[0]!.index} ${JSON.stringify(p.examples[0]!.packet)}` : ''}`);
+      if (counts.outside) out.push(`  ${counts.outside} changed ${diff.unit}(s) lie in no region: please report this`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const code = (s: string) => (s ? `\`${s.replace(/`/g, 'ˋ')}\`` : '');
+
+/** The diff as Markdown, for a pull-request comment: a table of regions per pair of rulesets. */
+export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
+  const out: string[] = [];
+  for (const { name, diff, counts } of reports) {
+    const s = diffSummary([diff]);
+    out.push(`### ${cell(name)}`, '');
+    if (!s.regions) {
+      out.push(`No ${diff.unit} changes.`, '');
+      continue;
+    }
+    out.push(`${s.regions} region(s) of ${diff.unit}s that change: ${s.exact} exact, ${s.unknown} unknown; ${s.blocksAdded} block what was allowed, ${s.allowsAdded} allow what was blocked.`, '');
+    const traffic = trafficOf(counts);
+    out.push(`| | ${diff.unit[0]!.toUpperCase() + diff.unit.slice(1)}s | Before | After |${counts ? ' Traffic |' : ''} Witness or why unknown |`, `|---|---|---|---|${counts ? '---|' : ''}---|`);
+    diff.regions.forEach((r, i) => {
+      const why = r.kind === 'exact' && r.witness ? code(JSON.stringify(r.witness)) : cell(r.reason ?? '');
+      out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} |` : ''} ${why} |`);
+    });
+    out.push('');
+    if (counts) out.push(`Traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict).`, '');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,15 @@
+/**
+ * The semantic diff: what a change to a ruleset does, exactly. The regions of packets (or requests)
+ * whose verdict or deciding rule changes, each a conjunction of field conditions with a witness the
+ * simulator confirms; what the analysis cannot decide is reported as unknown, never as no change.
+ * Runs in a browser.
+ * @module
+ */
+export type { Decision, DiffRegion, DiffRuleRef, RegionCondition, RulesetDiff } from './types.js';
+export type { DiffOptions } from './deciders.js';
+export { diffRulesets, decisionText, regionText, regionContains } from './regions.js';
+export { DIFF_CODES, type DiffCode } from './codes.js';
+export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
+export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
+export { formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';
+export { diffLogFilters, countLogFilterDiff, logRegionContains, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts } from './logfilter.js';

@@ -1,0 +1,43 @@
+/**
+ * Traffic counts of a diff: equal to two simulations of the same packets (each one whose outcome
+ * changes counted once, in a region of its pair), on hand-written and generated rulesets.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { simulate, type Rule } from '../../src/index.js';
+import { countDiff, diffRulesets } from '../../src/diff/index.js';
+import { smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
+
+describe('countDiff', () => {
+  it('counts the packets that change, per region and per pair of rules, with examples', () => {
+    const old = { rules: [{ action: 'block', expression: 'tcp.dstport in {22 80}' }] };
+    const next = { rules: [{ action: 'block', expression: 'tcp.dstport in {22 80 443}' }] };
+    const packets = [22, 443, 443, 8080, 443].map((p) => ({ 'ip.proto': 'tcp', 'tcp.dstport': p }));
+    const counts = countDiff(old, next, packets, { examples: 2 });
+    expect(counts).toMatchObject({ packets: 5, changed: 3, verdictChanged: 3, outside: 0 });
+    expect(counts.regions).toEqual([{ region: 0, count: 3, examples: [{ index: 1, packet: packets[1] }, { index: 2, packet: packets[2] }] }]);
+    expect(counts.pairs).toMatchObject([{ old: { verdict: 'allow' }, new: { verdict: 'block', rule: { index: 0 } }, count: 3 }]);
+  });
+
+  it('equals two simulations over the same packets, every change in a region', () => {
+    const extra = [fc.constant('ip.src in $blocklist'), fc.constant('ip.src.country matches "^D"')];
+    const rules = fc.array(smallRuleArb(extra), { maxLength: 6 });
+    fc.assert(fc.property(rules, rules, fc.array(smallPacketArb, { maxLength: 80 }), (oldRules: Rule[], newRules: Rule[], packets) => {
+      const diff = diffRulesets({ rules: oldRules }, { rules: newRules });
+      const counts = countDiff({ rules: oldRules }, { rules: newRules }, packets, { diff });
+      const a = simulate({ rules: oldRules }, packets).results;
+      const b = simulate({ rules: newRules }, packets).results;
+      const same = new Map(diff.matches.map((m) => [m.old, m.new]));
+      const changed = a.filter((x, i) => {
+        const y = b[i]!;
+        return x.verdict !== y.verdict || (x.decidedBy ? same.get(x.decidedBy.index) !== y.decidedBy?.index : y.decidedBy !== undefined);
+      });
+      expect(counts.packets).toBe(packets.length);
+      expect(counts.changed).toBe(changed.length);
+      expect(counts.verdictChanged).toBe(a.filter((x, i) => x.verdict !== b[i]!.verdict).length);
+      expect(counts.outside).toBe(0);
+      expect(counts.regions.reduce((n, r) => n + r.count, 0)).toBe(changed.length);
+      expect(counts.pairs.reduce((n, r) => n + r.count, 0)).toBe(changed.length);
+    }), { numRuns: process.env.CI ? 200 : 80 });
+  });
+});
