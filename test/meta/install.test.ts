@@ -6,7 +6,7 @@
  * installs them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ describe('the installed package (npm pack, then npm ci offline in an empty proje
     expect((JSON.parse(r.stdout) as { frames: number }).frames).toBeGreaterThan(0);
   });
 
-  it('runs the core commands: check, validate, lint (Terraform through HashiCorp\'s parser), test, logfilter, simulate, analyze, export, demo', () => {
+  it('runs the core commands: check, validate, lint (Terraform through HashiCorp\'s parser), test, logfilter, simulate, analyze, diff, export, demo', () => {
     const cases: [string[], number, RegExp][] = [
       [['check', 'tcp.dstport == 80'], 0, /0 error/],
       [['check', 'tcp.dstport == 80 and'], 1, /error/],
@@ -93,6 +93,7 @@ describe('the installed package (npm pack, then npm ci offline in an empty proje
       [['logfilter', 'filter.json', 'examples/logs.ndjson'], 0, /push/i],
       [['simulate', 'examples/ruleset.json', 'examples/capture.pcap'], 0, /block/],
       [['analyze', 'examples/ruleset.json'], 0, /rule/],
+      [['diff', 'examples/ruleset.json', 'examples/ruleset.json', '--fail-on', 'any'], 0, /no packet changes/],
       [['export', '--wireshark', 'tcp.dstport in {22 443}'], 0, /tcp\.dstport/],
       [['demo'], 0, /block/],
     ];
@@ -101,6 +102,25 @@ describe('the installed package (npm pack, then npm ci offline in an empty proje
       expect({ args, status: r.status, stderr: r.status === status ? '' : r.stderr }).toEqual({ args, status, stderr: '' });
       expect(r.stdout + r.stderr, args.join(' ')).toMatch(output);
     }
+  });
+
+  it('runs the language server (its protocol library is bundled into the CLI): rulekit lsp answers initialize', async () => {
+    const frame = (o: object) => {
+      const text = JSON.stringify(o);
+      return `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+    };
+    const child = spawn(process.execPath, [join(dir, 'node_modules', 'rulekit', 'dist', 'bundle', 'cli.js'), 'lsp'], { cwd: dir });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    const exited = new Promise<number | null>((done) => child.on('exit', done));
+    child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+    for (let i = 0; i < 100 && !out.includes('"id":1'); i++) await new Promise((r) => setTimeout(r, 100));
+    child.stdin.write(frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }));
+    for (let i = 0; i < 100 && !out.includes('"id":2'); i++) await new Promise((r) => setTimeout(r, 100));
+    child.stdin.end(frame({ jsonrpc: '2.0', method: 'exit' }));
+    // The protocol's exit code: 0 after a shutdown request.
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/"id":1,"result":\{"capabilities":\{/);
   });
 
   it('says the one line that installs an optional part, exit 2: serve, query, simulate --engine', () => {
