@@ -122,6 +122,7 @@ export function seedMask(i: number, w: number): number {
 }
 
 const SEED_TEXT = /^[0-9a-f]{32}$/;
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 
 /** The id a seed (32 lower-case hex digits) gives the rule at index `i`. */
 export function seededId(seed: string, i: number): string {
@@ -134,7 +135,10 @@ export function seededIds(seed: string, count: number): string[] {
   const words = [0, 1, 2, 3].map((w) => parseInt(seed.slice(8 * w, 8 * w + 8), 16));
   const hex = Buffer.allocUnsafe(32 * count);
   for (let i = 0, p = 0; i < count; i++) {
-    for (let w = 0; w < 4; w++, p += 8) hex.write(((words[w]! ^ seedMask(i, w)) >>> 0).toString(16).padStart(8, '0'), p, 'latin1');
+    for (let w = 0; w < 4; w++) {
+      const x = (words[w]! ^ seedMask(i, w)) >>> 0;
+      for (let shift = 28; shift >= 0; shift -= 4) hex[p++] = HEX_DIGITS[(x >>> shift) & 15]!;
+    }
   }
   const text = hex.toString('latin1');
   return Array.from({ length: count }, (_, i) => text.slice(32 * i, 32 * i + 32));
