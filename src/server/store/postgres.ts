@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
-import { expandRuleset, HistoryRows, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
+import { expandRuleset, HistoryRows, RulePartsCache, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
@@ -180,6 +180,8 @@ class PostgresStore implements Store {
   private readonly contents = new Set<string>();
   /** Which records' history rows are written compact (see {@link HistoryRows}). */
   private readonly rows = new HistoryRows();
+  /** The parts of rules met recently (see {@link RulePartsCache}). */
+  private readonly parts = new RulePartsCache();
   /** The updates of each ruleset with groups queued or in flight, by owner and id. */
   private readonly lanes = new Map<string, Lane>();
   /**
@@ -253,7 +255,7 @@ class PostgresStore implements Store {
   }
 
   async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }> {
-    const text = rulesetText(ruleset);
+    const text = rulesetText(ruleset, this.parts);
     // The check below cannot see a create that has not committed yet; when two race, the unique index
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
@@ -408,7 +410,7 @@ class PostgresStore implements Store {
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
             if (!(Number(next.version) > Number(current.record.version))) throw new Error(`a ruleset update must move its version up (from ${current.record.version}, got ${next.version})`);
-            const text = rulesetText(next);
+            const text = rulesetText(next, this.parts);
             const stored = { record: next, json: text.json };
             if (!u.dryRun) {
               writes.push({ stored, text });

@@ -171,12 +171,43 @@ export interface RulesetText {
   readonly form: CompactForm;
 }
 
+/** A rule's parts and their JSON as the compact form keeps them (`[head, tail]`). */
+interface PartsText extends RuleParts {
+  readonly json: string;
+}
+
+/**
+ * The parts of the rules a store met recently, found by their members: automation PUTs the same rules
+ * again and again, whose members records.ts copies from the same parsed body (the body memo's), so a
+ * lookup by the expression's string and a comparison of the other members by identity answers most
+ * rules without writing their members again. The most recent `max` expressions are kept.
+ */
+export class RulePartsCache {
+  private readonly byExpression = new Map<string, PartsText & { readonly rule: StoredRule }>();
+
+  constructor(private readonly max = 4096) {}
+
+  of(rule: StoredRule): PartsText {
+    const hit = this.byExpression.get(rule.expression);
+    if (hit && BODY_NAMES.every((k) => hit.rule[k] === rule[k])) return hit;
+    const parts = ruleParts(rule);
+    const entry = { ...parts, json: JSON.stringify([parts.head, parts.tail]), rule };
+    if (this.byExpression.size >= this.max) this.byExpression.delete(this.byExpression.keys().next().value!);
+    this.byExpression.set(rule.expression, entry);
+    return entry;
+  }
+}
+
+const BODY_NAMES = STORED_RULE_MEMBERS.flatMap((m) => (m.from === 'body' ? [m.name] : []));
+
+const uncached = { of: (rule: StoredRule): PartsText => { const p = ruleParts(rule); return { ...p, json: JSON.stringify([p.head, p.tail]) }; } };
+
 /**
  * The text and compact form of a record. The seed of its new rules' ids is found from the first rule
  * that has the record's version and timestamp and its id as ref (a rule the write added); every such
  * rule whose id that seed gives is written as 0, when there are two or more.
  */
-export function rulesetText(record: StoredRuleset): RulesetText {
+export function rulesetText(record: StoredRuleset, cache: Pick<RulePartsCache, 'of'> = uncached): RulesetText {
   const head = rulesetHead(record);
   const version = JSON.stringify(record.version);
   const lastUpdated = JSON.stringify(record.last_updated);
@@ -192,11 +223,11 @@ export function rulesetText(record: StoredRuleset): RulesetText {
   const parts: string[] = [];
   let zeros = false;
   rules.forEach((r, i) => {
-    const p = ruleParts(r);
+    const p = cache.of(r);
     const assigned = assignedText(r);
     if (i) json.push(','), compact.push(',');
     json.push(ruleText(p, assigned));
-    parts.push(JSON.stringify([p.head, p.tail]));
+    parts.push(p.json);
     if (!added(r)) compact.push(`[${assigned.id},${assigned.version === version ? 'null' : assigned.version},${assigned.last_updated === lastUpdated ? 'null' : assigned.last_updated},${r.ref === r.id ? 'null' : assigned.ref}]`);
     else if (seeded?.[i] === r.id) compact.push('0'), (zeros = true);
     else compact.push(assigned.id);
