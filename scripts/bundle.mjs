@@ -17,7 +17,7 @@ import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /** What the server imports from node_modules at run time. */
-const SERVER_PACKAGES = ['fastify', '@fastify/swagger', 'better-sqlite3', 'pg', '@duckdb/node-api', 'chdb', '@clickhouse/client'];
+const SERVER_PACKAGES = ['fastify', 'fastify-plugin', '@fastify/swagger', 'better-sqlite3', 'pg', '@duckdb/node-api', 'chdb', '@clickhouse/client'];
 
 /** Modules replaced in the bundle by getters that require() what the source imports (see above). */
 const DEFERRED = {

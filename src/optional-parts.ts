@@ -18,7 +18,7 @@ export interface OptionalPart {
 }
 
 export const OPTIONAL_PARTS = {
-  server: { neededFor: 'rulekit serve and rulekit/server', packages: { fastify: '5', '@fastify/swagger': '9' } },
+  server: { neededFor: 'rulekit serve and rulekit/server', packages: { fastify: '5', '@fastify/swagger': '9', 'fastify-plugin': '6' } },
   sqlite: { neededFor: "the server's SQLite store, its default", packages: { 'better-sqlite3': '12' } },
   postgres: { neededFor: "the server's PostgreSQL store, --database-url postgres://…", packages: { pg: '8' } },
   duckdb: { neededFor: 'rulekit query and --engine duckdb', packages: { '@duckdb/node-api': '1.5.5-r.5' } },

@@ -1,28 +1,26 @@
 /**
  * The reference server: the configuration API of service.md on fastify, every answer in the service's
- * envelope. `createServer` builds it (listening is the caller's: `app.listen`, or `app.inject` in tests).
+ * envelope. `createServer` builds it (listening is the caller's: `app.listen`, or `app.inject` in tests)
+ * from the plugins of plugins/, each one job.
  *
  * A request goes: route → (closing? 503) → credentials and ownership (onRequest, before the body is read)
  * → body bytes checked as UTF-8 JSON (body.ts) → rulekit's validator → the store's transaction.
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { errorCodes, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { ListCatalog, type ListItems } from '../expression/index.js';
-import { openStore, type Store, type StoreOptions } from './store/index.js';
-import { authenticate, FailureLimiter, loadUsers, owns, type FailureLimit, type User, type UserConfig } from './auth.js';
-import { parseBody, ParseMemo, readBodyBytes, ValidationMemo } from './body.js';
-import { sendError, sendErrors, sendResult, serverDiagnostic } from './envelope.js';
+import type { Store, StoreOptions } from './store/index.js';
+import { loadUsers, type FailureLimit, type UserConfig } from './auth.js';
+import { ValidationMemo } from './body.js';
+import { sendError, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
-import { EnvelopeError, SCOPES } from './routes/common.js';
+import { API_PREFIX } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
-import { PLAYGROUND_HEADERS, playgroundDirectory, playgroundFile, playgroundPaths } from '../playground-host/index.js';
-import { VERSION } from '../version.js';
+import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
-/** The path prefix of the API, as the official client uses it. */
-export const API_PREFIX = '/client/v4';
+export { API_PREFIX };
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends StoreOptions {
@@ -49,21 +47,9 @@ export interface ServerOptions extends StoreOptions {
   playground?: boolean | string;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    user?: User;
-  }
-  interface FastifyContextConfig {
-    /** The route's bodies go through the server's {@link ParseMemo} (their parsed values are frozen). */
-    memoBody?: boolean;
-  }
-}
-
 /** Build the server (not yet listening). Closing it closes the store it opened. */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const users = loadUsers(options.users);
-  const store = options.store ?? (await openStore(options));
-  const limiter = new FailureLimiter(options.failedAuthLimit);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -91,137 +77,21 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       void sendError(reply, 'server-invalid-parameter', `${what}; ids are at most 64 characters`);
     },
   });
-  // Route schemas document the API (OpenAPI); bodies are checked by rulekit's validators, parameters by the routes.
-  app.setValidatorCompiler(() => () => true);
-  if (!options.store) app.addHook('onClose', async () => store.close());
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
+  const isClosing = () => closing;
 
-  // Only JSON bodies: anything else is 415. The bytes are checked as UTF-8 here, not decoded leniently.
-  app.removeAllContentTypeParsers();
-  const bodies = new ParseMemo();
-  app.addContentTypeParser('application/json', (req: FastifyRequest, payload: NodeJS.ReadableStream | undefined, done: (err: Error | null, body?: unknown) => void) => {
-    readBodyBytes(payload ?? req.raw, req.routeOptions.bodyLimit, Number(req.headers['content-length']), (failure, bytes) => {
-      if (failure === 'too-large') return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-      if (failure === 'length-mismatch') return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
-      if (failure) return done(Object.assign(failure, { statusCode: (failure as FastifyError).statusCode ?? 400 }));
-      if (bytes!.length === 0) return done(null, undefined);
-      const parsed = req.routeOptions.config.memoBody ? bodies.parse(bytes!) : parseBody(bytes!);
-      if ('code' in parsed) return done(new EnvelopeError(400, [parsed]));
-      done(null, parsed);
-    });
-  });
-
-  // Every route's method and pattern, to tell 405 from 404.
-  const routes: { method: string; pattern: RegExp }[] = [];
-  app.addHook('onRoute', (r) => {
-    const pattern = new RegExp('^' + r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$');
-    for (const m of [r.method].flat()) routes.push({ method: m, pattern });
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'rulekit reference server', version: VERSION, description: 'The ruleset and Logpush configuration API of service.md; every answer is the envelope {result, success, errors, messages}.' },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          api_email: { type: 'apiKey', in: 'header', name: 'X-Auth-Email' },
-          api_key: { type: 'apiKey', in: 'header', name: 'X-Auth-Key' },
-        },
-      },
-      security: [{ api_email: [], api_key: [] }],
-    },
-  });
-
-  app.setErrorHandler((error: FastifyError | EnvelopeError, req: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof EnvelopeError) {
-      reply.headers(error.headers);
-      return sendErrors(reply, error.status, error.diagnostics);
-    }
-    switch (error.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendError(reply, 'server-body-too-large', `the body is larger than ${app.initialConfig.bodyLimit} bytes`);
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, 'server-unsupported-media-type', `bodies are JSON: send Content-Type: application/json (got ${JSON.stringify(req.headers['content-type'] ?? 'none')})`);
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendError(reply, 'server-missing-body', 'the body is empty; send a JSON object');
-      default:
-        break;
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return sendErrors(reply, status === 404 || status === 405 || status === 413 || status === 415 ? status : 400, [serverDiagnostic('server-invalid-parameter', error.message)]);
-    }
-    req.log.error({ err: error }, 'request failed');
-    return sendError(reply, 'server-internal', `the server failed on this request (request id ${req.id}); nothing was written`);
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0]!;
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
-    if (allowed.length) {
-      reply.header('allow', allowed.join(', '));
-      return sendError(reply, 'server-method-not-allowed', `${req.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`);
-    }
-    return sendError(reply, 'server-not-found', `no route ${req.method} ${path}; the API lives under ${API_PREFIX} (see /openapi.json)`);
-  });
-
-  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    if (closing) return sendError(reply, 'server-unavailable', 'the server is shutting down');
-    try {
-      await store.ping();
-    } catch (e) {
-      return sendError(reply, 'server-unavailable', `the database does not answer: ${(e as Error).message}`);
-    }
-    return sendResult(reply, { status: 'ok', store: store.kind });
-  });
-
-  // The playground: its files at the root, outside the API prefix (no credentials: it is a static page).
-  const playground = options.playground === false ? undefined : playgroundDirectory(typeof options.playground === 'string' ? options.playground : undefined);
-  if (playground) {
-    for (const path of playgroundPaths(playground)) {
-      app.get(path, { schema: { hide: true } }, async (_req, reply) => {
-        const file = playgroundFile(playground, path);
-        if (!file) return sendError(reply, 'server-not-found', `no route GET ${path}; the playground was removed from ${playground}`);
-        return reply.headers(PLAYGROUND_HEADERS).type(file.type).send(file.body);
-      });
-    }
-  }
-
-  app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
-
+  await app.register(errorsPlugin);
+  await app.register(bodyPlugin);
+  await app.register(storePlugin, { store: options.store, databaseUrl: options.databaseUrl, dataDir: options.dataDir, closing: isClosing });
+  await app.register(openApiPlugin);
+  await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
-    api.addHook('onRequest', async (req, reply) => {
-      reply.header('x-request-id', req.id);
-      if (closing) throw EnvelopeError.of('server-unavailable', 'the server is shutting down; retry on another replica or after its restart');
-      const client = req.ip;
-      const wait = limiter.blockedFor(client);
-      if (wait > 0) throw EnvelopeError.of('server-too-many-failed-logins', `too many requests with missing or wrong credentials from ${client}; try again in ${wait} s`, undefined, { 'retry-after': String(wait) });
-      const email = req.headers['x-auth-email'];
-      const key = req.headers['x-auth-key'];
-      if (typeof email !== 'string' || typeof key !== 'string' || !email || !key) {
-        limiter.fail(client);
-        throw EnvelopeError.of('server-missing-credentials', 'send X-Auth-Email and X-Auth-Key with every request');
-      }
-      const user = authenticate(users, email, key);
-      if (!user) {
-        limiter.fail(client);
-        throw EnvelopeError.of('server-bad-credentials', 'no user has this X-Auth-Email and X-Auth-Key');
-      }
-      req.user = user;
-      const params = req.params as Record<string, string> | undefined;
-      for (const s of SCOPES) {
-        const id = params?.[s.param];
-        if (id !== undefined && !owns(user, s.path, id)) {
-          throw EnvelopeError.of('server-forbidden', `${user.email} has no access to ${s.noun} ${id} (or it does not exist)`);
-        }
-      }
-    });
-    const ctx = { store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache() };
+    await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache() };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

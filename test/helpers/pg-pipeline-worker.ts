@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
-import type { Owner, StoredRuleset } from '../../src/server/store/types.js';
+import type { Owner, Stored, StoredRuleset } from '../../src/server/store/types.js';
 
 const url = process.argv[2];
 if (!url) {
@@ -24,7 +24,7 @@ const store = await openPostgresStore({ connectionString: url, max: 2 });
 try {
   const created = await store.createRuleset(owner, newRuleset({ name: 'p', kind: 'custom', phase: 'network_transit', rules: [] }, '2026-01-01T00:00:00.000Z'));
   if (!('created' in created)) throw new Error('not created');
-  const id = created.created.id;
+  const id = created.created.record.id;
   const body = Object.freeze({ rules: Object.freeze([Object.freeze({ action: 'block', expression: 'tcp.dstport == 22', description: 'ssh' })]) });
   const put = () => store.updateRuleset(owner, id, (current) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset });
   const holder = new pg.Client({ connectionString: url });
@@ -38,8 +38,8 @@ try {
     await new Promise((r) => setTimeout(r, 1));
   }
   await holder.end();
-  const answers = (await Promise.all(pending)) as { ok: StoredRuleset }[];
-  process.stdout.write(`${JSON.stringify(answers.map((a) => Number(a.ok.version)))}\n`);
+  const answers = (await Promise.all(pending)) as { ok: Stored<StoredRuleset> }[];
+  process.stdout.write(`${JSON.stringify(answers.map((a) => Number(a.ok.record.version)))}\n`);
 } finally {
   await store.close();
 }

@@ -66,6 +66,13 @@ const RULES: IConfiguration = {
       to: { path: DEFERRED, dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'answers-without-the-store',
+      severity: 'error',
+      comment: 'what sends answers takes the text it sends as a value: it does not reach into the store',
+      from: { path: '^src/server/envelope\\.ts$' },
+      to: { path: '^src/server/store/' },
+    },
+    {
       name: 'core-without-node-only-folders',
       severity: 'error',
       comment: 'the core does not reach into the CLI or the simulation of files',

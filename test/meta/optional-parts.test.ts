@@ -24,12 +24,12 @@ describe('optional parts', () => {
     }
   });
   it('say the install line, and only for a package of theirs that is missing', async () => {
-    expect(installLine('server', 'sqlite')).toBe('npm install fastify@5 @fastify/swagger@9 better-sqlite3@12');
+    expect(installLine('server', 'sqlite')).toBe('npm install fastify@5 @fastify/swagger@9 fastify-plugin@6 better-sqlite3@12');
     const missing = Object.assign(new Error("Cannot find package 'pg' imported from /x/dist/bundle/cli-chunk.js"), { code: 'ERR_MODULE_NOT_FOUND' });
     expect(missingPartOf(missing)).toEqual({ part: 'postgres', missing: 'pg' });
     const error = await loadPart(['server', 'postgres'], () => Promise.reject(missing)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingPartError);
-    expect((error as Error).message).toBe("pg is not installed (needed for the server's PostgreSQL store, --database-url postgres://…); install it with: npm install fastify@5 @fastify/swagger@9 pg@8");
+    expect((error as Error).message).toBe("pg is not installed (needed for the server's PostgreSQL store, --database-url postgres://…); install it with: npm install fastify@5 @fastify/swagger@9 fastify-plugin@6 pg@8");
     const other = Object.assign(new Error("Cannot find package 'left-pad'"), { code: 'ERR_MODULE_NOT_FOUND' });
     await expect(loadPart(['server'], () => Promise.reject(other))).rejects.toBe(other);
     const broken = new Error("'better-sqlite3' was compiled against a different Node.js version");

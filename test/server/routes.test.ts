@@ -158,11 +158,11 @@ describe('routes', () => {
     const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
     expect(r.statusCode).toBe(400);
     const stored = await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId);
-    const id = stored!.rules[0]!.id;
+    const id = stored!.record.rules[0]!.id;
     const twice = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { rules: [{ id, action: 'block', expression: 'tcp.dstport == 1' }, { id, action: 'block', expression: 'tcp.dstport == 1' }] } });
     expect(twice.statusCode).toBe(400);
     expect(JSON.parse(twice.body).errors.map((e: { meta: { code: string } }) => e.meta.code)).toContain('server-duplicate-rule-id');
-    expect((await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId))!.version).toBe(stored!.version);
+    expect((await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId))!.record.version).toBe(stored!.record.version);
   });
 
   it('a job cannot change dataset; a job naming custom fields the zone lacks gets a warning', async () => {

@@ -3,7 +3,7 @@
  * calls, the same answers. Each test opens a fresh store from `open` and closes it.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonTextOf, type Owner, type Store, type StoredJob, type StoredRuleset } from '../../src/server/store/index.js';
+import { rulesetJson, type Owner, type Store, type Stored, type StoredJob, type StoredRuleset } from '../../src/server/store/index.js';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 
 const A: Owner = { scope: 'accounts', id: 'acc1' };
@@ -41,10 +41,10 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
 
     it('creates, reads back exactly, and lists rulesets per owner in creation order', withStore(async (s) => {
       const r1 = ruleset('a1');
-      expect(await s.createRuleset(A, r1)).toEqual({ created: r1 });
+      expect(await s.createRuleset(A, r1)).toEqual({ created: { record: r1, json: JSON.stringify(r1) } });
       await s.createRuleset(A, ruleset('a2', { kind: 'custom' }));
       await s.createRuleset(B, ruleset('b1'));
-      expect(await s.getRuleset(A, 'a1')).toEqual(r1);
+      expect((await s.getRuleset(A, 'a1'))?.record).toEqual(r1);
       expect((await s.listRulesets(A)).map((r) => r.id)).toEqual(['a1', 'a2']);
       expect((await s.listRulesets(B)).map((r) => r.id)).toEqual(['b1']);
       expect(await s.listRulesets(Z)).toEqual([]);
@@ -56,18 +56,18 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       const made = newRuleset(body, '2026-01-01T00:00:00.000Z');
       const created = await s.createRuleset(A, made);
       expect(created).toHaveProperty('created');
-      const texts = [jsonTextOf(made)!];
+      const texts = [rulesetJson(made)];
       const other = { rules: [{ ...rules[1], ref: 'kept' }] };
       for (const [i, b] of [body, other, body, other].entries()) {
         const out = await s.updateRuleset(A, made.id, (current) => replaceRules(current, b, `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
         if (!('ok' in out)) throw new Error('not updated');
-        texts.push(jsonTextOf(out.ok)!);
+        texts.push(out.ok.json);
       }
       // A dry run stores nothing, contents included.
       await s.updateRuleset(A, made.id, (current) => replaceRules(current, { rules: [{ action: 'block', expression: 'udp' }] }, '2026-02-01T00:00:00.000Z') as { next: StoredRuleset }, { dryRun: true });
       expect((await s.rulesetVersions(A, made.id)).map((v) => JSON.stringify(v))).toEqual(texts);
       expect((await s.listRulesets(A)).map((v) => JSON.stringify(v))).toEqual([texts.at(-1)]);
-      expect(JSON.stringify(await s.getRuleset(A, made.id))).toBe(texts.at(-1));
+      expect((await s.getRuleset(A, made.id))!.json).toBe(texts.at(-1));
     }));
 
     it('never answers another owner’s ruleset', withStore(async (s) => {
@@ -89,12 +89,12 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
     it('updates move the version, keep every version, and refusals change nothing', withStore(async (s) => {
       await s.createRuleset(A, ruleset('a1'));
       const u = await s.updateRuleset(A, 'a1', bump);
-      expect(u).toHaveProperty('ok.version', '2');
+      expect(u).toHaveProperty('ok.record.version', '2');
       expect(await s.updateRuleset(A, 'a1', () => ({ refused: 'no' }))).toEqual({ refused: 'no' });
-      expect((await s.getRuleset(A, 'a1'))!.version).toBe('2');
+      expect((await s.getRuleset(A, 'a1'))!.record.version).toBe('2');
       expect((await s.rulesetVersions(A, 'a1')).map((r) => [r.version, r.name])).toEqual([['1', 'rs a1'], ['2', 'rs a1+']]);
       await expect(s.updateRuleset(A, 'a1', (r) => ({ next: r }))).rejects.toThrow(/version/);
-      expect((await s.getRuleset(A, 'a1'))!.version).toBe('2');
+      expect((await s.getRuleset(A, 'a1'))!.record.version).toBe('2');
     }));
 
     it('concurrent updates of one ruleset (writes, dry runs, refusals, failures, reads) each see every write before them', withStore(async (s) => {
@@ -102,24 +102,24 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       const kinds = ['write', 'dry', 'write', 'refuse', 'write', 'throw', 'read', 'write', 'dry', 'write'] as const;
       const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => {
         const kind = kinds[i % kinds.length]!;
-        if (kind === 'read') return s.getRuleset(A, 'hot').then((r) => ({ read: r!.version }));
+        if (kind === 'read') return s.getRuleset(A, 'hot').then((r) => ({ read: r!.record.version }));
         return s.updateRuleset(A, 'hot', (r) => {
           if (kind === 'refuse') return { refused: i };
           if (kind === 'throw') throw new Error(`update ${i} fails`);
           return { next: { ...r, version: String(Number(r.version) + 1), name: `${r.name}+` } };
         }, { dryRun: kind === 'dry' }).catch((e: Error) => ({ failed: e.message }));
       }));
-      const written = answers.filter((_, i) => kinds[i % kinds.length] === 'write').map((a) => (a as { ok: StoredRuleset }).ok);
+      const written = answers.filter((_, i) => kinds[i % kinds.length] === 'write').map((a) => (a as { ok: Stored<StoredRuleset> }).ok.record);
       // Writes in the order they were asked for, each one up from the one before: none computed from a stale record.
       expect(written.map((r) => [r.version, r.name])).toEqual(written.map((_, k) => [String(k + 2), `rs hot${'+'.repeat(k + 1)}`]));
       answers.forEach((a, i) => {
         const kind = kinds[i % kinds.length]!;
         if (kind === 'refuse') expect(a).toEqual({ refused: i });
         if (kind === 'throw') expect(a).toEqual({ failed: `update ${i} fails` });
-        if (kind === 'dry') expect(Number((a as { ok: StoredRuleset }).ok.version)).toBeLessThanOrEqual(written.length + 2);
+        if (kind === 'dry') expect(Number((a as { ok: Stored<StoredRuleset> }).ok.record.version)).toBeLessThanOrEqual(written.length + 2);
       });
       const stored = await s.getRuleset(A, 'hot');
-      expect(stored).toEqual(written[written.length - 1]);
+      expect(stored!.record).toEqual(written[written.length - 1]);
       expect((await s.rulesetVersions(A, 'hot')).map((r) => r.name)).toEqual(Array.from({ length: written.length + 1 }, (_, k) => `rs hot${'+'.repeat(k)}`));
     }));
 
@@ -127,8 +127,8 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       expect(await s.createRuleset(A, ruleset('a1'), { dryRun: true })).toHaveProperty('created');
       expect(await s.getRuleset(A, 'a1')).toBeUndefined();
       await s.createRuleset(A, ruleset('a1'));
-      expect(await s.updateRuleset(A, 'a1', bump, { dryRun: true })).toHaveProperty('ok.version', '2');
-      expect((await s.getRuleset(A, 'a1'))!.version).toBe('1');
+      expect(await s.updateRuleset(A, 'a1', bump, { dryRun: true })).toHaveProperty('ok.record.version', '2');
+      expect((await s.getRuleset(A, 'a1'))!.record.version).toBe('1');
       expect(await s.deleteRuleset(A, 'a1', { dryRun: true })).toBe(true);
       expect(await s.getRuleset(A, 'a1')).toBeDefined();
       const j = await s.createJob(Z, job(), { dryRun: true });
@@ -150,7 +150,8 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       const r = ruleset('u1', { description: 'naïve “quotes” \u{1F600} \\ "x"', name: 'z' });
       await s.createRuleset(A, r);
       const back = await s.getRuleset(A, 'u1');
-      expect(JSON.stringify(back)).toBe(JSON.stringify(r));
+      expect(back!.json).toBe(JSON.stringify(r));
+      expect(JSON.stringify(back!.record)).toBe(JSON.stringify(r));
     }));
 
     it('assigns job ids, scopes them to the owner, updates and deletes', withStore(async (s) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { jsonTextOf, MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type StoredRuleset } from '../../src/server/store/index.js';
+import { rulesetJson, MIGRATIONS, openPostgresStore, openStore, type Owner, type Store, type Stored, type StoredRuleset } from '../../src/server/store/index.js';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
@@ -38,7 +38,7 @@ describeNeedsTool('postgres')('postgres store', () => {
     try {
       expect(stores.map((s) => s.kind)).toEqual(['postgres', 'postgres', 'postgres', 'postgres']);
       await stores[0]!.createRuleset(A, ruleset('m1'));
-      expect((await stores[3]!.getRuleset(A, 'm1'))!.id).toBe('m1');
+      expect((await stores[3]!.getRuleset(A, 'm1'))!.record.id).toBe('m1');
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
@@ -58,7 +58,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       await store.createRuleset(A, ruleset('t', { rules }));
       expect(Number(((await sql(url, `SELECT max(octet_length(body)) AS n FROM ruleset_versions`)) as { n: number }[])[0]!.n)).toBeGreaterThan(2100);
       expect(await sql(url, `SELECT pg_relation_size(reltoastrelid)::int AS toast FROM pg_class WHERE relname = 'ruleset_versions'`)).toEqual([{ toast: 0 }]);
-      expect((await store.getRuleset(A, 't'))!.rules.length).toBe(60);
+      expect((await store.getRuleset(A, 't'))!.record.rules.length).toBe(60);
     } finally {
       await store.close();
     }
@@ -72,20 +72,20 @@ describeNeedsTool('postgres')('postgres store', () => {
       const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
       const created = await s.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
       if (!('created' in created)) throw new Error('not created');
-      const texts = [jsonTextOf(created.created)!];
+      const texts = [created.created.json];
       for (let i = 0; i < 3; i++) {
         // The same rules again (new ids), then an edit (contents never seen), then the same rules again.
         const put = (current: StoredRuleset) => (i === 1 ? { rules: [{ ...rules[0], id: current.rules[0]!.id }, { ...rules[1], description: 'changed' }] } : body);
-        const out = await s.updateRuleset(A, created.created.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
+        const out = await s.updateRuleset(A, created.created.record.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
         if (!('ok' in out)) throw new Error('not updated');
-        texts.push(jsonTextOf(out.ok)!);
+        texts.push(out.ok.json);
       }
       const rows = (await sql(url, 'SELECT body, contents FROM ruleset_versions ORDER BY version')) as { body: string; contents: string | null }[];
       expect(rows.map((r) => r.contents !== null)).toEqual([false, true, false, true]);
       expect(rows[0]!.body).toBe(texts[0]);
       expect(rows[2]!.body).toBe(texts[2]);
       expect(await sql(url, 'SELECT COUNT(*)::int AS n FROM rule_contents')).toEqual([{ n: 1 }]);
-      expect((await s.rulesetVersions(A, created.created.id)).map((v) => JSON.stringify(v))).toEqual(texts);
+      expect((await s.rulesetVersions(A, created.created.record.id)).map((v) => JSON.stringify(v))).toEqual(texts);
     } finally {
       await s.close();
     }
@@ -100,7 +100,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       const body = Object.freeze({ name: 'fw', kind: 'root', phase: 'network_transit', rules: Object.freeze(rules.map((r) => Object.freeze(r))) });
       const created = await s.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
       if (!('created' in created)) throw new Error('not created');
-      const id = created.created.id;
+      const id = created.created.record.id;
       const put = () => s.updateRuleset(A, id, (current) => replaceRules(current, body, '2026-01-02T00:00:00.000Z') as { next: StoredRuleset });
       // The same rules a second time: written as contents and a compact row, but every insert of contents fails.
       await sql(url, `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no contents today'; END $$;
@@ -116,7 +116,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       expect(await sql(url, 'SELECT count(*)::int AS n FROM ruleset_versions v LEFT JOIN rule_contents c ON c.digest = v.contents WHERE v.contents IS NOT NULL AND c.digest IS NULL')).toEqual([{ n: 0 }]);
       const reopened = await openStore({ databaseUrl: url });
       try {
-        expect(jsonTextOf((await reopened.getRuleset(A, id))!) ?? JSON.stringify(await reopened.getRuleset(A, id))).toBe(jsonTextOf(out.ok));
+        expect((await reopened.getRuleset(A, id))!.json).toBe(out.ok.json);
       } finally {
         await reopened.close();
       }
@@ -135,9 +135,9 @@ describeNeedsTool('postgres')('postgres store', () => {
       INSERT INTO ruleset_versions VALUES ('old', 1, '${JSON.stringify(v1)}'), ('old', 2, '${JSON.stringify(v2)}')`);
     const s = await openStore({ databaseUrl: url });
     try {
-      expect(await s.getRuleset(A, 'old')).toEqual(v2);
+      expect((await s.getRuleset(A, 'old'))?.record).toEqual(v2);
       expect(await s.listRulesets(A)).toEqual([v2]);
-      expect(await s.updateRuleset(A, 'old', bump)).toEqual({ ok: { ...v2, version: '3', name: 'rs old, second+' } });
+      expect(await s.updateRuleset(A, 'old', bump)).toEqual({ ok: { record: { ...v2, version: '3', name: 'rs old, second+' }, json: JSON.stringify({ ...v2, version: '3', name: 'rs old, second+' }) } });
       expect((await s.rulesetVersions(A, 'old')).map((r) => r.version)).toEqual(['1', '2', '3']);
     } finally {
       await s.close();
@@ -173,7 +173,7 @@ describeNeedsTool('postgres')('postgres store', () => {
         return bump(current);
       });
       expect(seen).toEqual(['1', '2', '3']);
-      expect(r).toEqual({ ok: expect.objectContaining({ version: '4', name: 'other 3+' }) });
+      expect(r).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '4', name: 'other 3+' }) }) });
       expect((await s.rulesetVersions(A, 'contended')).map((v) => [v.version, v.name])).toEqual([['1', 'rs contended'], ['2', 'other 2'], ['3', 'other 3'], ['4', 'other 3+']]);
     } finally {
       await s.close();
@@ -208,7 +208,7 @@ describeNeedsTool('postgres')('postgres store', () => {
       });
       expect(existsSync(locked)).toBe(true);
       expect(seen).toEqual(['1', '2', '4']);
-      expect(r).toEqual({ ok: expect.objectContaining({ version: '5', name: 'other 4+' }) });
+      expect(r).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '5', name: 'other 4+' }) }) });
       await new Promise((done) => (holder!.exitCode === null ? holder!.once('exit', done) : done(undefined)));
       expect(holder!.exitCode).toBe(0);
     } finally {
@@ -224,24 +224,24 @@ describeNeedsTool('postgres')('postgres store', () => {
       await a.createRuleset(A, ruleset('shared', { kind: 'custom' }));
       await a.updateRuleset(A, 'shared', bump);
       // a last saw version 2; b moves it to 3.
-      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '3' }) });
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '3' }) }) });
       const seen: string[] = [];
       const record = (change: (r: StoredRuleset) => { next: StoredRuleset } | { refused: [] }) => (r: StoredRuleset) => {
         seen.push(r.version);
         return change(r);
       };
       // A dry run writes nothing, so no condition of a write checks its start: it is checked by a read.
-      expect(await a.updateRuleset(A, 'shared', record(bump), { dryRun: true })).toEqual({ ok: expect.objectContaining({ version: '4', name: 'rs shared+++' }) });
-      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '4' }) });
+      expect(await a.updateRuleset(A, 'shared', record(bump), { dryRun: true })).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '4', name: 'rs shared+++' }) }) });
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '4' }) }) });
       // A refusal too (whether a PUT names a known rule id depends on the version it is checked against).
       expect(await a.updateRuleset(A, 'shared', record((r) => (r.version === '4' ? { refused: [] as [] } : bump(r))))).toEqual({ refused: [] });
-      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ version: '5' }) });
+      expect(await b.updateRuleset(A, 'shared', bump)).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '5' }) }) });
       // A write: its condition finds version 5, and the group is computed again on it.
-      expect(await a.updateRuleset(A, 'shared', record(bump))).toEqual({ ok: expect.objectContaining({ version: '6', name: 'rs shared+++++' }) });
+      expect(await a.updateRuleset(A, 'shared', record(bump))).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '6', name: 'rs shared+++++' }) }) });
       expect(seen).toEqual(['2', '3', '3', '4', '4', '5']);
-      expect((await a.getRuleset(A, 'shared'))!.version).toBe('6');
+      expect((await a.getRuleset(A, 'shared'))!.record.version).toBe('6');
       await b.updateRuleset(A, 'shared', bump);
-      expect((await a.getRuleset(A, 'shared'))!.version).toBe('7');
+      expect((await a.getRuleset(A, 'shared'))!.record.version).toBe('7');
       // Deleted by the other replica: a group that starts from the cache finds no row, and answers not found.
       await b.deleteRuleset(A, 'shared');
       expect(await a.updateRuleset(A, 'shared', bump)).toEqual({ notFound: true });
@@ -289,8 +289,8 @@ describeNeedsTool('postgres')('postgres store', () => {
         }
         return bump(current);
       });
-      expect(await first).toEqual({ ok: expect.objectContaining({ version: '3', name: 'other 2+' }) });
-      expect(await second).toEqual({ ok: expect.objectContaining({ version: '4', name: 'other 2++' }) });
+      expect(await first).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '3', name: 'other 2+' }) }) });
+      expect(await second).toEqual({ ok: expect.objectContaining({ record: expect.objectContaining({ version: '4', name: 'other 2++' }) }) });
       // The second group was computed on the first's record before it knew (pipelined), then again.
       expect(seenBySecond).toEqual(['2 rs piped+', '3 other 2+']);
       expect((await s.rulesetVersions(A, 'piped')).map((v) => `${v.version} ${v.name}`)).toEqual(['1 rs piped', '2 other 2', '3 other 2+', '4 other 2++']);
@@ -387,7 +387,7 @@ describeNeedsTool('postgres')('postgres store', () => {
         s.createRuleset({ scope: 'zones', id: 'y' }, ruleset('y1', { kind: 'zone', phase: 'ddos_l7' })),
         s.createRuleset({ scope: 'zones', id: 'y' }, ruleset('y2', { kind: 'zone', phase: 'ddos_l7' })),
       ]);
-      const created = both.filter((r) => 'created' in r).map((r) => (r as { created: StoredRuleset }).created.id);
+      const created = both.filter((r) => 'created' in r).map((r) => (r as { created: Stored<StoredRuleset> }).created.record.id);
       expect(created).toHaveLength(1);
       expect(both.find((r) => 'phaseExists' in r)).toEqual({ phaseExists: created[0] });
     } finally {
@@ -408,23 +408,23 @@ describeNeedsTool('postgres')('postgres store', () => {
         for (const r of results) expect(r).toHaveProperty('ok');
       }
       const done = await s.getRuleset(RACE, 'hot');
-      expect(done!.version).toBe(String(1 + 2 * N));
-      expect(done!.name).toBe(`rs hot${'+'.repeat(2 * N)}`);
+      expect(done!.record.version).toBe(String(1 + 2 * N));
+      expect(done!.record.name).toBe(`rs hot${'+'.repeat(2 * N)}`);
       const versions = await s.rulesetVersions(RACE, 'hot');
       expect(versions.map((v) => Number(v.version))).toEqual(Array.from({ length: 2 * N + 1 }, (_, i) => i + 1));
       // Each version is the one before it plus one write: none was computed from a stale read.
       versions.forEach((v, i) => expect(v.name).toBe(`rs hot${'+'.repeat(i)}`));
       // Every version each process was answered is one the other was not.
-      const answered = updates.flat().map((r) => Number((r as { ok: StoredRuleset }).ok.version));
+      const answered = updates.flat().map((r) => Number((r as { ok: Stored<StoredRuleset> }).ok.record.version));
       expect(new Set(answered).size).toBe(2 * N);
 
       const owners = 20;
       const creates = await race(['create', url, 'owner', String(owners)]);
       for (let i = 0; i < owners; i++) {
-        const pair = creates.map((results) => results[i] as { created: StoredRuleset } | { phaseExists: string });
+        const pair = creates.map((results) => results[i] as { created: Stored<StoredRuleset> } | { phaseExists: string });
         const winners = pair.filter((r) => 'created' in r);
         expect(winners).toHaveLength(1);
-        const winner = (winners[0] as { created: StoredRuleset }).created.id;
+        const winner = (winners[0] as { created: Stored<StoredRuleset> }).created.record.id;
         expect(pair.find((r) => 'phaseExists' in r)).toEqual({ phaseExists: winner });
         expect((await s.listRulesets({ scope: 'zones', id: `owner-${i}` })).map((r) => r.id)).toEqual([winner]);
       }

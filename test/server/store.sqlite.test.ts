@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { jsonTextOf, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
+import { rulesetJson, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { ruleset, storeSuite } from './store-suite.js';
 
@@ -21,7 +21,7 @@ describe('sqlite file', () => {
     expect(file.pragma('page_size', { simple: true })).toBe(16384);
     file.close();
     const s2 = await openStore({ dataDir: dir });
-    expect((await s2.getRuleset({ scope: 'accounts', id: 'a' }, 'r1'))!.name).toBe('rs r1');
+    expect((await s2.getRuleset({ scope: 'accounts', id: 'a' }, 'r1'))!.record.name).toBe('rs r1');
     await s2.close();
   });
 
@@ -34,13 +34,13 @@ describe('sqlite file', () => {
       const s1 = await openStore({ dataDir: data });
       const created = await s1.createRuleset(A, newRuleset(body, '2026-01-01T00:00:00.000Z'));
       if (!('created' in created)) throw new Error('not created');
-      const texts = [jsonTextOf(created.created)!];
+      const texts = [created.created.json];
       for (let i = 0; i < 3; i++) {
         // The same rules again (new ids), then some kept by id with one changed.
         const put = (current: StoredRuleset) => (i === 1 ? { rules: [{ ...rules[0], id: current.rules[0]!.id }, { ...rules[1], ref: 'mine', description: 'changed' }] } : body);
-        const out = await s1.updateRuleset(A, created.created.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
+        const out = await s1.updateRuleset(A, created.created.record.id, (current) => replaceRules(current, put(current), `2026-01-0${i + 2}T00:00:00.000Z`) as { next: StoredRuleset });
         if (!('ok' in out)) throw new Error('not updated');
-        texts.push(jsonTextOf(out.ok)!);
+        texts.push(out.ok.json);
       }
       await s1.close();
       const file = new Database(join(data, 'rulekit.sqlite'), { readonly: true });
@@ -53,9 +53,9 @@ describe('sqlite file', () => {
       expect(file.prepare('SELECT COUNT(*) FROM rule_contents').pluck().get()).toBe(1);
       file.close();
       const s2 = await openStore({ dataDir: data });
-      const versions = await s2.rulesetVersions(A, created.created.id);
+      const versions = await s2.rulesetVersions(A, created.created.record.id);
       expect(versions.map((v) => JSON.stringify(v))).toEqual(texts);
-      expect(jsonTextOf(await s2.getRuleset(A, created.created.id))).toBe(texts[3]);
+      expect((await s2.getRuleset(A, created.created.record.id))!.json).toBe(texts[3]);
       expect((await s2.listRulesets(A)).map((v) => JSON.stringify(v))).toEqual([texts[3]]);
       await s2.close();
     } finally {
@@ -101,12 +101,12 @@ describe('sqlite file', () => {
       other.pragma('foreign_keys = OFF');
       other.exec('DELETE FROM ruleset_versions; DELETE FROM rule_contents');
       const insert = other.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body) VALUES (?, ?, ?)');
-      insert.run(made.id, 1, jsonTextOf(made));
-      insert.run(made.id, 2, jsonTextOf(second.ok));
+      insert.run(made.id, 1, rulesetJson(made));
+      insert.run(made.id, 2, second.ok.json);
       other.close();
       await expect(s.updateRuleset(A, made.id, put)).rejects.toThrow(/FOREIGN KEY/);
       const again = await s.updateRuleset(A, made.id, put);
-      expect(again).toHaveProperty('ok.version', '3');
+      expect(again).toHaveProperty('ok.record.version', '3');
       expect((await s.rulesetVersions(A, made.id)).map((v) => v.version)).toEqual(['1', '2', '3']);
       await s.close();
     } finally {
@@ -129,9 +129,9 @@ describe('sqlite file', () => {
       db.prepare('INSERT INTO ruleset_versions VALUES (?, ?, ?)').run('old', 2, JSON.stringify(v2));
       db.close();
       const s = await openStore({ dataDir: old });
-      expect(await s.getRuleset(A, 'old')).toEqual(v2);
+      expect((await s.getRuleset(A, 'old'))?.record).toEqual(v2);
       expect(await s.listRulesets(A)).toEqual([v2]);
-      expect(await s.updateRuleset(A, 'old', (r) => ({ next: { ...r, version: '3', name: 'third' } }))).toEqual({ ok: { ...v2, version: '3', name: 'third' } });
+      expect(await s.updateRuleset(A, 'old', (r) => ({ next: { ...r, version: '3', name: 'third' } }))).toEqual({ ok: { record: { ...v2, version: '3', name: 'third' }, json: JSON.stringify({ ...v2, version: '3', name: 'third' }) } });
       expect((await s.rulesetVersions(A, 'old')).map((r) => r.version)).toEqual(['1', '2', '3']);
       await s.close();
       const check = new Database(join(old, 'rulekit.sqlite'), { readonly: true });

@@ -12,6 +12,9 @@ import type { RuleCache } from '../../ruleset/index.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic } from '../envelope.js';
 
+/** The path prefix of the API, as the official client uses it. */
+export const API_PREFIX = '/client/v4';
+
 /** What the routes work with. */
 export interface RouteContext {
   store: Store;

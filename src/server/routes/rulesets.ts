@@ -57,7 +57,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if ('phaseExists' in outcome) {
         return sendError(reply, 'server-phase-exists', `this ${scope.noun} already has its ${ruleset.phase} ruleset (${outcome.phaseExists}); there is one per phase: PUT /${scope.path}/${owner.id}/rulesets/${outcome.phaseExists} to change its rules`, '/phase');
       }
-      return sendResult(reply, outcome.created, diagnostics);
+      return sendResult(reply, outcome.created.record, diagnostics, 200, outcome.created.json);
     });
 
     app.get(`${base}/:ruleset_id`, { schema: { tags, summary: 'Read a ruleset', params: rulesetParams(scope) } }, async (req, reply) => {
@@ -65,7 +65,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const r = await ctx.store.getRuleset(owner, id);
       if (!r) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      return sendResult(reply, r);
+      return sendResult(reply, r.record, [], 200, r.json);
     });
 
     app.get(`${base}/:ruleset_id/versions`, { schema: { tags, summary: 'List the stored versions of a ruleset, oldest first', params: rulesetParams(scope) } }, async (req, reply) => {
@@ -92,7 +92,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       }, { dryRun });
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
       if ('refused' in outcome) return sendErrors(reply, 400, outcome.refused);
-      return sendResult(reply, outcome.ok, [...diagnostics, ...analysisOf(req, outcome.ok, dryRun)]);
+      return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(req, outcome.ok.record, dryRun)], 200, outcome.ok.json);
     });
 
     app.delete(`${base}/:ruleset_id`, { schema: { tags, summary: 'Delete a ruleset and all its versions', params: rulesetParams(scope), querystring: dryRunQuery } }, async (req, reply) => {
@@ -116,7 +116,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const body = bodyOf(req).value;
       const stored = await ctx.store.getRuleset(owner, id);
       if (!stored) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      if (stored.phase !== 'network_transit') return sendError(reply, 'server-not-simulable', `ruleset ${id} is in phase ${stored.phase}; only network_transit rulesets decide on packets`);
+      if (stored.record.phase !== 'network_transit') return sendError(reply, 'server-not-simulable', `ruleset ${id} is in phase ${stored.record.phase}; only network_transit rulesets decide on packets`);
       if (body === null || typeof body !== 'object' || Array.isArray(body)) return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', 'the body must be an object {"packets": [...]}', '')]);
       const { packets, lists, results } = body as Record<string, unknown>;
       if (!Array.isArray(packets)) return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"packets" must be an array of packet objects', '/packets')]);
@@ -125,7 +125,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
         return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"lists" must be an object of list name to array of addresses or CIDRs', '/lists')]);
       }
       if (results !== undefined && typeof results !== 'boolean') return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"results" must be true or false', '/results')]);
-      const sim = simulate(stored as unknown as Ruleset, packets, { lists: { ...(ctx.lists ?? {}), ...((lists as ListItems | undefined) ?? {}) } });
+      const sim = simulate(stored.record as unknown as Ruleset, packets, { lists: { ...(ctx.lists ?? {}), ...((lists as ListItems | undefined) ?? {}) } });
       if (hasErrors(sim.diagnostics)) return sendErrors(reply, 400, sim.diagnostics);
       return sendResult(reply, results === false ? { summary: sim.summary } : { summary: sim.summary, results: sim.results }, sim.diagnostics);
     });

@@ -1,7 +1,6 @@
 /**
- * JSON Schemas of the routes' parameters and bodies, for the OpenAPI document. They describe shapes only:
- * the server checks bodies with rulekit's validators (which answer with positions, codes and fixes), not
- * with these. Their enums and limits are read from the catalogs those validators read (phases and their
+ * JSON Schemas of the routes' parameters and bodies, for the OpenAPI document: documentation, not checked
+ * by fastify (see plugins/openapi.ts). Their enums and limits are read from the catalogs those validators read (phases and their
  * levels, actions, rule and ruleset members, datasets by scope, the limits), so the document names what
  * the server accepts; test/server/schemas.test.ts checks them against the catalogs and valid bodies
  * against them.

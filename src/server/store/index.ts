@@ -9,10 +9,9 @@ import { openSqliteStore } from './sqlite.js';
 import { openPostgresStore } from './postgres.js';
 import type { Store } from './types.js';
 
-export type { Store, Owner, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
-export { hasJsonText, jsonTextOf, rememberedOf, withJsonText, type Remembered } from './cache.js';
-export { compactFormOf, expandRuleset, HistoryRows, partText, partsText, recordText, RuleContents, rulesetHead, ruleText, rulesetText, seededId, seedMask, withCompactForm, type AssignedTexts, type CompactForm, type KeptText, type PartsOf, type RuleParts } from './record-text.js';
-export { rulesPending, withRulesOnDemand } from './rules-on-demand.js';
+export type { Store, Owner, Stored, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
+export { expandRuleset, rulesetJson, rulesetText, seededId, seededIds, seedMask, type CompactForm, type RulesetText } from './record-text.js';
+export { ruleContent, sameRule, storedRule, STORED_RULE_MEMBERS, STORED_RULESET_MEMBERS, type RuleContent, type RuleMember } from './members.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';
 export { openPostgresStore } from './postgres.js';

@@ -7,12 +7,13 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPart } from '../../optional-parts.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { hasJsonText, jsonTextOf, RulesetCache, withJsonText } from './cache.js';
-import { expandRuleset, HistoryRows, type CompactForm } from './record-text.js';
+import { RulesetCache } from './cache.js';
+import { expandRuleset, HistoryRows, RulePartsCache, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
-import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -33,7 +34,9 @@ const MIGRATION_LOCK = '32217255763470708';
 
 /** Open (creating and migrating when needed) a PostgreSQL store. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({
+  // pg is an optional part (src/optional-parts.ts), loaded by the PostgreSQL store alone.
+  const { default: driver } = await loadPart(['postgres'], () => import('pg'));
+  const pool = new driver.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
@@ -116,7 +119,7 @@ const MAX_GROUP = 1000;
 interface QueuedUpdate {
   change: Change<StoredRuleset, unknown>;
   dryRun: boolean;
-  resolve: (value: UpdateResult<StoredRuleset, unknown>) => void;
+  resolve: (value: UpdateResult<Stored<StoredRuleset>, unknown>) => void;
   reject: (error: unknown) => void;
 }
 
@@ -135,7 +138,7 @@ interface Lane {
   scheduled: boolean;
   inFlight: number;
   /** The record the last group launched will have written and the token it writes, once it is computed (attempt one only). */
-  end?: { record: StoredRuleset; token: string };
+  end?: { stored: Stored<StoredRuleset>; token: string };
   /** Settles when the last group launched has been answered. */
   tail: Promise<void>;
   /** The connection its statements go through (pipelined), so they run in the order they are sent. */
@@ -162,7 +165,15 @@ const isEntryPoint = (kind: string) => kind === 'root' || kind === 'zone';
 
 /** A concurrent create of the same entry point committed between our check and our insert. */
 function isEntryPointConflict(e: unknown): boolean {
-  return e instanceof pg.DatabaseError && e.code === '23505' && e.constraint === 'rulesets_entry_point';
+  return isDatabaseError(e) && e.code === '23505' && e.constraint === 'rulesets_entry_point';
+}
+
+/**
+ * An error PostgreSQL answered (pg's DatabaseError: a SQLSTATE code and a severity), as opposed to a
+ * broken connection. Tested by its fields: the driver module is loaded when the store opens.
+ */
+function isDatabaseError(e: unknown): e is pg.DatabaseError {
+  return e instanceof Error && typeof (e as Partial<pg.DatabaseError>).code === 'string' && typeof (e as Partial<pg.DatabaseError>).severity === 'string';
 }
 
 /** Job ids are BIGINT; an id that cannot be one names no job (SQLite answers "none" for it too, PostgreSQL would fail the cast). */
@@ -180,6 +191,8 @@ class PostgresStore implements Store {
   private readonly contents = new Set<string>();
   /** Which records' history rows are written compact (see {@link HistoryRows}). */
   private readonly rows = new HistoryRows();
+  /** The parts of rules met recently (see {@link RulePartsCache}). */
+  private readonly parts = new RulePartsCache();
   /** The updates of each ruleset with groups queued or in flight, by owner and id. */
   private readonly lanes = new Map<string, Lane>();
   /**
@@ -189,7 +202,7 @@ class PostgresStore implements Store {
    */
   private readonly known = new Map<string, number>();
   /** Reads of one ruleset, by owner and id. */
-  private readonly reads = new ReadWaves<StoredRuleset | undefined>();
+  private readonly reads = new ReadWaves<Stored<StoredRuleset> | undefined>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -213,7 +226,7 @@ class PostgresStore implements Store {
   }
 
   /** See {@link ReadWaves}: a ruleset read by many costs a round trip per wave of readers. */
-  async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
+  async getRuleset(owner: Owner, id: string): Promise<Stored<StoredRuleset> | undefined> {
     return this.reads.read(keyOf(owner, id), () => this.current(this.pool, owner, id, false));
   }
 
@@ -221,7 +234,7 @@ class PostgresStore implements Store {
    * The stored record of a ruleset, in one round trip: the body comes over the wire only when the cache
    * does not hold the stored version. `lock`: FOR UPDATE (inside a transaction).
    */
-  private async current(c: pg.Pool | pg.PoolClient, owner: Owner, id: string, lock: boolean): Promise<StoredRuleset | undefined> {
+  private async current(c: pg.Pool | pg.PoolClient, owner: Owner, id: string, lock: boolean): Promise<Stored<StoredRuleset> | undefined> {
     // The row's lock first, by a statement of its own: a `FOR UPDATE` of the join below that waited for
     // another writer would check the row it then locks against the history rows of its snapshot, taken
     // before that writer committed, find none of the new version and answer nothing (a 404 for a
@@ -252,13 +265,14 @@ class PostgresStore implements Store {
     }
   }
 
-  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
+  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }> {
+    const text = rulesetText(ruleset, this.parts);
     // The check below cannot see a create that has not committed yet; when two race, the unique index
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
       try {
-        const body = jsonTextOf(ruleset) ?? JSON.stringify(ruleset);
-        const outcome = await this.write(async (c) => {
+        let form: CompactForm | undefined;
+        const outcome = await this.write(async (c): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }> => {
           if (isEntryPoint(ruleset.kind)) {
             const { rows } = await c.query<{ id: string }>(
               "SELECT id FROM rulesets WHERE scope = $1 AND owner = $2 AND phase = $3 AND kind IN ('root', 'zone')",
@@ -269,16 +283,15 @@ class PostgresStore implements Store {
           await c.query('INSERT INTO rulesets (id, scope, owner, kind, phase, version) VALUES ($1, $2, $3, $4, $5, $6)', [
             ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version),
           ]);
-          const form = this.rows.formFor(ruleset);
+          form = this.rows.formFor(text);
           await this.writeContents(c, [form]);
-          await queryReleasing(c, { text: 'INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', values: [ruleset.id, Number(ruleset.version), form?.compact ?? body, form?.digest ?? null] });
-          return { created: withJsonText(ruleset, body) };
+          await queryReleasing(c, { text: 'INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES ($1, $2, $3, $4)', values: [ruleset.id, Number(ruleset.version), form?.compact ?? text.json, form?.digest ?? null] });
+          return { created: { record: ruleset, json: text.json } };
         }, options.dryRun);
         if ('created' in outcome && !options.dryRun) {
-          this.cache.put(outcome.created);
           this.remember(keyOf(owner, ruleset.id), Number(ruleset.version));
-          const form = this.rows.writtenForm(ruleset);
           if (form) this.contents.add(form.digest);
+          return { created: this.cache.put(outcome.created) };
         }
         return outcome;
       } catch (e) {
@@ -301,7 +314,7 @@ class PostgresStore implements Store {
    * version fails if the first did not commit (it is then computed again). So the CPU works on the next
    * group while the database works on this one, and the database starts on it as soon as the first commits.
    */
-  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
+  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<Stored<StoredRuleset>, R>> {
     return new Promise((resolve, reject) => {
       const key = keyOf(owner, id);
       let lane = this.lanes.get(key);
@@ -375,7 +388,7 @@ class PostgresStore implements Store {
    * lock (SELECT … FOR UPDATE in a transaction), which cannot fail that way, so every update ends. The
    * outcomes are answered only after the group before (`before`) is.
    */
-  private async writeGroup(lane: Lane, group: QueuedUpdate[], before: Promise<void>, predicted: { record: StoredRuleset; token: string } | undefined): Promise<({ value: UpdateResult<StoredRuleset, unknown> } | { error: unknown })[]> {
+  private async writeGroup(lane: Lane, group: QueuedUpdate[], before: Promise<void>, predicted: { stored: Stored<StoredRuleset>; token: string } | undefined): Promise<({ value: UpdateResult<Stored<StoredRuleset>, unknown> } | { error: unknown })[]> {
     const { owner, id } = lane;
     const key = keyOf(owner, id);
     if (!predicted) await before;
@@ -394,26 +407,27 @@ class PostgresStore implements Store {
         }
         // The first attempt starts from the record predicted, or the version last seen here when the cache holds its record.
         const seen = attempt === 1 && !predicted ? this.known.get(key) : undefined;
-        const cached = attempt > 1 ? undefined : predicted?.record ?? (seen === undefined ? undefined : this.cache.get(id, seen));
+        const cached = attempt > 1 ? undefined : predicted?.stored ?? (seen === undefined ? undefined : this.cache.get(id, seen));
         const start = cached ?? (await this.current(c, owner, id, locked));
         if (!start) {
           if (open) await c.query('COMMIT');
           return group.map(() => ({ value: { notFound: true } }));
         }
         let current = start;
-        const writes: StoredRuleset[] = [];
-        const outcomes = group.map((u): { value: UpdateResult<StoredRuleset, unknown> } | { error: unknown } => {
+        const writes: { stored: Stored<StoredRuleset>; text: RulesetText }[] = [];
+        const outcomes = group.map((u): { value: UpdateResult<Stored<StoredRuleset>, unknown> } | { error: unknown } => {
           try {
-            const outcome = u.change(current);
+            const outcome = u.change(current.record);
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
-            if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-            if (!hasJsonText(next)) withJsonText(next, JSON.stringify(next));
+            if (!(Number(next.version) > Number(current.record.version))) throw new Error(`a ruleset update must move its version up (from ${current.record.version}, got ${next.version})`);
+            const text = rulesetText(next, this.parts);
+            const stored = { record: next, json: text.json };
             if (!u.dryRun) {
-              writes.push(next);
-              current = next;
+              writes.push({ stored, text });
+              current = stored;
             }
-            return { value: { ok: next } };
+            return { value: { ok: stored } };
           } catch (error) {
             return { error };
           }
@@ -425,13 +439,13 @@ class PostgresStore implements Store {
             await before;
             const now = await this.current(c, owner, id, false);
             if (!now) return group.map(() => ({ value: { notFound: true } }));
-            if (now.version !== start.version) continue;
+            if (now.record.version !== start.record.version) continue;
           }
           if (open) await c.query('COMMIT');
           return outcomes;
         }
         const token = randomUUID();
-        if (attempt === 1) lane.end = { record: current, token };
+        if (attempt === 1) lane.end = { stored: current, token };
         // The history rows as parameters of a VALUES list, not as two arrays: pg would write each ~16 KB
         // text into an array literal, escaping every quote, and the server would parse it back.
         // The rule contents of compact rows first, when not known committed, in a statement of their own
@@ -442,7 +456,7 @@ class PostgresStore implements Store {
         // The contents the rows name must be there (the database has no foreign key for them: see
         // migration 6): the statement counts them, once, and writes nothing when one is missing (its
         // statement before failed), so a history row never names contents that are not there.
-        const forms = writes.map((w) => this.rows.formFor(w));
+        const forms = writes.map((w) => this.rows.formFor(w.text));
         const contents = this.writeContents(c, forms);
         const named = [...new Set(forms.flatMap((f) => (f ? [f.digest] : [])))];
         const rows = writes.map((_, k) => `($${9 + 3 * k}::int, $${10 + 3 * k}::text, $${11 + 3 * k}::text)`).join(', ');
@@ -453,7 +467,7 @@ class PostgresStore implements Store {
           text: `WITH moved AS (UPDATE rulesets SET version = $5, writer = $6 WHERE scope = $1 AND owner = $2 AND id = $3 AND version = $4 AND ($7::text IS NULL OR writer = $7)
              AND (SELECT count(*) FROM rule_contents WHERE digest = ANY ($8::text[])) = cardinality($8::text[]) RETURNING id)
            INSERT INTO ruleset_versions (ruleset_id, version, body, contents) SELECT moved.id, v.version, v.body, v.contents FROM moved, (VALUES ${rows}) AS v(version, body, contents)`,
-          values: [owner.scope, owner.id, id, Number(start.version), Number(current.version), token, attempt === 1 && predicted ? predicted.token : null, named, ...writes.flatMap((w, k) => [Number(w.version), forms[k]?.compact ?? jsonTextOf(w)!, forms[k]?.digest ?? null])],
+          values: [owner.scope, owner.id, id, Number(start.record.version), Number(current.record.version), token, attempt === 1 && predicted ? predicted.token : null, named, ...writes.flatMap((w, k) => [Number(w.stored.record.version), forms[k]?.compact ?? w.text.json, forms[k]?.digest ?? null])],
         });
         // The next group may be computed from this one's record while the statement is under way.
         if (attempt === 1) this.schedule(key, lane);
@@ -463,7 +477,7 @@ class PostgresStore implements Store {
           await before;
           for (const f of forms) if (f) this.contents.add(f.digest);
           this.cache.put(current);
-          this.remember(key, Number(current.version));
+          this.remember(key, Number(current.record.version));
           return outcomes;
         }
         // Another replica moved the version, or contents named are missing: the next attempt reads the
@@ -475,7 +489,7 @@ class PostgresStore implements Store {
         // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
         this.contents.clear();
         this.known.delete(key);
-        let broken = !(e instanceof pg.DatabaseError) ? (e as Error) : undefined;
+        let broken = !isDatabaseError(e) ? (e as Error) : undefined;
         if (open) {
           try {
             await c.query('ROLLBACK');

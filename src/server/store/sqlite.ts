@@ -5,13 +5,14 @@
  * together (group commit, see `write`), so that concurrent requests share one fsync.
  * @module
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { MissingPartError, missingPartOf } from '../../optional-parts.js';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { hasJsonText, jsonTextOf, RulesetCache, withJsonText } from './cache.js';
-import { expandRuleset, HistoryRows } from './record-text.js';
-import type { Change, Owner, Store, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import { RulesetCache } from './cache.js';
+import { expandRuleset, HistoryRows, RulePartsCache, rulesetText } from './record-text.js';
+import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -23,9 +24,23 @@ export interface SqliteStoreOptions {
   path: string;
 }
 
+/**
+ * better-sqlite3, an optional part (src/optional-parts.ts) loaded by the SQLite store alone; required,
+ * not imported, so that opening the store stays synchronous.
+ */
+function sqliteDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    const found = missingPartOf(error);
+    if (found) throw new MissingPartError(found.missing, found.part, ['server', found.part]);
+    throw error;
+  }
+}
+
 /** Open (creating and migrating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
-  const db = new Database(options.path);
+  const db = new (sqliteDriver())(options.path);
   // 16 KiB pages for a new database (an existing one keeps its own): a stored ruleset of 50 rules is
   // ~16 KB of text, which 4 KiB pages split over a chain of overflow pages, each its own WAL frame and
   // write; with 16 KiB pages a write of a group of PUTs took ~30% less time (commit and fsync
@@ -123,7 +138,7 @@ interface QueuedWrite {
    * else runs before the COMMIT (the group is written in one synchronous call), and when that fails the
    * cache is emptied, so no reader ever gets a record that was not committed.
    */
-  stored?: (value: unknown) => void;
+  stored?: (value: unknown) => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -144,6 +159,8 @@ class SqliteStore implements Store {
   private readonly contents = new Set<string>();
   /** Which records' history rows are written compact (see {@link HistoryRows}). */
   private readonly rows = new HistoryRows();
+  /** The parts of rules met recently (see {@link RulePartsCache}). */
+  private readonly parts = new RulePartsCache();
 
   /** The thread that checkpoints the WAL (see {@link startCheckpointer}); none for `:memory:`. */
   private readonly checkpointer?: Worker;
@@ -194,9 +211,9 @@ class SqliteStore implements Store {
    * stored. A lone write waits one turn (setImmediate); under load a group holds the writes of all the
    * requests read in one turn.
    */
-  private write<T>(fn: () => T, dryRun: boolean | undefined, stored?: (value: T) => void): Promise<T> {
+  private write<T>(fn: () => T, dryRun: boolean | undefined, stored?: (value: T) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, dryRun: dryRun === true, stored: stored as ((v: unknown) => void) | undefined, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ fn, dryRun: dryRun === true, stored: stored as ((v: unknown) => unknown) | undefined, resolve: resolve as (v: unknown) => void, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
@@ -223,8 +240,7 @@ class SqliteStore implements Store {
           const value = w.fn();
           if (w.dryRun) throw new Rollback(value);
           this.q.release.run();
-          w.stored?.(value);
-          outcomes.push({ value });
+          outcomes.push({ value: w.stored ? w.stored(value) : value });
         } catch (e) {
           this.q.rollbackTo.run();
           this.q.release.run();
@@ -269,70 +285,64 @@ class SqliteStore implements Store {
     return (this.q.listRulesets.all(owner.scope, owner.id) as VersionRow[]).map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
   }
 
-  async getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined> {
+  async getRuleset(owner: Owner, id: string): Promise<Stored<StoredRuleset> | undefined> {
     return this.current(owner, id);
   }
 
   /** The stored record of a ruleset (cached when its version is the cached one). */
-  private current(owner: Owner, id: string): StoredRuleset | undefined {
+  private current(owner: Owner, id: string): Stored<StoredRuleset> | undefined {
     const version = this.q.rulesetVersion.get(owner.scope, owner.id, id) as number | undefined;
     if (version === undefined) return undefined;
     return this.cache.of(id, version, () => textOfRow(this.q.rulesetBody.get(id, version) as VersionRow));
   }
 
-  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: StoredRuleset } | { phaseExists: string }> {
-    return this.write(() => {
+  async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }> {
+    return this.write((): { created: Stored<StoredRuleset> } | { phaseExists: string } => {
       if (ruleset.kind === 'root' || ruleset.kind === 'zone') {
         const existing = this.q.entryPoint.get(owner.scope, owner.id, ruleset.phase) as { id: string } | undefined;
         if (existing) throw new Rollback({ phaseExists: existing.id });
       }
-      if (!hasJsonText(ruleset)) withJsonText(ruleset, JSON.stringify(ruleset));
       this.q.insertRuleset.run(ruleset.id, owner.scope, owner.id, ruleset.kind, ruleset.phase, Number(ruleset.version));
-      this.insertVersion(ruleset);
-      return { created: ruleset };
-    }, options.dryRun, (r) => {
-      if ('created' in r) this.stored(r.created);
-    });
+      return { created: this.insertVersion(ruleset, options.dryRun) };
+    }, options.dryRun, (r) => ('created' in r ? { created: this.stored(r.created) } : r));
   }
 
-  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<StoredRuleset, R>> {
-    return this.write((): UpdateResult<StoredRuleset, R> => {
-      const current = this.current(owner, id);
+  async updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options: WriteOptions = {}): Promise<UpdateResult<Stored<StoredRuleset>, R>> {
+    return this.write((): UpdateResult<Stored<StoredRuleset>, R> => {
+      const current = this.current(owner, id)?.record;
       if (!current) return { notFound: true };
       const outcome = change(current);
       if ('refused' in outcome) throw new Rollback({ refused: outcome.refused });
       const next = outcome.next;
       if (!(Number(next.version) > Number(current.version))) throw new Error(`a ruleset update must move its version up (from ${current.version}, got ${next.version})`);
-      if (!hasJsonText(next)) withJsonText(next, JSON.stringify(next));
       const done = this.q.updateRuleset.run(Number(next.version), owner.scope, owner.id, id, Number(current.version));
       if (done.changes !== 1) throw new Error('the ruleset changed under an immediate transaction');
-      this.insertVersion(next);
-      return { ok: next };
-    }, options.dryRun, (r) => {
-      if ('ok' in r) this.stored(r.ok);
-    });
+      return { ok: this.insertVersion(next, options.dryRun) };
+    }, options.dryRun, (r) => ('ok' in r ? { ok: this.stored(r.ok) } : r));
   }
 
   /**
-   * The history row of a record: its compact form when records.ts made it with one and its rule contents
-   * come for the second time or more (the contents written first unless this process knows them
-   * committed), else its text.
+   * The history row of a record: its compact form when its rule contents come for the second time or
+   * more (the contents written first unless this process knows them committed), else its text. The
+   * contents of a write are known committed from here on (not a dry run's): a group that fails to commit,
+   * or a write that fails, forgets every digest known (see {@link flush}).
    */
-  private insertVersion(record: StoredRuleset): void {
-    const form = this.rows.formFor(record);
+  private insertVersion(record: StoredRuleset, dryRun: boolean | undefined): Stored<StoredRuleset> {
+    const text = rulesetText(record, this.parts);
+    const form = this.rows.formFor(text);
     if (!form) {
-      this.q.insertVersion.run(record.id, Number(record.version), jsonTextOf(record)!, null);
-      return;
+      this.q.insertVersion.run(record.id, Number(record.version), text.json, null);
+    } else {
+      if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
+      this.q.insertVersion.run(record.id, Number(record.version), form.compact, form.digest);
+      if (!dryRun) this.contents.add(form.digest);
     }
-    if (!this.contents.has(form.digest)) this.q.insertContents.run(form.digest, form.parts);
-    this.q.insertVersion.run(record.id, Number(record.version), form.compact, form.digest);
+    return { record, json: text.json };
   }
 
-  /** A record's write was released into the group's transaction (see {@link QueuedWrite.stored}). */
-  private stored(record: StoredRuleset): void {
-    this.cache.put(record);
-    const form = this.rows.writtenForm(record);
-    if (form) this.contents.add(form.digest);
+  /** A record's write was released into the group's transaction (see {@link QueuedWrite.stored}): cached. */
+  private stored(written: Stored<StoredRuleset>): Stored<StoredRuleset> {
+    return this.cache.put(written);
   }
 
   async deleteRuleset(owner: Owner, id: string, options: WriteOptions = {}): Promise<boolean> {
@@ -340,7 +350,10 @@ class SqliteStore implements Store {
       const done = this.q.deleteRuleset.run(owner.scope, owner.id, id);
       if (done.changes) this.q.deleteVersions.run(id);
       return done.changes === 1;
-    }, options.dryRun, () => this.cache.delete(id));
+    }, options.dryRun, (deleted) => {
+      this.cache.delete(id);
+      return deleted;
+    });
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {

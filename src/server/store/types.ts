@@ -59,6 +59,16 @@ export interface StoredJob {
   last_error: string | null;
 }
 
+/**
+ * A record the store wrote or read, with its JSON text as the store holds it (`JSON.stringify(record)`,
+ * byte for byte): an answer sends that text rather than serialising the record again. The record is
+ * frozen when the store keeps it for later requests.
+ */
+export interface Stored<T> {
+  readonly record: T;
+  readonly json: string;
+}
+
 /** Options of every write. */
 export interface WriteOptions {
   /** Check and compute everything, then roll back: nothing is stored. */
@@ -80,14 +90,14 @@ export interface Store {
   readonly kind: 'sqlite' | 'postgres';
 
   listRulesets(owner: Owner): Promise<StoredRuleset[]>;
-  getRuleset(owner: Owner, id: string): Promise<StoredRuleset | undefined>;
+  getRuleset(owner: Owner, id: string): Promise<Stored<StoredRuleset> | undefined>;
   /**
    * Store a new ruleset. An owner has at most one entry-point ruleset (kind `root` or `zone`) per phase:
    * a second one answers `phase-exists` with the id of the one that exists.
    */
-  createRuleset(owner: Owner, ruleset: StoredRuleset, options?: WriteOptions): Promise<{ created: StoredRuleset } | { phaseExists: string }>;
+  createRuleset(owner: Owner, ruleset: StoredRuleset, options?: WriteOptions): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }>;
   /** Replace a ruleset by what `change` computes from it; the stored version must go up. */
-  updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options?: WriteOptions): Promise<UpdateResult<StoredRuleset, R>>;
+  updateRuleset<R>(owner: Owner, id: string, change: Change<StoredRuleset, R>, options?: WriteOptions): Promise<UpdateResult<Stored<StoredRuleset>, R>>;
   /** Delete a ruleset and its history; false when there was none. */
   deleteRuleset(owner: Owner, id: string, options?: WriteOptions): Promise<boolean>;
   /** Every stored version of a ruleset, oldest first (empty when there is none). */

@@ -1,0 +1,51 @@
+/**
+ * Errors and unknown routes in the envelope: the error handler (a thrown {@link EnvelopeError}, fastify's
+ * own errors, failures) and the not-found handler, which tells 405 from 404 by the routes registered.
+ * @module
+ */
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, sendErrors, serverDiagnostic } from '../envelope.js';
+import { API_PREFIX, EnvelopeError } from '../routes/common.js';
+
+export const errorsPlugin = fp(async (app) => {
+  // Every route's method and pattern, to tell 405 from 404 (routes registered after this plugin).
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (r) => {
+    const pattern = new RegExp('^' + r.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$');
+    for (const m of [r.method].flat()) routes.push({ method: m, pattern });
+  });
+
+  app.setErrorHandler((error: FastifyError | EnvelopeError, req: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof EnvelopeError) {
+      reply.headers(error.headers);
+      return sendErrors(reply, error.status, error.diagnostics);
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, 'server-body-too-large', `the body is larger than ${app.initialConfig.bodyLimit} bytes`);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, 'server-unsupported-media-type', `bodies are JSON: send Content-Type: application/json (got ${JSON.stringify(req.headers['content-type'] ?? 'none')})`);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, 'server-missing-body', 'the body is empty; send a JSON object');
+      default:
+        break;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendErrors(reply, status === 404 || status === 405 || status === 413 || status === 415 ? status : 400, [serverDiagnostic('server-invalid-parameter', error.message)]);
+    }
+    req.log.error({ err: error }, 'request failed');
+    return sendError(reply, 'server-internal', `the server failed on this request (request id ${req.id}); nothing was written`);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path) && r.method !== 'HEAD').map((r) => r.method))];
+    if (allowed.length) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, 'server-method-not-allowed', `${req.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`);
+    }
+    return sendError(reply, 'server-not-found', `no route ${req.method} ${path}; the API lives under ${API_PREFIX} (see /openapi.json)`);
+  });
+}, { name: 'rulekit-errors' });
