@@ -537,8 +537,8 @@ class Checker {
   }
 
   /**
-   * The managed-list prefixes an expression may use: the deployment's service token (`svc`, service.md's
-   * network rules) and `cf`, as Cloudflare's docs spell the managed lists of the HTTP phases and of Magic Transit.
+   * The managed-list prefixes an expression may use: the deployment's service token (`svc`, as the
+   * network rules of docs/expressions.md write it) and `cf`, as Cloudflare's docs spell the managed lists of the HTTP phases and of Magic Transit.
    */
   private managedPrefixes(): string[] {
     const given = this.options.serviceToken ?? 'svc';

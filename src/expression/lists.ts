@@ -19,7 +19,7 @@ export interface ManagedListInfo {
   /** Items are IP addresses, CIDRs and ranges (every managed list is an IP list). */
   type: 'ip';
   /**
-   * The expressions that may name it: `network` (the packet fields: the network phases, service.md's
+   * The expressions that may name it: `network` (the packet fields: the network phases, the
    * `$svc.anonymizer` …) and `http` (the HTTP phases, Rules-language schemes).
    */
   fieldSets: readonly ('network' | 'http')[];
@@ -29,7 +29,7 @@ export interface ManagedListInfo {
 
 /**
  * The managed lists, by name after the service token (`$svc.anonymizer`; Cloudflare writes the token `cf`).
- * The three of service.md are lists of both field sets; Open Proxies and VPNs are documented for the
+ * The three of the network rules (docs/expressions.md) are lists of both field sets; Open Proxies and VPNs are documented for the
  * HTTP phases only ({@link MANAGED_LISTS_SOURCE}, "Managed IP Lists"). Their items are never built in:
  * a caller gives them, as for account lists, or membership is false.
  */

@@ -18,7 +18,7 @@ export const CUSTOM_FIELD_ARRAYS = {
 /** A name of one of the three arrays. */
 export type CustomFieldArray = keyof typeof CUSTOM_FIELD_ARRAYS;
 
-/** The limits of custom log fields (service.md "Limits"). */
+/** The limits of custom log fields (docs/logpush.md: the service's limits). */
 export const CUSTOM_FIELD_LIMITS = {
   /** Fields per zone over the three arrays. */
   maxFields: 40,

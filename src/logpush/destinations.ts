@@ -11,7 +11,7 @@ export interface DestinationScheme {
   target: 'bucket' | 'container' | 'host';
   /** Query parameters the destination needs. */
   required: readonly string[];
-  /** True when the service asks for an ownership challenge on create (service.md: s3). */
+  /** True when the service asks for an ownership challenge on create (the service's own rule, for s3). */
   ownershipChallenge: boolean;
   /** The documented shape. */
   form: string;

@@ -1,5 +1,5 @@
 /**
- * Validate a Logpush job body (service.md "Log push job", logpush.md): every problem is a diagnostic with a
+ * Validate a Logpush job body (docs/logpush.md): every problem is a diagnostic with a
  * JSON pointer into the body; when the body is given as JSON text, structural diagnostics carry ranges
  * into it, and diagnostics about a string member's content carry ranges inside that string
  * (`rangeIn: 'value'`).

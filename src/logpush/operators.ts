@@ -37,7 +37,7 @@ export interface OperatorInfo {
  * cloudflare/cloudflare-docs src/content/docs/logs/logpush/logpush-job/filters.mdx
  * @ 0c50ffa05a96c48067721cbe0c1d637885537479 (the newest revision read; the page has given `in`/`!in`
  * String and Int only, no Array, since at least 10ead741 of src/content/docs/logs/reference/filters.mdx;
- * this table followed service.md, which gave them Array too). No operator takes Object. The
+ * an earlier service description gave them Array too). No operator takes Object. The
  * filtering-limitations note beside it (src/content/partials/logs/filtering-limitations.mdx
  * @ 2678ac4c8e0abda808477ea82dbdb67182020649) is data: UNFILTERABLE_TYPES and UNFILTERABLE_FIELDS in
  * src/logpush/datasets/filters-page.ts.

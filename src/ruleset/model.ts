@@ -1,5 +1,5 @@
 /**
- * The ruleset model of service.md: rulesets, rules, actions and their parameters, as plain data.
+ * The ruleset model of the service's API: rulesets, rules, actions and their parameters, as plain data.
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * The reference server: the configuration API of service.md on fastify, every answer in the service's
+ * The reference server: the configuration API (docs/server.md) on fastify, every answer in the service's
  * envelope. `createServer` builds it (listening is the caller's: `app.listen`, or `app.inject` in tests)
  * from the plugins of plugins/, each one job.
  *

@@ -1,6 +1,6 @@
 /**
  * End to end with the official client: the `cloudflare` npm package, pointed at a rulekit server on a
- * free loopback port, drives the spec's flows (service.md "Rules of behaviour") and meets its typed errors.
+ * free loopback port, drives the spec's flows (docs/server.md) and meets its typed errors.
  * Run against each store (sdk.sqlite.test.ts, sdk.postgres.test.ts).
  */
 import Cloudflare from 'cloudflare';

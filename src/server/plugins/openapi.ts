@@ -16,7 +16,7 @@ export const openApiPlugin = fp(async (app) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'rulekit reference server', version: VERSION, description: 'The ruleset and Logpush configuration API of service.md; every answer is the envelope {result, success, errors, messages}.' },
+      info: { title: 'rulekit reference server', version: VERSION, description: 'The ruleset and Logpush configuration API (rulekit docs/server.md); every answer is the envelope {result, success, errors, messages}.' },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
