@@ -14,9 +14,10 @@ import { EXPORT_CODES } from './export/index.js';
 import { ANALYSIS_CODES } from './analysis/index.js';
 import { SQL_CODES } from './sql/index.js';
 import { HTTP_CODES } from './http/index.js';
-// lint and the server are Node-only folders, outside the browser bundle this table is part of: their
-// codes.ts is read directly, as data (a folder's codes.ts imports nothing but types; a dependency rule holds it).
-import { LINT_CODES } from './lint/codes.js';
+// The server is a Node-only folder, outside the browser bundle this table is part of: its codes.ts is read
+// directly, as data (a folder's codes.ts imports nothing but types; a dependency rule holds it). Lint's
+// table lives beside this one (lint-codes.ts): lint reads this table back.
+import { LINT_CODES } from './lint-codes.js';
 import { SERVER_CODES } from './server/codes.js';
 import { DIFF_CODES } from './diff/index.js';
 
