@@ -20,17 +20,25 @@ export function serverDiagnostic(code: ServerCode, message: string, pointer?: st
  * (`JSON.stringify(result)`, byte for byte: a record's text as the store holds it), sent as it is
  * rather than serialising the result again.
  */
-export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200, json?: string): FastifyReply {
-  const messages = diagnostics.filter((d) => d.severity !== 'error');
+export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200, json?: string, messages?: string): FastifyReply {
   reply.code(status).type('application/json; charset=utf-8');
-  return reply.send(envelopeText(result, messages, json));
+  return reply.send(envelopeText(result, diagnostics.filter((d) => d.severity !== 'error'), json, messages));
 }
 
-/** The envelope of a result as JSON text: `JSON.stringify(toEnvelope(result, messages))`, byte for byte, with `json` as the result's text when given. */
-export function envelopeText(result: unknown, messages: readonly Diagnostic[], json?: string): string {
+/**
+ * The envelope of a result as JSON text: `JSON.stringify(toEnvelope(result, messages))`, byte for byte,
+ * with `json` as the result's text when given, and `messagesJson` as the messages' text when given
+ * (`messagesText(messages)`, kept by the caller for diagnostics it answers again and again).
+ */
+export function envelopeText(result: unknown, messages: readonly Diagnostic[], json?: string, messagesJson?: string): string {
   if (json === undefined || messages.some((d) => d.severity === 'error')) return JSON.stringify(toEnvelope(result, messages));
-  const tail = messages.length ? `,"messages":${JSON.stringify(toEnvelope(null, messages).messages)}}` : ',"messages":[]}';
-  return `{"result":${json},"success":true,"errors":[]${tail}`;
+  return `{"result":${json},"success":true,"errors":[],"messages":${messagesJson ?? messagesText(messages)}}`;
+}
+
+/** The JSON text of the envelope's `messages` for these diagnostics (their warnings and notes; errors are left out). */
+export function messagesText(diagnostics: readonly Diagnostic[]): string {
+  const messages = diagnostics.filter((d) => d.severity !== 'error');
+  return messages.length ? JSON.stringify(toEnvelope(null, messages).messages) : '[]';
 }
 
 /** Answer errors (and any warnings beside them) with a status. */
