@@ -41,6 +41,34 @@ export function messagesText(diagnostics: readonly Diagnostic[]): string {
   return messages.length ? JSON.stringify(toEnvelope(null, messages).messages) : '[]';
 }
 
+/**
+ * The bytes of the envelopes answering records without messages (a GET of a ruleset), by the record's
+ * id, for one server (it dies with it): a record read again and again comes from the store as the same
+ * text, and is answered with the bytes made the first time instead of ~16 KB of text put together and
+ * encoded again. The most recent `max` records are kept.
+ */
+export class AnswerBytes {
+  private readonly byId = new Map<string, { readonly json: string; readonly bytes: Buffer }>();
+
+  constructor(private readonly max = 256) {}
+
+  /** `envelopeText(record, [], json)` as UTF-8 bytes, for the record of id `id` whose text is `json`. */
+  of(id: string, json: string): Buffer {
+    const hit = this.byId.get(id);
+    if (hit && hit.json === json) return hit.bytes;
+    const bytes = Buffer.from(envelopeText(undefined, [], json));
+    this.byId.delete(id);
+    this.byId.set(id, { json, bytes });
+    if (this.byId.size > this.max) this.byId.delete(this.byId.keys().next().value!);
+    return bytes;
+  }
+}
+
+/** Answer an envelope's bytes (see {@link AnswerBytes}). */
+export function sendBytes(reply: FastifyReply, bytes: Buffer, status = 200): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(bytes);
+}
+
 /** Answer errors (and any warnings beside them) with a status. */
 export function sendErrors(reply: FastifyReply, status: number, diagnostics: readonly Diagnostic[]): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(null, diagnostics));

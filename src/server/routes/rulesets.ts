@@ -12,7 +12,7 @@ import { phaseInfo, validateRuleset, type Ruleset } from '../../ruleset/index.js
 import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
-import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
+import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, Validation, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
@@ -68,7 +68,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const r = await ctx.store.getRuleset(owner, id);
       if (!r) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      return sendResult(reply, r.record, [], 200, r.json);
+      return ctx.answers ? sendBytes(reply, ctx.answers.of(id, r.json)) : sendResult(reply, r.record, [], 200, r.json);
     });
 
     app.get(`${base}/:ruleset_id/versions`, { schema: { tags, summary: 'List the stored versions of a ruleset, oldest first', params: rulesetParams(scope) } }, async (req, reply) => {
