@@ -83,6 +83,25 @@ export function ruleText(parts: RuleParts, assigned: Readonly<Record<keyof Assig
   return text;
 }
 
+/** The assigned members in the order of the rule's text (the slots between a rule's {@link Literals}). */
+const SLOTS = TEMPLATE.flatMap((p) => (typeof p !== 'string' && 'assigned' in p ? [p.assigned] : []));
+
+/**
+ * A rule's text around its assigned members, for its parts: the literals of the template with the parts
+ * written in, one more than {@link SLOTS} (`{"id":`, `,"version":`, `,"action":…,"last_updated":`, …):
+ * the rule's text is `literals[0] + id + literals[1] + version + …`, 9 pieces instead of 13.
+ */
+type Literals = readonly string[];
+
+function literalsOf(parts: RuleParts): Literals {
+  const literals = [''];
+  for (const p of TEMPLATE) {
+    if (typeof p !== 'string' && 'assigned' in p) literals.push('');
+    else literals[literals.length - 1] += typeof p === 'string' ? p : parts[p.part];
+  }
+  return literals;
+}
+
 /** A ruleset's JSON text up to its rules: `{"id":…,…,"rules":[`. */
 export function rulesetHead(meta: Omit<StoredRuleset, 'rules'>): string {
   let text = '{';
@@ -132,16 +151,20 @@ export function seededId(seed: string, i: number): string {
 /** The ids a seed gives the rules at indexes 0 to `count - 1`, written as hex into one buffer and cut from one string. */
 export function seededIds(seed: string, count: number): string[] {
   if (!SEED_TEXT.test(seed)) throw new Error(`not a rule id seed: ${JSON.stringify(seed)}`);
-  const words = [0, 1, 2, 3].map((w) => parseInt(seed.slice(8 * w, 8 * w + 8), 16));
+  const w0 = parseInt(seed.slice(0, 8), 16);
+  const w1 = parseInt(seed.slice(8, 16), 16);
+  const w2 = parseInt(seed.slice(16, 24), 16);
+  const w3 = parseInt(seed.slice(24, 32), 16);
   const hex = Buffer.allocUnsafe(32 * count);
-  for (let i = 0, p = 0; i < count; i++) {
-    for (let w = 0; w < 4; w++) {
-      const x = (words[w]! ^ seedMask(i, w)) >>> 0;
-      for (let shift = 28; shift >= 0; shift -= 4) hex[p++] = HEX_DIGITS[(x >>> shift) & 15]!;
-    }
-  }
-  const text = hex.toString('latin1');
-  return Array.from({ length: count }, (_, i) => text.slice(32 * i, 32 * i + 32));
+  const write = (p: number, x: number): number => {
+    for (let shift = 28; shift >= 0; shift -= 4) hex[p++] = HEX_DIGITS[(x >>> shift) & 15]!;
+    return p;
+  };
+  for (let i = 0, p = 0; i < count; i++) p = write(write(write(write(p, w0 ^ seedMask(i, 0)), w1 ^ seedMask(i, 1)), w2 ^ seedMask(i, 2)), w3 ^ seedMask(i, 3));
+  const text = hex.toString('latin1', 0, 32 * count);
+  const ids = new Array<string>(count);
+  for (let i = 0; i < count; i++) ids[i] = text.slice(32 * i, 32 * i + 32);
+  return ids;
 }
 
 /** The seed that gives `id` at index `i`, when the id is 32 lower-case hex digits (any such id has one). */
@@ -171,9 +194,10 @@ export interface RulesetText {
   readonly form: CompactForm;
 }
 
-/** A rule's parts and their JSON as the compact form keeps them (`[head, tail]`). */
+/** A rule's parts, their JSON as the compact form keeps them (`[head, tail]`), and the rule's text around its assigned members. */
 interface PartsText extends RuleParts {
   readonly json: string;
+  readonly literals: Literals;
 }
 
 /**
@@ -196,7 +220,7 @@ export class RecordTexts {
   /** A rule's parts and their text. */
   partsOf(rule: StoredRule): PartsText {
     const hit = this.byExpression.get(rule.expression);
-    if (hit && BODY_NAMES.every((k) => hit.rule[k] === rule[k])) return hit;
+    if (hit && sameMembers(hit.rule, rule)) return hit;
     const entry = { ...partsText(rule), rule };
     if (this.byExpression.size >= this.maxRules) this.byExpression.delete(this.byExpression.keys().next().value!);
     this.byExpression.set(rule.expression, entry);
@@ -217,9 +241,15 @@ export class RecordTexts {
 
 const BODY_NAMES = STORED_RULE_MEMBERS.flatMap((m) => (m.from === 'body' ? [m.name] : []));
 
+/** Whether two rules have the same body members (the same values: strings equal, objects the same). */
+function sameMembers(a: StoredRule, b: StoredRule): boolean {
+  for (const k of BODY_NAMES) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 function partsText(rule: StoredRule): PartsText {
   const p = ruleParts(rule);
-  return { ...p, json: JSON.stringify([p.head, p.tail]) };
+  return { ...p, json: JSON.stringify([p.head, p.tail]), literals: literalsOf(p) };
 }
 
 function contentsText(parts: readonly PartsText[]): { text: string; digest: string } {
@@ -254,7 +284,10 @@ export function rulesetText(record: StoredRuleset, texts?: RecordTexts): Ruleset
     const id = seeded?.[i] === r.id ? `"${r.id}"` : JSON.stringify(r.id);
     const assigned = { id, version: r.version === record.version ? version : JSON.stringify(r.version), last_updated: r.last_updated === record.last_updated ? lastUpdated : JSON.stringify(r.last_updated), ref: r.ref === r.id ? id : JSON.stringify(r.ref) };
     if (i) json.push(','), compact.push(',');
-    json.push(ruleText(p, assigned));
+    // The rule's text as pieces of the record's (one join at the end, no string per rule).
+    const literals = p.literals;
+    json.push(literals[0]!);
+    for (let k = 0; k < SLOTS.length; k++) json.push(assigned[SLOTS[k]!], literals[k + 1]!);
     parts.push(p);
     if (!added(r)) compact.push(`[${assigned.id},${assigned.version === version ? 'null' : assigned.version},${assigned.last_updated === lastUpdated ? 'null' : assigned.last_updated},${r.ref === r.id ? 'null' : assigned.ref}]`);
     else if (seeded?.[i] === r.id) compact.push('0'), (zeros = true);
