@@ -13,7 +13,7 @@ import { ListCatalog, type ListItems } from '../expression/index.js';
 import type { Store, StoreOptions } from './store/index.js';
 import { loadUsers, type FailureLimit, type UserConfig } from './auth.js';
 import { ValidationMemo } from './body.js';
-import { sendError, serverDiagnostic } from './envelope.js';
+import { AnswerBytes, sendError, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { API_PREFIX } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
@@ -91,7 +91,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
     await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
-    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache() };
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });

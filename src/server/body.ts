@@ -8,7 +8,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { SourceText } from '../diagnostics/index.js';
 import { parseJsonText, scanDepth } from '../json/index.js';
-import { serverDiagnostic } from './envelope.js';
+import { messagesText, serverDiagnostic } from './envelope.js';
 
 /** Deepest nesting of arrays and objects a body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -284,34 +284,57 @@ function freezeDeep<T>(v: T): T {
 }
 
 /**
+ * What a validation said: its diagnostics, and the JSON text of the envelope's `messages` they make
+ * (written when first asked for, then kept: the bench's 50-rule PUT answers 22 notes, ~70 µs to turn
+ * into entries and serialise on every PUT). Kept by {@link ValidationMemo} with its diagnostics, so a
+ * body validated before is answered with the messages' text written before.
+ */
+export class Validation {
+  private text: string | undefined;
+
+  constructor(readonly diagnostics: readonly Diagnostic[]) {}
+
+  /** `messagesText(diagnostics)`. */
+  get messagesJson(): string {
+    return (this.text ??= messagesText(this.diagnostics));
+  }
+}
+
+/**
  * The answers of validations already made, by what decides them: the body's text and what the
  * validation was told (`kind`: operation, scope, phase; the list catalog is the server's, one per
  * memo). Validation is a pure function of these, and automation sends the same body again and again
  * (every `terraform apply` PUTs each ruleset whether it changed or not): validating a 50-rule body is
  * ~0.1 ms even with its expressions' checks cached, a lookup a few µs. The most recent
  * {@link ValidationMemo.maxEntries} bodies of up to {@link ValidationMemo.maxText} characters are kept;
- * their diagnostics are frozen (shared by every answer that reuses them) and each call gets its own array.
+ * their diagnostics are frozen (shared by every answer that reuses them) and so is their messages' text.
+ * One memo per server: it dies with it.
  */
 export class ValidationMemo {
   /** By kind, then text (a map per kind: no key string of kind and text to build and hash per request). */
-  private readonly byKind = new Map<string, Map<string, readonly Diagnostic[]>>();
+  private readonly byKind = new Map<string, Map<string, Validation>>();
   private size = 0;
 
   constructor(readonly maxEntries = 128, readonly maxText = 64 * 1024) {}
 
-  /** {@link validateBody}, or the answer it gave before for the same kind and text. */
+  /** {@link validateBody}, or the answer it gave before for the same kind and text (a copy of its diagnostics). */
   validate(body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]): Diagnostic[] {
-    if (body.text.length > this.maxText) return validateBody(body, validate);
+    return [...this.validation(body, kind, validate).diagnostics];
+  }
+
+  /** {@link validateBody} as a {@link Validation}, or the one it made before for the same kind and text. */
+  validation(body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]): Validation {
+    if (body.text.length > this.maxText) return new Validation(validateBody(body, validate));
     let byText = this.byKind.get(kind);
     if (!byText) this.byKind.set(kind, (byText = new Map()));
     const hit = byText.get(body.text);
     if (hit) {
       byText.delete(body.text);
       byText.set(body.text, hit);
-      return [...hit];
+      return hit;
     }
-    const out = validateBody(body, validate).map(freezeDeep);
-    byText.set(body.text, [...out]);
+    const out = new Validation(Object.freeze(validateBody(body, validate).map(freezeDeep)));
+    byText.set(body.text, out);
     if (++this.size > this.maxEntries) {
       // The oldest entry of the kind with the most: kinds are few (operation × scope × phase).
       let fullest = byText;

@@ -20,17 +20,53 @@ export function serverDiagnostic(code: ServerCode, message: string, pointer?: st
  * (`JSON.stringify(result)`, byte for byte: a record's text as the store holds it), sent as it is
  * rather than serialising the result again.
  */
-export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200, json?: string): FastifyReply {
-  const messages = diagnostics.filter((d) => d.severity !== 'error');
+export function sendResult(reply: FastifyReply, result: unknown, diagnostics: readonly Diagnostic[] = [], status = 200, json?: string, messages?: string): FastifyReply {
   reply.code(status).type('application/json; charset=utf-8');
-  return reply.send(envelopeText(result, messages, json));
+  return reply.send(envelopeText(result, diagnostics.filter((d) => d.severity !== 'error'), json, messages));
 }
 
-/** The envelope of a result as JSON text: `JSON.stringify(toEnvelope(result, messages))`, byte for byte, with `json` as the result's text when given. */
-export function envelopeText(result: unknown, messages: readonly Diagnostic[], json?: string): string {
+/**
+ * The envelope of a result as JSON text: `JSON.stringify(toEnvelope(result, messages))`, byte for byte,
+ * with `json` as the result's text when given, and `messagesJson` as the messages' text when given
+ * (`messagesText(messages)`, kept by the caller for diagnostics it answers again and again).
+ */
+export function envelopeText(result: unknown, messages: readonly Diagnostic[], json?: string, messagesJson?: string): string {
   if (json === undefined || messages.some((d) => d.severity === 'error')) return JSON.stringify(toEnvelope(result, messages));
-  const tail = messages.length ? `,"messages":${JSON.stringify(toEnvelope(null, messages).messages)}}` : ',"messages":[]}';
-  return `{"result":${json},"success":true,"errors":[]${tail}`;
+  return `{"result":${json},"success":true,"errors":[],"messages":${messagesJson ?? messagesText(messages)}}`;
+}
+
+/** The JSON text of the envelope's `messages` for these diagnostics (their warnings and notes; errors are left out). */
+export function messagesText(diagnostics: readonly Diagnostic[]): string {
+  const messages = diagnostics.filter((d) => d.severity !== 'error');
+  return messages.length ? JSON.stringify(toEnvelope(null, messages).messages) : '[]';
+}
+
+/**
+ * The bytes of the envelopes answering records without messages (a GET of a ruleset), by the record's
+ * id, for one server (it dies with it): a record read again and again comes from the store as the same
+ * text, and is answered with the bytes made the first time instead of ~16 KB of text put together and
+ * encoded again. The most recent `max` records are kept.
+ */
+export class AnswerBytes {
+  private readonly byId = new Map<string, { readonly json: string; readonly bytes: Buffer }>();
+
+  constructor(private readonly max = 256) {}
+
+  /** `envelopeText(record, [], json)` as UTF-8 bytes, for the record of id `id` whose text is `json`. */
+  of(id: string, json: string): Buffer {
+    const hit = this.byId.get(id);
+    if (hit && hit.json === json) return hit.bytes;
+    const bytes = Buffer.from(envelopeText(undefined, [], json));
+    this.byId.delete(id);
+    this.byId.set(id, { json, bytes });
+    if (this.byId.size > this.max) this.byId.delete(this.byId.keys().next().value!);
+    return bytes;
+  }
+}
+
+/** Answer an envelope's bytes (see {@link AnswerBytes}). */
+export function sendBytes(reply: FastifyReply, bytes: Buffer, status = 200): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(bytes);
 }
 
 /** Answer errors (and any warnings beside them) with a status. */

@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { parseBody, ParseMemo, readBodyBytes, scanText, textMatters, ValidationMemo, type ParsedBody } from '../../src/server/body.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { scanDepth } from '../../src/json/index.js';
+import { toEnvelope } from '../../src/ruleset/index.js';
 
 const parsed = (text: string) => parseBody(Buffer.from(text)) as ParsedBody;
 
@@ -89,6 +90,15 @@ describe('ValidationMemo', () => {
     memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
     memo.validate(parsed(`{"long":"${'x'.repeat(100)}"}`), 'k1', validate);
     expect(calls).toBe(6);
+  });
+
+  it('keeps the text of a validation’s messages with its diagnostics', () => {
+    const memo = new ValidationMemo();
+    const validate = (): Diagnostic[] => [{ code: 'x', severity: 'info', message: 'note' }, { code: 'y', severity: 'warning', message: 'mind' }];
+    const v = memo.validation(parsed('{"a":1}'), 'k', validate);
+    expect(memo.validation(parsed('{"a":1}'), 'k', validate)).toBe(v);
+    expect(v.messagesJson).toBe(JSON.stringify(toEnvelope(null, validate()).messages));
+    expect(v.messagesJson).toBe(memo.validation(parsed('{"a":1}'), 'k', validate).messagesJson);
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { toEnvelope } from '../../src/ruleset/index.js';
 import type { FastifyReply } from 'fastify';
-import { envelopeText, sendResult } from '../../src/server/envelope.js';
+import { AnswerBytes, envelopeText, messagesText, sendResult } from '../../src/server/envelope.js';
 
 const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
   {
@@ -26,6 +26,8 @@ describe('envelopeText', () => {
       expect(envelopeText(result, diagnostics, JSON.stringify(result))).toBe(expected);
       const frozen = diagnostics.map((d) => Object.freeze({ ...d }));
       expect(envelopeText(result, frozen, JSON.stringify(result))).toBe(expected);
+      // The messages' text written before (kept beside a validation's diagnostics) gives the same bytes.
+      expect(envelopeText(result, diagnostics, JSON.stringify(result), messagesText(diagnostics))).toBe(expected);
     }));
   });
 
@@ -51,5 +53,24 @@ describe('sendResult', () => {
       expect(sent(result, diagnostics)).toBe(expected);
       expect(sent(result, diagnostics, JSON.stringify(result))).toBe(expected);
     }));
+  });
+});
+
+describe('AnswerBytes', () => {
+  it('answers the envelope of a record as bytes, the same bytes while the record’s text is the same, new ones for another text', () => {
+    const answers = new AnswerBytes(2);
+    const json = JSON.stringify({ id: 'a', rules: [{ expression: 'é' }] });
+    const first = answers.of('a', json);
+    expect(first.toString('utf8')).toBe(JSON.stringify(toEnvelope(JSON.parse(json), [])));
+    expect(answers.of('a', json)).toBe(first);
+    const next = JSON.stringify({ id: 'a', version: '2' });
+    const second = answers.of('a', next);
+    expect(second.toString('utf8')).toBe(JSON.stringify(toEnvelope(JSON.parse(next), [])));
+    answers.of('b', '{}');
+    answers.of('c', '{}');
+    // The most recent two are kept: 'a' was made again.
+    const again = answers.of('a', next);
+    expect(again).not.toBe(second);
+    expect(again).toEqual(second);
   });
 });

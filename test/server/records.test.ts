@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { newRuleset, replaceRules, rulesetSummary } from '../../src/server/records.js';
 import { expandRuleset, rulesetJson, rulesetText, seededId, STORED_RULE_MEMBERS, STORED_RULESET_MEMBERS, type StoredRule, type StoredRuleset } from '../../src/server/store/index.js';
 import { RULE_MEMBERS, RULESET_MEMBERS } from '../../src/ruleset/index.js';
+import { RecordTexts } from '../../src/server/store/record-text.js';
 const compactFormOf = (r: StoredRuleset) => rulesetText(r).form;
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '\u2028', '\ud800', 'a"b\\c\n'));
@@ -92,15 +93,38 @@ describe('record text', () => {
       }).map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
       let b: Record<string, unknown> = { ...second, rules };
       if (freeze) b = freezeDeep(b);
+      // What a store keeps of the texts it wrote changes none of them (the second PUT finds the first's parts).
+      const texts = new RecordTexts();
       for (let i = 0; i < 2; i++) {
         const out = replaceRules(current, b, '2026-02-03T04:05:06.789Z', seeded ? undefined : ids('p'));
         if ('refused' in out) return;
         expect(textOf(out.next)).toBe(JSON.stringify(out.next));
+        expect(rulesetText(out.next, texts)).toEqual(rulesetText(out.next));
         compared++;
       }
     }), { numRuns: 300 });
     // A PUT the store refuses returns early: most generated bodies are accepted (two PUTs a run).
     expect(compared).toBeGreaterThan(300);
+  });
+
+  it('takes a ruleset’s rule contents from its last record when the rules are the same, and only then', () => {
+    const texts = new RecordTexts();
+    const b = freezeDeep({ rules: [{ action: 'block', expression: 'tcp.dstport == 23' }, { action: 'skip', expression: 'ip.src == 10.0.0.1', action_parameters: { ruleset: 'current' } }] });
+    const first = newRuleset(b, '2026-01-01T00:00:00.000Z');
+    const a = rulesetText(first, texts).form;
+    const put = (body: Record<string, unknown>, current: StoredRuleset) => {
+      const out = replaceRules(current, body, '2026-01-02T00:00:00.000Z');
+      if ('refused' in out) throw new Error('refused');
+      const form = rulesetText(out.next, texts).form;
+      expect(form).toEqual(rulesetText(out.next).form);
+      return form;
+    };
+    const same = put(b, first);
+    expect(same.parts).toBe(a.parts);
+    expect(same.digest).toBe(a.digest);
+    const edited = put({ rules: [b.rules[0], { ...b.rules[1], description: 'partner' }] }, first);
+    expect(edited.digest).not.toBe(a.digest);
+    expect(put({ rules: [b.rules[0]] }, first).digest).not.toBe(a.digest);
   });
 
   it('tells apart rules whose members hold the same characters split differently (rules are reused by their members)', () => {

@@ -10,7 +10,7 @@ import type { Owner, Store } from '../store/index.js';
 import type { ParsedBody, ValidationMemo } from '../body.js';
 import type { RuleCache } from '../../ruleset/index.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
-import { serverDiagnostic } from '../envelope.js';
+import { serverDiagnostic, type AnswerBytes } from '../envelope.js';
 
 /** The path prefix of the API, as the official client uses it. */
 export const API_PREFIX = '/client/v4';
@@ -31,6 +31,8 @@ export interface RouteContext {
   validations?: ValidationMemo;
   /** What validation said of each rule before (an edited body is validated afresh, its unchanged rules are not). */
   rules?: RuleCache;
+  /** The bytes of the answers of records read before (GET). */
+  answers?: AnswerBytes;
 }
 
 /** Most packets one simulate request may carry. */

@@ -12,9 +12,9 @@ import { phaseInfo, validateRuleset, type Ruleset } from '../../ruleset/index.js
 import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
-import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
+import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
-import { validateBody, type ParsedBody } from '../body.js';
+import { validateBody, Validation, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
 export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -35,6 +35,9 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   const validated = (body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]) =>
     ctx.validations ? ctx.validations.validate(body, kind, validate) : validateBody(body, validate);
+  /** The same as a {@link Validation}: its diagnostics shared, with the text of their messages. */
+  const validation = (body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]): Validation =>
+    ctx.validations ? ctx.validations.validation(body, kind, validate) : new Validation(validateBody(body, validate));
 
   for (const scope of SCOPES) {
     const base = `/${scope.path}/:${scope.param}/rulesets`;
@@ -65,7 +68,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const r = await ctx.store.getRuleset(owner, id);
       if (!r) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      return sendResult(reply, r.record, [], 200, r.json);
+      return ctx.answers ? sendBytes(reply, ctx.answers.of(id, r.json)) : sendResult(reply, r.record, [], 200, r.json);
     });
 
     app.get(`${base}/:ruleset_id/versions`, { schema: { tags, summary: 'List the stored versions of a ruleset, oldest first', params: rulesetParams(scope) } }, async (req, reply) => {
@@ -83,16 +86,19 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const body = bodyOf(req);
       const now = timestamp();
       // Validated inside the update, against the stored phase it reads: one read of the record, not two.
-      let diagnostics: Diagnostic[] = [];
+      let checked = new Validation([]);
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
-        diagnostics = validated(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
-        if (hasErrors(diagnostics)) return { refused: diagnostics };
+        checked = validation(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
+        if (hasErrors(checked.diagnostics)) return { refused: [...checked.diagnostics] };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
-        return 'refused' in next ? { refused: [...next.refused, ...diagnostics] } : next;
+        return 'refused' in next ? { refused: [...next.refused, ...checked.diagnostics] } : next;
       }, { dryRun });
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
       if ('refused' in outcome) return sendErrors(reply, 400, outcome.refused);
-      return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(req, outcome.ok.record, dryRun)], 200, outcome.ok.json);
+      const analysis = analysisOf(req, outcome.ok.record, dryRun);
+      // Without findings of analysis, the messages are the validation's: their text as written before.
+      if (!analysis.length) return sendResult(reply, outcome.ok.record, checked.diagnostics, 200, outcome.ok.json, checked.messagesJson);
+      return sendResult(reply, outcome.ok.record, [...checked.diagnostics, ...analysis], 200, outcome.ok.json);
     });
 
     app.delete(`${base}/:ruleset_id`, { schema: { tags, summary: 'Delete a ruleset and all its versions', params: rulesetParams(scope), querystring: dryRunQuery } }, async (req, reply) => {

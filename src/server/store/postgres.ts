@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { loadPart } from '../../optional-parts.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
-import { expandRuleset, HistoryRows, RulePartsCache, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
+import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
@@ -191,8 +191,8 @@ class PostgresStore implements Store {
   private readonly contents = new Set<string>();
   /** Which records' history rows are written compact (see {@link HistoryRows}). */
   private readonly rows = new HistoryRows();
-  /** The parts of rules met recently (see {@link RulePartsCache}). */
-  private readonly parts = new RulePartsCache();
+  /** What this store keeps of the texts it wrote (see {@link RecordTexts}). */
+  private readonly texts = new RecordTexts();
   /** The updates of each ruleset with groups queued or in flight, by owner and id. */
   private readonly lanes = new Map<string, Lane>();
   /**
@@ -266,7 +266,7 @@ class PostgresStore implements Store {
   }
 
   async createRuleset(owner: Owner, ruleset: StoredRuleset, options: WriteOptions = {}): Promise<{ created: Stored<StoredRuleset> } | { phaseExists: string }> {
-    const text = rulesetText(ruleset, this.parts);
+    const text = rulesetText(ruleset, this.texts);
     // The check below cannot see a create that has not committed yet; when two race, the unique index
     // makes the later insert fail, and the retry's check then sees the winner.
     for (let attempt = 1; ; attempt++) {
@@ -421,7 +421,7 @@ class PostgresStore implements Store {
             if ('refused' in outcome) return { value: { refused: outcome.refused } };
             const next = outcome.next;
             if (!(Number(next.version) > Number(current.record.version))) throw new Error(`a ruleset update must move its version up (from ${current.record.version}, got ${next.version})`);
-            const text = rulesetText(next, this.parts);
+            const text = rulesetText(next, this.texts);
             const stored = { record: next, json: text.json };
             if (!u.dryRun) {
               writes.push({ stored, text });

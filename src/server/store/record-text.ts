@@ -83,6 +83,25 @@ export function ruleText(parts: RuleParts, assigned: Readonly<Record<keyof Assig
   return text;
 }
 
+/** The assigned members in the order of the rule's text (the slots between a rule's {@link Literals}). */
+const SLOTS = TEMPLATE.flatMap((p) => (typeof p !== 'string' && 'assigned' in p ? [p.assigned] : []));
+
+/**
+ * A rule's text around its assigned members, for its parts: the literals of the template with the parts
+ * written in, one more than {@link SLOTS} (`{"id":`, `,"version":`, `,"action":…,"last_updated":`, …):
+ * the rule's text is `literals[0] + id + literals[1] + version + …`, 9 pieces instead of 13.
+ */
+type Literals = readonly string[];
+
+function literalsOf(parts: RuleParts): Literals {
+  const literals = [''];
+  for (const p of TEMPLATE) {
+    if (typeof p !== 'string' && 'assigned' in p) literals.push('');
+    else literals[literals.length - 1] += typeof p === 'string' ? p : parts[p.part];
+  }
+  return literals;
+}
+
 /** A ruleset's JSON text up to its rules: `{"id":…,…,"rules":[`. */
 export function rulesetHead(meta: Omit<StoredRuleset, 'rules'>): string {
   let text = '{';
@@ -132,16 +151,20 @@ export function seededId(seed: string, i: number): string {
 /** The ids a seed gives the rules at indexes 0 to `count - 1`, written as hex into one buffer and cut from one string. */
 export function seededIds(seed: string, count: number): string[] {
   if (!SEED_TEXT.test(seed)) throw new Error(`not a rule id seed: ${JSON.stringify(seed)}`);
-  const words = [0, 1, 2, 3].map((w) => parseInt(seed.slice(8 * w, 8 * w + 8), 16));
+  const w0 = parseInt(seed.slice(0, 8), 16);
+  const w1 = parseInt(seed.slice(8, 16), 16);
+  const w2 = parseInt(seed.slice(16, 24), 16);
+  const w3 = parseInt(seed.slice(24, 32), 16);
   const hex = Buffer.allocUnsafe(32 * count);
-  for (let i = 0, p = 0; i < count; i++) {
-    for (let w = 0; w < 4; w++) {
-      const x = (words[w]! ^ seedMask(i, w)) >>> 0;
-      for (let shift = 28; shift >= 0; shift -= 4) hex[p++] = HEX_DIGITS[(x >>> shift) & 15]!;
-    }
-  }
-  const text = hex.toString('latin1');
-  return Array.from({ length: count }, (_, i) => text.slice(32 * i, 32 * i + 32));
+  const write = (p: number, x: number): number => {
+    for (let shift = 28; shift >= 0; shift -= 4) hex[p++] = HEX_DIGITS[(x >>> shift) & 15]!;
+    return p;
+  };
+  for (let i = 0, p = 0; i < count; i++) p = write(write(write(write(p, w0 ^ seedMask(i, 0)), w1 ^ seedMask(i, 1)), w2 ^ seedMask(i, 2)), w3 ^ seedMask(i, 3));
+  const text = hex.toString('latin1', 0, 32 * count);
+  const ids = new Array<string>(count);
+  for (let i = 0; i < count; i++) ids[i] = text.slice(32 * i, 32 * i + 32);
+  return ids;
 }
 
 /** The seed that gives `id` at index `i`, when the id is 32 lower-case hex digits (any such id has one). */
@@ -171,43 +194,76 @@ export interface RulesetText {
   readonly form: CompactForm;
 }
 
-/** A rule's parts and their JSON as the compact form keeps them (`[head, tail]`). */
+/** A rule's parts, their JSON as the compact form keeps them (`[head, tail]`), and the rule's text around its assigned members. */
 interface PartsText extends RuleParts {
   readonly json: string;
+  readonly literals: Literals;
 }
 
 /**
- * The parts of the rules a store met recently, found by their members: automation PUTs the same rules
- * again and again, whose members records.ts copies from the same parsed body (the body memo's), so a
- * lookup by the expression's string and a comparison of the other members by identity answers most
- * rules without writing their members again. The most recent `max` expressions are kept.
+ * What one store keeps of the texts it wrote, so that a PUT of the same rules again writes none of their
+ * members again (one instance per store; it dies with it):
+ * - the parts of the rules it met recently, found by their members: automation PUTs the same rules
+ *   again and again, whose members records.ts copies from the same parsed body (the body memo's), so a
+ *   lookup by the expression's string and a comparison of the other members by identity answers most
+ *   rules without writing their members again (the most recent `maxRules` expressions are kept);
+ * - per ruleset, the parts of the last record written and their text and SHA-256 (the compact form's
+ *   `parts` and `digest`): a record whose rules have the same parts, as every PUT of the same body,
+ *   takes them instead of joining ~15 KB again and hashing it (the most recent `maxRulesets`).
  */
-export class RulePartsCache {
+export class RecordTexts {
   private readonly byExpression = new Map<string, PartsText & { readonly rule: StoredRule }>();
+  private readonly lastById = new Map<string, { readonly parts: readonly PartsText[]; readonly text: string; readonly digest: string }>();
 
-  constructor(private readonly max = 4096) {}
+  constructor(private readonly maxRules = 4096, private readonly maxRulesets = 1000) {}
 
-  of(rule: StoredRule): PartsText {
+  /** A rule's parts and their text. */
+  partsOf(rule: StoredRule): PartsText {
     const hit = this.byExpression.get(rule.expression);
-    if (hit && BODY_NAMES.every((k) => hit.rule[k] === rule[k])) return hit;
-    const parts = ruleParts(rule);
-    const entry = { ...parts, json: JSON.stringify([parts.head, parts.tail]), rule };
-    if (this.byExpression.size >= this.max) this.byExpression.delete(this.byExpression.keys().next().value!);
+    if (hit && sameMembers(hit.rule, rule)) return hit;
+    const entry = { ...partsText(rule), rule };
+    if (this.byExpression.size >= this.maxRules) this.byExpression.delete(this.byExpression.keys().next().value!);
     this.byExpression.set(rule.expression, entry);
     return entry;
+  }
+
+  /** The compact form's `parts` text and digest of ruleset `id`'s rules with these parts. */
+  contentsOf(id: string, parts: readonly PartsText[]): { text: string; digest: string } {
+    const last = this.lastById.get(id);
+    if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last;
+    const made = { parts, ...contentsText(parts) };
+    this.lastById.delete(id);
+    this.lastById.set(id, made);
+    if (this.lastById.size > this.maxRulesets) this.lastById.delete(this.lastById.keys().next().value!);
+    return made;
   }
 }
 
 const BODY_NAMES = STORED_RULE_MEMBERS.flatMap((m) => (m.from === 'body' ? [m.name] : []));
 
-const uncached = { of: (rule: StoredRule): PartsText => { const p = ruleParts(rule); return { ...p, json: JSON.stringify([p.head, p.tail]) }; } };
+/** Whether two rules have the same body members (the same values: strings equal, objects the same). */
+function sameMembers(a: StoredRule, b: StoredRule): boolean {
+  for (const k of BODY_NAMES) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+function partsText(rule: StoredRule): PartsText {
+  const p = ruleParts(rule);
+  return { ...p, json: JSON.stringify([p.head, p.tail]), literals: literalsOf(p) };
+}
+
+function contentsText(parts: readonly PartsText[]): { text: string; digest: string } {
+  const text = `[${parts.map((p) => p.json).join(',')}]`;
+  return { text, digest: createHash('sha256').update(text).digest('hex') };
+}
 
 /**
- * The text and compact form of a record. The seed of its new rules' ids is found from the first rule
+ * The text and compact form of a record, with what a store keeps of the texts it wrote (see
+ * {@link RecordTexts}), or none. The seed of its new rules' ids is found from the first rule
  * that has the record's version and timestamp and its id as ref (a rule the write added); every such
  * rule whose id that seed gives is written as 0, when there are two or more.
  */
-export function rulesetText(record: StoredRuleset, cache: Pick<RulePartsCache, 'of'> = uncached): RulesetText {
+export function rulesetText(record: StoredRuleset, texts?: RecordTexts): RulesetText {
   const head = rulesetHead(record);
   const version = JSON.stringify(record.version);
   const lastUpdated = JSON.stringify(record.last_updated);
@@ -220,14 +276,19 @@ export function rulesetText(record: StoredRuleset, cache: Pick<RulePartsCache, '
   if (seeded && rules.filter((r, i) => added(r) && seeded![i] === r.id).length < 2) seed = seeded = undefined;
   const json: string[] = [head];
   const compact: string[] = [head];
-  const parts: string[] = [];
+  const parts: PartsText[] = [];
   let zeros = false;
   rules.forEach((r, i) => {
-    const p = cache.of(r);
-    const assigned = assignedText(r);
+    const p = texts ? texts.partsOf(r) : partsText(r);
+    // A seed's id is 32 hex digits: quoted as it is.
+    const id = seeded?.[i] === r.id ? `"${r.id}"` : JSON.stringify(r.id);
+    const assigned = { id, version: r.version === record.version ? version : JSON.stringify(r.version), last_updated: r.last_updated === record.last_updated ? lastUpdated : JSON.stringify(r.last_updated), ref: r.ref === r.id ? id : JSON.stringify(r.ref) };
     if (i) json.push(','), compact.push(',');
-    json.push(ruleText(p, assigned));
-    parts.push(p.json);
+    // The rule's text as pieces of the record's (one join at the end, no string per rule).
+    const literals = p.literals;
+    json.push(literals[0]!);
+    for (let k = 0; k < SLOTS.length; k++) json.push(assigned[SLOTS[k]!], literals[k + 1]!);
+    parts.push(p);
     if (!added(r)) compact.push(`[${assigned.id},${assigned.version === version ? 'null' : assigned.version},${assigned.last_updated === lastUpdated ? 'null' : assigned.last_updated},${r.ref === r.id ? 'null' : assigned.ref}]`);
     else if (seeded?.[i] === r.id) compact.push('0'), (zeros = true);
     else compact.push(assigned.id);
@@ -235,8 +296,8 @@ export function rulesetText(record: StoredRuleset, cache: Pick<RulePartsCache, '
   json.push(']}');
   // The seed follows the rules: the text's members are read by name, so it is not part of the text.
   compact.push(zeros ? `],"seed":"${seed}"}` : ']}');
-  const partsText = `[${parts.join(',')}]`;
-  return { json: json.join(''), form: { compact: compact.join(''), parts: partsText, digest: createHash('sha256').update(partsText).digest('hex') } };
+  const contents = texts ? texts.contentsOf(record.id, parts) : contentsText(parts);
+  return { json: json.join(''), form: { compact: compact.join(''), parts: contents.text, digest: contents.digest } };
 }
 
 /** The full text of a ruleset version from its compact form and its rules' parts: the text it was made from. */

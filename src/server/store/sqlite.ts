@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
-import { expandRuleset, HistoryRows, RulePartsCache, rulesetText } from './record-text.js';
+import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -159,8 +159,8 @@ class SqliteStore implements Store {
   private readonly contents = new Set<string>();
   /** Which records' history rows are written compact (see {@link HistoryRows}). */
   private readonly rows = new HistoryRows();
-  /** The parts of rules met recently (see {@link RulePartsCache}). */
-  private readonly parts = new RulePartsCache();
+  /** What this store keeps of the texts it wrote (see {@link RecordTexts}). */
+  private readonly texts = new RecordTexts();
 
   /** The thread that checkpoints the WAL (see {@link startCheckpointer}); none for `:memory:`. */
   private readonly checkpointer?: Worker;
@@ -328,7 +328,7 @@ class SqliteStore implements Store {
    * or a write that fails, forgets every digest known (see {@link flush}).
    */
   private insertVersion(record: StoredRuleset, dryRun: boolean | undefined): Stored<StoredRuleset> {
-    const text = rulesetText(record, this.parts);
+    const text = rulesetText(record, this.texts);
     const form = this.rows.formFor(text);
     if (!form) {
       this.q.insertVersion.run(record.id, Number(record.version), text.json, null);
