@@ -220,6 +220,27 @@ for (const name of ENGINES) {
       expect(rows.map((r) => [num(r['rn']), JSON.parse(String(r['packet']))])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i, { a: (i % 3) + 1, b: ['x', null, 'z'][i % 3] }]));
     });
 
+    it('reads NDJSON lines as one JSON value per member, missing and null not present', async () => {
+      const ndjson = join(dir, 'members.ndjson');
+      writeFileSync(ndjson, ['{"a":1,"b":"x","line":[1,"y"]}', '', '{"a":null,"c":true}', '{"b":"\\u00e9\\"","a":2.5}'].join('\n') + '\n');
+      const members = ['a', 'b', 'line'];
+      const x = (m: string) => d.json(d.identifier(m));
+      const got = await run.rows(`SELECT ${members.flatMap((m, i) => [`COALESCE(${x(m).present}, FALSE) AS p${i}`, `${d.nullUnless(x(m).isString, x(m).text)} AS s${i}`, `${d.nullUnless(x(m).isNumber, x(m).num)} AS n${i}`, `COALESCE(${x(m).isArray}, FALSE) AS a${i}`]).join(', ')} FROM ${d.source.memberColumns([ndjson], members)} AS t`);
+      const row = (r: Record<string, unknown>) => members.map((_, i) => [bool(r[`p${i}`]), r[`s${i}`], num(r[`n${i}`]), bool(r[`a${i}`])]);
+      expect(got.map(row)).toEqual([
+        [[true, null, 1, false], [true, 'x', null, false], [true, null, null, true]],
+        [[false, null, null, false], [false, null, null, false], [false, null, null, false]],
+        [[true, null, 2.5, false], [true, 'é"', null, false], [false, null, null, false]],
+      ]);
+    });
+
+    it('says which column types hold a catalog type\'s values', () => {
+      const [int, text, ints] = name === 'duckdb' ? ['BIGINT', 'VARCHAR', 'BIGINT[]'] : ['Nullable(Int64)', 'LowCardinality(Nullable(String))', 'Array(Nullable(Int64))'];
+      expect([d.holdsFieldType(int, 'int'), d.holdsFieldType(int, 'int_or_string'), d.holdsFieldType(text, 'string'), d.holdsFieldType(ints, 'array_int')]).toEqual([true, true, true, true]);
+      const [float32, ubig] = name === 'duckdb' ? ['FLOAT', 'UBIGINT'] : ['Float32', 'UInt64'];
+      expect([d.holdsFieldType(text, 'int'), d.holdsFieldType(float32, 'float'), d.holdsFieldType(ubig, 'int'), d.holdsFieldType(int, 'string'), d.holdsFieldType(int, 'object')]).toEqual([false, false, false, false, false]);
+    });
+
     it('writes named columns of a row as a JSON object, and reads the engine\'s own address types as text', async () => {
       const [r] = await run.rows(`SELECT ${d.source.rowJson(['a', 'b c'])} AS j FROM (SELECT 1 AS ${d.identifier('a')}, ${d.string('x')} AS ${d.identifier('b c')}) AS t`);
       expect(JSON.parse(String(r!['j']))).toEqual({ a: 1, 'b c': 'x' });
