@@ -108,7 +108,7 @@ async function countedFiles(run: SqlRunner, dialect: Dialect, filter: LogFilter,
         select.push(`${dialect.identifier(f)} AS t${i}`);
       } else {
         asJson[f] = `j${i}`;
-        select.push(`${type === undefined ? 'CAST(NULL AS JSON)' : `to_json(${dialect.identifier(f)})`} AS j${i}`);
+        select.push(`${dialect.source.columnJson(type === undefined ? undefined : dialect.identifier(f))} AS j${i}`);
       }
     });
     const { from } = dialect.source.parquet(parquet);

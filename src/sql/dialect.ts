@@ -74,6 +74,11 @@ export interface SourceSql {
    * object): the query then fails, and the caller reads whole lines ({@link objectLines}) instead.
    */
   memberColumns(files: readonly string[], members: readonly string[]): string;
+  /**
+   * A column's value as one JSON value, held as {@link memberColumns} holds a member (a NULL value not
+   * present); without a column, a member no row has.
+   */
+  columnJson(col?: string): string;
   /** Parquet files' rows: what follows `FROM`, and each row as JSON text over it. */
   parquet(files: readonly string[]): { from: string; rowJson: string };
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */

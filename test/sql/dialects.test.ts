@@ -31,7 +31,7 @@ const DIALECT_MEMBERS = {
   lowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
+  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
   rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {
@@ -232,6 +232,16 @@ for (const name of ENGINES) {
         [[false, null, null, false], [false, null, null, false], [false, null, null, false]],
         [[true, null, 2.5, false], [true, 'é"', null, false], [false, null, null, false]],
       ]);
+    });
+
+    it('reads a column\'s value as one JSON value, NULL and no column not present', async () => {
+      const x = (v: string) => d.json(d.source.columnJson(v));
+      const cols = [`${d.string('a"é')}`, '42', 'NULL', 'true', '[1, 2]'];
+      const [r] = await run.rows(`SELECT ${cols.map((c, i) => `COALESCE(${x(c).present}, FALSE) AS p${i}, COALESCE(${x(c).isString}, FALSE) AS s${i}, COALESCE(${x(c).isNumber}, FALSE) AS n${i}, COALESCE(${x(c).isBool}, FALSE) AS b${i}, COALESCE(${x(c).isArray}, FALSE) AS a${i}`).join(', ')}, ${x(cols[0]!).text} AS text, COALESCE(${d.json(d.source.columnJson()).present}, FALSE) AS none`);
+      expect(cols.map((_, i) => ['p', 's', 'n', 'b', 'a'].map((k) => bool(r![`${k}${i}`])))).toEqual([
+        [true, true, false, false, false], [true, false, true, false, false], [false, false, false, false, false], [true, false, false, true, false], [true, false, false, false, true],
+      ]);
+      expect([r!['text'], bool(r!['none'])]).toEqual(['a"é', false]);
     });
 
     it('says which column types hold a catalog type\'s values', () => {

@@ -143,6 +143,8 @@ export const CLICKHOUSE: Dialect = {
     // so that a member named `line` does not shadow it. A line that is not a JSON object is a row without members.
     memberColumns: (files, members) =>
       `(SELECT ${members.map((m) => `JSONExtractRaw(rulekit_line, ${string(m)}) AS ${identifier(m)}`).join(', ')} FROM (SELECT line AS rulekit_line FROM (${lines(files)}) WHERE notEmpty(trimBoth(line))))`,
+    // A NULL becomes 'null' and a missing member '', both of JSONType 'Null'.
+    columnJson: (col) => (col === undefined ? "''" : `toJSONString(${col})`),
     parquet: (files) => ({ from: `(${files.map((f) => `SELECT * FROM file(${string(f)}, 'Parquet')`).join(' UNION ALL ')})`, rowJson: `formatRowNoNewline('JSONEachRow', *)` }),
     // `file` reads one path (or glob): the first file's columns stand for all.
     describeParquet: (files) => `DESCRIBE file(${string(files[0]!)}, 'Parquet')`,

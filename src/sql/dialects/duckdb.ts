@@ -147,6 +147,7 @@ export const DUCKDB: Dialect = {
     // Each member as a column of type JSON: the line is parsed once and only the members are kept. read_json
     // raises on a line that is not an object and on a key given twice, where JSON.parse keeps the last.
     memberColumns: (files, members) => `read_json(${fileList(files)}, format = 'newline_delimited', records = true, columns = {${members.map((m) => `${string(m)}: 'JSON'`).join(', ')}})`,
+    columnJson: (col) => (col === undefined ? 'CAST(NULL AS JSON)' : `to_json(${col})`),
     parquet: (files) => ({ from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)' }),
     describeParquet: (files) => `DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`,
     rowJson: (columns) => `CAST(json_object(${columns.map((c) => `${string(c)}, ${identifier(c)}`).join(', ')}) AS VARCHAR)`,
