@@ -2,7 +2,10 @@
  * SQL engines against rulekit's streaming paths, on generated data written once into a temp dir and kept
  * there for the next run at the same scale (`--rows N`, default 200k so that a run takes a few minutes on
  * two cores; the issue's scale is `--rows 10000000`, about 6 GB on disk and an hour on two shared cores):
- * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one two-clause Logpush filter:
+ * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one three-clause Logpush filter:
+ *   first `rulekit query --count` beside the query an analyst writes by hand (DuckDB `read_json` /
+ *   `read_parquet`, chdb `file(…, 'JSONEachRow', schema)` / Parquet) and rulekit's SQL for chdb, interleaved,
+ *   with `--before-cli PATH` another build's `query` in the same rounds (`--only-query` stops there); then
  *   `rulekit logfilter` (the streaming matcher, whole process), `rulekit query --count` (DuckDB, whole
  *   process), DuckDB and chdb on the NDJSON (JSON mode) and on the Parquet (column mode), each a whole
  *   Node process with the engine loaded, and `jq` with the same filter when installed; then the same
