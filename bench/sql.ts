@@ -2,7 +2,10 @@
  * SQL engines against rulekit's streaming paths, on generated data written once into a temp dir and kept
  * there for the next run at the same scale (`--rows N`, default 200k so that a run takes a few minutes on
  * two cores; the issue's scale is `--rows 10000000`, about 6 GB on disk and an hour on two shared cores):
- * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one two-clause Logpush filter:
+ * - log lines (http_requests, ~395 B each) as NDJSON and as Parquet, one three-clause Logpush filter:
+ *   first `rulekit query --count` beside the query an analyst writes by hand (DuckDB `read_json` /
+ *   `read_parquet`, chdb `file(…, 'JSONEachRow', schema)` / Parquet) and rulekit's SQL for chdb, interleaved,
+ *   with `--before-cli PATH` another build's `query` in the same rounds (`--only-query` stops there); then
  *   `rulekit logfilter` (the streaming matcher, whole process), `rulekit query --count` (DuckDB, whole
  *   process), DuckDB and chdb on the NDJSON (JSON mode) and on the Parquet (column mode), each a whole
  *   Node process with the engine loaded, and `jq` with the same filter when installed; then the same
@@ -26,9 +29,10 @@ import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prng } from './capture-gen.js';
 import { measureInterleaved, printTable, ratio, fmt } from './harness.js';
-import { canMeasurePeak, runProcess, type Command, type ProcessRun } from './processes.js';
+import { canMeasurePeak, runInterleaved, runProcess, type Command, type ProcessRun } from './processes.js';
 import { rulesetBody, ruleSpecs, blocklist } from './ruleset-fixture.js';
 import { compileRuleset, ListCatalog, logFilterToSql, rulesetToSql, sqlString, flowFields, flowColumnFromJson } from '../dist/index.js';
+import { dialectOf } from '../dist/sql/index.js';
 import { compileLogFilter } from '../dist/logpush/index.js';
 import { simulateOnEngine } from '../dist/simulation/index.js';
 
@@ -42,14 +46,34 @@ function rowsOption(): number {
   return n;
 }
 const ROWS = rowsOption();
+/** A flag's value (`--name VALUE` or `--name=VALUE`), undefined when not given. */
+function flagValue(name: string): string | undefined {
+  const argv = process.argv;
+  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (at < 0) return undefined;
+  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
+}
+/**
+ * `--before-cli PATH`: the CLI of another build (main's `dist/bundle/cli.js`, built in its own checkout),
+ * whose `query --count` is timed in the same rounds as this build's: before and after from one run.
+ */
+const BEFORE_CLI = flagValue('--before-cli');
+/** `--only-query`: only the table of rulekit query beside hand-written queries. */
+const ONLY_QUERY = process.argv.includes('--only-query');
 /** What the generated files take per row (NDJSON and Parquet of both tables), to check the disk first. */
 const BYTES_PER_ROW = 650;
 /** Bumped when the generators change: older data is not reused. */
 const DATA_VERSION = 'v1';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bundle/cli.js');
-const FILTER = { where: { and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 500 }, { key: 'ClientCountry', operator: 'in', value: ['us', 'de'] }] } };
-const JQ = 'select(.EdgeResponseStatus >= 500 and (.ClientCountry == "us" or .ClientCountry == "de"))';
+const FILTER = { where: { and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 500 }, { key: 'ClientCountry', operator: 'in', value: ['us', 'de'] }, { key: 'ClientRequestMethod', operator: 'eq', value: 'GET' }] } };
+const JQ = 'select(.EdgeResponseStatus >= 500 and (.ClientCountry == "us" or .ClientCountry == "de") and .ClientRequestMethod == "GET")';
+/** The filter as an analyst writes it by hand over typed columns (the same in both engines). */
+const HAND_WHERE = "EdgeResponseStatus >= 500 AND ClientCountry IN ('us', 'de') AND ClientRequestMethod = 'GET'";
+/** The columns the hand-written ClickHouse query declares for NDJSON (no schema inference). */
+const HAND_CH_SCHEMA = 'EdgeResponseStatus Nullable(Int64), ClientCountry Nullable(String), ClientRequestMethod Nullable(String)';
+/** The fields the filter reads, for the member-mode read rulekit writes. */
+const FILTER_FIELDS = ['EdgeResponseStatus', 'ClientCountry', 'ClientRequestMethod'];
 
 const COUNTRIES = ['us', 'ca', 'de', 'fr', 'gb', 'jp', 'br', 'in', 'au', 'nl', 'se', 'es', 'it', 'pl', 'kr', 'mx'];
 const HOSTS = ['www.example.com', 'api.example.com', 'example.org', 'shop.example.net', 'cdn.example.com'];
@@ -57,7 +81,7 @@ const PATHS = ['/', '/index.html', '/api/v1/users', '/api/v1/orders', '/static/a
 const STATUSES = [200, 200, 200, 200, 200, 200, 200, 200, 301, 302, 304, 404, 403, 500, 502, 503];
 const UAS = ['Mozilla/5.0 (Windows NT 10.0; Win64; x64)', 'curl/8.4.0', 'python-requests/2.31', 'Googlebot/2.1'];
 
-async function writeLines(path: string, n: number, line: (r: () => number, i: number) => unknown): Promise<void> {
+export async function writeLines(path: string, n: number, line: (r: () => number, i: number) => unknown): Promise<void> {
   const r = prng(7);
   const out = createWriteStream(path);
   let buf = '';
@@ -73,7 +97,7 @@ async function writeLines(path: string, n: number, line: (r: () => number, i: nu
 }
 const pick = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)]!;
 
-function logLine(r: () => number, i: number): unknown {
+export function logLine(r: () => number, i: number): unknown {
   const ts = 1_700_000_000_000_000_000 + i * 1000;
   return {
     ClientIP: `${10 + Math.floor(r() * 200)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}`,
@@ -150,6 +174,69 @@ async function data(): Promise<{ dir: string; lines: string; linesParquet: strin
   return { ...files, reused: false, seconds: (performance.now() - t0) / 1000 };
 }
 
+/**
+ * rulekit's SQL beside the query an analyst writes by hand, whole processes interleaved over the same files,
+ * counts equal: `rulekit query --count` (DuckDB) on NDJSON and Parquet, and on ClickHouse (chdb) the SQL rulekit
+ * writes for it (member mode over NDJSON, column mode over Parquet); with `--before-cli`, the other build's
+ * `query --count`, and the JSON-mode SQL (each clause parsing the whole line) on chdb, in the same rounds.
+ */
+function queryPairs(filter: string, lines: string, parquet: string, warm: boolean): void {
+  const text = JSON.stringify(FILTER);
+  const ch = dialectOf('clickhouse');
+  const memberSql = logFilterToSql(text, { dialect: 'clickhouse', jsonColumns: true }).sql!;
+  const jsonSql = logFilterToSql(text, { dialect: 'clickhouse', column: 'line' }).sql!;
+  const columnSql = logFilterToSql(text, { dialect: 'clickhouse', columns: true }).sql!;
+  const chString = (s: string) => sqlString(s, 'clickhouse');
+  const query = (name: string, cli: string, file: string): Command => ({ name, cmd: process.execPath, args: [cli, 'query', '--filter', filter, file, '--count'], peak: true });
+  interface Pair { what: string; hand: Command; rulekit: Command; before?: Command }
+  const pairs: Pair[] = [
+    {
+      what: 'DuckDB, NDJSON',
+      hand: engineCommand('hand: read_json', 'duckdb', `SELECT count(*) FROM read_json(${sqlString(lines)}) WHERE ${HAND_WHERE}`),
+      rulekit: query('rulekit query --count', CLI, lines),
+      before: BEFORE_CLI ? query('before: rulekit query --count', BEFORE_CLI, lines) : undefined,
+    },
+    {
+      what: 'DuckDB, Parquet',
+      hand: engineCommand('hand: read_parquet', 'duckdb', `SELECT count(*) FROM read_parquet(${sqlString(parquet)}) WHERE ${HAND_WHERE}`),
+      rulekit: query('rulekit query --count', CLI, parquet),
+      before: BEFORE_CLI ? query('before: rulekit query --count', BEFORE_CLI, parquet) : undefined,
+    },
+    {
+      what: 'chdb, NDJSON',
+      hand: engineCommand('hand: JSONEachRow', 'chdb', `SELECT count() FROM file(${chString(lines)}, 'JSONEachRow', ${chString(HAND_CH_SCHEMA)}) WHERE ${HAND_WHERE}`),
+      rulekit: engineCommand('rulekit SQL (member mode)', 'chdb', `SELECT count() FROM ${ch.source.memberColumns([lines], FILTER_FIELDS)} AS lines WHERE ${memberSql}`),
+      before: engineCommand('rulekit SQL (JSON mode)', 'chdb', `SELECT count() FROM file(${chString(lines)}, 'LineAsString', 'line String') WHERE ${jsonSql}`),
+    },
+    {
+      what: 'chdb, Parquet',
+      hand: engineCommand('hand: Parquet', 'chdb', `SELECT count() FROM file(${chString(parquet)}, 'Parquet') WHERE ${HAND_WHERE}`),
+      rulekit: engineCommand('rulekit SQL (column mode)', 'chdb', `SELECT count() FROM file(${chString(parquet)}, 'Parquet') WHERE ${columnSql}`),
+    },
+  ];
+  const commands = pairs.flatMap((p) => [p.hand, p.rulekit, ...(p.before ? [p.before] : [])]);
+  let expected: string | undefined;
+  const { stats } = runInterleaved(commands, {
+    runs: warm ? 5 : 1,
+    warmup: warm ? 1 : 0,
+    check: (i, r) => {
+      const count = r.stdout.trim().split('\n').pop()!;
+      expected ??= count;
+      if (count !== expected) throw new Error(`${commands[i]!.name} counted ${count}, the first query ${expected}`);
+    },
+  });
+  const at = (c: Command) => stats[commands.indexOf(c)]!;
+  printTable(`rulekit query beside a hand-written query, ${ROWS} log lines (${expected} match), whole processes`, ['engine, file', 'hand-written s', 'rulekit s', 'rulekit / hand', 'before s', 'before / hand', 'peak RSS MB (hand, rulekit)'], pairs.map((p) => [
+    p.what, at(p.hand).q1 / 1000, at(p.rulekit).q1 / 1000, ratio(at(p.rulekit).q1, at(p.hand).q1),
+    p.before ? at(p.before).q1 / 1000 : '–', p.before ? ratio(at(p.before).q1, at(p.hand).q1) : '–',
+    [p.hand, p.rulekit].map((c) => (at(c).last.peakMB === undefined ? '–' : fmt(at(c).last.peakMB!))).join(', '),
+  ]), [
+    `Lower quartile of ${warm ? '5 runs after a warm-up' : 'one run'}, interleaved, each a whole Node process with its engine loaded; target rulekit / hand ≤ 1.3×.`,
+    'Hand-written: typed columns by name (DuckDB infers them; ClickHouse is told them). rulekit: NDJSON in member mode (each field the filter reads parsed once as a JSON value, its type tested), Parquet in column mode where the column has the catalog\'s type.',
+    `before: ${BEFORE_CLI ? `rulekit query of ${BEFORE_CLI}` : 'no --before-cli given'} on DuckDB; on chdb the JSON-mode SQL (each clause reads the whole line).`,
+  ]);
+}
+
 /** rulekit's matcher behind readline + JSON.parse, in this process: the count of lines kept. */
 async function streamingCount(path: string): Promise<number> {
   const matcher = compileLogFilter(JSON.stringify(FILTER), { dataset: 'http_requests' }).matcher!;
@@ -189,6 +276,9 @@ export async function run(): Promise<void> {
   writeFileSync(filter, JSON.stringify(FILTER));
   // Above 1M rows one run each: a warm-up run would double a half-hour bench, and the page cache holds the files anyway.
   const warm = ROWS <= 1_000_000;
+
+  queryPairs(filter, lines, linesParquet, warm);
+  if (ONLY_QUERY) return;
 
   // Log lines: one filter everywhere.
   const json = (d: 'duckdb' | 'clickhouse', column: string) => logFilterToSql(JSON.stringify(FILTER), { dialect: d, column }).sql!;

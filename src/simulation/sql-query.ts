@@ -2,17 +2,21 @@
  * A Logpush filter run where stored log lines are (Node only), for `rulekit query`: on DuckDB over files
  * (NDJSON, plain or gzip, and Parquet; local paths, globs or s3:// URLs DuckDB reads), or on a ClickHouse
  * server over a table. The filter becomes one SQL expression (src/sql).
- * - Files: each line as JSON (JSON mode); Parquet rows are turned into JSON objects first, so a value's
- *   type is judged as in a line.
+ * - Files, counted: NDJSON is read with one column per field the filter reads, holding that member's value
+ *   as JSON (member mode: the line parsed once, each clause testing a small value); where the engine
+ *   refuses a file so (a line that is not an object, a key given twice), the whole lines are read instead
+ *   (JSON mode). A Parquet column whose type holds the field's catalog type is compared as it is (column
+ *   mode); any other column the filter reads becomes a JSON value first, so its type is judged as in a line.
+ * - Files, lines returned: each line as JSON (JSON mode), Parquet rows turned into JSON objects first.
  * - A table: JSON mode when it has a `line` column (each line as it was pushed, a String); otherwise
  *   column mode, a typed column per dataset field named by the field, a field the table lacks being
  *   missing on every row.
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import type { DatasetScope } from '../logpush/index.js';
-import { getDataset } from '../logpush/index.js';
-import { dialectOf, logFilterToSql, sqlString, type SqlDialect } from '../sql/index.js';
+import type { DatasetScope, FilterClause, FilterNode, LogFilter } from '../logpush/index.js';
+import { checkLogFilter, getDataset } from '../logpush/index.js';
+import { dialectOf, logFilterToSql, sqlString, type Dialect, type SqlDialect } from '../sql/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlRunner } from './sql-runner.js';
 
 /** Options of {@link queryLogs}. */
@@ -57,6 +61,73 @@ function filesSource(files: readonly string[]): string {
   return parts.join(' UNION ALL ');
 }
 
+/** The fields a filter reads, each once, in the order they first appear. */
+function fieldsRead(node: FilterNode, out: Set<string> = new Set()): string[] {
+  if (node.kind === 'and' || node.kind === 'or') for (const c of node.children) fieldsRead(c, out);
+  else out.add((node as FilterClause).key);
+  return [...out];
+}
+
+/** One relation to count over, with the filter written for it. */
+interface Counted {
+  from: string;
+  where: string;
+  /** The same lines read another way, for when the engine refuses this one. */
+  fallback?: Counted;
+}
+
+/**
+ * The relations the lines of files are counted over, by kind: NDJSON in member mode (whole lines when the
+ * filter reads no field, and as the fallback), Parquet with each field's column typed or as JSON.
+ */
+async function countedFiles(run: SqlRunner, dialect: Dialect, filter: LogFilter, scope: DatasetScope | undefined, files: readonly string[], jsonWhere: string): Promise<Counted[]> {
+  const ndjson = files.filter((f) => !/\.parquet$/i.test(f));
+  const parquet = files.filter((f) => /\.parquet$/i.test(f));
+  const fields = fieldsRead(filter.where);
+  const write = (options: { columns?: Record<string, string>; jsonColumns?: true | Record<string, string> }) => {
+    const r = logFilterToSql(filter, { dialect: dialect.name as SqlDialect, scope, ...options });
+    if (!r.sql) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+    return r.sql;
+  };
+  const out: Counted[] = [];
+  if (ndjson.length) {
+    const lines: Counted = { from: `(${filesSource(ndjson)}) AS lines`, where: jsonWhere };
+    out.push(fields.length ? { from: `${dialect.source.memberColumns(ndjson, fields)} AS lines`, where: write({ jsonColumns: true }), fallback: lines } : lines);
+  }
+  if (parquet.length) {
+    const types = new Map((await run.rows(dialect.source.describeParquet(parquet))).map((r) => [String(r['column_name'] ?? r['name']), String(r['column_type'] ?? r['type'])]));
+    const catalog = getDataset(filter.dataset, scope) ?? getDataset(filter.dataset);
+    const typed: Record<string, string> = {};
+    const asJson: Record<string, string> = {};
+    const select: string[] = [];
+    fields.forEach((f, i) => {
+      const type = types.get(f);
+      const fieldType = catalog?.byName.get(f)?.type;
+      if (type !== undefined && fieldType !== undefined && dialect.holdsFieldType(type, fieldType)) {
+        typed[f] = `t${i}`;
+        select.push(`${dialect.identifier(f)} AS t${i}`);
+      } else {
+        asJson[f] = `j${i}`;
+        select.push(`${dialect.source.columnJson(type === undefined ? undefined : dialect.identifier(f))} AS j${i}`);
+      }
+    });
+    const { from } = dialect.source.parquet(parquet);
+    out.push({ from: `(SELECT ${select.length ? select.join(', ') : '1 AS none'} FROM ${from}) AS lines`, where: write({ columns: typed, jsonColumns: asJson }) });
+  }
+  return out;
+}
+
+/** The lines one relation holds and those the filter keeps there; on a refusal, its fallback's. */
+async function countOver(run: SqlRunner, dialect: Dialect, c: Counted): Promise<{ matched: number; total: number }> {
+  try {
+    const r = (await run.rows(`SELECT ${dialect.countIf(c.where)} AS matched, count(*) AS total FROM ${c.from}`))[0] ?? {};
+    return { matched: Number(r['matched'] ?? 0), total: Number(r['total'] ?? 0) };
+  } catch (e) {
+    if (!c.fallback) throw e;
+    return countOver(run, dialect, c.fallback);
+  }
+}
+
 /** The ClickHouse type of a dataset field's column in column mode. */
 function columnType(type: string): string {
   switch (type) {
@@ -96,14 +167,23 @@ export async function queryLogs(filterText: string, inputs: readonly string[], o
   let sql: string | undefined;
   let diagnostics: Diagnostic[];
   let lineOf: string;
+  let counted: Counted[] | undefined;
   if (!server) {
-    const compiled = logFilterToSql(filterText, { dataset, scope: options.scope, dialect: engine, column: 'line' });
-    if (!compiled.sql) return failed(compiled.diagnostics);
+    const checked = checkLogFilter(filterText, { dataset, scope: options.scope });
+    if (!checked.filter || checked.diagnostics.some((d) => d.severity === 'error')) return failed(checked.diagnostics);
+    const compiled = logFilterToSql(checked.filter, { scope: options.scope, dialect: engine, column: 'line' });
+    if (!compiled.sql) return failed([...checked.diagnostics, ...compiled.diagnostics]);
     sql = compiled.sql;
-    diagnostics = compiled.diagnostics;
+    diagnostics = [...checked.diagnostics, ...compiled.diagnostics];
     run = await openEngine(engine);
     from = `(${filesSource(inputs)}) AS lines`;
     lineOf = 'CAST(line AS VARCHAR)';
+    try {
+      counted = await countedFiles(run, dialect, checked.filter, options.scope, inputs, sql);
+    } catch (e) {
+      await run.close();
+      throw e;
+    }
   } else {
     if (inputs.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to query');
     const id = (s: string) => dialect.identifier(s);
@@ -136,9 +216,13 @@ export async function queryLogs(filterText: string, inputs: readonly string[], o
     }
   }
   try {
-    const counted = (await run.rows(`SELECT ${dialect.countIf(sql)} AS matched, count(*) AS total FROM ${from}`))[0] ?? {};
-    const matched = Number(counted['matched'] ?? 0);
-    const total = Number(counted['total'] ?? 0);
+    let matched = 0;
+    let total = 0;
+    for (const c of counted ?? [{ from, where: sql }]) {
+      const n = await countOver(run, dialect, c);
+      matched += n.matched;
+      total += n.total;
+    }
     let lines: string[] = [];
     if (!options.countOnly) {
       const limit = options.limit ?? 10;

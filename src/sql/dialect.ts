@@ -63,6 +63,22 @@ export interface SourceSql {
    * `WHERE` clause, so only `) AS name` may follow it. With `limit`, a subquery of the first lines.
    */
   objectLines(files: readonly string[], limit?: number): string;
+  /**
+   * What follows `FROM` to read NDJSON files' lines with one column per member the caller names: each
+   * column, named by its member, holds that member's value alone as one JSON value, read with
+   * {@link Dialect.json} without a key. A line is parsed once for its members; the type tests, text and
+   * number then read the small value, not the whole line again. A member the line lacks or holds as `null`
+   * is not present. Blank lines are not rows. A table expression (`) AS name` may follow).
+   *
+   * The engine may refuse files it cannot read so (DuckDB: a line that is not an object, a key twice in one
+   * object): the query then fails, and the caller reads whole lines ({@link objectLines}) instead.
+   */
+  memberColumns(files: readonly string[], members: readonly string[]): string;
+  /**
+   * A column's value as one JSON value, held as {@link memberColumns} holds a member (a NULL value not
+   * present); without a column, a member no row has.
+   */
+  columnJson(col?: string): string;
   /** Parquet files' rows: what follows `FROM`, and each row as JSON text over it. */
   parquet(files: readonly string[]): { from: string; rowJson: string };
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
@@ -99,6 +115,13 @@ export interface Dialect {
   double(n: number): string;
   /** A numeric expression as a 64-bit integer. */
   toInt64(expr: string): string;
+  /**
+   * Whether a column of the engine's type `sqlType` (as DESCRIBE names it) holds exactly the values a
+   * dataset field of catalog type `fieldType` reads as in a line, so that column mode compares it as the
+   * matcher compares the line's value: a 32-bit float or an unsigned 64-bit integer does not (JavaScript
+   * reads the line's text as a double), nor text for a number field.
+   */
+  holdsFieldType(sqlType: string, fieldType: string): boolean;
 
   // Conditional expressions.
   /** `value` where `cond` holds, else NULL. */

@@ -13,6 +13,10 @@
  * - Column mode (`columns`): one typed column per dataset field (named by the field, or through a mapping),
  *   NULL where the line lacks it. A column holds its catalog type, so only the value is compared; an
  *   `int or string` column holds the integer form (Unix timestamps).
+ * - Member mode (`jsonColumns`): one column per field holding the member's value alone as JSON (what the
+ *   dialect's `source.memberColumns` reads from NDJSON), so the line is parsed once and each clause reads
+ *   a small value with the same JSON-type tests as JSON mode. Given with `columns`, the fields it names are
+ *   read as JSON and the others as typed columns (Parquet columns whose type is not the catalog's).
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -33,6 +37,12 @@ export interface LogFilterSqlOptions {
    * to column names (fields it leaves out keep their own name).
    */
   columns?: true | Readonly<Record<string, string>>;
+  /**
+   * Member mode: one column per field holding that member's JSON value alone (NULL, or for ClickHouse
+   * `''`, where the line lacks it). `true` names each column by its field and reads every field so; an
+   * object maps the fields read so to their columns, the others being read as `columns` says.
+   */
+  jsonColumns?: true | Readonly<Record<string, string>>;
   /** Dataset of a filter given as text (default `http_requests`). */
   dataset?: string;
   /**
@@ -207,10 +217,16 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
   const dialect = dialectOf(options.dialect);
   const problems: Diagnostic[] = [];
   let access: (key: string, type: string, pointer: string) => Access | undefined;
-  if (options.columns) {
+  const members = options.jsonColumns;
+  const memberColumn = (key: string) => (members === true ? key : members && Object.hasOwn(members, key) ? members[key]! : undefined);
+  if (members === true || (members && !options.columns)) {
+    access = (key) => dialect.json(dialect.identifier(memberColumn(key) ?? key));
+  } else if (options.columns) {
     const mapping = options.columns === true ? {} : options.columns;
     const dataset = getDataset(checked.dataset, options.scope) ?? getDataset(checked.dataset);
     access = (key, type, pointer) => {
+      const member = memberColumn(key);
+      if (member !== undefined) return dialect.json(dialect.identifier(member));
       const column = Object.prototype.hasOwnProperty.call(mapping, key) ? mapping[key]! : key;
       const catalogued = dataset?.byName.get(key)?.type ?? type;
       if (catalogued === 'object') {

@@ -25,13 +25,13 @@ const RUNS = Number(process.env.SQL_RUNS ?? 60);
  */
 type Kind = 'string' | 'function' | 'boolean' | 'object';
 const DIALECT_MEMBERS = {
-  name: 'string', title: 'string', string: 'function', identifier: 'function', flowTypes: 'object', double: 'function', toInt64: 'function',
+  name: 'string', title: 'string', string: 'function', identifier: 'function', flowTypes: 'object', double: 'function', toInt64: 'function', holdsFieldType: 'function',
   nullUnless: 'function', firstOf: 'function', andThen: 'function', bitAnd: 'function', contains: 'function', startsWith: 'function',
   endsWith: 'function', like: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
   lowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
+  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
   rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {
@@ -218,6 +218,37 @@ for (const name of ENGINES) {
       const p = s.parquet([parquet, parquet]);
       const rows = await run.rows(`SELECT ${s.rowNumber} AS rn, ${p.rowJson} AS packet FROM ${p.from}${s.readInOrder('rows')}`);
       expect(rows.map((r) => [num(r['rn']), JSON.parse(String(r['packet']))])).toEqual([0, 1, 2, 3, 4, 5].map((i) => [i, { a: (i % 3) + 1, b: ['x', null, 'z'][i % 3] }]));
+    });
+
+    it('reads NDJSON lines as one JSON value per member, missing and null not present', async () => {
+      const ndjson = join(dir, 'members.ndjson');
+      writeFileSync(ndjson, ['{"a":1,"b":"x","line":[1,"y"]}', '', '{"a":null,"c":true}', '{"b":"\\u00e9\\"","a":2.5}'].join('\n') + '\n');
+      const members = ['a', 'b', 'line'];
+      const x = (m: string) => d.json(d.identifier(m));
+      const got = await run.rows(`SELECT ${members.flatMap((m, i) => [`COALESCE(${x(m).present}, FALSE) AS p${i}`, `${d.nullUnless(x(m).isString, x(m).text)} AS s${i}`, `${d.nullUnless(x(m).isNumber, x(m).num)} AS n${i}`, `COALESCE(${x(m).isArray}, FALSE) AS a${i}`]).join(', ')} FROM ${d.source.memberColumns([ndjson], members)} AS t`);
+      const row = (r: Record<string, unknown>) => members.map((_, i) => [bool(r[`p${i}`]), r[`s${i}`], num(r[`n${i}`]), bool(r[`a${i}`])]);
+      expect(got.map(row)).toEqual([
+        [[true, null, 1, false], [true, 'x', null, false], [true, null, null, true]],
+        [[false, null, null, false], [false, null, null, false], [false, null, null, false]],
+        [[true, null, 2.5, false], [true, 'é"', null, false], [false, null, null, false]],
+      ]);
+    });
+
+    it('reads a column\'s value as one JSON value, NULL and no column not present', async () => {
+      const x = (v: string) => d.json(d.source.columnJson(v));
+      const cols = [`${d.string('a"é')}`, '42', 'NULL', 'true', '[1, 2]'];
+      const [r] = await run.rows(`SELECT ${cols.map((c, i) => `COALESCE(${x(c).present}, FALSE) AS p${i}, COALESCE(${x(c).isString}, FALSE) AS s${i}, COALESCE(${x(c).isNumber}, FALSE) AS n${i}, COALESCE(${x(c).isBool}, FALSE) AS b${i}, COALESCE(${x(c).isArray}, FALSE) AS a${i}`).join(', ')}, ${x(cols[0]!).text} AS text, COALESCE(${d.json(d.source.columnJson()).present}, FALSE) AS none`);
+      expect(cols.map((_, i) => ['p', 's', 'n', 'b', 'a'].map((k) => bool(r![`${k}${i}`])))).toEqual([
+        [true, true, false, false, false], [true, false, true, false, false], [false, false, false, false, false], [true, false, false, true, false], [true, false, false, false, true],
+      ]);
+      expect([r!['text'], bool(r!['none'])]).toEqual(['a"é', false]);
+    });
+
+    it('says which column types hold a catalog type\'s values', () => {
+      const [int, text, ints] = name === 'duckdb' ? ['BIGINT', 'VARCHAR', 'BIGINT[]'] : ['Nullable(Int64)', 'LowCardinality(Nullable(String))', 'Array(Nullable(Int64))'];
+      expect([d.holdsFieldType(int, 'int'), d.holdsFieldType(int, 'int_or_string'), d.holdsFieldType(text, 'string'), d.holdsFieldType(ints, 'array_int')]).toEqual([true, true, true, true]);
+      const [float32, ubig] = name === 'duckdb' ? ['FLOAT', 'UBIGINT'] : ['Float32', 'UInt64'];
+      expect([d.holdsFieldType(text, 'int'), d.holdsFieldType(float32, 'float'), d.holdsFieldType(ubig, 'int'), d.holdsFieldType(int, 'string'), d.holdsFieldType(int, 'object')]).toEqual([false, false, false, false, false]);
     });
 
     it('writes named columns of a row as a JSON object, and reads the engine\'s own address types as text', async () => {

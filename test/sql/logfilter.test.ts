@@ -4,11 +4,14 @@
  * hostile strings), row by row, in JSON mode and in column mode; and each dialect's quoting functions read
  * back through its engine for hostile strings.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogFilter, getDataset } from '../../src/logpush/index.js';
-import { hasLoneSurrogate, logFilterToSql, sqlIdentifier, sqlString } from '../../src/sql/index.js';
-import { HOSTILE, lineArb, nodeArb } from '../helpers/logfilter-arbitraries.js';
+import { dialectOf, hasLoneSurrogate, logFilterToSql, sqlIdentifier, sqlString } from '../../src/sql/index.js';
+import { FIELDS, HOSTILE, lineArb, nodeArb } from '../helpers/logfilter-arbitraries.js';
 import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
 
 /** Whether a value holds an unpaired surrogate anywhere (no UTF-8 form: not a line an NDJSON file can hold). */
@@ -71,6 +74,38 @@ for (const make of SQL_ENGINES) {
         expect(got.map((r) => bool(r['m']))).toEqual(usable.map((l) => compiled.matcher!(l)));
         compared += usable.length;
       }), { numRuns: RUNS });
+      expect(compared).toBeGreaterThan(200);
+    });
+
+    it('member mode: each field\'s JSON value read once from an NDJSON file (source.memberColumns), as the matcher reads the line', async () => {
+      const dir = mkdtempSync(join(tmpdir(), `rulekit-members-${engine.dialect}-`));
+      const d = dialectOf(engine.dialect);
+      // Each line carries its index, read as one more member, to put the rows back in file order.
+      const INDEX = 'rulekit_index';
+      const fields = [...new Set(Object.values(FIELDS).flat())];
+      let compared = 0;
+      let file = 0;
+      try {
+        await fc.assert(fc.asyncProperty(nodeArb, fc.array(lineArb, { minLength: 1, maxLength: 12 }), async (where, lines) => {
+          const text = JSON.stringify({ where });
+          const compiled = compileLogFilter(text, { dataset: 'http_requests' });
+          if (!compiled.matcher) return;
+          const sql = logFilterToSql(text, { dialect: engine.dialect, jsonColumns: true });
+          if (!sql.sql) {
+            expect(lone(where)).toBe(true);
+            return;
+          }
+          const usable = lines.filter((l) => !lone(l));
+          if (!usable.length) return;
+          const path = join(dir, `lines-${file++}.ndjson`);
+          writeFileSync(path, usable.map((l, i) => JSON.stringify({ ...l, [INDEX]: i })).join('\n') + '\n');
+          const got = await engine.rows(`SELECT ${d.json(d.identifier(INDEX)).num} AS i, ${sql.sql} AS m FROM ${d.source.memberColumns([path], [...fields, INDEX])} AS lines ORDER BY i`);
+          expect(got.map((r) => bool(r['m']))).toEqual(usable.map((l) => compiled.matcher!(l)));
+          compared += usable.length;
+        }), { numRuns: RUNS });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       expect(compared).toBeGreaterThan(200);
     });
 

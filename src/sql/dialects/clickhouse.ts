@@ -29,6 +29,28 @@ function identifier(name: string): string {
 
 const anyElement = (array: string, cond: (e: string) => string) => `arrayExists(e -> ${cond('e')}, ${array})`;
 
+const INTEGERS = ['Int64', 'Int32', 'Int16', 'Int8', 'UInt32', 'UInt16', 'UInt8'];
+/** The ClickHouse types (without Nullable or LowCardinality) that hold each catalog type's values as a line's JSON reads them. */
+const FIELD_TYPES: Readonly<Record<string, readonly string[]>> = {
+  string: ['String'],
+  int: INTEGERS,
+  int_or_string: INTEGERS,
+  float: ['Float64'],
+  bool: ['Bool'],
+  array_string: ['Array(String)'],
+  array_int: INTEGERS.map((t) => `Array(${t})`),
+};
+
+/** A type name without its Nullable and LowCardinality wrappers (`Array(Nullable(Int64))` is `Array(Int64)`). */
+function bareType(type: string): string {
+  let t = type;
+  for (let prev = ''; prev !== t; ) {
+    prev = t;
+    t = t.replace(/(?:Nullable|LowCardinality)\(([^()]*)\)/, '$1');
+  }
+  return t;
+}
+
 function json(col: string, key?: string): JsonValueSql {
   const args = key === undefined ? col : `${col}, ${string(key)}`;
   const type = `JSONType(${args})`;
@@ -90,6 +112,7 @@ export const CLICKHOUSE: Dialect = {
   flowTypes: { Int: 'Nullable(Int64)', String: 'Nullable(String)', Ip: 'Nullable(String)', Bool: 'Nullable(Bool)' },
   double: (n) => `toFloat64(${string(String(n))})`,
   toInt64: (expr) => `toInt64(${expr})`,
+  holdsFieldType: (sqlType, fieldType) => FIELD_TYPES[fieldType]?.includes(bareType(sqlType)) ?? false,
   nullUnless: (cond, value) => `if(${cond}, ${value}, NULL)`,
   firstOf: (branches, otherwise) => `multiIf(${branches.map(([cond, value]) => `${cond}, ${value}`).join(', ')}, ${otherwise})`,
   // `and` evaluates its arguments lazily (short_circuit_function_evaluation), left to right.
@@ -116,6 +139,12 @@ export const CLICKHOUSE: Dialect = {
     // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
     // nothing is pushed past it.
     objectLines: (files, limit) => `(SELECT line FROM (${lines(files)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
+    // Each member's raw text (`''` when missing, which JSONType reads as 'Null'); the line itself is renamed
+    // so that a member named `line` does not shadow it. A line that is not a JSON object is a row without members.
+    memberColumns: (files, members) =>
+      `(SELECT ${members.map((m) => `JSONExtractRaw(rulekit_line, ${string(m)}) AS ${identifier(m)}`).join(', ')} FROM (SELECT line AS rulekit_line FROM (${lines(files)}) WHERE notEmpty(trimBoth(line))))`,
+    // A NULL becomes 'null' and a missing member '', both of JSONType 'Null'.
+    columnJson: (col) => (col === undefined ? "''" : `toJSONString(${col})`),
     parquet: (files) => ({ from: `(${files.map((f) => `SELECT * FROM file(${string(f)}, 'Parquet')`).join(' UNION ALL ')})`, rowJson: `formatRowNoNewline('JSONEachRow', *)` }),
     // `file` reads one path (or glob): the first file's columns stand for all.
     describeParquet: (files) => `DESCRIBE file(${string(files[0]!)}, 'Parquet')`,

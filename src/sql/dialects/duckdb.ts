@@ -36,6 +36,18 @@ function fileList(files: readonly string[]): string {
   return `[${files.map(string).join(', ')}]`;
 }
 
+const INTEGERS = ['BIGINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'UINTEGER', 'USMALLINT', 'UTINYINT'];
+/** The DuckDB types that hold each catalog type's values as a line's JSON reads them (see Dialect.holdsFieldType). */
+const FIELD_TYPES: Readonly<Record<string, readonly string[]>> = {
+  string: ['VARCHAR'],
+  int: INTEGERS,
+  int_or_string: INTEGERS,
+  float: ['DOUBLE'],
+  bool: ['BOOLEAN'],
+  array_string: ['VARCHAR[]'],
+  array_int: INTEGERS.map((t) => `${t}[]`),
+};
+
 function json(col: string, key?: string): JsonValueSql {
   const path = key === undefined ? `'$'` : memberPath(key);
   const type = `json_type(${col}, ${path})`;
@@ -106,6 +118,7 @@ export const DUCKDB: Dialect = {
   flowTypes: { Int: 'BIGINT', String: 'VARCHAR', Ip: 'VARCHAR', Bool: 'BOOLEAN' },
   double: (n) => `CAST(${string(String(n))} AS DOUBLE)`,
   toInt64: (expr) => `CAST(${expr} AS BIGINT)`,
+  holdsFieldType: (sqlType, fieldType) => FIELD_TYPES[fieldType]?.includes(sqlType.toUpperCase()) ?? false,
   nullUnless: (cond, value) => `CASE WHEN ${cond} THEN ${value} END`,
   firstOf: (branches, otherwise) => `CASE ${branches.map(([cond, value]) => `WHEN ${cond} THEN ${value}`).join(' ')} ELSE ${otherwise} END`,
   andThen: (cond, test) => `CASE WHEN ${cond} THEN ${test} ELSE FALSE END`,
@@ -131,6 +144,10 @@ export const DUCKDB: Dialect = {
       const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT'`;
       return limit === undefined ? lines : `(SELECT json FROM ${lines} LIMIT ${limit})`;
     },
+    // Each member as a column of type JSON: the line is parsed once and only the members are kept. read_json
+    // raises on a line that is not an object and on a key given twice, where JSON.parse keeps the last.
+    memberColumns: (files, members) => `read_json(${fileList(files)}, format = 'newline_delimited', records = true, columns = {${members.map((m) => `${string(m)}: 'JSON'`).join(', ')}})`,
+    columnJson: (col) => (col === undefined ? 'CAST(NULL AS JSON)' : `to_json(${col})`),
     parquet: (files) => ({ from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)' }),
     describeParquet: (files) => `DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`,
     rowJson: (columns) => `CAST(json_object(${columns.map((c) => `${string(c)}, ${identifier(c)}`).join(', ')}) AS VARCHAR)`,
