@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
   analysis: () => import('./analysis.js'),
+  diff: () => import('./diff.js'),
   lint: () => import('./lint.js'),
   lsp: () => import('./lsp.js'),
   server: () => import('./server.js'),

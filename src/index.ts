@@ -113,9 +113,10 @@ export { analyzeRuleset, ANALYSIS_CODES, type AnalysisOptions, type AnalysisRule
 // Semantic diff: the packets, requests or log lines whose fate a change to a ruleset or a filter changes
 export {
   diffRulesets, countDiff, DiffCounter, regionContains, decisionText, regionText, diffSummary, failsGate, DIFF_GATES, formatDiffText, formatDiffMarkdown,
-  diffLogFilters, countLogFilterDiff, logRegionContains, DIFF_CODES,
+  diffLogFilters, countLogFilterDiff, LogFilterDiffCounter, logRegionContains, logFilterDiffSummary, failsLogFilterGate, formatLogFilterDiffText, formatLogFilterDiffMarkdown, LOG_FILTER_GATES, DIFF_CODES,
   type RulesetDiff, type DiffRegion, type Decision, type DiffRuleRef, type RegionCondition, type DiffOptions, type CountDiffOptions, type TrafficDiff,
-  type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type DiffCode,
+  type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type LogFilterCountOptions,
+  type LogFilterDiffSummary, type LogFilterGate, type LogFilterDiffReport, type DiffCode,
 } from './diff/index.js';
 
 // Logpush filters as SQL (DuckDB), over a JSON column of log lines

@@ -4,7 +4,8 @@
  * tool's file), Terraform `cloudflare_ruleset` resources — or the old side from git (`--git REV`: the
  * file as it is at REV). A file of several rulesets is compared ruleset by ruleset, by name (the
  * Terraform address, the tool's label); `--resource` picks one. `--against` counts the packets of a
- * capture or NDJSON file that change. `--fail-on` turns changes into exit code 1; usage problems exit 2.
+ * capture or NDJSON file that change. Two Logpush filters (or jobs) are compared by ./diff-logfilter.ts.
+ * `--fail-on` turns changes into exit code 1; usage problems exit 2.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +14,8 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, diffSummary, failsGate, formatDiffMarkdown, formatDiffText, type DiffGate, type DiffReport } from '../diff/index.js';
+import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './lists.js';
@@ -24,11 +26,16 @@ export interface DiffCommandOptions {
   git?: string;
   /** The ruleset of each file to compare: a Terraform address (`cloudflare_ruleset.fw`) or a tool file's label. */
   resource?: string;
-  /** A capture (pcap, pcapng) or NDJSON packet objects: count the packets that change. */
+  /** A capture (pcap, pcapng) or NDJSON packet objects: count the packets that change; for filters, NDJSON log lines (gzip or not). */
   against?: string;
   format?: 'text' | 'json' | 'markdown' | 'github';
-  /** Exit 1 when the diff has: any region, a region that blocks what was allowed, one that allows what was blocked; `none` (default): never. */
-  failOn?: DiffGate;
+  /**
+   * Exit 1 when the diff has: any region, a region that blocks what was allowed, one that allows what was
+   * blocked; for filters, lines newly pushed or newly dropped; `none` (default): never.
+   */
+  failOn?: DiffGate | LogFilterGate;
+  /** Dataset of Logpush filters whose sides name none (a filter document; default http_requests). */
+  dataset?: string;
   /** Phase of bodies that name none (a PUT body, a bare array of rules). */
   phase?: string;
   lists?: string;
@@ -51,7 +58,7 @@ interface Side {
  */
 export async function diffCommand(oldPath: string, newPath: string | undefined, options: DiffCommandOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
   const gate = options.failOn ?? 'none';
-  if (!['any', 'blocks-added', 'allows-added', 'none'].includes(gate)) throw new UsageError(`--fail-on takes any, blocks-added, allows-added or none, not ${JSON.stringify(gate)}`);
+  if (![...DIFF_GATES, ...LOG_FILTER_GATES].includes(gate as DiffGate)) throw new UsageError(`--fail-on takes any, blocks-added, allows-added or none (rulesets), newly-pushed or newly-dropped (Logpush filters), not ${JSON.stringify(gate)}`);
   const format = options.format ?? 'text';
   if (!['text', 'json', 'markdown', 'github'].includes(format)) throw new UsageError(`--format takes text, json, markdown or github, not ${JSON.stringify(format)}`);
   let oldText: string;
@@ -69,6 +76,12 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
     newText = await readText(newPath);
   }
   const shownOld = options.git !== undefined ? `${options.git}:${oldPath}` : oldPath;
+  const oldFilter = readFilterSide(oldText, oldPath, shownOld);
+  const newFilter = readFilterSide(newText, shownNew, shownNew);
+  if (oldFilter && newFilter) return diffFilterSides(oldFilter, newFilter, shownOld, shownNew, options, write, note);
+  if (oldFilter || newFilter) throw new UsageError(`${oldFilter ? shownOld : shownNew} is a Logpush filter and ${oldFilter ? shownNew : shownOld} is not: give two filters (or jobs), or two rulesets`);
+  if (!DIFF_GATES.includes(gate as DiffGate)) throw new UsageError(`--fail-on ${gate} is for Logpush filters; on rulesets it takes ${DIFF_GATES.join(', ')}`);
+  if (options.dataset !== undefined) throw new UsageError('--dataset is for Logpush filters; rulesets name their phase (--phase)');
   const olds = readSides(oldText, shownOld, oldPath, options);
   const news = readSides(newText, shownNew, shownNew, options);
   const pairs = pairSides(olds, news, options.resource);
@@ -97,7 +110,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   } else if (format === 'markdown') write(formatDiffMarkdown(reports));
   else if (format === 'github') write(githubAnnotations(reports, shownNew));
   else write(formatDiffText(reports));
-  return failed || failsGate(summary, gate) ? 1 : 0;
+  return failed || failsGate(summary, gate as DiffGate) ? 1 : 0;
 }
 
 /** The text of a file at a git revision (`git show REV:./file`, run in the file's directory). */

@@ -12,4 +12,9 @@ export { DIFF_CODES, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
 export { formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';
-export { diffLogFilters, countLogFilterDiff, logRegionContains, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts } from './logfilter.js';
+export { diffLogFilters, logRegionContains, type LogFilterDiff, type LogFilterRegion } from './logfilter.js';
+export { countLogFilterDiff, LogFilterDiffCounter, type LogFilterCounts, type LogFilterCountOptions } from './logfilter-counts.js';
+export {
+  logFilterDiffSummary, failsLogFilterGate, formatLogFilterDiffText, formatLogFilterDiffMarkdown, LOG_FILTER_GATES,
+  type LogFilterDiffSummary, type LogFilterGate, type LogFilterDiffReport,
+} from './logfilter-format.js';

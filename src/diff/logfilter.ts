@@ -14,7 +14,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkLogFilter, compileLogFilter, evaluateLogFilter, OPERATOR_BY_NAME, type FilterClause, type FilterNode, type LogFilter, type LogLineMatcher } from '../logpush/index.js';
+import { checkLogFilter, evaluateLogFilter, OPERATOR_BY_NAME, type FilterClause, type FilterNode, type LogFilter } from '../logpush/index.js';
 import { complement, product, TooComplex, MAX_CUBES, type Cube, type Domain, type Interval, type OrderedDomain } from '../analysis/index.js';
 import { conditionText } from './cube-text.js';
 import type { RegionCondition } from './types.js';
@@ -115,6 +115,11 @@ function printable(d: Domain): Domain {
   return { ...d, values: d.values.map(([a, b]) => [a, b < top ? b : top] as Interval).filter(([a, b]) => a <= b), universe: bool ? ATOM : [[INT_MIN, INT_MAX]] };
 }
 
+/** Ranges that run to either end of the integers written as orderings: `>= 400` for `400..9223372036854775807`. */
+function openEnds(text: string): string {
+  return text.replace(new RegExp(`(-?\\d+)\\.\\.${INT_MAX}(?!\\d)`, 'g'), '>= $1').replace(new RegExp(`${INT_MIN}\\.\\.(-?\\d+)`, 'g'), '<= $1');
+}
+
 /** A line in the cube, each constrained field given a value of its domain (one of another type when that is all it allows). */
 function witnessLine(c: Cube): Record<string, unknown> {
   const line: Record<string, unknown> = {};
@@ -126,8 +131,10 @@ function witnessLine(c: Cube): Record<string, unknown> {
       } else for (let i = 0; ; i++) if (!d.items.has(`x${i}`)) { line[k] = `x${i}`; break; }
       continue;
     }
-    const first = d.values[0]?.[0];
-    if (first === undefined) continue;
+    const range = d.values[0];
+    if (range === undefined) continue;
+    // A range open below gives a value people would write (0, or its top) rather than the least integer.
+    const first = range[0] === INT_MIN ? (range[1] >= 0n ? 0n : range[1]) : range[0];
     if (d.universe === BOOL_UNIVERSE) line[k] = first === OTHER_BOOL ? 'other' : first === 1n;
     else line[k] = first === OTHER_INT ? 'other' : Number(first < -(2n ** 53n) ? -(2n ** 53n) : first > 2n ** 53n ? 2n ** 53n : first);
   }
@@ -166,8 +173,9 @@ export function logRegionContains(region: LogFilterRegion, line: unknown): boole
 }
 
 /**
- * The lines two filters of a dataset push differently. Never throws; a filter with errors gives its
- * diagnostics (with `data.side`) and no regions.
+ * The lines two filters of a dataset push differently. An empty filter (`''`) is that of a job without
+ * one: it pushes every line. Never throws; a filter with errors gives its diagnostics (with `data.side`)
+ * and no regions.
  *
  * ```ts
  * diffLogFilters('{"where":{"key":"ClientCountry","operator":"eq","value":"de"}}',
@@ -176,17 +184,21 @@ export function logRegionContains(region: LogFilterRegion, line: unknown): boole
  * ```
  */
 export function diffLogFilters(oldFilter: string, newFilter: string, dataset: string): LogFilterDiff {
-  const sides = { old: checkLogFilter(oldFilter, { dataset }), new: checkLogFilter(newFilter, { dataset }) };
+  // An empty filter is a job without one, which pushes every line (`null` below).
+  const read = (text: string) => (text.trim() === '' ? { filter: null, diagnostics: [] } : checkLogFilter(text, { dataset }));
+  const sides = { old: read(oldFilter), new: read(newFilter) };
   const diagnostics = (['old', 'new'] as const).flatMap((side) => sides[side].diagnostics.map((d) => ({ ...d, data: { ...d.data, side } })));
   const o = sides.old.filter;
   const n = sides.new.filter;
-  if (!o || !n) return { dataset, regions: [], diagnostics };
-  const types = fieldTypesOf([o, n]);
+  if (o === undefined || n === undefined) return { dataset, regions: [], diagnostics };
+  const cubesOf = (f: LogFilter | null, positive: boolean): Cube[] => (f ? filterCubes(f.where, positive) : positive ? [new Map()] : []);
+  const pushes = (f: LogFilter | null, line: Record<string, unknown>) => (f ? evaluateLogFilter(f, line) : true);
+  const types = fieldTypesOf([o, n].filter((f): f is LogFilter => f !== null));
   const regions: LogFilterRegion[] = [];
   for (const change of ['pushed', 'dropped'] as const) {
     let cubes: Cube[];
     try {
-      cubes = change === 'pushed' ? product(filterCubes(o.where, false), filterCubes(n.where, true), false) : product(filterCubes(o.where, true), filterCubes(n.where, false), false);
+      cubes = change === 'pushed' ? product(cubesOf(o, false), cubesOf(n, true), false) : product(cubesOf(o, true), cubesOf(n, false), false);
     } catch (e) {
       if (!(e instanceof TooComplex)) throw e;
       const region: LogFilterRegion = { kind: 'unknown', change, conditions: [], text: '', reason: 'the filters are too large to split into regions' };
@@ -204,13 +216,13 @@ export function diffLogFilters(oldFilter: string, newFilter: string, dataset: st
         else {
           const t = types.get(k);
           const text = conditionText(k, printable(d), t === 'int' ? 'Int' : t === 'bool' ? 'Bool' : 'String');
-          if (text !== undefined) conditions.push({ field: k, text });
+          if (text !== undefined) conditions.push({ field: k, text: t === 'int' ? openEnds(text) : text });
         }
       }
       const witness = witnessLine(cube);
       const region: LogFilterRegion = { kind: 'exact', change, conditions, text: '', witness };
       if (assumes.length) Object.assign(region, { kind: 'unknown', assumes, reason: `it depends on what the analysis does not decide: ${assumes.join('; ')}` });
-      else if (evaluateLogFilter(o, witness) !== (change === 'dropped') || evaluateLogFilter(n, witness) !== (change === 'pushed')) {
+      else if (pushes(o, witness) !== (change === 'dropped') || pushes(n, witness) !== (change === 'pushed')) {
         Object.assign(region, { kind: 'unknown', reason: 'the filters do not decide its witness as the analysis says' });
       }
       const where = conditions.length ? conditions.map((c) => c.text).join(', ') : 'every line';
@@ -221,50 +233,4 @@ export function diffLogFilters(oldFilter: string, newFilter: string, dataset: st
   }
   regions.sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'exact' ? -1 : 1));
   return { dataset, regions, diagnostics };
-}
-
-/** What {@link countLogFilterDiff} returns. */
-export interface LogFilterCounts {
-  lines: number;
-  newlyPushed: number;
-  newlyDropped: number;
-  /** Per region of the diff (its index), the regions that hold changed lines, with the first few. */
-  regions: { region: number; count: number; examples: { index: number; line: unknown }[] }[];
-  /** Changed lines in no region (0 unless the analysis is wrong). */
-  outside: number;
-}
-
-/**
- * Count log lines (parsed NDJSON objects) the two filters push differently, per region of their diff.
- * The filters decide (compiled as Logpush jobs run them); the regions only attribute.
- */
-export function countLogFilterDiff(oldFilter: string, newFilter: string, dataset: string, lines: Iterable<unknown>, options: { diff?: LogFilterDiff; examples?: number } = {}): LogFilterCounts {
-  const diff = options.diff ?? diffLogFilters(oldFilter, newFilter, dataset);
-  const never: LogLineMatcher = () => false;
-  const o = compileLogFilter(oldFilter, { dataset }).matcher ?? never;
-  const n = compileLogFilter(newFilter, { dataset }).matcher ?? never;
-  const out: LogFilterCounts = { lines: 0, newlyPushed: 0, newlyDropped: 0, regions: [], outside: 0 };
-  const byRegion = new Map<number, LogFilterCounts['regions'][number]>();
-  let index = 0;
-  for (const line of lines) {
-    out.lines++;
-    const a = o(line as Record<string, unknown>);
-    const b = n(line as Record<string, unknown>);
-    if (a !== b) {
-      const change = b ? 'pushed' : 'dropped';
-      if (b) out.newlyPushed++;
-      else out.newlyDropped++;
-      const at = diff.regions.findIndex((r) => r.change === change && logRegionContains(r, line));
-      if (at < 0) out.outside++;
-      else {
-        let r = byRegion.get(at);
-        if (!r) byRegion.set(at, (r = { region: at, count: 0, examples: [] }));
-        r.count++;
-        if (r.examples.length < (options.examples ?? 3)) r.examples.push({ index, line });
-      }
-    }
-    index++;
-  }
-  out.regions = [...byRegion.values()].sort((x, y) => x.region - y.region);
-  return out;
 }

@@ -1,13 +1,15 @@
 /**
  * Loading a test file and everything it names (Node only): the ruleset (a JSON body, or a
  * `cloudflare_ruleset` resource of a Terraform file with its interpolations filled from `vars`), lists,
- * the country/ASN table, captures and Logpush jobs — relative to the test file. Everything a test would
+ * the country/ASN table, captures, the base rulesets of diff cases (a file, or the ruleset at a git
+ * revision) and Logpush jobs — relative to the test file. Everything a test would
  * trip over is found here, before anything runs, and reported where it is: a misspelt key or field, a
  * rule selector that names no rule, a ruleset or filter with errors, a file that is missing.
  * @module
  */
+import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { suggest, type Diagnostic, type Range } from '../diagnostics/index.js';
 import { NETWORK_SCHEME, type Packet } from '../expression/index.js';
 import { parseJsonText } from '../json/index.js';
@@ -18,7 +20,7 @@ import { checkPacketValues } from '../engine/index.js';
 import { loadGeoIpFile } from '../simulation/index.js';
 import type { GeoIpLookup } from '../capture/index.js';
 import { parseTestDocument, type Path, type TestDocument } from './document.js';
-import { validateTestFile, type FilterTestSpec, type RuleSelector, type TestFileSpec } from './spec.js';
+import { validateTestFile, type DiffCaseSpec, type FilterTestSpec, type RuleSelector, type TestFileSpec } from './spec.js';
 
 /** A problem that keeps a test file from running, in the file it is about. */
 export interface TestProblem {
@@ -69,6 +71,8 @@ export interface LoadedSuite {
   selectors: Map<string, number | null>;
   /** Capture paths resolved against the test file. */
   captures: Map<number, string>;
+  /** The base rulesets of diff cases, by case index. */
+  bases: Map<number, { source: string; body: { rules: Rule[] } }>;
   filters: LoadedFilter[];
 }
 
@@ -105,7 +109,7 @@ export async function loadSuite(file: string): Promise<{ suite?: LoadedSuite; pr
   const spec = checked.spec;
   const dir = dirname(file);
   const here = (path: Path, part: 'value' | 'key' = 'value') => ({ file, text, range: doc.locate(path, part) });
-  const suite: LoadedSuite = { file, text, name: spec.name ?? file, spec, doc, serviceToken: spec.serviceToken, selectors: new Map(), captures: new Map(), filters: [] };
+  const suite: LoadedSuite = { file, text, name: spec.name ?? file, spec, doc, serviceToken: spec.serviceToken, selectors: new Map(), captures: new Map(), bases: new Map(), filters: [] };
 
   // Lists first: the ruleset is validated with them.
   if (typeof spec.lists === 'string') {
@@ -136,7 +140,10 @@ export async function loadSuite(file: string): Promise<{ suite?: LoadedSuite; pr
 
   const rules = suite.ruleset?.rules;
   for (const c of spec.cases) {
-    if (c.kind === 'packet') {
+    if (c.kind === 'diff') {
+      const base = await loadBase(dir, c, here, suite, problems);
+      if (base) suite.bases.set(spec.cases.indexOf(c), base);
+    } else if (c.kind === 'packet') {
       packetProblems(c.packet, [...c.path, 'packet'], here, problems);
       if (c.rule !== undefined && rules) {
         const r = selectRule(c.rule, rules, [...c.path, 'rule'], here, problems);
@@ -224,8 +231,8 @@ function bodyProblem(file: string, text: string, d: Diagnostic, prefix = ''): Te
   return { file, text, range, code: d.code, message: `${d.message}${range ? '' : d.pointer ? ` (at ${d.pointer})` : ''}` };
 }
 
-async function jsonRuleset(path: string, shown: string, from: { file: string; text: string; range?: Range }, suite: LoadedSuite, problems: TestProblem[]): Promise<LoadedSuite['ruleset']> {
-  const text = await readTextFile(path, shown, from, 'the ruleset');
+async function jsonRuleset(path: string, shown: string, from: { file: string; text: string; range?: Range }, suite: LoadedSuite, problems: TestProblem[], given?: string): Promise<LoadedSuite['ruleset']> {
+  const text = given ?? (await readTextFile(path, shown, from, 'the ruleset'));
   if (typeof text !== 'string') return void problems.push(text);
   // A bare array of rules is validated as the PUT body {rules: [...]}.
   const array = /^\s*\[/.test(text);
@@ -256,10 +263,11 @@ async function terraformRulesetOf(
   here: (path: Path, part?: 'value' | 'key') => { file: string; text: string; range?: Range },
   suite: LoadedSuite,
   problems: TestProblem[],
+  given?: { text: string; shown: string },
 ): Promise<LoadedSuite['ruleset']> {
-  const text = await readTextFile(resolve(dir, spec.terraform), spec.terraform, here(['ruleset', 'terraform']), 'the Terraform file');
+  const text = given?.text ?? (await readTextFile(resolve(dir, spec.terraform), spec.terraform, here(['ruleset', 'terraform']), 'the Terraform file'));
   if (typeof text !== 'string') return void problems.push(text);
-  const tf = spec.terraform;
+  const tf = given?.shown ?? spec.terraform;
   const read = terraformRuleset(text, spec.resource);
   if (!read) {
     const known = terraformResources(text, 'cloudflare_ruleset');
@@ -318,6 +326,36 @@ async function terraformRulesetOf(
   }
   if (found.length) return undefined;
   return { source: `${tf} ${spec.resource}`, body, rules: ruleInfos(rules) };
+}
+
+/**
+ * The base ruleset of a diff case: a JSON ruleset file, or the ruleset under test as it is at a git
+ * revision (its JSON file, or its Terraform file with the same resource and vars).
+ */
+async function loadBase(dir: string, c: DiffCaseSpec, here: (path: Path, part?: 'value' | 'key') => { file: string; text: string; range?: Range }, suite: LoadedSuite, problems: TestProblem[]): Promise<{ source: string; body: { rules: Rule[] } } | undefined> {
+  if (typeof c.base === 'string') return jsonRuleset(resolve(dir, c.base), c.base, here([...c.path, 'base']), suite, problems);
+  const ruleset = suite.spec.ruleset;
+  if (ruleset === undefined) return undefined;
+  const rev = c.base.git;
+  const file = typeof ruleset === 'string' ? ruleset : ruleset.terraform;
+  const shown = `${rev}:${file}`;
+  let text: string;
+  try {
+    text = await gitShow(resolve(dir, file), rev);
+  } catch (e) {
+    return void problems.push({ ...here([...c.path, 'base', 'git']), code: 'unreadable-file', message: `the ruleset ${file} at ${rev}: ${e instanceof Error ? e.message : String(e)}` });
+  }
+  return typeof ruleset === 'string' ? jsonRuleset(resolve(dir, file), shown, here([...c.path, 'base']), suite, problems, text) : terraformRulesetOf(dir, ruleset, here, suite, problems, { text, shown });
+}
+
+/** A file's text at a git revision (`git show REV:./name`, run in the file's folder); rejects with git's first line. */
+function gitShow(path: string, rev: string): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile('git', ['show', `${rev}:./${basename(path)}`], { cwd: dirname(path), encoding: 'utf8', maxBuffer: 256 << 20 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(String(stderr || error.message).trim().split('\n')[0]));
+      else done(stdout);
+    });
+  });
 }
 
 /** A packet's fields: known to the scheme and of their type. */

@@ -3,17 +3,20 @@
  * `rulekit simulate`), each capture through `runSimulation` on this thread, each log line through the
  * compiled filter. Every case gets its checks (expected against actual) and a trace a reader can follow:
  * the rules tried in order — matched or not, the one that decided — or the per-rule figures of a
- * capture, or the filter's clauses with the one that decided.
+ * capture, or the regions of a diff against the base ruleset, or the filter's clauses with the one that
+ * decided.
  * @module
  */
 import { simulate, type SimulationSummary } from '../engine/index.js';
 import { runSimulation } from '../simulation/index.js';
+import { diffRulesets, diffSummary, type DiffRegion, type RulesetDiff } from '../diff/index.js';
 import type { Range } from '../diagnostics/index.js';
 import { SourceText } from '../diagnostics/index.js';
 import { renderFilterExplanation, type FilterExplanation } from '../logpush/index.js';
 import { decideLine, reasonText } from './logfilter.js';
 import { key, type LoadedSuite, type RuleInfo } from './load.js';
 import type { Path } from './document.js';
+import type { DiffFigure } from './spec.js';
 
 /** One expectation of a case, compared. */
 export interface CaseCheck {
@@ -41,7 +44,7 @@ export interface TraceStep {
 /** The result of one case. */
 export interface CaseResult {
   name: string;
-  kind: 'packet' | 'capture' | 'line';
+  kind: 'packet' | 'capture' | 'diff' | 'line';
   /** For log lines: the filter test they belong to. */
   group?: string;
   ok: boolean;
@@ -52,7 +55,7 @@ export interface CaseResult {
   /** Readable trace, one line each. */
   trace: string[];
   /** The trace as data: steps for a packet, the summary for a capture, the explanation for a line. */
-  detail: { steps: TraceStep[]; notReached: number } | { summary: SimulationSummary } | { kept: boolean; decidedBy: FilterExplanation[]; explanation: FilterExplanation };
+  detail: { steps: TraceStep[]; notReached: number } | { summary: SimulationSummary } | { diff: RulesetDiff } | { kept: boolean; decidedBy: FilterExplanation[]; explanation: FilterExplanation };
   durationMs: number;
 }
 
@@ -109,6 +112,27 @@ export async function runSuite(suite: LoadedSuite): Promise<SuiteResult> {
       if (decided === undefined) trace.push(`no rule decided: allowed by default`);
       else if (notReached) trace.push(`${notReached} later rule(s) not tried`);
       out.cases.push({ name: c.name, kind: 'packet', ok: checks.every((x) => x.ok), checks, ...at, trace, detail: { steps, notReached }, durationMs: performance.now() - started });
+    } else if (c.kind === 'diff') {
+      const base = suite.bases.get(i)!;
+      const diff = diffRulesets(base.body, rs!.body, { lists: suite.lists, serviceToken: suite.serviceToken });
+      const s = diffSummary([diff]);
+      const figures: Record<DiffFigure, { count: number; holds: (r: DiffRegion) => boolean }> = {
+        regions: { count: s.regions, holds: () => true },
+        'blocks-added': { count: s.blocksAdded, holds: (r) => r.new.verdict === 'block' && r.old.verdict !== 'block' },
+        'allows-added': { count: s.allowsAdded, holds: (r) => r.new.verdict === 'allow' && r.old.verdict !== 'allow' },
+        unknown: { count: s.unknown, holds: (r) => r.kind === 'unknown' },
+      };
+      const regionsText = (n: number) => (n === 0 ? 'none' : `${n} region(s)`);
+      const checks: CaseCheck[] = c.expect.map((e) => {
+        const f = figures[e.figure];
+        // The first region of the figure is named, so a failure says what changed without the trace.
+        const first = f.count !== e.regions ? diff.regions.find(f.holds) : undefined;
+        return { what: e.figure, expected: regionsText(e.regions), actual: `${regionsText(f.count)}${first ? ` (${first.text})` : ''}`, ok: f.count === e.regions, ...position(e.path) };
+      });
+      const trace = [`against ${base.source}: ${s.regions ? `${s.regions} region(s) of ${diff.unit}s that change (${s.exact} exact, ${s.unknown} unknown)` : `no ${diff.unit} changes`}`];
+      for (const r of diff.regions) trace.push(`${r.kind === 'exact' ? '=' : '?'} ${r.text}${r.kind === 'exact' && r.witness ? `  witness ${JSON.stringify(r.witness)}` : r.reason ? `  (unknown: ${r.reason})` : ''}`);
+      for (const d of diff.diagnostics) trace.push(`${d.severity}: ${d.message} [${d.code}]`);
+      out.cases.push({ name: c.name, kind: 'diff', ok: checks.every((x) => x.ok), checks, ...at, trace, detail: { diff }, durationMs: performance.now() - started });
     } else {
       const report = await runSimulation(rs!.body as Parameters<typeof runSimulation>[0], suite.captures.get(i)!, { ...options, threads: 0, examplesPerRule: 0, inputName: c.capture });
       const s = report.summary;

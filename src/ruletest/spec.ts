@@ -46,6 +46,28 @@ export interface CaptureCaseSpec {
   path: Path;
 }
 
+/** The figures of a diff a case can expect, by the name the test file gives them. */
+export const DIFF_FIGURES = ['regions', 'blocks-added', 'allows-added', 'unknown'] as const;
+/** A figure of a diff: regions that change, that block what was allowed, that allow what was blocked, that are unknown. */
+export type DiffFigure = (typeof DIFF_FIGURES)[number];
+
+/** The words a diff case may give instead of figures, and the figure each sets to none. */
+export const DIFF_SHORTHANDS = { 'no-change': 'regions', 'no-unblock': 'allows-added', 'no-new-blocks': 'blocks-added' } as const satisfies Record<string, DiffFigure>;
+
+/**
+ * A diff of the ruleset under test against a base ruleset, and the figures expected of it: each a number
+ * of regions (`none` is 0). The base is a JSON ruleset file, or the ruleset under test as it is at a git
+ * revision.
+ */
+export interface DiffCaseSpec {
+  kind: 'diff';
+  name: string;
+  base: string | { git: string };
+  /** Expected figures; `path` is where each is written (the shorthand's place for a shorthand). */
+  expect: { figure: DiffFigure; regions: number; path: Path }[];
+  path: Path;
+}
+
 /** One log line and whether the filter keeps it. */
 export interface FilterLineSpec {
   name?: string;
@@ -71,7 +93,7 @@ export interface TestFileSpec {
   lists?: string | Record<string, string[]>;
   geoip?: string;
   serviceToken?: string;
-  cases: (PacketCaseSpec | CaptureCaseSpec)[];
+  cases: (PacketCaseSpec | CaptureCaseSpec | DiffCaseSpec)[];
   filters: FilterTestSpec[];
 }
 
@@ -85,6 +107,7 @@ const TOP = ['$schema', 'name', 'ruleset', 'lists', 'geoip', 'serviceToken', 'ca
 const TF_RULESET = ['terraform', 'resource', 'vars'];
 const PACKET_CASE = ['name', 'packet', 'verdict', 'rule'];
 const CAPTURE_CASE = ['name', 'capture', 'counts'];
+const DIFF_CASE = ['name', 'base', 'diff'];
 const COUNTS = ['packets', 'allow', 'block', 'defaultAllowed', 'rules'];
 const RULE_COUNT = ['rule', 'matched', 'decided'];
 const FILTER_TEST = ['name', 'filter', 'job', 'dataset', 'lines'];
@@ -225,11 +248,48 @@ function listsSpec(given: unknown, check: SpecChecks): TestFileSpec['lists'] {
   return check.problems.length === before ? (given as Record<string, string[]>) : undefined;
 }
 
-/** One of `cases`: a packet case or a capture case; undefined when it cannot be read (its problems are reported). */
-function caseSpec(c: unknown, path: Path, check: SpecChecks): PacketCaseSpec | CaptureCaseSpec | undefined {
-  if (!isObject(c)) return void check.problem(path, `${where(path)} must be an object with "name" and "packet" or "capture", not ${what(c)}`);
+/** One of `cases`: a packet, capture or diff case; undefined when it cannot be read (its problems are reported). */
+function caseSpec(c: unknown, path: Path, check: SpecChecks): PacketCaseSpec | CaptureCaseSpec | DiffCaseSpec | undefined {
+  if (!isObject(c)) return void check.problem(path, `${where(path)} must be an object with "name" and "packet", "capture" or "diff", not ${what(c)}`);
   if ('capture' in c && 'packet' in c) return void check.problem([...path, 'capture'], `${where(path)} has both "packet" and "capture"; give one`, 'key');
+  if (('diff' in c || 'base' in c) && !('packet' in c) && !('capture' in c)) return diffCaseSpec(c, path, check);
   return 'capture' in c ? captureCaseSpec(c, path, check) : packetCaseSpec(c, path, check);
+}
+
+/** A case of the ruleset's diff against a base ruleset and the figures expected of it. */
+function diffCaseSpec(c: Record<string, unknown>, path: Path, check: SpecChecks): DiffCaseSpec | undefined {
+  if (!check.object(c, path, DIFF_CASE, 'an object')) return undefined;
+  const before = check.problems.length;
+  const name = check.string(c.name, [...path, 'name'], false);
+  if (c.base === undefined) check.problem(path, `${where(path)} needs "base": the ruleset the one under test is compared with (a JSON ruleset path, or {git: REV})`);
+  else if (typeof c.base === 'string') check.string(c.base, [...path, 'base']);
+  else if (check.object(c.base, [...path, 'base'], ['git'], 'a path of a JSON ruleset, or {git: REV}')) {
+    const rev = c.base.git;
+    if (check.string(rev, [...path, 'base', 'git'], false) && !/^[^-\s][^\s:]*$/.test(rev)) check.problem([...path, 'base', 'git'], `${where(path)}.base.git is a revision (a commit, a branch, HEAD~1), not ${what(rev)}`);
+  }
+  const expect: DiffCaseSpec['expect'] = [];
+  const shorthands = Object.keys(DIFF_SHORTHANDS);
+  const d = c.diff;
+  if (d === undefined) check.problem(path, `${where(path)} needs "diff": what the diff should hold (${shorthands.join(', ')}, or {${DIFF_FIGURES.join(', ')}})`);
+  else if (typeof d === 'string') {
+    if (d in DIFF_SHORTHANDS) expect.push({ figure: DIFF_SHORTHANDS[d as keyof typeof DIFF_SHORTHANDS], regions: 0, path: [...path, 'diff'] });
+    else {
+      const guess = suggest(d, shorthands);
+      check.problem([...path, 'diff'], `${where(path)}.diff is ${shorthands.join(', ')} or an object of figures, not ${what(d)}${guess ? `; did you mean ${guess}?` : ''}`);
+    }
+  } else if (check.object(d, [...path, 'diff'], DIFF_FIGURES, `${shorthands.join(', ')} or an object of figures ({allows-added: none})`)) {
+    if (Object.keys(d).length === 0) check.problem([...path, 'diff'], `${where(path)}.diff is empty: give ${DIFF_FIGURES.join(', ')}`);
+    for (const figure of DIFF_FIGURES) {
+      const v = d[figure];
+      if (v === undefined) continue;
+      const at = [...path, 'diff', figure];
+      if (v === 'none') expect.push({ figure, regions: 0, path: at });
+      else if (typeof v === 'number' && Number.isInteger(v) && v >= 0) expect.push({ figure, regions: v, path: at });
+      else check.problem(at, `${where(at)} is none or a whole number of regions, not ${what(v)}`);
+    }
+  }
+  if (!name || check.problems.length !== before) return undefined;
+  return { kind: 'diff', name: c.name as string, base: c.base as DiffCaseSpec['base'], expect, path };
 }
 
 /** A case of a capture file and the counts it should give. */

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluateLogFilter, checkLogFilter } from '../../src/logpush/index.js';
-import { countLogFilterDiff, diffLogFilters, logRegionContains } from '../../src/diff/index.js';
+import { countLogFilterDiff, diffLogFilters, LogFilterDiffCounter, logRegionContains } from '../../src/diff/index.js';
 import { lineArb, nodeArb } from '../helpers/logfilter-arbitraries.js';
 
 const where = (w: unknown) => JSON.stringify({ where: w });
@@ -37,6 +37,16 @@ describe('diffLogFilters', () => {
     const bad = diffLogFilters(f, where(clause('NoSuchField', 'eq', 'x')), 'http_requests');
     expect(bad.regions).toEqual([]);
     expect(bad.diagnostics.some((x) => x.severity === 'error' && x.data?.['side'] === 'new')).toBe(true);
+  });
+
+  it('an empty filter is a job without one: it pushes every line; open integer ranges read as orderings', () => {
+    const d = diffLogFilters(where(clause('EdgeResponseStatus', 'geq', 400)), '', 'http_requests');
+    expect(d.regions.map((r) => [r.kind, r.text])).toEqual([['exact', 'EdgeResponseStatus <= 399 or missing: dropped → pushed']]);
+    expect(d.regions[0]!.witness).toEqual({ EdgeResponseStatus: 0 });
+    expect(diffLogFilters('', ' ', 'http_requests').regions).toEqual([]);
+    const counter = new LogFilterDiffCounter('', where(clause('EdgeResponseStatus', 'geq', 400)), 'http_requests');
+    for (const line of [{ EdgeResponseStatus: 200 }, { EdgeResponseStatus: 404 }, {}]) counter.add(line);
+    expect(counter.result()).toMatchObject({ lines: 3, newlyPushed: 0, newlyDropped: 2, outside: 0, regions: [{ region: 0, count: 2 }] });
   });
 
   it('counts lines newly pushed and dropped, per region', () => {

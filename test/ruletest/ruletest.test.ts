@@ -45,7 +45,7 @@ describe('rulekit test: the examples', () => {
     const r = run(['test', 'examples/firewall.ruletest.yaml', 'examples/terraform.ruletest.yaml']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/16 case\(s\) in 2 file\(s\): 16 passed, 0 failed\n$/);
+    expect(r.out).toMatch(/18 case\(s\) in 2 file\(s\): 18 passed, 0 failed\n$/);
     expect(r.out).not.toContain('✗');
   });
 
@@ -85,7 +85,7 @@ describe('rulekit test: the examples', () => {
   it('a directory is walked for *.ruletest.* files: the examples together exit 1 (one fails on purpose)', () => {
     const r = run(['test', 'examples']);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('20 case(s) in 3 file(s): 17 passed, 3 failed');
+    expect(r.out).toContain('22 case(s) in 3 file(s): 19 passed, 3 failed');
   });
 });
 
@@ -209,6 +209,12 @@ describe('the JSON Schema of test files', () => {
     'neither filter nor job': { filters: [{ name: 'f', lines: [{ line: {}, kept: true }] }] },
     'no lines': { filters: [{ name: 'f', filter: '{}', lines: [] }] },
     'kept as a string': { filters: [{ name: 'f', filter: '{}', lines: [{ line: {}, kept: 'yes' }] }] },
+    'a diff case without a base': { ruleset: 'r.json', cases: [{ name: 'a', diff: 'no-unblock' }] },
+    'a diff case with an unknown shorthand': { ruleset: 'r.json', cases: [{ name: 'a', base: 'b.json', diff: 'no-unblocks' }] },
+    'a diff figure that is negative': { ruleset: 'r.json', cases: [{ name: 'a', base: 'b.json', diff: { 'allows-added': -1 } }] },
+    'an empty diff': { ruleset: 'r.json', cases: [{ name: 'a', base: 'b.json', diff: {} }] },
+    'a diff base of another form': { ruleset: 'r.json', cases: [{ name: 'a', base: { rev: 'HEAD' }, diff: 'no-change' }] },
+    'a diff case with a packet': { ruleset: 'r.json', cases: [{ name: 'a', base: 'b.json', diff: 'no-change', packet: {} }] },
     'lists of numbers': { lists: { a: [1] }, filters: [{ name: 'f', filter: '{}', lines: [{ line: {}, kept: true }] }] },
   };
   for (const [what, value] of Object.entries(invalid)) {
@@ -225,6 +231,7 @@ describe('the JSON Schema of test files', () => {
       { ruleset: { terraform: 'a.tf', resource: 'cloudflare_ruleset.fw', vars: { 'var.x': 1 } }, lists: 'l.json', cases: [{ name: 'a', capture: 'c.pcap', counts: { rules: [{ rule: 'x', matched: 0 }] } }] },
       { filters: [{ name: 'f', job: { terraform: 'a.tf', resource: 'cloudflare_logpush_job.j' }, dataset: 'dns_logs', lines: [{ name: 'n', line: { a: 1 }, kept: false }] }] },
       { $schema: 'x', name: 'n', filters: [{ name: 'f', filter: { where: { key: 'a', operator: 'eq', value: 1 } }, lines: [{ line: {}, kept: true }] }] },
+      { ruleset: 'r.json', cases: [{ name: 'a', base: { git: 'HEAD~1' }, diff: 'no-unblock' }, { name: 'b', base: 'b.json', diff: { regions: 2, 'blocks-added': 'none', 'allows-added': 0, unknown: 'none' } }] },
     ];
     for (const v of valid) {
       expect(validate(v), JSON.stringify(validate.errors)).toBe(true);
