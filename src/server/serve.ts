@@ -75,7 +75,14 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
     dataDir: data,
     logger: { level: options.logLevel ?? 'info' },
   });
-  const address = await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  let address: string;
+  try {
+    address = await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  } catch (e) {
+    // The store opened above (its pool, its timers) would keep the process alive after the error is printed.
+    await app.close().catch(() => {});
+    throw e;
+  }
   const url = `${address}${API_PREFIX}`;
   const lines = [
     `rulekit reference server on ${url}`,
