@@ -119,4 +119,16 @@ describeNeedsTool('postgres')('rulekit serve when PostgreSQL connections are los
     expect(version - 1).toBeGreaterThanOrEqual(ok);
     expect(version - 1).toBeLessThanOrEqual(ok + unknown);
   }, 120_000);
+
+  it('started with the database down, waits for it (one line per attempt) and serves once it is up', async () => {
+    const url = await cluster.createDatabase();
+    await cluster.crash();
+    const starting = startServer(['--database-url', url, '--log-level', 'silent', '--db-wait', '60'], NO_DEMO_ENV);
+    await sleep(2500);
+    await cluster.start();
+    const server = await starting;
+    expect(server.stderr()).toMatch(/^rulekit: the database does not answer \(connect ECONNREFUSED [^)]*\); attempt 1, trying again in 0\.5 s\n/);
+    expect(server.stderr()).not.toMatch(/\n\s+at /);
+    expect((await call(server, 'GET', `/accounts/${ACCOUNT}/rulesets`)).status).toBe(200);
+  }, 120_000);
 });
