@@ -83,6 +83,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     closing = true;
   });
   const isClosing = () => closing;
+  // An answer sent once closing began ends its connection: a keep-alive client would otherwise hold the
+  // socket open, and the process with it, until the keep-alive timeout (72 s).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 
   await app.register(errorsPlugin);
   await app.register(bodyPlugin);

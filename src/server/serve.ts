@@ -27,6 +27,9 @@ export interface ServeOptions {
   dbWait?: number;
 }
 
+/** How long requests in flight at SIGTERM get to finish, in ms, before their connections are closed. */
+export const SHUTDOWN_GRACE_MS = 8000;
+
 /** Seconds `rulekit serve` waits for its database at start by default. */
 export const DEFAULT_DB_WAIT = 30;
 
@@ -123,6 +126,8 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
     }
     stopping = true;
     app.log.info({ signal }, 'closing: finishing requests in flight');
+    // Requests in flight get this long to finish; then their connections are cut and the process exits.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     app.close().then(() => process.exit(0), (e: Error) => {
       process.stderr.write(`rulekit: closing failed: ${e.message}\n`);
       process.exit(1);

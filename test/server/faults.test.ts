@@ -7,9 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, killAll, NO_DEMO_ENV, startServer } from './process.js';
+import { CLI, ensureBuilt, killAll, NO_DEMO_ENV, rules, signal, startServer } from './process.js';
+
+const DEMO_ACCOUNT = '023e105f4ecef8ad9ca31a8372d0c353';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 let dir: string;
 
@@ -71,5 +74,32 @@ describe('rulekit serve with its database down', () => {
     expect(lines.at(-1)).toMatch(/^rulekit: the database did not answer in 2 s \(connect ECONNREFUSED 127\.0\.0\.1:\d+\); is it running\? \(--db-wait sets how long to wait\)$/);
     expect(run.stdout).toBe('');
     expect(run.ms).toBeLessThan(10_000);
+  }, 60_000);
+});
+
+describe('rulekit serve on SIGTERM with a request in flight on a keep-alive connection', () => {
+  it('answers it with Connection: close, closes the connection and exits within 10 s', async () => {
+    const server = await startServer(['--data', join(dir, 'sigterm'), '--log-level', 'warn'], NO_DEMO_ENV);
+    const origin = new URL(server.origin);
+    const body = Buffer.from(JSON.stringify({ name: 'fw', kind: 'root', phase: 'network_transit', rules: rules(2, 1) }));
+    const socket = connect(Number(origin.port), origin.hostname);
+    let received = '';
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // Keep-alive (HTTP/1.1's default), headers and half the body sent: the request is in flight.
+    socket.write(`POST /client/v4/accounts/${DEMO_ACCOUNT}/rulesets HTTP/1.1\r\nHost: ${origin.host}\r\nX-Auth-Email: demo@example.com\r\nX-Auth-Key: rulekit-demo-key\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(body.subarray(0, 10));
+    await sleep(300);
+    const signalled = Date.now();
+    signal(server.child, 'SIGTERM');
+    await sleep(300);
+    socket.write(body.subarray(10));
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    expect((await server.exited).code).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
   }, 60_000);
 });
