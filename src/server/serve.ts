@@ -25,6 +25,8 @@ export interface ServeOptions {
   logLevel?: string;
   /** Seconds to keep trying a database that does not answer at start (default {@link DEFAULT_DB_WAIT}). */
   dbWait?: number;
+  /** Seconds a request (headers and body) may take to arrive (default 30; 0: no limit). */
+  requestTimeout?: number;
 }
 
 /** How long requests in flight at SIGTERM get to finish, in ms, before their connections are closed. */
@@ -81,7 +83,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const store = await openStoreWaiting({ databaseUrl, dataDir: data }, options.dbWait ?? DEFAULT_DB_WAIT, (line) => process.stderr.write(`${line}\n`));
   let app: FastifyInstance;
   try {
-    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' } });
+    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
   } catch (e) {
     await store.close();
     throw e;

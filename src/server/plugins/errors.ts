@@ -9,6 +9,9 @@ import { sendError, sendErrors, serverDiagnostic } from '../envelope.js';
 import { API_PREFIX, EnvelopeError } from '../routes/common.js';
 import { StoreUnavailableError } from '../store/unavailable.js';
 
+/** Whether a request declares a body. */
+const hasBody = (req: FastifyRequest) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
 /** Seconds a client is told to wait (`Retry-After`) when the database is unavailable: about a restart's time. */
 export const DATABASE_RETRY_AFTER = 5;
 
@@ -34,6 +37,8 @@ export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError | EnvelopeError, req: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof EnvelopeError) {
       reply.headers(error.headers);
+      // Refused before its body was read: a body still to come is not read (the connection ends instead).
+      if (error.status >= 401 && error.status <= 429 && hasBody(req)) reply.header('connection', 'close');
       return sendErrors(reply, error.status, error.diagnostics);
     }
     if (error instanceof StoreUnavailableError) return sendUnavailable(req, reply, error);
