@@ -80,7 +80,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // request timeout is checked every second rather than every 30.
     http: { requireHostHeader: false, connectionsCheckingInterval: 1000 },
     // `…/rulesets/` is `…/rulesets`, not a ruleset with an empty id.
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true },
     // Idle keep-alive connections are closed at shutdown; requests in flight finish first.
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
