@@ -8,6 +8,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import type { ServerCode } from './codes.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ListCatalog, type ListItems } from '../expression/index.js';
 import type { Store, StoreOptions } from './store/index.js';
@@ -15,12 +17,15 @@ import { loadUsers, type FailureLimit, type UserConfig } from './auth.js';
 import { ValidationMemo } from './body.js';
 import { AnswerBytes, sendError, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
-import { API_PREFIX } from './routes/common.js';
+import { API_PREFIX, EnvelopeError } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
+
+/** Default of {@link ServerOptions.requestTimeout}. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends StoreOptions {
@@ -36,6 +41,11 @@ export interface ServerOptions extends StoreOptions {
   bodyLimit?: number;
   /** Failed authentications allowed per client and window (default 20 a minute). */
   failedAuthLimit?: FailureLimit;
+  /**
+   * Most time a request may take to arrive, headers and body, in ms (default 30 000): a client that
+   * trickles its body in is answered 408 and its connection closed. 0: no limit.
+   */
+  requestTimeout?: number;
   /** Trust `X-Forwarded-For` for the client address (behind a load balancer). */
   trustProxy?: boolean;
   /** When ruleset writes answer analysis findings in `messages`: `dry-run` (default, and `?analyze=true`), `always`, `never`. */
@@ -47,6 +57,14 @@ export interface ServerOptions extends StoreOptions {
   playground?: boolean | string;
 }
 
+/** Write an error answer in the envelope straight to a socket (a request fastify is not answering). */
+function writeRaw(socket: Duplex, status: string, code: ServerCode, message: string): void {
+  const body = JSON.stringify(toEnvelope(null, [serverDiagnostic(code, message)]));
+  socket.write(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+const writeTimedOut = (socket: Duplex) => writeRaw(socket, '408 Request Timeout', 'server-request-timeout', 'the request (headers and body) did not arrive in time');
+
 /** Build the server (not yet listening). Closing it closes the store it opened. */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const users = loadUsers(options.users);
@@ -57,6 +75,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     return503OnClosing: false,
+    requestTimeout: options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    // A request without Host reaches the hooks below (answered in the envelope), not Node's bare 400; the
+    // request timeout is checked every second rather than every 30.
+    http: { requireHostHeader: false, connectionsCheckingInterval: 1000 },
+    // `…/rulesets/` is `…/rulesets`, not a ruleset with an empty id.
+    routerOptions: { ignoreTrailingSlash: true },
     // Idle keep-alive connections are closed at shutdown; requests in flight finish first.
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
@@ -64,9 +88,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     clientErrorHandler(err: NodeJS.ErrnoException, socket) {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       if (socket.writable) {
-        const what = err.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than 16 KiB' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'the request did not arrive in time' : `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`;
-        const body = JSON.stringify(toEnvelope(null, [serverDiagnostic('server-bad-request', what)]));
-        socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeTimedOut(socket);
+        else {
+          const what = err.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are larger than 16 KiB' : `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'})`;
+          writeRaw(socket, '400 Bad Request', 'server-bad-request', what);
+        }
       }
       socket.destroy(err);
     },
@@ -83,8 +109,35 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     closing = true;
   });
   const isClosing = () => closing;
+  // An answer sent once closing began ends its connection: a keep-alive client would otherwise hold the
+  // socket open, and the process with it, until the keep-alive timeout (72 s).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
 
   await app.register(errorsPlugin);
+  const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (requestTimeout > 0) {
+    // Node's requestTimeout stops counting once the headers are in: a body still arriving when the time is
+    // up is answered here, on the socket, which is then closed (the handler never runs).
+    app.addHook('onRequest', async (req) => {
+      if (!(Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)) return;
+      const timer = setTimeout(() => {
+        const socket = req.raw.socket;
+        if (!req.raw.complete && socket.writable) {
+          writeTimedOut(socket);
+          socket.destroy();
+        }
+      }, requestTimeout);
+      timer.unref();
+      req.raw.once('end', () => clearTimeout(timer));
+      req.raw.once('close', () => clearTimeout(timer));
+    });
+  }
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.host === undefined && req.raw.httpVersionMinor >= 1) throw EnvelopeError.of('server-bad-request', 'an HTTP/1.1 request must send Host');
+  });
   await app.register(bodyPlugin);
   await app.register(storePlugin, { store: options.store, databaseUrl: options.databaseUrl, dataDir: options.dataDir, closing: isClosing });
   await app.register(openApiPlugin);

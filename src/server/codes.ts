@@ -31,11 +31,13 @@ export const SERVER_CODES = {
   'server-job-not-found': { status: 404, severity: 'error', doc: 'The account or zone has no Logpush job with this id.' },
   'server-method-not-allowed': { status: 405, severity: 'error', doc: 'The path exists but not with this method; `Allow` lists the methods it takes.' },
   'server-phase-exists': { status: 409, severity: 'error', doc: 'The account or zone already has its entry-point ruleset for this phase (one per phase); PUT that one instead.' },
+  'server-request-timeout': { status: 408, severity: 'error', doc: 'The request (headers and body) did not arrive within the request timeout (30 s by default); the connection is closed.' },
   'server-body-too-large': { status: 413, severity: 'error', doc: 'The body is larger than the limit (1 MiB by default).' },
   'server-unsupported-media-type': { status: 415, severity: 'error', doc: 'A body whose `Content-Type` is not `application/json`.' },
   'server-too-many-failed-logins': { status: 429, severity: 'error', doc: 'Too many requests with missing or wrong credentials from this client; `Retry-After` says when to try again.' },
   'server-internal': { status: 500, severity: 'error', doc: 'A fault of the server; the request id in the message finds it in the log. Nothing was written.' },
-  'server-unavailable': { status: 503, severity: 'error', doc: 'The server is shutting down or its database is unreachable.' },
+  'server-unavailable': { status: 503, severity: 'error', doc: 'The server is shutting down or its database is unreachable; nothing was written. `Retry-After` says when to try again.' },
+  'server-write-outcome-unknown': { status: 503, severity: 'error', doc: 'The database connection was lost after the write was sent: it may have been applied. Read the ruleset’s (or job’s) version before writing again.' },
 } as const satisfies Record<string, ServerCodeInfo>;
 
 export type ServerCode = keyof typeof SERVER_CODES;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createServer, API_PREFIX } from './app.js';
+import { openStoreWaiting } from './wait-for-store.js';
 import type { UserConfig } from './auth.js';
 
 /** Options of {@link serve}, as the command line gives them. */
@@ -22,7 +23,17 @@ export interface ServeOptions {
   users?: string;
   demo?: boolean;
   logLevel?: string;
+  /** Seconds to keep trying a database that does not answer at start (default {@link DEFAULT_DB_WAIT}). */
+  dbWait?: number;
+  /** Seconds a request (headers and body) may take to arrive (default 30; 0: no limit). */
+  requestTimeout?: number;
 }
+
+/** How long requests in flight at SIGTERM get to finish, in ms, before their connections are closed. */
+export const SHUTDOWN_GRACE_MS = 8000;
+
+/** Seconds `rulekit serve` waits for its database at start by default. */
+export const DEFAULT_DB_WAIT = 30;
 
 /** The demo tenant: environment variables or these defaults. */
 export function demoUser(env: NodeJS.ProcessEnv = process.env): Required<Pick<UserConfig, 'email' | 'key' | 'accounts' | 'zones'>> {
@@ -69,13 +80,24 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   if (!users.length) throw new Error('no users: give --users FILE or RULEKIT_USERS, or leave the demo user on');
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
   const data = databaseUrl ? undefined : dataDir(options.data);
-  const app = await createServer({
-    users,
-    databaseUrl,
-    dataDir: data,
-    logger: { level: options.logLevel ?? 'info' },
-  });
-  const address = await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  const store = await openStoreWaiting({ databaseUrl, dataDir: data }, options.dbWait ?? DEFAULT_DB_WAIT, (line) => process.stderr.write(`${line}\n`));
+  let app: FastifyInstance;
+  try {
+    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  // A store given to createServer is the caller's to close: this one closes with the server.
+  app.addHook('onClose', async () => store.close());
+  let address: string;
+  try {
+    address = await app.listen({ port: options.port ?? 8787, host: options.host ?? '127.0.0.1' });
+  } catch (e) {
+    // The store opened above (its pool, its timers) would keep the process alive after the error is printed.
+    await app.close().catch(() => {});
+    throw e;
+  }
   const url = `${address}${API_PREFIX}`;
   const lines = [
     `rulekit reference server on ${url}`,
@@ -106,6 +128,8 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
     }
     stopping = true;
     app.log.info({ signal }, 'closing: finishing requests in flight');
+    // Requests in flight get this long to finish; then their connections are cut and the process exits.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     app.close().then(() => process.exit(0), (e: Error) => {
       process.stderr.write(`rulekit: closing failed: ${e.message}\n`);
       process.exit(1);

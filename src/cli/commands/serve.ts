@@ -1,8 +1,14 @@
 /** `rulekit serve`: its command line, and the listening errors it turns into usage errors. @module */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../io.js';
 import { loadPart, MissingPartError, type OptionalPartName } from '../../optional-parts.js';
 import { PORT_DESCRIPTION, portNumber, write } from './options.js';
+
+function seconds(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('give a whole number of seconds');
+  return n;
+}
 
 export function register(program: Command): void {
   program.command('serve')
@@ -13,6 +19,8 @@ export function register(program: Command): void {
     .option('--database-url <url>', 'PostgreSQL instead of SQLite: postgres://user:pass@host/db (or DATABASE_URL)')
     .option('--users <path>', 'JSON file of users: [{"email", "key" or "key_hash", "accounts": [...], "zones": [...]}] (or RULEKIT_USERS)')
     .option('--no-demo', 'no demo user, account and zone')
+    .option('--request-timeout <seconds>', 'most time a request (headers and body) may take to arrive; slower ones are answered 408 (0: no limit)', seconds, 30)
+    .option('--db-wait <seconds>', 'how long to keep trying a database that does not answer at start (0: once)', seconds, 30)
     .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .action(async (opts) => {
       // The server (fastify and the database drivers) is loaded by this command only: optional parts,

@@ -7,6 +7,24 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendErrors, serverDiagnostic } from '../envelope.js';
 import { API_PREFIX, EnvelopeError } from '../routes/common.js';
+import { StoreUnavailableError } from '../store/unavailable.js';
+
+/** Whether a request declares a body. */
+const hasBody = (req: FastifyRequest) => Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+
+/** Seconds a client is told to wait (`Retry-After`) when the database is unavailable: about a restart's time. */
+export const DATABASE_RETRY_AFTER = 5;
+
+/** 503 for a request whose database connection failed: whether its write may have been applied decides the code. */
+function sendUnavailable(req: FastifyRequest, reply: FastifyReply, error: StoreUnavailableError): FastifyReply {
+  req.log.warn({ err: error.cause, outcome: error.outcome }, 'database unavailable');
+  reply.header('retry-after', String(DATABASE_RETRY_AFTER));
+  if (error.outcome === 'unknown') {
+    return sendError(reply, 'server-write-outcome-unknown', `the database connection was lost after the write was sent (request id ${req.id}): the write may have been applied; read the ruleset's version before writing again`);
+  }
+  const written = req.method === 'GET' || req.method === 'HEAD' ? '' : '; nothing was written';
+  return sendError(reply, 'server-unavailable', `the database is unavailable (request id ${req.id})${written}; try again in ${DATABASE_RETRY_AFTER} s`);
+}
 
 export const errorsPlugin = fp(async (app) => {
   // Every route's method and pattern, to tell 405 from 404 (routes registered after this plugin).
@@ -19,8 +37,11 @@ export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError | EnvelopeError, req: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof EnvelopeError) {
       reply.headers(error.headers);
+      // Refused before its body was read: a body still to come is not read (the connection ends instead).
+      if (error.status >= 401 && error.status <= 429 && hasBody(req)) reply.header('connection', 'close');
       return sendErrors(reply, error.status, error.diagnostics);
     }
+    if (error instanceof StoreUnavailableError) return sendUnavailable(req, reply, error);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, 'server-body-too-large', `the body is larger than ${app.initialConfig.bodyLimit} bytes`);

@@ -13,6 +13,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
+import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -51,6 +52,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // An idle client whose connection drops (database restart, network) is reported here and discarded by
   // the pool; without a listener the event would crash the process. The next call opens a new connection.
   pool.on('error', () => {});
+  // A client checked out (a lane's, a transaction's) whose connection drops between two queries emits
+  // 'error' too, with no listener of the pool's: without this one it would crash the process as well. Its
+  // next query then fails, and the client is given back as broken.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await migrate(pool);
   } catch (e) {
@@ -84,25 +89,60 @@ async function migrate(pool: pg.Pool): Promise<void> {
  * its value, any other error undoes it and is rethrown.
  */
 async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined): Promise<T> {
-  const c = await pool.connect();
+  const c = await unavailableOn(pool.connect(), 'none');
   let broken: Error | undefined;
+  let committing = false;
   try {
     await c.query('BEGIN');
     const value = await fn(c);
     if (dryRun) throw new Rollback(value);
+    committing = true;
     await c.query('COMMIT');
     return value;
   } catch (e) {
+    if (e instanceof Rollback) {
+      await c.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      return e.value as T;
+    }
+    if (isConnectionFailure(e)) {
+      broken = e as Error;
+      // A connection lost before COMMIT was sent takes its transaction with it; lost after, it may have committed.
+      throw new StoreUnavailableError(committing ? 'unknown' : 'none', e);
+    }
     try {
       await c.query('ROLLBACK');
     } catch (rollbackError) {
       // The connection itself failed: give it back as broken so the pool closes it instead of reusing it.
       broken = rollbackError as Error;
     }
-    if (e instanceof Rollback) return e.value as T;
     throw e;
   } finally {
     c.release(broken);
+  }
+}
+
+/** SQLSTATEs of a connection the server ended or refused: class 08, admin/crash shutdown, starting up, too many connections. */
+const CONNECTION_STATES = /^(08...|57P0[1-3]|53300)$/;
+
+/**
+ * Whether an error is the loss (or the refusal) of the database connection rather than the database's
+ * answer to a statement: a network error, pg's own errors for a connection that ended or could not be
+ * made in time, or a server message that ends the session.
+ */
+function isConnectionFailure(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  if (isDatabaseError(e)) return CONNECTION_STATES.test(e.code ?? '');
+  const code = (e as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  return /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed|Connection ended/i.test(e.message);
+}
+
+/** `p`, with a connection failure turned into a {@link StoreUnavailableError} of this outcome. */
+async function unavailableOn<T>(p: Promise<T>, outcome: WriteOutcome): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    throw isConnectionFailure(e) ? new StoreUnavailableError(outcome, e) : e;
   }
 }
 
@@ -213,12 +253,17 @@ class PostgresStore implements Store {
     if (this.known.size > KNOWN_MAX) this.known.delete(this.known.keys().next().value!);
   }
 
+  /** A query outside a transaction, through the pool; a lost connection is a {@link StoreUnavailableError}. */
+  private read<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return unavailableOn(this.pool.query<R>(text, values), 'none');
+  }
+
   private write<T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined): Promise<T> {
     return transaction(this.pool, fn, dryRun);
   }
 
   async listRulesets(owner: Owner): Promise<StoredRuleset[]> {
-    const { rows } = await this.pool.query<VersionRow>(
+    const { rows } = await this.read<VersionRow>(
       'SELECT v.body, c.parts FROM rulesets r JOIN ruleset_versions v ON v.ruleset_id = r.id AND v.version = r.version LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = $1 AND r.owner = $2 ORDER BY r.seq',
       [owner.scope, owner.id],
     );
@@ -227,7 +272,7 @@ class PostgresStore implements Store {
 
   /** See {@link ReadWaves}: a ruleset read by many costs a round trip per wave of readers. */
   async getRuleset(owner: Owner, id: string): Promise<Stored<StoredRuleset> | undefined> {
-    return this.reads.read(keyOf(owner, id), () => this.current(this.pool, owner, id, false));
+    return unavailableOn(this.reads.read(keyOf(owner, id), () => this.current(this.pool, owner, id, false)), 'none');
   }
 
   /**
@@ -398,8 +443,11 @@ class PostgresStore implements Store {
       // Every query of the lane goes through its one connection (a lane never waits for a second one,
       // so busy lanes cannot hold the pool's connections while waiting for more). A locked attempt is
       // the lane's only query in flight: the group after it is waiting for it (`before`).
-      const c = await this.connectionOf(lane);
+      const c = await unavailableOn(this.connectionOf(lane), 'none');
       let open = false;
+      // Whether what commits this group's versions has been sent: the statement itself (it commits alone)
+      // or, in a locked attempt, the COMMIT after it. A connection lost after that may have committed them.
+      let committing = false;
       try {
         if (locked) {
           await c.query('BEGIN');
@@ -471,8 +519,10 @@ class PostgresStore implements Store {
         });
         // The next group may be computed from this one's record while the statement is under way.
         if (attempt === 1) this.schedule(key, lane);
+        committing = !locked;
         const [, done] = await Promise.all([contents, statement]);
         if (done.rowCount === writes.length) {
+          committing = true;
           if (open) await c.query('COMMIT');
           await before;
           for (const f of forms) if (f) this.contents.add(f.digest);
@@ -489,8 +539,9 @@ class PostgresStore implements Store {
         // As in SQLite: after a failure, contents known committed are written again (ON CONFLICT DO NOTHING).
         this.contents.clear();
         this.known.delete(key);
-        let broken = !isDatabaseError(e) ? (e as Error) : undefined;
-        if (open) {
+        const lost = isConnectionFailure(e);
+        let broken = lost || !isDatabaseError(e) ? (e as Error) : undefined;
+        if (open && !lost) {
           try {
             await c.query('ROLLBACK');
           } catch (rollbackError) {
@@ -501,7 +552,7 @@ class PostgresStore implements Store {
         // gives it back as broken and takes another.
         if (broken) this.releaseConnection(lane, broken);
         await before;
-        throw e;
+        throw lost ? new StoreUnavailableError(committing ? 'unknown' : 'none', e) : e;
       }
     }
   }
@@ -529,7 +580,7 @@ class PostgresStore implements Store {
   }
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
-    const { rows } = await this.pool.query<VersionRow>(
+    const { rows } = await this.read<VersionRow>(
       'SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3 ORDER BY v.version',
       [owner.scope, owner.id, id],
     );
@@ -537,13 +588,13 @@ class PostgresStore implements Store {
   }
 
   async listJobs(owner: Owner): Promise<StoredJob[]> {
-    const { rows } = await this.pool.query<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 ORDER BY id', [owner.scope, owner.id]);
+    const { rows } = await this.read<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 ORDER BY id', [owner.scope, owner.id]);
     return rows.map(jobOf);
   }
 
   async getJob(owner: Owner, id: number): Promise<StoredJob | undefined> {
     if (!isJobId(id)) return undefined;
-    const { rows } = await this.pool.query<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
+    const { rows } = await this.read<JobRow>('SELECT id, body FROM logpush_jobs WHERE scope = $1 AND owner = $2 AND id = $3', [owner.scope, owner.id, id]);
     return rows[0] ? jobOf(rows[0]) : undefined;
   }
 
@@ -575,7 +626,7 @@ class PostgresStore implements Store {
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    await this.read('SELECT 1', []);
   }
 
   async close(): Promise<void> {

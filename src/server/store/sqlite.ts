@@ -403,6 +403,9 @@ class SqliteStore implements Store {
     // last, removes the WAL on closing.
     if (this.checkpointer && this.checkpointer.threadId !== -1) {
       const done = new Promise((resolve) => this.checkpointer!.once('exit', resolve));
+      // Referenced while it finishes: the thread is unref'd so it never keeps the process alive, but with
+      // nothing else pending (a server that failed to listen) the process would exit before its 'exit'.
+      this.checkpointer.ref();
       this.checkpointer.postMessage('close');
       await done;
     }
