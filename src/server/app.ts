@@ -137,6 +137,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   }
   app.addHook('onRequest', async (req) => {
     if (req.headers.host === undefined && req.raw.httpVersionMinor >= 1) throw EnvelopeError.of('server-bad-request', 'an HTTP/1.1 request must send Host');
+    // Node reads `Transfer-Encoding: gzip, chunked` as plain chunked: the body would be taken as JSON
+    // while it is gzip. Codings other than chunked are refused (RFC 9112 §6.1: 501) and the connection closed.
+    const te = req.headers['transfer-encoding'];
+    if (te !== undefined && te.trim().toLowerCase() !== 'chunked') {
+      throw EnvelopeError.of('server-unsupported-transfer-encoding', `Transfer-Encoding ${JSON.stringify(te.slice(0, 60))} is not supported: send the body as it is (Content-Length) or chunked`, undefined, { connection: 'close' });
+    }
   });
   await app.register(bodyPlugin);
   await app.register(storePlugin, { store: options.store, databaseUrl: options.databaseUrl, dataDir: options.dataDir, closing: isClosing });

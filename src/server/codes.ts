@@ -31,6 +31,8 @@ export const SERVER_CODES = {
   'server-job-not-found': { status: 404, severity: 'error', doc: 'The account or zone has no Logpush job with this id.' },
   'server-method-not-allowed': { status: 405, severity: 'error', doc: 'The path exists but not with this method; `Allow` lists the methods it takes.' },
   'server-phase-exists': { status: 409, severity: 'error', doc: 'The account or zone already has its entry-point ruleset for this phase (one per phase); PUT that one instead.' },
+  'server-unsupported-transfer-encoding': { status: 501, severity: 'error', doc: 'A `Transfer-Encoding` other than `chunked` (e.g. `gzip, chunked`); the connection is closed after the answer.' },
+  'server-errors-truncated': { status: 400, severity: 'error', doc: 'The last entry of an answer with more than 100 errors: how many more there are (the first 100 are listed). Fix those and send the body again.' },
   'server-request-timeout': { status: 408, severity: 'error', doc: 'The request (headers and body) did not arrive within the request timeout (30 s by default); the connection is closed.' },
   'server-body-too-large': { status: 413, severity: 'error', doc: 'The body is larger than the limit (1 MiB by default).' },
   'server-unsupported-media-type': { status: 415, severity: 'error', doc: 'A body whose `Content-Type` is not `application/json`.' },

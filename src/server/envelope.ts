@@ -69,9 +69,26 @@ export function sendBytes(reply: FastifyReply, bytes: Buffer, status = 200): Fas
   return reply.code(status).type('application/json; charset=utf-8').send(bytes);
 }
 
-/** Answer errors (and any warnings beside them) with a status. */
+/**
+ * Most errors (and, apart, most warnings) one answer lists. A body of 100,000 broken rules has as many
+ * errors: listed whole, the answer was 41 MB. The client needs the first ones to fix and the count.
+ */
+export const MAX_ANSWERED_DIAGNOSTICS = 100;
+
+/** The diagnostics an answer lists: at most {@link MAX_ANSWERED_DIAGNOSTICS} errors and as many others, and a last entry counting the errors left out. */
+export function answeredDiagnostics(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
+  if (diagnostics.length <= MAX_ANSWERED_DIAGNOSTICS) return diagnostics;
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const others = diagnostics.filter((d) => d.severity !== 'error').slice(0, MAX_ANSWERED_DIAGNOSTICS);
+  if (errors.length <= MAX_ANSWERED_DIAGNOSTICS) return [...errors, ...others];
+  const left = errors.length - MAX_ANSWERED_DIAGNOSTICS;
+  const last = serverDiagnostic('server-errors-truncated', `and ${left} more error${left === 1 ? '' : 's'}: the first ${MAX_ANSWERED_DIAGNOSTICS} are listed; fix them and send the body again to see the rest`);
+  return [...errors.slice(0, MAX_ANSWERED_DIAGNOSTICS), last, ...others];
+}
+
+/** Answer errors (and any warnings beside them) with a status; at most {@link MAX_ANSWERED_DIAGNOSTICS} of each are listed. */
 export function sendErrors(reply: FastifyReply, status: number, diagnostics: readonly Diagnostic[]): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(null, diagnostics));
+  return reply.code(status).type('application/json; charset=utf-8').send(toEnvelope(null, answeredDiagnostics(diagnostics)));
 }
 
 /** Answer one server error with the status its code has. */

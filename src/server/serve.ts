@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { createServer, API_PREFIX } from './app.js';
 import { openStoreWaiting } from './wait-for-store.js';
 import type { UserConfig } from './auth.js';
+import { LogLines, type LogFormat } from './log-lines.js';
 
 /** Options of {@link serve}, as the command line gives them. */
 export interface ServeOptions {
@@ -23,6 +24,8 @@ export interface ServeOptions {
   users?: string;
   demo?: boolean;
   logLevel?: string;
+  /** The request log: `json` lines, readable `pretty` lines, or `auto` (default: pretty on a terminal). */
+  logFormat?: LogFormat | 'auto';
   /** Seconds to keep trying a database that does not answer at start (default {@link DEFAULT_DB_WAIT}). */
   dbWait?: number;
   /** Seconds a request (headers and body) may take to arrive (default 30; 0: no limit). */
@@ -57,6 +60,18 @@ function usersFrom(text: string, where: string): UserConfig[] {
   return list as UserConfig[];
 }
 
+function readUsersFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`the users file ${path} does not exist (--users); rulekit hash-key prints a hashed key for one`);
+    if (code === 'EISDIR') throw new Error(`the users file ${path} is a directory (--users takes a JSON file)`);
+    if (code === 'EACCES') throw new Error(`the users file ${path} cannot be read: permission denied (--users)`);
+    throw new Error(`the users file ${path} cannot be read (--users): ${(e as Error).message}`);
+  }
+}
+
 /** The data directory: the one given, else ./.rulekit-data when the working directory is writable, else a temp dir. */
 function dataDir(given: string | undefined): string {
   if (given) return resolve(given);
@@ -73,7 +88,7 @@ function dataDir(given: string | undefined): string {
 /** Start the server; resolves once it listens, with its base URL. */
 export async function serve(options: ServeOptions, write: (s: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<{ app: FastifyInstance; url: string }> {
   const users: UserConfig[] = [];
-  if (options.users) users.push(...usersFrom(readFileSync(options.users, 'utf8'), options.users));
+  if (options.users) users.push(...usersFrom(readUsersFile(options.users), options.users));
   if (env.RULEKIT_USERS) users.push(...usersFrom(env.RULEKIT_USERS, 'RULEKIT_USERS'));
   const demo = options.demo !== false ? demoUser(env) : undefined;
   if (demo) users.push(demo);
@@ -81,9 +96,12 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
   const data = databaseUrl ? undefined : dataDir(options.data);
   const store = await openStoreWaiting({ databaseUrl, dataDir: data }, options.dbWait ?? DEFAULT_DB_WAIT, (line) => process.stderr.write(`${line}\n`));
+  const format = !options.logFormat || options.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : options.logFormat;
+  // Held until the banner is written: fastify logs its "listening" line from inside listen().
+  const logs = new LogLines(format, (text) => process.stdout.write(text));
   let app: FastifyInstance;
   try {
-    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
+    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info', stream: logs }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
   } catch (e) {
     await store.close();
     throw e;
@@ -120,6 +138,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
     );
   }
   write(lines.join('\n') + '\n');
+  logs.release();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

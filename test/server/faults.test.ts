@@ -103,3 +103,63 @@ describe('rulekit serve on SIGTERM with a request in flight on a keep-alive conn
     expect(Date.now() - signalled).toBeLessThan(10_000);
   }, 60_000);
 });
+
+describe('two rulekit serve on one SQLite data directory', () => {
+  it('the second prints one line naming the first one’s pid and exits 2; once the first stops, the directory opens again', async () => {
+    const data = join(dir, 'shared');
+    const first = await startServer(['--data', data, '--log-level', 'warn'], NO_DEMO_ENV);
+    const second = await serveToExit(['--port', '0', '--data', data]);
+    expect(second.code).toBe(2);
+    expect(second.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(`in use by rulekit process ${first.child.pid}`);
+    expect(second.stderr).toMatch(/--database-url/);
+    signal(first.child, 'SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    const third = await startServer(['--data', data, '--log-level', 'warn'], NO_DEMO_ENV);
+    signal(third.child, 'SIGTERM');
+    expect((await third.exited).code).toBe(0);
+  }, 60_000);
+
+  it('a lock left by a killed server (SIGKILL) does not keep the next one out', async () => {
+    const data = join(dir, 'killed');
+    const first = await startServer(['--data', data, '--log-level', 'warn'], NO_DEMO_ENV);
+    signal(first.child, 'SIGKILL');
+    await first.exited;
+    const next = await startServer(['--data', data, '--log-level', 'warn'], NO_DEMO_ENV);
+    signal(next.child, 'SIGTERM');
+    expect((await next.exited).code).toBe(0);
+  }, 60_000);
+});
+
+describe('what an operator reads', () => {
+  it('a --users file that does not exist is one line naming it, exit 2 (not a raw ENOENT)', async () => {
+    const missing = join(dir, 'no-such-users.json');
+    const run = await serveToExit(['--port', '0', '--data', join(dir, 'users-missing'), '--users', missing]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`rulekit: the users file ${missing} does not exist (--users); rulekit hash-key prints a hashed key for one\n`);
+  }, 30_000);
+
+  it('the banner comes before any log line; --log-format pretty writes one readable line per request, JSON lines otherwise when piped', async () => {
+    const pretty = await startServer(['--data', join(dir, 'pretty'), '--log-format', 'pretty']);
+    const r = await fetch(`${pretty.url}/accounts/${DEMO_ACCOUNT}/rulesets`, { headers: { 'X-Auth-Email': 'demo@example.com', 'X-Auth-Key': 'rulekit-demo-key', 'X-Request-Id': 'op-77' } });
+    expect(r.status).toBe(200);
+    signal(pretty.child, 'SIGTERM');
+    await pretty.exited;
+    const out = pretty.stdout().split('\n');
+    expect(out[0]).toMatch(/^rulekit reference server on /);
+    const listening = out.findIndex((l) => /Server listening at/.test(l));
+    const lastBanner = out.findIndex((l) => /cf\.rulesets\.list/.test(l));
+    expect(listening).toBeGreaterThan(lastBanner);
+    expect(out.some((l) => l.startsWith('{'))).toBe(false);
+    expect(out).toContainEqual(expect.stringMatching(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  200 GET /client/v4/accounts/${DEMO_ACCOUNT}/rulesets \\d+\\.\\d ms req op-77$`)));
+
+    const piped = await startServer(['--data', join(dir, 'piped')]);
+    signal(piped.child, 'SIGTERM');
+    await piped.exited;
+    const lines = piped.stdout().split('\n');
+    expect(lines[0]).toMatch(/^rulekit reference server on /);
+    const json = lines.filter((l) => l.startsWith('{'));
+    expect(json.length).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.startsWith('{'))).toBeGreaterThan(lines.findIndex((l) => /cf\.rulesets\.list/.test(l)));
+  }, 60_000);
+});

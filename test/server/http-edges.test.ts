@@ -1,13 +1,14 @@
 /**
  * Clients that are slow or strange at the HTTP level, on a listening server: a body that trickles in, a body
  * still to come after a refusal, a request without `Host`, a trailing slash. Each is answered in the
- * envelope, and the slow ones have their connection closed.
+ * envelope, and the slow ones have their connection closed. A transfer coding other than chunked is refused;
+ * an answer lists at most 100 errors.
  */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../src/server/index.js';
+import { createServer, openSqliteStore } from '../../src/server/index.js';
 
 const USER = { email: 'edges@example.test', key: 'edges-key-0123456789', accounts: ['a1'], zones: [] };
 let app: FastifyInstance;
@@ -70,9 +71,54 @@ describe('slow and strange clients', () => {
     expect(codeOf(r.text)).toBe('server-bad-request');
   });
 
+  it('Transfer-Encoding: gzip, chunked is refused 501 in the envelope (not read as plain chunked JSON), and the connection closed', async () => {
+    const body = '{"name":"x","kind":"root","phase":"network_transit","rules":[]}';
+    const chunked = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    const r = await raw(`POST /client/v4/accounts/a1/rulesets HTTP/1.1\r\nHost: x\r\nX-Auth-Email: ${USER.email}\r\nX-Auth-Key: ${USER.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n`, [chunked]);
+    expect(r.text).toMatch(/^HTTP\/1\.1 501 /);
+    expect(codeOf(r.text)).toBe('server-unsupported-transfer-encoding');
+    expect(r.text.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    expect(r.closedAfterMs).toBeLessThan(2000);
+    const list = await app.inject({ method: 'GET', url: '/client/v4/accounts/a1/rulesets', headers: { 'x-auth-email': USER.email, 'x-auth-key': USER.key } });
+    expect(list.json()).toMatchObject({ result: [] });
+  });
+
+  it('a body with thousands of errors answers the first 100 and a last entry counting the rest (not a 41 MB answer)', async () => {
+    const rules = Array.from({ length: 200 }, () => ({}));
+    const r = await app.inject({ method: 'POST', url: '/client/v4/accounts/a1/rulesets', headers: { 'x-auth-email': USER.email, 'x-auth-key': USER.key, 'content-type': 'application/json' }, payload: { name: 'x', kind: 'root', phase: 'network_transit', rules } });
+    expect(r.statusCode).toBe(400);
+    const { errors } = r.json() as { errors: { message: string; meta: { code: string } }[] };
+    expect(errors).toHaveLength(101);
+    expect(errors.slice(0, 100).every((e) => e.meta.code !== 'server-errors-truncated')).toBe(true);
+    const last = errors[100]!;
+    expect(last.meta.code).toBe('server-errors-truncated');
+    const more = Number(/and (\d+) more errors/.exec(last.message)?.[1]);
+    expect(more).toBeGreaterThanOrEqual(100);
+    expect(r.body.length).toBeLessThan(100_000);
+  });
+
   it('a trailing slash is the path without it, not a ruleset with an empty id', async () => {
     const r = await app.inject({ method: 'GET', url: '/client/v4/accounts/a1/rulesets/', headers: { 'x-auth-email': USER.email, 'x-auth-key': USER.key } });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ success: true, result: [] });
+  });
+});
+
+describe('/healthz, which answers without credentials', () => {
+  it('says the database does not answer, without the database’s address or the driver’s words', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    store.ping = async () => {
+      throw new Error('connect ECONNREFUSED 10.20.30.40:5432');
+    };
+    const down = await createServer({ users: [USER], store, playground: false });
+    try {
+      const r = await down.inject({ method: 'GET', url: '/healthz' });
+      expect(r.statusCode).toBe(503);
+      expect(r.json()).toMatchObject({ success: false, errors: [{ message: 'the database does not answer', meta: { code: 'server-unavailable' } }] });
+      expect(r.body).not.toMatch(/10\.20\.30\.40|5432|ECONNREFUSED/);
+    } finally {
+      await down.close();
+      await store.close();
+    }
   });
 });

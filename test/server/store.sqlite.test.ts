@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { rulesetJson, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
+import { DataDirLockedError, rulesetJson, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { ruleset, storeSuite } from './store-suite.js';
 
@@ -12,6 +14,27 @@ storeSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' })
 describe('sqlite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rulekit-store-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('one store per data directory at a time: a second open is refused naming the holder; a lock left by a dead process is taken over', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'rulekit-store-lock-'));
+    try {
+      const s1 = await openStore({ dataDir: data });
+      const refused = await openStore({ dataDir: data }).then(() => undefined, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(DataDirLockedError);
+      expect((refused as Error).message).toContain(`rulekit process ${process.pid}`);
+      expect((refused as Error).message).toMatch(/one process per SQLite data directory/);
+      await s1.close();
+      expect(existsSync(join(data, 'rulekit.lock'))).toBe(false);
+      // A process that died holding the lock (SIGKILL): its pid is no process now.
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+      writeFileSync(join(data, 'rulekit.lock'), `${dead}\n`);
+      const s2 = await openStore({ dataDir: data });
+      await s2.createRuleset({ scope: 'accounts', id: 'a' }, ruleset('r1'));
+      await s2.close();
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
 
   it('keeps what it stored across a reopen, and migrates once', async () => {
     const s1 = await openStore({ dataDir: dir });

@@ -21,7 +21,8 @@ export function register(program: Command): void {
     .option('--no-demo', 'no demo user, account and zone')
     .option('--request-timeout <seconds>', 'most time a request (headers and body) may take to arrive; slower ones are answered 408 (0: no limit)', seconds, 30)
     .option('--db-wait <seconds>', 'how long to keep trying a database that does not answer at start (0: once)', seconds, 30)
-    .addOption(new Option('--log-level <level>', 'log level of the JSON request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
+    .addOption(new Option('--log-format <format>', 'request log on stdout: readable lines (pretty), JSON lines (json), or pretty on a terminal and JSON otherwise (auto)').choices(['auto', 'pretty', 'json']).default('auto'))
+    .addOption(new Option('--log-level <level>', 'log level of the request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))
     .action(async (opts) => {
       // The server (fastify and the database drivers) is loaded by this command only: optional parts,
       // which a missing one names with the line that installs the server and its store together.

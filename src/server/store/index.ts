@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { openSqliteStore } from './sqlite.js';
+import { lockDataDir } from './dir-lock.js';
 import { openPostgresStore } from './postgres.js';
 import type { Store } from './types.js';
 
@@ -14,13 +15,17 @@ export { expandRuleset, rulesetJson, rulesetText, seededId, seededIds, seedMask,
 export { ruleContent, sameRule, storedRule, STORED_RULE_MEMBERS, STORED_RULESET_MEMBERS, type RuleContent, type RuleMember } from './members.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';
+export { DataDirLockedError, lockDataDir, type DataDirLock } from './dir-lock.js';
 export { openPostgresStore } from './postgres.js';
 
 /** Where the store lives. */
 export interface StoreOptions {
   /** `postgres://…` (or `postgresql://…`): PostgreSQL; takes precedence over `dataDir`. */
   databaseUrl?: string;
-  /** Directory of the SQLite file `rulekit.sqlite` (created when missing); `:memory:` keeps it in memory. */
+  /**
+   * Directory of the SQLite file `rulekit.sqlite` (created when missing); `:memory:` keeps it in memory.
+   * One process at a time: the directory is locked while the store is open (a second open is refused).
+   */
   dataDir?: string;
 }
 
@@ -32,5 +37,5 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   }
   if (!options.dataDir || options.dataDir === ':memory:') return openSqliteStore({ path: ':memory:' });
   mkdirSync(options.dataDir, { recursive: true });
-  return openSqliteStore({ path: join(options.dataDir, 'rulekit.sqlite') });
+  return openSqliteStore({ path: join(options.dataDir, 'rulekit.sqlite'), lock: lockDataDir(options.dataDir) });
 }

@@ -10,6 +10,7 @@ import { MissingPartError, missingPartOf } from '../../optional-parts.js';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { DataDirLock } from './dir-lock.js';
 import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
@@ -22,6 +23,8 @@ class Rollback<T> {
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. */
   path: string;
+  /** The lock of the file's directory, released when the store closes (see dir-lock.ts). */
+  lock?: DataDirLock;
 }
 
 /**
@@ -40,6 +43,15 @@ function sqliteDriver(): typeof Database {
 
 /** Open (creating and migrating when needed) a SQLite store. */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
+  try {
+    return openLocked(options);
+  } catch (e) {
+    options.lock?.release();
+    throw e;
+  }
+}
+
+function openLocked(options: SqliteStoreOptions): Store {
   const db = new (sqliteDriver())(options.path);
   // 16 KiB pages for a new database (an existing one keeps its own): a stored ruleset of 50 rules is
   // ~16 KB of text, which 4 KiB pages split over a chain of overflow pages, each its own WAL frame and
@@ -59,7 +71,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   migrate(db);
   const file = db.memory ? undefined : db.name;
   if (file) db.pragma('wal_autocheckpoint = 0');
-  return new SqliteStore(db, file);
+  return new SqliteStore(db, file, options.lock);
 }
 
 /**
@@ -169,7 +181,7 @@ class SqliteStore implements Store {
   /** When the checkpointer was last asked to run (performance.now()). */
   private askedAt = -Infinity;
 
-  constructor(private readonly db: Database.Database, file: string | undefined) {
+  constructor(private readonly db: Database.Database, file: string | undefined, private readonly lock?: DataDirLock) {
     if (file) {
       this.checkpointer = startCheckpointer(file, () => (this.walTooLong = true), () => {
         if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
@@ -410,6 +422,7 @@ class SqliteStore implements Store {
       await done;
     }
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }
 
