@@ -300,3 +300,30 @@ describe('opaque conditions are one unknown only when they print the same', () =
     expect(b.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
   });
 });
+
+describe('a time budget', () => {
+  const ruleset = {
+    phase: 'network_transit',
+    rules: [
+      { action: 'block', expression: 'tcp.dstport in {1..1024}' },
+      { action: 'block', expression: 'tcp.dstport == 80' },
+      { action: 'block', expression: 'tcp.dstport == 443' },
+    ],
+  };
+
+  it('past it, the rules left are not analysed and one note says from which rule', () => {
+    const r = analyzeRuleset(ruleset, { budgetMs: -1 });
+    expect(r.rules.map((x) => x.status)).toEqual([expect.not.stringMatching(/^unknown$/), 'unknown', 'unknown']);
+    const stopped = r.diagnostics.filter((d) => d.code === 'analysis-stopped');
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatchObject({ severity: 'info', pointer: '/rules/1/expression', data: { analysed: 1, rules: 3 } });
+    expect(stopped[0]!.message).toMatch(/rules 1 to 2 were not analysed/);
+    // What the budget cut off: rule 1 is unreachable behind rule 0, and no finding says so.
+    expect(r.diagnostics.some((d) => d.code === 'rule-unreachable' || d.code === 'rule-redundant')).toBe(false);
+  });
+
+  it('within it, the analysis is the same as without one', () => {
+    expect(analyzeRuleset(ruleset, { budgetMs: 60_000 })).toEqual(analyzeRuleset(ruleset));
+    expect(analyzeRuleset(ruleset).diagnostics.some((d) => d.code === 'rule-redundant' || d.code === 'rule-unreachable')).toBe(true);
+  });
+});

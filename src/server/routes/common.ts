@@ -35,6 +35,13 @@ export interface RouteContext {
   answers?: AnswerBytes;
 }
 
+/**
+ * Milliseconds the analysis of one ruleset write may take on the server's thread (analysis answers
+ * advice in `messages`; a 200-rule ruleset of large sets took ~300–450 ms, which every other request
+ * would wait through). Past it the rest is left to `rulekit analyze`.
+ */
+export const ANALYSIS_BUDGET_MS = 50;
+
 /** Most packets one simulate request may carry. */
 export const MAX_SIMULATED_PACKETS = 10_000;
 

@@ -13,7 +13,7 @@ import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { ANALYSIS_BUDGET_MS, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, Validation, type ParsedBody } from '../body.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
@@ -30,7 +30,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const mode = ctx.analysis ?? 'dry-run';
     if (asked === 'false' || mode === 'never') return [];
     if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
-    return analyzeRuleset(ruleset, { lists: ctx.lists }).diagnostics;
+    return analyzeRuleset(ruleset, { lists: ctx.lists, budgetMs: ANALYSIS_BUDGET_MS }).diagnostics;
   }
 
   const validated = (body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]) =>
