@@ -20,6 +20,9 @@ import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { API_PREFIX, EnvelopeError } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
+import { entryPointRoutes } from './routes/entry-points.js';
+import { ruleRoutes } from './routes/rules.js';
+import { versionRoutes } from './routes/versions.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
@@ -152,6 +155,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
     const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
     rulesetRoutes(api, ctx);
+    entryPointRoutes(api, ctx);
+    ruleRoutes(api, ctx);
+    versionRoutes(api, ctx);
     logpushRoutes(api, ctx);
   }, { prefix: API_PREFIX });
 

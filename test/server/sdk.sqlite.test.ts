@@ -1,4 +1,6 @@
 import { openSqliteStore } from '../../src/server/index.js';
 import { sdkSuite } from './sdk-suite.js';
+import { sdkRulesetPartsSuite } from './sdk-rulesets-suite.js';
 
 sdkSuite('SQLite', async () => openSqliteStore({ path: ':memory:' }));
+sdkRulesetPartsSuite('SQLite', async () => openSqliteStore({ path: ':memory:' }));

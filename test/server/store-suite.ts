@@ -146,6 +146,38 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       expect(await s.createRuleset(A, ruleset('a3'))).toHaveProperty('created');
     }));
 
+    it('reads one version, deletes old versions but never the current one, and numbers never come back', withStore(async (s) => {
+      const r1 = ruleset('v1');
+      await s.createRuleset(A, r1);
+      await s.updateRuleset(A, 'v1', bump);
+      await s.updateRuleset(A, 'v1', bump);
+      expect(await s.getRulesetVersion(A, 'v1', 1)).toEqual(r1);
+      expect((await s.getRulesetVersion(A, 'v1', 3))?.name).toBe('rs v1++');
+      expect(await s.getRulesetVersion(A, 'v1', 4)).toBeUndefined();
+      expect(await s.getRulesetVersion(B, 'v1', 1)).toBeUndefined();
+      expect(await s.deleteRulesetVersion(A, 'v1', 3)).toBe('current');
+      expect(await s.deleteRulesetVersion(B, 'v1', 1)).toBe('no-ruleset');
+      expect(await s.deleteRulesetVersion(A, 'v1', 9)).toBe('no-version');
+      expect(await s.deleteRulesetVersion(A, 'v1', 2, { dryRun: true })).toBe('deleted');
+      expect((await s.rulesetVersions(A, 'v1')).map((v) => v.version)).toEqual(['1', '2', '3']);
+      expect(await s.deleteRulesetVersion(A, 'v1', 2)).toBe('deleted');
+      expect(await s.deleteRulesetVersion(A, 'v1', 2)).toBe('no-version');
+      expect(await s.getRulesetVersion(A, 'v1', 2)).toBeUndefined();
+      expect((await s.rulesetVersions(A, 'v1')).map((v) => v.version)).toEqual(['1', '3']);
+      const next = await s.updateRuleset(A, 'v1', bump);
+      expect('ok' in next && next.ok.record.version).toBe('4');
+      expect((await s.getRuleset(A, 'v1'))?.record.version).toBe('4');
+    }));
+
+    it('finds the entry point of a phase, not a custom ruleset of it', withStore(async (s) => {
+      await s.createRuleset(A, ruleset('c1', { kind: 'custom' }));
+      expect(await s.entryPointId(A, 'network_transit')).toBeUndefined();
+      await s.createRuleset(A, ruleset('e1'));
+      expect(await s.entryPointId(A, 'network_transit')).toBe('e1');
+      expect(await s.entryPointId(B, 'network_transit')).toBeUndefined();
+      expect(await s.entryPointId(A, 'http_request_firewall_custom')).toBeUndefined();
+    }));
+
     it('keeps strings exactly (unicode, quotes, key order)', withStore(async (s) => {
       const r = ruleset('u1', { description: 'naïve “quotes” \u{1F600} \\ "x"', name: 'z' });
       await s.createRuleset(A, r);

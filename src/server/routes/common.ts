@@ -6,9 +6,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ListCatalog, ListItems } from '../../expression/index.js';
-import type { Owner, Store } from '../store/index.js';
+import type { Owner, Store, StoredRuleset } from '../store/index.js';
 import type { ParsedBody, ValidationMemo } from '../body.js';
-import type { RuleCache } from '../../ruleset/index.js';
+import { phaseInfo, type RuleCache } from '../../ruleset/index.js';
+import { analyzeRuleset } from '../../analysis/index.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic, type AnswerBytes } from '../envelope.js';
 
@@ -91,4 +92,35 @@ export function dryRunOf(req: FastifyRequest): boolean {
   if (v === undefined || v === 'false') return false;
   if (v === 'true') return true;
   throw EnvelopeError.of('server-invalid-parameter', `dry_run must be true or false, not ${JSON.stringify(v)}`);
+}
+
+/** Most digits of a version number a path may give (the store keeps 32-bit integers). */
+const VERSION_PATTERN = /^[1-9][0-9]{0,8}$/;
+
+/**
+ * The version number a path names (`…/versions/{ruleset_version}`), or undefined when it is not one: no
+ * version has that name, so the routes answer it as a version not found.
+ */
+export function versionOf(req: FastifyRequest): number | undefined {
+  const v = (req.params as Record<string, string>)['ruleset_version'] ?? '';
+  return VERSION_PATTERN.test(v) ? Number(v) : undefined;
+}
+
+/** A path parameter by name (the route's schema names it, so it is there). */
+export function paramOf(req: FastifyRequest, name: string): string {
+  return (req.params as Record<string, string>)[name]!;
+}
+
+/**
+ * Findings of ruleset analysis (rules that can never decide, expressions never true), as messages: with
+ * dry runs and `?analyze=true`, or every write under `analysis: 'always'` (see routes/rulesets.ts, whose
+ * writes answer them the same way).
+ */
+export function analysisOf(ctx: RouteContext, req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean): Diagnostic[] {
+  if (!phaseInfo(ruleset.phase)) return [];
+  const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
+  const mode = ctx.analysis ?? 'dry-run';
+  if (asked === 'false' || mode === 'never') return [];
+  if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
+  return analyzeRuleset(ruleset, { lists: ctx.lists }).diagnostics;
 }

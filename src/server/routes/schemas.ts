@@ -25,7 +25,7 @@ export const dryRunQuery = {
   },
 } as const;
 
-const rule = {
+export const rule = {
   type: 'object',
   properties: {
     ...Object.fromEntries(Object.entries(RULE_MEMBERS).map(([k, type]) => [k, { type }])),

@@ -14,7 +14,7 @@ import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -585,6 +585,31 @@ class PostgresStore implements Store {
       [owner.scope, owner.id, id],
     );
     return rows.map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
+  }
+
+  async getRulesetVersion(owner: Owner, id: string, version: number): Promise<StoredRuleset | undefined> {
+    const { rows } = await this.read<VersionRow>(
+      'SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = $1 AND r.owner = $2 AND r.id = $3 AND v.version = $4',
+      [owner.scope, owner.id, id, version],
+    );
+    return rows[0] ? (JSON.parse(textOfRow(rows[0])) as StoredRuleset) : undefined;
+  }
+
+  async deleteRulesetVersion(owner: Owner, id: string, version: number, options: WriteOptions = {}): Promise<VersionDeleteResult> {
+    // The ruleset's row locked first: a concurrent update cannot make this version current (versions only
+    // go up, so it cannot anyway) nor delete the ruleset between the check and the delete.
+    return this.write(async (c): Promise<VersionDeleteResult> => {
+      const { rows } = await c.query<{ version: number }>('SELECT version FROM rulesets WHERE scope = $1 AND owner = $2 AND id = $3 FOR UPDATE', [owner.scope, owner.id, id]);
+      if (!rows[0]) return 'no-ruleset';
+      if (rows[0].version === version) return 'current';
+      const done = await c.query('DELETE FROM ruleset_versions WHERE ruleset_id = $1 AND version = $2', [id, version]);
+      return done.rowCount === 1 ? 'deleted' : 'no-version';
+    }, options.dryRun);
+  }
+
+  async entryPointId(owner: Owner, phase: string): Promise<string | undefined> {
+    const { rows } = await this.read<{ id: string }>("SELECT id FROM rulesets WHERE scope = $1 AND owner = $2 AND phase = $3 AND kind IN ('root', 'zone')", [owner.scope, owner.id, phase]);
+    return rows[0]?.id;
   }
 
   async listJobs(owner: Owner): Promise<StoredJob[]> {

@@ -13,7 +13,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type { DataDirLock } from './dir-lock.js';
 import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -198,6 +198,8 @@ class SqliteStore implements Store {
       insertVersion: db.prepare('INSERT INTO ruleset_versions (ruleset_id, version, body, contents) VALUES (?, ?, ?, ?)'),
       insertContents: db.prepare('INSERT OR IGNORE INTO rule_contents (digest, parts) VALUES (?, ?)'),
       deleteVersions: db.prepare('DELETE FROM ruleset_versions WHERE ruleset_id = ?'),
+      version: db.prepare('SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = ? AND r.owner = ? AND r.id = ? AND v.version = ?'),
+      deleteVersion: db.prepare('DELETE FROM ruleset_versions WHERE ruleset_id = ? AND version = ?'),
       versions: db.prepare('SELECT v.body, c.parts FROM ruleset_versions v JOIN rulesets r ON r.id = v.ruleset_id LEFT JOIN rule_contents c ON c.digest = v.contents WHERE r.scope = ? AND r.owner = ? AND r.id = ? ORDER BY v.version'),
       listJobs: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? ORDER BY id'),
       getJob: db.prepare('SELECT id, body FROM logpush_jobs WHERE scope = ? AND owner = ? AND id = ?'),
@@ -370,6 +372,24 @@ class SqliteStore implements Store {
 
   async rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]> {
     return (this.q.versions.all(owner.scope, owner.id, id) as VersionRow[]).map((r) => JSON.parse(textOfRow(r)) as StoredRuleset);
+  }
+
+  async getRulesetVersion(owner: Owner, id: string, version: number): Promise<StoredRuleset | undefined> {
+    const row = this.q.version.get(owner.scope, owner.id, id, version) as VersionRow | undefined;
+    return row ? (JSON.parse(textOfRow(row)) as StoredRuleset) : undefined;
+  }
+
+  async deleteRulesetVersion(owner: Owner, id: string, version: number, options: WriteOptions = {}): Promise<VersionDeleteResult> {
+    return this.write((): VersionDeleteResult => {
+      const current = this.q.rulesetVersion.get(owner.scope, owner.id, id) as number | undefined;
+      if (current === undefined) return 'no-ruleset';
+      if (current === version) return 'current';
+      return this.q.deleteVersion.run(id, version).changes === 1 ? 'deleted' : 'no-version';
+    }, options.dryRun);
+  }
+
+  async entryPointId(owner: Owner, phase: string): Promise<string | undefined> {
+    return (this.q.entryPoint.get(owner.scope, owner.id, phase) as { id: string } | undefined)?.id;
   }
 
   async listJobs(owner: Owner): Promise<StoredJob[]> {

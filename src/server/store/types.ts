@@ -84,6 +84,9 @@ export type Change<T, R> = (current: T) => { next: T } | { refused: R };
 /** Result of an update. */
 export type UpdateResult<T, R> = { ok: T } | { notFound: true } | { refused: R };
 
+/** Result of a version delete: done, refused (the current version), or nothing of that id or number. */
+export type VersionDeleteResult = 'deleted' | 'current' | 'no-ruleset' | 'no-version';
+
 /** The repository. Ids of rulesets are strings chosen by the caller; job ids are numbers the store assigns. */
 export interface Store {
   /** `sqlite` or `postgres`. */
@@ -102,6 +105,15 @@ export interface Store {
   deleteRuleset(owner: Owner, id: string, options?: WriteOptions): Promise<boolean>;
   /** Every stored version of a ruleset, oldest first (empty when there is none). */
   rulesetVersions(owner: Owner, id: string): Promise<StoredRuleset[]>;
+  /** One stored version of a ruleset, with its rules; undefined when the ruleset or that version is not there. */
+  getRulesetVersion(owner: Owner, id: string, version: number): Promise<StoredRuleset | undefined>;
+  /**
+   * Delete one version from a ruleset's history. The current version cannot be (the ruleset is that
+   * version): `current`. Later versions never reuse a deleted number (the ruleset's version only goes up).
+   */
+  deleteRulesetVersion(owner: Owner, id: string, version: number, options?: WriteOptions): Promise<VersionDeleteResult>;
+  /** The id of the owner's entry-point ruleset (kind `root` or `zone`) of a phase, when it has one. */
+  entryPointId(owner: Owner, phase: string): Promise<string | undefined>;
 
   listJobs(owner: Owner): Promise<StoredJob[]>;
   getJob(owner: Owner, id: number): Promise<StoredJob | undefined>;
