@@ -9,6 +9,7 @@ import type { ListCatalog, ListItems } from '../../expression/index.js';
 import type { Owner, Store } from '../store/index.js';
 import type { ParsedBody, ValidationMemo } from '../body.js';
 import type { RuleCache } from '../../ruleset/index.js';
+import type { AccountLists } from '../account-lists.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic, type AnswerBytes } from '../envelope.js';
 
@@ -27,6 +28,8 @@ export interface RouteContext {
    * build their address sets again, and the validator's cache of checked expressions is kept per catalog.
    */
   catalog?: ListCatalog;
+  /** Each account's lists (stored and seeded), built for the validators (see account-lists.ts). */
+  accountLists?: AccountLists;
   /** Validations already made (of the same body text, for the same operation, scope and phase). */
   validations?: ValidationMemo;
   /** What validation said of each rule before (an edited body is validated afresh, its unchanged rules are not). */

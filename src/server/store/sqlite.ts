@@ -12,7 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import { SqliteListStore } from './lists-sqlite.js';
+import type { Change, ListStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -148,6 +149,7 @@ const CHECKPOINT_EVERY_MS = 50;
 
 class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly lists: ListStore;
   private readonly q;
   private queue: QueuedWrite[] = [];
   private readonly cache = new RulesetCache();
@@ -170,6 +172,7 @@ class SqliteStore implements Store {
   private askedAt = -Infinity;
 
   constructor(private readonly db: Database.Database, file: string | undefined) {
+    this.lists = new SqliteListStore(db, (fn, dryRun) => this.write(fn, dryRun));
     if (file) {
       this.checkpointer = startCheckpointer(file, () => (this.walTooLong = true), () => {
         if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
