@@ -54,9 +54,16 @@ export function limitsOf(kind: StoredListKind): ListWriteLimits {
   return { maxLists: LIST_LIMITS.maxLists, maxListsOfKind: LIST_LIMITS.kinds[kind].maxLists, maxItemsOfKind: LIST_LIMITS.kinds[kind].maxItems };
 }
 
-const invalid = (message: string, pointer: string, fix?: { title: string; value: unknown }): Diagnostic => {
+/**
+ * A refused item member. A fix replaces the string at `pointer` (`given`) as a whole: its range is in
+ * that value (`rangeIn: 'value'`), as the validators' fixes of expressions are.
+ */
+const invalid = (message: string, pointer: string, fix?: { given: string; value: string }): Diagnostic => {
   const d = serverDiagnostic('server-invalid-list-item', message, pointer);
-  if (fix) d.data = { fix: fix.title, value: fix.value };
+  if (fix) {
+    const range = { start: 0, end: fix.given.length };
+    Object.assign(d, { range, rangeIn: 'value', fix: { title: `replace with ${fix.value}`, edits: [{ range, newText: fix.value }] } });
+  }
   return d;
 };
 
@@ -150,7 +157,7 @@ function readIp(v: unknown, pointer: string): Read {
     if (cidr.prefix < min || cidr.prefix > max) return { errors: [invalid(`${JSON.stringify(v)}: IPv${cidr.network.family} CIDRs in lists have a prefix from /${min} to /${max}`, pointer)] };
     if (cidr.hostBitsSet) {
       const fixed = `${formatIpAddress(cidr.network)}/${cidr.prefix}`;
-      return { errors: [invalid(`${JSON.stringify(v)} has bits set past its /${cidr.prefix} prefix; the block is ${fixed}`, pointer, { title: `replace with ${fixed}`, value: fixed })] };
+      return { errors: [invalid(`${JSON.stringify(v)} has bits set past its /${cidr.prefix} prefix; the block is ${fixed}`, pointer, { given: v, value: fixed })] };
     }
     return { value: text, key: ipKey(cidr.network, cidr.prefix), text };
   }
@@ -160,7 +167,7 @@ function readIp(v: unknown, pointer: string): Read {
     // The docs: an IPv6 host is given as its /64 (the last 64 bits identify the host, which can change them).
     const net = parseIpCidr(`${text}/64`)!;
     const fixed = `${formatIpAddress(net.network)}/64`;
-    return { errors: [invalid(`${JSON.stringify(v)}: IPv6 addresses are listed as CIDRs of at most /64; give ${fixed}`, pointer, { title: `replace with ${fixed}`, value: fixed })] };
+    return { errors: [invalid(`${JSON.stringify(v)}: IPv6 addresses are listed as CIDRs of at most /64; give ${fixed}`, pointer, { given: v, value: fixed })] };
   }
   return { value: text, key: ipKey(a, FAMILY_BITS[4]), text };
 }
