@@ -23,6 +23,8 @@ import { logpushRoutes } from './routes/logpush.js';
 import { entryPointRoutes } from './routes/entry-points.js';
 import { ruleRoutes } from './routes/rules.js';
 import { versionRoutes } from './routes/versions.js';
+import { listRoutes } from './routes/lists.js';
+import { AccountLists } from './account-lists.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
@@ -36,7 +38,11 @@ export interface ServerOptions extends StoreOptions {
   store?: Store;
   /** The users, their keys and what they own. */
   users: readonly UserConfig[];
-  /** Account-level lists expressions may name (`$name`); without them any list name is accepted. */
+  /**
+   * Lists every account has beside its stored ones (Lists API), which expressions may name (`$name`); a
+   * stored list of the same name takes the place of one of these. Zone rulesets are checked against
+   * these alone (without them, any list name is accepted there).
+   */
   lists?: ListItems;
   /** fastify's logger: `false` (default), `true` (pino JSON lines on stdout) or pino options. */
   logger?: boolean | Record<string, unknown>;
@@ -153,12 +159,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
     await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
-    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
     rulesetRoutes(api, ctx);
     entryPointRoutes(api, ctx);
     ruleRoutes(api, ctx);
     versionRoutes(api, ctx);
     logpushRoutes(api, ctx);
+    listRoutes(api, ctx);
   }, { prefix: API_PREFIX });
 
   return app;

@@ -10,6 +10,7 @@ import type { Owner, Store, StoredRuleset } from '../store/index.js';
 import type { ParsedBody, ValidationMemo } from '../body.js';
 import { phaseInfo, type RuleCache } from '../../ruleset/index.js';
 import { analyzeRuleset } from '../../analysis/index.js';
+import type { AccountLists } from '../account-lists.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic, type AnswerBytes } from '../envelope.js';
 
@@ -28,6 +29,8 @@ export interface RouteContext {
    * build their address sets again, and the validator's cache of checked expressions is kept per catalog.
    */
   catalog?: ListCatalog;
+  /** Each account's lists (stored and seeded), built for the validators (see account-lists.ts). */
+  accountLists?: AccountLists;
   /** Validations already made (of the same body text, for the same operation, scope and phase). */
   validations?: ValidationMemo;
   /** What validation said of each rule before (an edited body is validated afresh, its unchanged rules are not). */
@@ -116,11 +119,11 @@ export function paramOf(req: FastifyRequest, name: string): string {
  * dry runs and `?analyze=true`, or every write under `analysis: 'always'` (see routes/rulesets.ts, whose
  * writes answer them the same way).
  */
-export function analysisOf(ctx: RouteContext, req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean): Diagnostic[] {
+export function analysisOf(ctx: RouteContext, req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean, lists: ListItems | undefined = ctx.lists): Diagnostic[] {
   if (!phaseInfo(ruleset.phase)) return [];
   const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
   const mode = ctx.analysis ?? 'dry-run';
   if (asked === 'false' || mode === 'never') return [];
   if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
-  return analyzeRuleset(ruleset, { lists: ctx.lists }).diagnostics;
+  return analyzeRuleset(ruleset, { lists, budgetMs: ANALYSIS_BUDGET_MS }).diagnostics;
 }

@@ -13,6 +13,7 @@ import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { validateBody } from '../body.js';
 import type { Owner } from '../store/index.js';
+import { rulesetLists, withListNames } from './ruleset-lists.js';
 import { analysisOf, bodyOf, dryRunOf, EnvelopeError, ownerOf, paramOf, SCOPES, versionOf, type RouteContext, type Scope } from './common.js';
 import { dryRunQuery } from './schemas.js';
 import { entryPointBodySchema, phaseParams, phaseVersionParams } from './part-schemas.js';
@@ -54,9 +55,10 @@ export function entryPointRoutes(app: FastifyInstance, ctx: RouteContext): void 
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
       const now = timestamp();
-      const check = (input: unknown) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: phase as RulesetPhase, expression: { lists: ctx.catalog }, ruleCache: ctx.rules });
+      const lists = await rulesetLists(ctx, owner, body);
+      const check = (input: unknown) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: phase as RulesetPhase, expression: { lists: lists.catalog }, ruleCache: ctx.rules });
       const diagnostics = validateBody(body, check);
-      if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      if (hasErrors(diagnostics)) return sendErrors(reply, 400, withListNames(diagnostics, lists));
       const given = body.value as Record<string, unknown>;
       const kind = entryKind(scope);
       // Twice at most: a create that loses the race to another create of the same entry point replaces that one's rules.
@@ -66,7 +68,7 @@ export function entryPointRoutes(app: FastifyInstance, ctx: RouteContext): void 
           const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, given, now), { dryRun });
           if ('notFound' in outcome) continue; // deleted meanwhile: created below
           if ('refused' in outcome) return sendErrors(reply, 400, [...outcome.refused, ...diagnostics]);
-          return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(ctx, req, outcome.ok.record, dryRun)], 200, outcome.ok.json);
+          return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items)], 200, outcome.ok.json);
         }
         const fixed = (['kind', 'phase'] as const).flatMap((m) => {
           const want = m === 'kind' ? kind : phase;
@@ -76,7 +78,7 @@ export function entryPointRoutes(app: FastifyInstance, ctx: RouteContext): void 
         const ruleset = newRuleset({ ...given, name: typeof given['name'] === 'string' ? given['name'] : ENTRY_POINT_NAME, kind, phase }, now);
         const outcome = await ctx.store.createRuleset(owner, ruleset, { dryRun });
         if ('phaseExists' in outcome) continue;
-        return sendResult(reply, outcome.created.record, [...diagnostics, ...analysisOf(ctx, req, outcome.created.record, dryRun)], 200, outcome.created.json);
+        return sendResult(reply, outcome.created.record, [...diagnostics, ...analysisOf(ctx, req, outcome.created.record, dryRun, lists.items)], 200, outcome.created.json);
       }
       // Created and deleted by others between each of our tries: rare enough to answer as a conflict.
       return sendError(reply, 'server-phase-exists', `the ${phase} entry point of this ${scope.noun} changed while it was written; try again`);

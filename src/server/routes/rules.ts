@@ -15,6 +15,7 @@ import { addRule, diagnosticsOfRule, editRule, positionOf, removeRule, type Rule
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import type { StoredRuleset } from '../store/index.js';
 import { SERVER_CODES } from '../codes.js';
+import { rulesetLists, withListNames, type RulesetLists } from './ruleset-lists.js';
 import { analysisOf, bodyOf, dryRunOf, ownerOf, paramOf, SCOPES, type RouteContext, type Scope } from './common.js';
 import { dryRunQuery, rulesetParams } from './schemas.js';
 import { ruleBodySchema, ruleParams } from './part-schemas.js';
@@ -26,8 +27,8 @@ type Body = Readonly<Record<string, unknown>>;
 
 export function ruleRoutes(app: FastifyInstance, ctx: RouteContext): void {
   /** The rules of a PUT, validated as the PUT's validator validates them, in the ruleset's phase. */
-  const validateRules = (scope: Scope, current: StoredRuleset, rules: readonly Record<string, unknown>[]) =>
-    validateRuleset({ rules }, { operation: 'update', scope: scope.scope, phase: current.phase as RulesetPhase, expression: { lists: ctx.catalog }, ruleCache: ctx.rules });
+  const validateRules = (scope: Scope, current: StoredRuleset, rules: readonly Record<string, unknown>[], lists: RulesetLists) =>
+    withListNames(validateRuleset({ rules }, { operation: 'update', scope: scope.scope, phase: current.phase as RulesetPhase, expression: { lists: lists.catalog }, ruleCache: ctx.rules }), lists);
 
   /**
    * Write the ruleset made of the rules `edit` computes from the stored one, inside the store's update;
@@ -38,19 +39,21 @@ export function ruleRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const id = paramOf(req, 'ruleset_id');
     const dryRun = dryRunOf(req);
     const now = timestamp();
+    // Lists are read before the store's update: its change function runs inside a transaction.
+    const lists = await rulesetLists(ctx, owner);
     let messages: Diagnostic[] = [];
     const outcome = await ctx.store.updateRuleset<Refusal>(owner, id, (current) => {
       const edited = edit(current);
       if ('refused' in edited) return edited;
       if (edited.index !== undefined) {
-        messages = diagnosticsOfRule(validateRules(scope, current, edited.rules), edited.index, edited.rules);
+        messages = diagnosticsOfRule(validateRules(scope, current, edited.rules, lists), edited.index, edited.rules);
         if (hasErrors(messages)) return { refused: messages };
       }
       return replaceRules(current, { rules: edited.rules }, now);
     }, { dryRun });
     if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
     if ('refused' in outcome) return sendErrors(reply, SERVER_CODES[outcome.refused[0]?.code as keyof typeof SERVER_CODES]?.status ?? 400, outcome.refused);
-    return sendResult(reply, outcome.ok.record, [...messages, ...analysisOf(ctx, req, outcome.ok.record, dryRun)], 200, outcome.ok.json);
+    return sendResult(reply, outcome.ok.record, [...messages, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items)], 200, outcome.ok.json);
   }
 
   /** The request's body as one rule (an object); else the refusal. */

@@ -13,26 +13,12 @@ import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { ANALYSIS_BUDGET_MS, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { analysisOf, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, Validation, type ParsedBody } from '../body.js';
+import { rulesetLists, withListNames, type RulesetLists } from './ruleset-lists.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
 
 export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
-  /**
-   * Findings of ruleset analysis (rules that can never decide, expressions never true), as messages. They
-   * cost milliseconds for a large ruleset, so by default they come with dry runs (what a plan shows) and
-   * with `?analyze=true`; `analysis: 'always'` adds them to every write.
-   */
-  function analysisOf(req: FastifyRequest, ruleset: StoredRuleset, dryRun: boolean): Diagnostic[] {
-    // Analysis checks with the phase's fields; a phase the catalog does not know is left alone.
-    if (!phaseInfo(ruleset.phase)) return [];
-    const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
-    const mode = ctx.analysis ?? 'dry-run';
-    if (asked === 'false' || mode === 'never') return [];
-    if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
-    return analyzeRuleset(ruleset, { lists: ctx.lists, budgetMs: ANALYSIS_BUDGET_MS }).diagnostics;
-  }
-
   const validated = (body: ParsedBody, kind: string, validate: (input: unknown) => Diagnostic[]) =>
     ctx.validations ? ctx.validations.validate(body, kind, validate) : validateBody(body, validate);
   /** The same as a {@link Validation}: its diagnostics shared, with the text of their messages. */
@@ -52,10 +38,11 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
-      const diagnostics = validated(body, `create ${scope.scope}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
-      if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      const lists = await rulesetLists(ctx, owner, body);
+      const diagnostics = validated(body, `create ${scope.scope}${lists.tag}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
+      if (hasErrors(diagnostics)) return sendErrors(reply, 400, withListNames(diagnostics, lists));
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
-      diagnostics.push(...analysisOf(req, ruleset, dryRun));
+      diagnostics.push(...analysisOf(ctx, req, ruleset, dryRun, lists.items));
       const outcome = await ctx.store.createRuleset(owner, ruleset, { dryRun });
       if ('phaseExists' in outcome) {
         return sendError(reply, 'server-phase-exists', `this ${scope.noun} already has its ${ruleset.phase} ruleset (${outcome.phaseExists}); there is one per phase: PUT /${scope.path}/${owner.id}/rulesets/${outcome.phaseExists} to change its rules`, '/phase');
@@ -84,18 +71,19 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
+      const lists = await rulesetLists(ctx, owner, body);
       const now = timestamp();
       // Validated inside the update, against the stored phase it reads: one read of the record, not two.
       let checked = new Validation([]);
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
-        checked = validation(body, `update ${scope.scope} ${current.phase}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: ctx.catalog }, ruleCache: ctx.rules }));
+        checked = validation(body, `update ${scope.scope} ${current.phase}${lists.tag}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
         if (hasErrors(checked.diagnostics)) return { refused: [...checked.diagnostics] };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
         return 'refused' in next ? { refused: [...next.refused, ...checked.diagnostics] } : next;
       }, { dryRun });
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      if ('refused' in outcome) return sendErrors(reply, 400, outcome.refused);
-      const analysis = analysisOf(req, outcome.ok.record, dryRun);
+      if ('refused' in outcome) return sendErrors(reply, 400, withListNames(outcome.refused, lists));
+      const analysis = analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items);
       // Without findings of analysis, the messages are the validation's: their text as written before.
       if (!analysis.length) return sendResult(reply, outcome.ok.record, checked.diagnostics, 200, outcome.ok.json, checked.messagesJson);
       return sendResult(reply, outcome.ok.record, [...checked.diagnostics, ...analysis], 200, outcome.ok.json);
@@ -131,7 +119,9 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
         return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"lists" must be an object of list name to array of addresses or CIDRs', '/lists')]);
       }
       if (results !== undefined && typeof results !== 'boolean') return sendErrors(reply, 400, [serverDiagnostic('server-invalid-parameter', '"results" must be true or false', '/results')]);
-      const sim = simulate(stored.record as unknown as Ruleset, packets, { lists: { ...(ctx.lists ?? {}), ...((lists as ListItems | undefined) ?? {}) } });
+      // The account's lists (stored and seeded; a zone's: the seeded ones), and over them the body's.
+      const known = await rulesetLists(ctx, owner);
+      const sim = simulate(stored.record as unknown as Ruleset, packets, { lists: { ...(known.items ?? {}), ...((lists as ListItems | undefined) ?? {}) } });
       if (hasErrors(sim.diagnostics)) return sendErrors(reply, 400, sim.diagnostics);
       return sendResult(reply, results === false ? { summary: sim.summary } : { summary: sim.summary, results: sim.results }, sim.diagnostics);
     });

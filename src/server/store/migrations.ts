@@ -169,6 +169,83 @@ export const MIGRATIONS: readonly Migration[] = [
       $$;
     `,
   },
+  {
+    version: 7,
+    name: 'account lists (Lists API): lists, their items, bulk operations, a revision per account',
+    // An item's `key` is its identity in its list and the order items are answered in (canonical
+    // address and prefix, zero-padded ASN, lower-case hostname, source URL); `text` is what `search`
+    // reads; `body` the item's JSON as answered, without id and times. A list write moves the account's
+    // `list_revisions` row up in its transaction: readers rebuild what they made of the lists when it moved,
+    // and on PostgreSQL the row's lock orders the list writes of one account.
+    sqlite: `
+      CREATE TABLE lists (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        description TEXT NOT NULL,
+        created_on TEXT NOT NULL,
+        modified_on TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX lists_name ON lists (account, name);
+      CREATE TABLE list_items (
+        list_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        text TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_on TEXT NOT NULL,
+        modified_on TEXT NOT NULL,
+        PRIMARY KEY (list_id, id)
+      );
+      CREATE UNIQUE INDEX list_items_key ON list_items (list_id, key);
+      CREATE TABLE list_operations (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        status TEXT NOT NULL,
+        completed TEXT NOT NULL,
+        error TEXT
+      );
+      CREATE TABLE list_revisions (
+        account TEXT PRIMARY KEY,
+        revision BIGINT NOT NULL
+      );
+    `,
+    postgres: `
+      CREATE TABLE lists (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        description TEXT NOT NULL,
+        created_on TEXT NOT NULL,
+        modified_on TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX lists_name ON lists (account, name);
+      CREATE TABLE list_items (
+        list_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        text TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_on TEXT NOT NULL,
+        modified_on TEXT NOT NULL,
+        PRIMARY KEY (list_id, id)
+      );
+      CREATE UNIQUE INDEX list_items_key ON list_items (list_id, key);
+      CREATE TABLE list_operations (
+        id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        status TEXT NOT NULL,
+        completed TEXT NOT NULL,
+        error TEXT
+      );
+      CREATE TABLE list_revisions (
+        account TEXT PRIMARY KEY,
+        revision BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

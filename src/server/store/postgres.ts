@@ -14,7 +14,8 @@ import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import { PostgresListStore } from './lists-postgres.js';
+import type { Change, ListStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -221,6 +222,7 @@ const isJobId = (id: number) => Number.isSafeInteger(id);
 
 class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
+  readonly lists: ListStore;
   private closed = false;
   private readonly cache = new RulesetCache();
   /**
@@ -244,7 +246,9 @@ class PostgresStore implements Store {
   /** Reads of one ruleset, by owner and id. */
   private readonly reads = new ReadWaves<Stored<StoredRuleset> | undefined>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly pool: pg.Pool) {
+    this.lists = new PostgresListStore((text, values) => this.read(text, values), (fn, dryRun) => this.write(fn, dryRun));
+  }
 
   /** Note the version of a ruleset seen here, keeping the most recent {@link KNOWN_MAX}. */
   private remember(key: string, version: number): void {

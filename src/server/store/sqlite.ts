@@ -13,7 +13,8 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type { DataDirLock } from './dir-lock.js';
 import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import { SqliteListStore } from './lists-sqlite.js';
+import type { Change, ListStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -160,6 +161,7 @@ const CHECKPOINT_EVERY_MS = 50;
 
 class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly lists: ListStore;
   private readonly q;
   private queue: QueuedWrite[] = [];
   private readonly cache = new RulesetCache();
@@ -182,6 +184,7 @@ class SqliteStore implements Store {
   private askedAt = -Infinity;
 
   constructor(private readonly db: Database.Database, file: string | undefined, private readonly lock?: DataDirLock) {
+    this.lists = new SqliteListStore(db, (fn, dryRun) => this.write(fn, dryRun));
     if (file) {
       this.checkpointer = startCheckpointer(file, () => (this.walTooLong = true), () => {
         if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');

@@ -122,7 +122,107 @@ export interface Store {
   updateJob<R>(owner: Owner, id: number, change: Change<StoredJob, R>, options?: WriteOptions): Promise<UpdateResult<StoredJob, R>>;
   deleteJob(owner: Owner, id: number, options?: WriteOptions): Promise<boolean>;
 
+  /** The account lists of the Lists API. */
+  readonly lists: ListStore;
+
   /** Liveness of the database (for /healthz). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The kinds of account list (the Lists API's `kind`). */
+export type StoredListKind = 'ip' | 'asn' | 'hostname' | 'redirect';
+
+/** An account list as stored: what the Lists API answers but `num_referencing_filters`, which the routes count. */
+export interface StoredList {
+  id: string;
+  name: string;
+  description: string;
+  kind: StoredListKind;
+  num_items: number;
+  created_on: string;
+  modified_on: string;
+}
+
+/**
+ * A list item as stored. `value` is what the API answers beside the id and the times: the kind's member
+ * (`{ip}`, `{asn}`, `{hostname: {…}}`, `{redirect: {…}}`) and any `comment`. `key` is its identity in the
+ * list and its place in the order items are answered in (see lists/items.ts); `text` what `search` reads.
+ */
+export interface StoredListItem {
+  id: string;
+  key: string;
+  text: string;
+  value: Record<string, unknown>;
+  created_on: string;
+  modified_on: string;
+}
+
+/** An item to write: a {@link StoredListItem} without its id and times (the store keeps or assigns them). */
+export type ListItemInput = Pick<StoredListItem, 'key' | 'text' | 'value'>;
+
+/** A bulk operation on a list's items, as `GET …/lists/bulk_operations/{id}` answers it. */
+export interface StoredBulkOperation {
+  id: string;
+  status: 'completed' | 'failed';
+  completed: string;
+  error?: string;
+}
+
+/** What a write of items does: add (an item with the key of one in the list replaces it), replace all, or delete by id. */
+export type ItemsWrite =
+  | { mode: 'append' | 'replace'; items: readonly ListItemInput[] }
+  | { mode: 'delete'; ids: readonly string[] };
+
+/** A page of a list's items, in key order; `after` is the key of its last item when more follow. */
+export interface ItemsPage {
+  items: StoredListItem[];
+  /** The key of the last item, when items follow it. */
+  after?: string;
+  /** The key of the first item, when items come before it. */
+  before?: string;
+}
+
+/** Limits a write of lists or items is held to (lists/limits.ts). */
+export interface ListWriteLimits {
+  /** Most lists per account. */
+  maxLists: number;
+  /** Most lists of the kind written, per account. */
+  maxListsOfKind: number;
+  /** Most items across all the account's lists of the kind written. */
+  maxItemsOfKind: number;
+}
+
+/**
+ * The account lists of the Lists API (`/accounts/{a}/rules/lists`): lists, their items and the record of
+ * bulk operations on items. Every write moves the account's list revision up, in the same transaction,
+ * so a reader can tell whether what it built from the lists is still current.
+ */
+export interface ListStore {
+  /** The account's lists, by name. */
+  listLists(account: string): Promise<StoredList[]>;
+  getList(account: string, id: string): Promise<StoredList | undefined>;
+  /** Store a new (empty) list; refused when the name is taken or a limit is reached. */
+  createList(account: string, list: Omit<StoredList, 'num_items'>, limits: ListWriteLimits, options?: WriteOptions): Promise<{ created: StoredList } | { nameExists: string } | { limit: string }>;
+  /** Change a list's description. */
+  updateList(account: string, id: string, description: string, now: string, options?: WriteOptions): Promise<StoredList | undefined>;
+  /** Delete a list and its items; false when there was none. */
+  deleteList(account: string, id: string, options?: WriteOptions): Promise<boolean>;
+  /**
+   * One page of a list's items in key order, after (or before) a key; `search` keeps the items whose text
+   * starts with it (`prefix`), holds it (`contains`) or is it (`exact`). Undefined when there is no such list.
+   */
+  listItems(account: string, listId: string, page: { after?: string; before?: string; limit?: number; search?: { text: string; match: 'prefix' | 'contains' | 'exact' } }): Promise<ItemsPage | undefined>;
+  getItem(account: string, listId: string, itemId: string): Promise<StoredListItem | undefined>;
+  /**
+   * Apply a write of items and record it as bulk operation `operation.id`: `completed`, or `failed` with
+   * the reason (a delete naming an item the list does not have, the limit of items of the kind passed),
+   * the items then unchanged. Undefined when there is no such list.
+   */
+  writeItems(account: string, listId: string, write: ItemsWrite, operation: { id: string; now: string }, limits: ListWriteLimits, options?: WriteOptions): Promise<StoredBulkOperation | undefined>;
+  getOperation(account: string, id: string): Promise<StoredBulkOperation | undefined>;
+  /** Every list of the account with the values of its items (to build the catalog expressions are checked against). */
+  listsWithItems(account: string): Promise<{ list: StoredList; values: Record<string, unknown>[] }[]>;
+  /** The account's list revision: 0 before its first list write, then one up with each. */
+  revision(account: string): Promise<number>;
 }
