@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createServer, type UsersEntry } from '../../src/server/index.js';
+import { createServer, type TokenConfig, type UsersEntry } from '../../src/server/index.js';
 
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-token-'));
@@ -60,7 +60,7 @@ describe('rulekit token create', () => {
     writeFileSync(file, JSON.stringify([alice]));
     const r = run(['token', 'create', '--account', 'acc-a:read', '--users', file, '--email', 'Alice@Example.com']);
     expect(r.code, r.err).toBe(0);
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as (typeof alice & { tokens: unknown[] })[];
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as (typeof alice & { tokens: TokenConfig[] })[];
     expect(doc).toHaveLength(1);
     expect(doc[0]!.tokens).toEqual([expect.objectContaining({ id: r.out.trim().slice(0, 8), accounts: { 'acc-a': 'read' } })]);
     expect(await statusWith(doc, r.out.trim(), 'GET', '/accounts/acc-a/rulesets')).toBe(200);

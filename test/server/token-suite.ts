@@ -157,15 +157,15 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       const client = (apiToken: string) => new Cloudflare({ baseURL, apiToken, apiEmail: null, apiKey: null, maxRetries: 0 });
       const edit = client(TOKENS.aliceEdit);
       const read = client(TOKENS.aliceRead);
-      const created = await edit.rulesets.create(<RulesetCreateParams><unknown>{ account_id: 'acc-alice', ...ACCOUNT_RULESET, kind: 'custom', name: 'by token' });
+      const created = <{ id: string; version: string }>await edit.rulesets.create(<RulesetCreateParams><unknown>{ account_id: 'acc-alice', ...ACCOUNT_RULESET, kind: 'custom', name: 'by token' });
       expect(created).toMatchObject({ name: 'by token', kind: 'custom', version: '1' });
-      const updated = await edit.rulesets.update(created.id, <RulesetUpdateParams><unknown>{ account_id: 'acc-alice', description: 'changed by token', rules: [{ action: 'block', expression: 'tcp.dstport == 23' }] });
+      const updated = <unknown>await edit.rulesets.update(created.id, <RulesetUpdateParams><unknown>{ account_id: 'acc-alice', description: 'changed by token', rules: [{ action: 'block', expression: 'tcp.dstport == 23' }] });
       expect(updated).toMatchObject({ id: created.id, version: '2', description: 'changed by token' });
-      expect((await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
+      expect((<{ version: string }>await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
       expect((await read.rulesets.list({ account_id: 'acc-alice' })).result.map((r) => r.id)).toContain(created.id);
       expect((await read.rulesets.list({ zone_id: 'zone-alice' })).result.map((r) => r.id)).toEqual([aliceZoneRuleset]);
       expect((await read.logpush.jobs.list({ zone_id: 'zone-alice' })).result).toEqual([]);
-      const zoned = await edit.rulesets.update(aliceZoneRuleset, <RulesetUpdateParams><unknown>{ zone_id: 'zone-alice', rules: [] });
+      const zoned = <{ version: string }>await edit.rulesets.update(aliceZoneRuleset, <RulesetUpdateParams><unknown>{ zone_id: 'zone-alice', rules: [] });
       expect(zoned.version).toBe('2');
 
       const isDenied = async (p: Promise<unknown>, expected: string) => {
@@ -181,7 +181,7 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       // A key and a token together: refused, whichever would pass.
       const both = new Cloudflare({ baseURL, apiToken: TOKENS.aliceEdit, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
       await expect(both.rulesets.list({ account_id: 'acc-alice' })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
-      expect((await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
+      expect((<{ version: string }>await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
       await edit.rulesets.delete(created.id, { account_id: 'acc-alice' });
     });
   });
