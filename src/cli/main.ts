@@ -22,6 +22,7 @@ import * as query from './commands/query.js';
 import * as serve from './commands/serve.js';
 import * as simulate from './commands/simulate.js';
 import * as test from './commands/test.js';
+import * as token from './commands/token.js';
 import * as validate from './commands/validate.js';
 import { fileError, UsageError } from './io.js';
 import { MissingPartError } from '../optional-parts.js';
@@ -29,7 +30,7 @@ import { VERSION } from '../version.js';
 
 /** The commands, in the order `rulekit --help` lists them. */
 const COMMANDS: readonly { register(program: Command): void }[] = [
-  demo, serve, playground, lsp, hashKey, check, validate, lint, test, logfilter, analyze, diff, query, simulate, exportCommand,
+  demo, serve, playground, lsp, hashKey, token, check, validate, lint, test, logfilter, analyze, diff, query, simulate, exportCommand,
 ];
 
 /** Build the program (exported for tests). */

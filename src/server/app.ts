@@ -13,7 +13,8 @@ import type { ServerCode } from './codes.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ListCatalog, type ListItems } from '../expression/index.js';
 import type { Store, StoreOptions } from './store/index.js';
-import { loadUsers, type FailureLimit, type UserConfig } from './auth.js';
+import { loadUsers, type FailureLimit, type UsersEntry } from './auth.js';
+import { loadTokens } from './tokens.js';
 import { ValidationMemo } from './body.js';
 import { AnswerBytes, sendError, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
@@ -36,8 +37,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export interface ServerOptions extends StoreOptions {
   /** An open store to use (the server then does not close it); else one is opened from `databaseUrl` / `dataDir`. */
   store?: Store;
-  /** The users, their keys and what they own. */
-  users: readonly UserConfig[];
+  /** The users, their keys and what they own; API tokens, of their own or in a user's `tokens`. */
+  users: readonly UsersEntry[];
   /**
    * Lists every account has beside its stored ones (Lists API), which expressions may name (`$name`); a
    * stored list of the same name takes the place of one of these. Zone rulesets are checked against
@@ -77,6 +78,7 @@ const writeTimedOut = (socket: Duplex) => writeRaw(socket, '408 Request Timeout'
 /** Build the server (not yet listening). Closing it closes the store it opened. */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const users = loadUsers(options.users);
+  const tokens = loadTokens(options.users, users);
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -158,7 +160,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(openApiPlugin);
   await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
-    await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
+    await api.register(authPlugin, { users, tokens, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
     const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
     rulesetRoutes(api, ctx);
     entryPointRoutes(api, ctx);

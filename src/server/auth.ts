@@ -9,6 +9,7 @@
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { TokenConfig } from './tokens.js';
 
 /** A user as configured: the key in clear (hashed when loaded) or already hashed. */
 export interface UserConfig {
@@ -21,6 +22,16 @@ export interface UserConfig {
   accounts?: string[];
   /** Zone ids the user owns. */
   zones?: string[];
+  /** The user's API tokens, each scoped to some of the user's accounts and zones (tokens.ts). */
+  tokens?: TokenConfig[];
+}
+
+/** One entry of a users file: a user, or an API token of its own (no email; tokens.ts). */
+export type UsersEntry = UserConfig | TokenConfig;
+
+/** Whether an entry of a users file is a token of its own rather than a user. */
+export function isTokenEntry(c: UsersEntry): c is TokenConfig {
+  return !!c && typeof c === 'object' && !('email' in c) && ('token' in c || 'token_hash' in c);
 }
 
 /** A user as the server holds it. */
@@ -37,24 +48,35 @@ export function hashKey(key: string, salt: Buffer = randomBytes(16)): string {
   return `sha256:${salt.toString('hex')}:${digest(salt, key).toString('hex')}`;
 }
 
-function digest(salt: Buffer, key: string): Buffer {
+/** The salted SHA-256 of a key or token (what {@link hashKey} writes and sign-in compares). */
+export function digest(salt: Buffer, key: string): Buffer {
   return createHash('sha256').update(salt).update(key, 'utf8').digest();
 }
 
 const HASH_FORMAT = /^sha256:([0-9a-f]{32}):([0-9a-f]{64})$/;
 
-/** Build the user table; throws with the user's index on a bad entry (configuration is checked at start). */
-export function loadUsers(configs: readonly UserConfig[]): Map<string, User> {
+/** The salt and digest of a `sha256:<salt hex>:<digest hex>` hash, or undefined when it is not one. */
+export function parseHash(text: unknown): { salt: Buffer; digest: Buffer } | undefined {
+  const m = typeof text === 'string' ? HASH_FORMAT.exec(text) : null;
+  return m ? { salt: Buffer.from(m[1]!, 'hex'), digest: Buffer.from(m[2]!, 'hex') } : undefined;
+}
+
+/**
+ * Build the user table; throws with the user's index on a bad entry (configuration is checked at start).
+ * Entries that are tokens of their own are skipped here (tokens.ts loads them).
+ */
+export function loadUsers(configs: readonly UsersEntry[]): Map<string, User> {
   const users = new Map<string, User>();
   configs.forEach((c, i) => {
+    if (c && isTokenEntry(c)) return;
     if (!c || typeof c.email !== 'string' || !c.email.includes('@')) throw new Error(`user ${i}: "email" must be an email address`);
     let salt: Buffer;
     let d: Buffer;
     if (typeof c.key_hash === 'string') {
-      const m = HASH_FORMAT.exec(c.key_hash);
-      if (!m) throw new Error(`user ${i} (${c.email}): "key_hash" must look like sha256:<32 hex>:<64 hex> (rulekit hash-key prints one)`);
-      salt = Buffer.from(m[1]!, 'hex');
-      d = Buffer.from(m[2]!, 'hex');
+      const h = parseHash(c.key_hash);
+      if (!h) throw new Error(`user ${i} (${c.email}): "key_hash" must look like sha256:<32 hex>:<64 hex> (rulekit hash-key prints one)`);
+      salt = h.salt;
+      d = h.digest;
     } else if (typeof c.key === 'string' && c.key.length >= 8) {
       salt = randomBytes(16);
       d = digest(salt, c.key);

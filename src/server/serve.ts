@@ -1,6 +1,6 @@
 /**
- * `rulekit serve` (and `npm start`): the server on embedded defaults. Users come from `--users FILE`
- * and/or the `RULEKIT_USERS` environment variable (JSON: an array of users, or `{"users": [...]}`), and a
+ * `rulekit serve` (and `npm start`): the server on embedded defaults. Users (and API tokens) come from
+ * `--users FILE` and/or the `RULEKIT_USERS` environment variable (JSON: an array of users, or `{"users": [...]}`), and a
  * demo user owning a demo account and zone is added unless `--no-demo`. SQLite under `./.rulekit-data`
  * unless `--data DIR` or `--database-url`. SIGTERM and SIGINT close it gracefully: requests in flight
  * finish, new ones are answered 503, then the store is closed.
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createServer, API_PREFIX } from './app.js';
 import { openStoreWaiting } from './wait-for-store.js';
-import type { UserConfig } from './auth.js';
+import type { UserConfig, UsersEntry } from './auth.js';
 import { LogLines, type LogFormat } from './log-lines.js';
 
 /** Options of {@link serve}, as the command line gives them. */
@@ -48,7 +48,7 @@ export function demoUser(env: NodeJS.ProcessEnv = process.env): Required<Pick<Us
   };
 }
 
-function usersFrom(text: string, where: string): UserConfig[] {
+function usersFrom(text: string, where: string): UsersEntry[] {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -57,7 +57,7 @@ function usersFrom(text: string, where: string): UserConfig[] {
   }
   const list = Array.isArray(v) ? v : (v as { users?: unknown })?.users;
   if (!Array.isArray(list)) throw new Error(`${where} must be a JSON array of users or {"users": [...]}`);
-  return list as UserConfig[];
+  return list as UsersEntry[];
 }
 
 function readUsersFile(path: string): string {
@@ -87,7 +87,7 @@ function dataDir(given: string | undefined): string {
 
 /** Start the server; resolves once it listens, with its base URL. */
 export async function serve(options: ServeOptions, write: (s: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<{ app: FastifyInstance; url: string }> {
-  const users: UserConfig[] = [];
+  const users: UsersEntry[] = [];
   if (options.users) users.push(...usersFrom(readUsersFile(options.users), options.users));
   if (env.RULEKIT_USERS) users.push(...usersFrom(env.RULEKIT_USERS, 'RULEKIT_USERS'));
   const demo = options.demo !== false ? demoUser(env) : undefined;

@@ -7,8 +7,10 @@ import { createServer, hashKey, openSqliteStore } from '../../src/server/index.j
 import { FailureLimiter } from '../../src/server/auth.js';
 import { USERS } from './sdk-suite.js';
 import { ALICE, envelope, tenancySuite } from './tenancy-suite.js';
+import { bearer, TOKENS, tokenSuite, USERS_WITH_TOKENS } from './token-suite.js';
 
 tenancySuite('SQLite', async () => openSqliteStore({ path: ':memory:' }));
+tokenSuite('SQLite', async () => openSqliteStore({ path: ':memory:' }));
 
 describe('failed logins are limited per client', () => {
   it('after the limit every request of that client is 429 with Retry-After; other clients are not affected', async () => {
@@ -23,6 +25,21 @@ describe('failed logins are limited per client', () => {
     expect(envelope(limited).errors[0]!.meta.code).toBe('server-too-many-failed-logins');
     const other = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: ALICE, remoteAddress: '192.0.2.8' });
     expect(other.statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('wrong API tokens count as keys do: after the limit even a good token is 429', async () => {
+    const app = await createServer({ users: USERS_WITH_TOKENS, failedAuthLimit: { max: 3, windowMs: 10_000 } });
+    const url = '/client/v4/accounts/acc-alice/rulesets';
+    for (const headers of [bearer(`${TOKENS.aliceEdit.slice(0, -1)}x`), bearer('unknownX-0123456789abcdefghijklmnopqrstuv'), { authorization: 'Basic abc' }]) {
+      expect((await app.inject({ method: 'GET', url, headers, remoteAddress: '192.0.2.9' })).statusCode).toBeGreaterThanOrEqual(400);
+    }
+    const limited = await app.inject({ method: 'GET', url, headers: bearer(TOKENS.aliceEdit), remoteAddress: '192.0.2.9' });
+    expect(limited.statusCode).toBe(429);
+    expect(envelope(limited).errors[0]!.meta.code).toBe('server-too-many-failed-logins');
+    // A key from the same client is limited too: the limit is the client's, whatever it sends.
+    expect((await app.inject({ method: 'GET', url, headers: ALICE, remoteAddress: '192.0.2.9' })).statusCode).toBe(429);
+    expect((await app.inject({ method: 'GET', url, headers: bearer(TOKENS.aliceEdit), remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
     await app.close();
   });
 

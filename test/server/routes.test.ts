@@ -231,6 +231,7 @@ describe('routes', () => {
     const o = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body);
     expect(o.openapi).toBe('3.1.0');
     expect(o.components.securitySchemes).toHaveProperty('api_key');
+    expect(o.components.securitySchemes).toHaveProperty('api_token', { type: 'http', scheme: 'bearer' });
     expect(o.paths['/client/v4/accounts/{account_id}/rulesets'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('rules');
     expect(o.paths).not.toHaveProperty('/healthz');
   });

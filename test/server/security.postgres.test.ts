@@ -1,5 +1,6 @@
 /**
- * The security suites on PostgreSQL: credentials and tenancy on every route (tenancy-suite.ts) and hostile
+ * The security suites on PostgreSQL: credentials and tenancy on every route (tenancy-suite.ts, with API
+ * tokens token-suite.ts) and hostile
  * input (hostile-suite.ts), as auth.test.ts and hostile.test.ts run them on SQLite. Each server gets a
  * schema of its own on one throwaway cluster.
  */
@@ -9,6 +10,7 @@ import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool } from '../helpers/tools.js';
 import { hostileSuite } from './hostile-suite.js';
 import { tenancySuite } from './tenancy-suite.js';
+import { tokenSuite } from './token-suite.js';
 
 describeNeedsTool('postgres')('security on PostgreSQL', () => {
   let cluster: PostgresCluster;
@@ -20,5 +22,6 @@ describeNeedsTool('postgres')('security on PostgreSQL', () => {
   });
   const open = async () => openPostgresStore({ connectionString: await cluster.createSchema() });
   tenancySuite('PostgreSQL', open);
+  tokenSuite('PostgreSQL', open);
   hostileSuite('PostgreSQL', open);
 });

@@ -22,9 +22,12 @@ export const openApiPlugin = fp(async (app) => {
         securitySchemes: {
           api_email: { type: 'apiKey', in: 'header', name: 'X-Auth-Email' },
           api_key: { type: 'apiKey', in: 'header', name: 'X-Auth-Key' },
+          // An API token (tokens.ts): `Authorization: Bearer <token>`.
+          api_token: { type: 'http', scheme: 'bearer' },
         },
       },
-      security: [{ api_email: [], api_key: [] }],
+      // Either a key (both headers) or a token.
+      security: [{ api_email: [], api_key: [] }, { api_token: [] }],
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
