@@ -162,14 +162,21 @@ export function officialOperations(): OfficialOperation[] {
 /** The shape of a path template: its parameters' names left out (`/accounts/{}/rulesets/{}`). */
 export const templateShape = (template: string) => template.replace(/\{[^}]*\}/g, '{}');
 
-/** The document's template for a concrete path (`/accounts/acc-1/rulesets/abc`, no `/client/v4`), if any. */
+/**
+ * The document's template for a concrete path (`/accounts/acc-1/rulesets/abc`, no `/client/v4`), if any:
+ * of those that match, the one with the most literal segments (`…/lists/bulk_operations/{id}` before
+ * `…/lists/{list_id}/items`).
+ */
 export function officialTemplate(method: string, path: string): string | undefined {
   const segments = path.split('?')[0]!.replace(/\/+$/, '').split('/');
-  return officialOperations().find((op) => {
-    if (op.method !== method.toUpperCase()) return false;
-    const t = op.path.split('/');
-    return t.length === segments.length && t.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i]));
-  })?.path;
+  const literals = (t: string) => t.split('/').filter((s) => !s.startsWith('{')).length;
+  return officialOperations()
+    .filter((op) => {
+      if (op.method !== method.toUpperCase()) return false;
+      const t = op.path.split('/');
+      return t.length === segments.length && t.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i]));
+    })
+    .sort((a, b) => literals(b.path) - literals(a.path))[0]?.path;
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
