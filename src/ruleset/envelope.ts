@@ -1,5 +1,5 @@
 /**
- * The service's response envelope for errors (`{success:false, errors:[{code, message, source:{pointer}}],
+ * The service's response envelope for errors (`{success:false, errors:[{code, message, source?:{pointer}}],
  * messages:[]}`), built from diagnostics, so the reference server and the CLI answer alike.
  * @module
  */
@@ -38,7 +38,9 @@ export function numericCode(code: string): number {
 
 function entry(d: Diagnostic): EnvelopeEntry {
   const e: EnvelopeEntry = { code: numericCode(d.code), message: d.message, meta: { code: d.code, severity: d.severity } };
-  if (d.pointer !== undefined) e.source = { pointer: d.pointer };
+  // The service's schema gives `source.pointer` at least one character (rulesets_Message): a diagnostic of
+  // the whole body (pointer "") has no `source`.
+  if (d.pointer) e.source = { pointer: d.pointer };
   if (d.range) e.meta.range = d.range;
   if (d.rangeIn) e.meta.rangeIn = d.rangeIn;
   if (d.fix) e.meta.fix = d.fix;

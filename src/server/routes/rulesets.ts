@@ -94,7 +94,8 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = (req.params as Record<string, string>)['ruleset_id']!;
       const done = await ctx.store.deleteRuleset(owner, id, { dryRun: dryRunOf(req) });
       if (!done) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
-      return sendResult(reply, { id });
+      // As the service (deleteAccountRuleset, deleteZoneRuleset): 204 without a body, dry run or not.
+      return reply.code(204).send();
     });
 
     app.post(`${base}/:ruleset_id/simulate`, {

@@ -1,0 +1,267 @@
+/**
+ * Cloudflare's published OpenAPI document (the part under the reference server's paths, cut into
+ * test/fixtures/openapi/cloudflare-api-subset.json) as a checker of the server's answers: the response
+ * schema the document gives an operation and status, compiled with Ajv, says whether a body conforms.
+ *
+ * OpenAPI 3.0 schemas are JSON Schema with extras: `nullable` (Ajv 8 knows it, beside `type`),
+ * `discriminator` (ignored: the `oneOf` it annotates decides alone), `example`, `readOnly`, `x-*`
+ * (annotations). Formats are checked with ajv-formats, but for {@link IGNORED_FORMATS}.
+ *
+ * Nothing is excused but {@link SCHEMA_EXCEPTIONS}: places where the document contradicts itself, each
+ * with the evidence found in the document (a test fails when the evidence is gone, so that a refreshed
+ * document drops the exception).
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS: its function is the default export under Node's ESM loader.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+export const FIXTURE_PATH = fileURLToPath(new URL('../fixtures/openapi/cloudflare-api-subset.json', import.meta.url));
+
+/** The fixture: `source` says where and at which commit it was cut. */
+export interface OfficialDocument {
+  source: { repo: string; path: string; commit: string; read_with: string; selection: string[] };
+  openapi: string;
+  paths: Record<string, Record<string, OperationObject>>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+interface OperationObject {
+  operationId: string;
+  responses: Record<string, ResponseObject | { $ref: string }>;
+}
+interface ResponseObject {
+  description?: string;
+  content?: Record<string, { schema?: unknown }>;
+}
+
+/** An operation of the document: method (upper case), path template, operationId. */
+export interface OfficialOperation {
+  method: string;
+  path: string;
+  operationId: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Formats the document uses that are not checked, with why. */
+export const IGNORED_FORMATS: Readonly<Record<string, string>> = {
+  float: 'an OpenAPI number format (a width hint for code generators); `type: number` is checked',
+};
+
+/** A place where the document contradicts itself, how the checker reads it instead, and the evidence. */
+export interface SchemaException {
+  /** JSON pointer into the document (the fixture) of the schema that is changed. */
+  pointer: string;
+  /** What is wrong and why it is excused. */
+  reason: string;
+  /** The change: applied to a copy of the schema at `pointer`. */
+  patch(schema: Record<string, unknown>): void;
+  /** The contradiction as it stands in the document (empty: it is gone, drop the exception). */
+  evidence(doc: OfficialDocument): string[];
+}
+
+const schemaAt = (doc: OfficialDocument, pointer: string): Record<string, unknown> =>
+  pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce<any>((n, k) => n?.[k], doc);
+
+/**
+ * The named exceptions. Nothing else in a response is excused.
+ */
+export const SCHEMA_EXCEPTIONS: readonly SchemaException[] = [
+  {
+    pointer: '/components/schemas/rulesets_RuleAction',
+    reason:
+      'rulesets_RuleAction has `pattern: ^[a-z]+$`, yet every rule of the document is `allOf: [rulesets_Rule, {action: {enum: [...]}}]` ' +
+      'and those enums name actions with an underscore (js_challenge, log_custom_field, managed_challenge, serve_error, set_config, …): ' +
+      'no rule with such an action could conform. Read as `^[a-z_]+$`.',
+    patch(schema) {
+      schema['pattern'] = '^[a-z_]+$';
+    },
+    evidence(doc) {
+      const pattern = new RegExp(String(schemaAt(doc, '/components/schemas/rulesets_RuleAction')['pattern']));
+      const actions = new Set<string>();
+      for (const s of Object.values(doc.components['schemas'] ?? {})) {
+        const parts = (s as { allOf?: { properties?: { action?: { enum?: unknown[] } } }[] }).allOf ?? [];
+        for (const p of parts) for (const a of p.properties?.action?.enum ?? []) if (typeof a === 'string') actions.add(a);
+      }
+      return [...actions].filter((a) => !pattern.test(a)).sort();
+    },
+  },
+  {
+    pointer: '/components/schemas/logpush_kind',
+    reason:
+      'logpush_kind is `enum: ["edge"]` with `default: ""` and `example: ""`: a job that is not an Instant Logs job has kind "" ' +
+      '(the default), which the enum refuses. Read as `enum: ["", "edge"]`.',
+    patch(schema) {
+      schema['enum'] = ['', ...(schema['enum'] as unknown[])];
+    },
+    evidence(doc) {
+      const s = schemaAt(doc, '/components/schemas/logpush_kind');
+      const allowed = (s['enum'] as unknown[] | undefined) ?? [];
+      return (['default', 'example'] as const).filter((k) => k in s && !allowed.includes(s[k])).map((k) => `${k} ${JSON.stringify(s[k])}`);
+    },
+  },
+];
+
+let loaded: { doc: OfficialDocument; ajv: Ajv; original: () => Ajv; validators: Map<string, ValidateFunction> } | undefined;
+
+/** The fixture as it is on disk. */
+export function officialDocument(): OfficialDocument {
+  return JSON.parse(readFileSync(FIXTURE_PATH, 'utf8')) as OfficialDocument;
+}
+
+const SCHEMA_ID = 'cloudflare-api-subset';
+
+function load() {
+  if (loaded) return loaded;
+  const doc = officialDocument();
+  const patched = structuredClone(doc);
+  for (const e of SCHEMA_EXCEPTIONS) e.patch(schemaAt(patched, e.pointer));
+  let original: Ajv | undefined;
+  loaded = { doc, ajv: compiler(patched), original: () => (original ??= compiler(structuredClone(doc))), validators: new Map() };
+  return loaded;
+}
+
+/** An Ajv holding the document's components and paths under {@link SCHEMA_ID}. */
+function compiler(doc: OfficialDocument): Ajv {
+  normalize(doc.components);
+  normalize(doc.paths);
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  addFormats(ajv);
+  for (const f of Object.keys(IGNORED_FORMATS)) ajv.addFormat(f, true);
+  ajv.addSchema({ components: doc.components, paths: doc.paths }, SCHEMA_ID);
+  return ajv;
+}
+
+/**
+ * OpenAPI 3.0.3: `nullable` without `type` has no effect; Ajv refuses it, so it is dropped there. (The
+ * document has none today; kept so that a refresh does not break the checker.)
+ */
+function normalize(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(normalize);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if ('nullable' in o && !('type' in o)) delete o['nullable'];
+  Object.values(o).forEach(normalize);
+}
+
+/** Every operation of the document, sorted by path then method. */
+export function officialOperations(): OfficialOperation[] {
+  const { doc } = load();
+  const out: OfficialOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const m of METHODS) if (item[m]) out.push({ method: m.toUpperCase(), path, operationId: item[m].operationId });
+  }
+  return out.sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path < b.path ? -1 : 1));
+}
+
+/** The shape of a path template: its parameters' names left out (`/accounts/{}/rulesets/{}`). */
+export const templateShape = (template: string) => template.replace(/\{[^}]*\}/g, '{}');
+
+/**
+ * The document's template for a concrete path (`/accounts/acc-1/rulesets/abc`, no `/client/v4`), if any:
+ * of those that match, the one with the most literal segments (`…/lists/bulk_operations/{id}` before
+ * `…/lists/{list_id}/items`).
+ */
+export function officialTemplate(method: string, path: string): string | undefined {
+  const segments = path.split('?')[0]!.replace(/\/+$/, '').split('/');
+  const literals = (t: string) => t.split('/').filter((s) => !s.startsWith('{')).length;
+  return officialOperations()
+    .filter((op) => {
+      if (op.method !== method.toUpperCase()) return false;
+      const t = op.path.split('/');
+      return t.length === segments.length && t.every((s, i) => (s.startsWith('{') ? segments[i] !== '' : s === segments[i]));
+    })
+    .sort((a, b) => literals(b.path) - literals(a.path))[0]?.path;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The response object the document gives this status (exact, then `4XX`-style, then `default`), with its pointer. */
+function responseFor(doc: OfficialDocument, method: string, template: string, status: number): { pointer: string; response: ResponseObject } | string {
+  const op = doc.paths[template]?.[method.toLowerCase()];
+  if (!op) return `the official schema has no operation ${method.toUpperCase()} ${template}`;
+  const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => op.responses[k]);
+  if (!key) return `${op.operationId} has no response for ${status} (it has ${Object.keys(op.responses).join(', ')})`;
+  let pointer = `/paths/${escapePointer(template)}/${method.toLowerCase()}/responses/${key}`;
+  let response = op.responses[key]!;
+  while ('$ref' in response) {
+    pointer = (response.$ref as string).slice(1);
+    response = schemaAt(doc, pointer) as unknown as ResponseObject;
+  }
+  return { pointer, response };
+}
+
+/**
+ * Errors of a response against the document (empty when it conforms): `text` is the body as sent (empty
+ * for none). A response the document gives no content must have no body; else the body must be JSON
+ * that its `application/json` schema accepts.
+ */
+export function checkResponse(method: string, template: string, status: number, text: string): string[] {
+  const { doc, ajv, validators } = load();
+  const found = responseFor(doc, method, template, status);
+  if (typeof found === 'string') return [found];
+  const { pointer, response } = found;
+  const where = `${method.toUpperCase()} ${template} ${status} (${pointer})`;
+  const media = response.content?.['application/json'];
+  if (!media?.schema) return text === '' ? [] : [`${where}: the official response has no body, this one has ${text.length} bytes`];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`${where}: the body is not JSON: ${JSON.stringify(text.slice(0, 80))}`];
+  }
+  const schemaPointer = `${pointer}/content/application~1json/schema`;
+  let validate = validators.get(schemaPointer);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${SCHEMA_ID}#${schemaPointer}` });
+    validators.set(schemaPointer, validate);
+  }
+  return validate(body) ? [] : describeErrors(where, validate.errors ?? []);
+}
+
+function describeErrors(where: string, errors: readonly ErrorObject[]): string[] {
+  return errors.map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)} [schema ${e.schemaPath}]`);
+}
+
+/**
+ * The document against itself: every `example` and `default` of a schema checked by the schema it sits
+ * in, as published (no exceptions applied). What fails is a contradiction of the document's own.
+ */
+export function selfContradictions(): { pointer: string; keyword: 'example' | 'default'; errors: string[] }[] {
+  const { doc, original } = load();
+  const ajv = original();
+  const out: { pointer: string; keyword: 'example' | 'default'; errors: string[] }[] = [];
+  type Kind = 'schema' | 'map' | 'other';
+  const SUBSCHEMA = new Set(['items', 'additionalProperties', 'not', 'allOf', 'oneOf', 'anyOf']);
+  const visit = (node: unknown, pointer: string, kind: Kind): void => {
+    if (Array.isArray(node)) return node.forEach((x, i) => visit(x, `${pointer}/${i}`, kind));
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (kind === 'schema') {
+      for (const keyword of ['example', 'default'] as const) {
+        if (!(keyword in o)) continue;
+        const validate = ajv.compile({ $ref: `${SCHEMA_ID}#${pointer}` });
+        if (!validate(o[keyword])) out.push({ pointer, keyword, errors: describeErrors(`${pointer} ${keyword}`, validate.errors ?? []) });
+      }
+    }
+    for (const [k, v] of Object.entries(o)) {
+      const at = `${pointer}/${escapePointer(k)}`;
+      if (kind === 'map') visit(v, at, 'schema'); // the members of `properties`: schemas, whatever their names
+      else if (kind === 'schema') {
+        if (k === 'properties' || k === 'patternProperties') visit(v, at, 'map');
+        else if (SUBSCHEMA.has(k)) visit(v, at, 'schema');
+        // example, default, enum, discriminator…: values, not schemas
+      } else visit(v, at, k === 'schema' ? 'schema' : 'other');
+    }
+  };
+  visit(doc.components['schemas'], '/components/schemas', 'map');
+  visit(doc.paths, '/paths', 'other');
+  visit(doc.components['requestBodies'], '/components/requestBodies', 'other');
+  visit(doc.components['responses'], '/components/responses', 'other');
+  return out;
+}
