@@ -14,6 +14,8 @@ import { RulesetCache } from './cache.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm, type RulesetText } from './record-text.js';
 import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
+import { postgresLogpushExtra } from './logpush-extra-postgres.js';
+import type { LogpushExtraStore } from './logpush-extra.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
@@ -243,6 +245,11 @@ class PostgresStore implements Store {
   private readonly known = new Map<string, number>();
   /** Reads of one ruleset, by owner and id. */
   private readonly reads = new ReadWaves<Stored<StoredRuleset> | undefined>();
+
+  readonly logpushExtra: LogpushExtraStore = postgresLogpushExtra({
+    read: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => this.read<R>(text, values),
+    write: <T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined) => this.write(fn, dryRun),
+  });
 
   constructor(private readonly pool: pg.Pool) {}
 

@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
+import { sqliteLogpushExtra } from './logpush-extra-sqlite.js';
+import type { LogpushExtraStore } from './logpush-extra.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
 import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
@@ -168,6 +170,7 @@ class SqliteStore implements Store {
   private walTooLong = false;
   /** When the checkpointer was last asked to run (performance.now()). */
   private askedAt = -Infinity;
+  readonly logpushExtra: LogpushExtraStore;
 
   constructor(private readonly db: Database.Database, file: string | undefined) {
     if (file) {
@@ -198,6 +201,7 @@ class SqliteStore implements Store {
       release: db.prepare('RELEASE write'),
       rollbackTo: db.prepare('ROLLBACK TO write'),
     };
+    this.logpushExtra = sqliteLogpushExtra(db, <T>(fn: () => T, dryRun: boolean | undefined) => this.write(fn, dryRun));
   }
 
   /**

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { LogpushExtraStore } from './logpush-extra.js';
+
 /** Who owns a resource: an account or a zone, by id. */
 export interface Owner {
   scope: 'accounts' | 'zones';
@@ -109,6 +111,9 @@ export interface Store {
   createJob(owner: Owner, job: Omit<StoredJob, 'id'>, options?: WriteOptions): Promise<StoredJob>;
   updateJob<R>(owner: Owner, id: number, change: Change<StoredJob, R>, options?: WriteOptions): Promise<UpdateResult<StoredJob, R>>;
   deleteJob(owner: Owner, id: number, options?: WriteOptions): Promise<boolean>;
+
+  /** Ownership challenges and Instant Logs sessions (logpush-extra.ts). */
+  readonly logpushExtra: LogpushExtraStore;
 
   /** Liveness of the database (for /healthz). */
   ping(): Promise<void>;
