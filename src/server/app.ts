@@ -20,6 +20,7 @@ import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { API_PREFIX, EnvelopeError } from './routes/common.js';
 import { rulesetRoutes } from './routes/rulesets.js';
 import { logpushRoutes } from './routes/logpush.js';
+import { logpushExtraRoutes } from './routes/logpush-extra.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
@@ -55,6 +56,12 @@ export interface ServerOptions extends StoreOptions {
    * is one, a string serves that directory, `false` none.
    */
   playground?: boolean | string;
+  /**
+   * A directory standing for the Logpush buckets: ownership challenge files are written under it
+   * (`<dir>/<scheme>/<bucket>/<path>/`), and `file://` destinations inside it are taken. None: challenge
+   * tokens are issued but written nowhere (answered in a header), `file://` is refused.
+   */
+  logpushDir?: string;
 }
 
 /** Write an error answer in the envelope straight to a socket (a request fastify is not answering). */
@@ -144,9 +151,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
     await api.register(authPlugin, { users, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
-    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes(), logpushDir: options.logpushDir };
     rulesetRoutes(api, ctx);
     logpushRoutes(api, ctx);
+    logpushExtraRoutes(api, ctx);
   }, { prefix: API_PREFIX });
 
   return app;

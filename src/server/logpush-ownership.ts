@@ -17,7 +17,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { DATE_PLACEHOLDER, parseDestination, validateLogpushJob } from '../logpush/index.js';
-import type { Owner } from './store/index.js';
+import type { Owner, Store } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /** How long an issued token is valid (the service's JWTs expire after 7 days). */
@@ -108,7 +108,7 @@ export function challengeLocation(destination: string, logpushDir: string | unde
   return relative(root, dir).startsWith('..') ? { filename } : { dir, filename };
 }
 
-/** Write the challenge file; answers whether it was written. */
+/** Write the challenge file (the token alone, as the service's file holds it). */
 export async function writeChallengeFile(dir: string, file: string, token: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, file), token, { mode: 0o600 });
@@ -116,3 +116,28 @@ export async function writeChallengeFile(dir: string, file: string, token: strin
 
 /** `ownership-challenge-<8 hex>.txt`, the service's file name. */
 export const challengeFileName = () => `ownership-challenge-${randomBytes(4).toString('hex')}.txt`;
+
+/** The job validator's diagnostics, with a `file://` destination judged as the server takes it. */
+export function withFileDestination(diagnostics: Diagnostic[], body: unknown, logpushDir: string | undefined): Diagnostic[] {
+  const dest = (body as Record<string, unknown> | null)?.['destination_conf'];
+  if (typeof dest !== 'string' || !isFileDestination(dest)) return diagnostics;
+  return [...diagnostics.filter((d) => d.pointer !== '/destination_conf'), ...destinationDiagnostics(dest, logpushDir)];
+}
+
+/**
+ * Why a job write may not go to its destination: it needs an ownership challenge (a new job, or a job
+ * moved to another destination) and `ownership_challenge` is not a token this server issued for this
+ * owner and destination that is still valid. Undefined when it may.
+ */
+export async function ownershipRefusal(store: Store, owner: Owner, body: Record<string, unknown>, now: number, previousDestination?: string): Promise<Diagnostic | undefined> {
+  const dest = body['destination_conf'];
+  if (typeof dest !== 'string' || dest === previousDestination || !needsOwnershipChallenge(dest)) return undefined;
+  const scheme = parseDestination(dest)!.scheme.toLowerCase();
+  const ask = `POST /${owner.scope}/${owner.id}/logpush/ownership with this destination_conf writes one (${OWNERSHIP_SCHEMES.size} schemes need it: ${[...OWNERSHIP_SCHEMES].join(', ')})`;
+  const token = body['ownership_challenge'];
+  if (typeof token !== 'string' || token === '') {
+    return serverDiagnostic('server-ownership-challenge-invalid', `a job to a ${scheme}:// destination needs "ownership_challenge", the token of its challenge file: ${ask}`, '/ownership_challenge');
+  }
+  if (await store.logpushExtra.hasOwnershipChallenge(owner, dest, token, now)) return undefined;
+  return serverDiagnostic('server-ownership-challenge-invalid', `this ownership_challenge was not issued by this server for this ${owner.scope === 'zones' ? 'zone' : 'account'} and exactly this destination_conf, or is older than 7 days: ${ask}`, '/ownership_challenge');
+}

@@ -27,6 +27,8 @@ export interface ServeOptions {
   dbWait?: number;
   /** Seconds a request (headers and body) may take to arrive (default 30; 0: no limit). */
   requestTimeout?: number;
+  /** Directory standing for Logpush buckets (ownership challenge files, `file://` destinations). */
+  logpushDir?: string;
 }
 
 /** How long requests in flight at SIGTERM get to finish, in ms, before their connections are closed. */
@@ -83,7 +85,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const store = await openStoreWaiting({ databaseUrl, dataDir: data }, options.dbWait ?? DEFAULT_DB_WAIT, (line) => process.stderr.write(`${line}\n`));
   let app: FastifyInstance;
   try {
-    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
+    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info' }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000, logpushDir: options.logpushDir === undefined ? undefined : resolve(options.logpushDir) });
   } catch (e) {
     await store.close();
     throw e;
@@ -102,6 +104,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const lines = [
     `rulekit reference server on ${url}`,
     `  storage: ${databaseUrl ? 'PostgreSQL' : `SQLite in ${data}`}`,
+    ...(options.logpushDir ? [`  Logpush buckets (ownership challenges, file:// destinations): ${resolve(options.logpushDir)}`] : []),
     `  OpenAPI: ${address}/openapi.json   health: ${address}/healthz`,
   ];
   if (demo) {
