@@ -4,6 +4,7 @@ import { openPostgresStore } from '../../src/server/index.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool } from '../helpers/tools.js';
 import { sdkSuite } from './sdk-suite.js';
+import { sdkLogpushSuite } from './sdk-logpush-suite.js';
 
 describeNeedsTool('postgres')('on PostgreSQL', () => {
   let cluster: PostgresCluster;
@@ -14,4 +15,5 @@ describeNeedsTool('postgres')('on PostgreSQL', () => {
     await cluster?.stop();
   });
   sdkSuite('PostgreSQL', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
+  sdkLogpushSuite('PostgreSQL', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
 });
