@@ -102,9 +102,10 @@ export function challengeLocation(destination: string, logpushDir: string | unde
   const prefix = p.path.split(DATE_PLACEHOLDER)[0]!.replace(/^\/+|\/+$/g, '');
   const filename = prefix ? `${prefix}/${file}` : file;
   if (!logpushDir) return { filename };
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  // Each part one directory name: no separators, no `.` or `..`.
+  const safe = (s: string) => (/^\.*$/.test(s) ? '_' : s.replace(/[^A-Za-z0-9._-]/g, '_'));
   const root = resolve(logpushDir);
-  const dir = resolve(root, safe(p.scheme.toLowerCase()), safe(p.target) || '_', ...prefix.split('/').filter((x) => x && x !== '.' && x !== '..').map(safe));
+  const dir = resolve(root, safe(p.scheme.toLowerCase()), safe(p.target), ...prefix.split('/').filter((x) => x && x !== '.' && x !== '..').map(safe));
   return relative(root, dir).startsWith('..') ? { filename } : { dir, filename };
 }
 

@@ -6,8 +6,10 @@ import Database from 'better-sqlite3';
 import { rulesetJson, MIGRATIONS, openSqliteStore, openStore, type StoredRuleset } from '../../src/server/store/index.js';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { ruleset, storeSuite } from './store-suite.js';
+import { storeLogpushExtraSuite } from './store-logpush-extra-suite.js';
 
 storeSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' }));
+storeLogpushExtraSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' }));
 
 describe('sqlite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rulekit-store-'));
