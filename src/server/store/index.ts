@@ -9,10 +9,9 @@ import { openSqliteStore } from './sqlite.js';
 import { openPostgresStore } from './postgres.js';
 import type { Store } from './types.js';
 
-export type { Store, Owner, Stored, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
+export type { LogpushExtraStore, StoredEdgeJob, Store, Owner, Stored, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult } from './types.js';
 export { expandRuleset, rulesetJson, rulesetText, seededId, seededIds, seedMask, type CompactForm, type RulesetText } from './record-text.js';
 export { ruleContent, sameRule, storedRule, STORED_RULE_MEMBERS, STORED_RULESET_MEMBERS, type RuleContent, type RuleMember } from './members.js';
-export type { LogpushExtraStore, StoredEdgeJob } from './logpush-extra.js';
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';
 export { openPostgresStore } from './postgres.js';

@@ -3,8 +3,7 @@
  * @module
  */
 import type pg from 'pg';
-import type { LogpushExtraStore, StoredEdgeJob } from './logpush-extra.js';
-import type { Owner, WriteOptions } from './types.js';
+import type { LogpushExtraStore, Owner, StoredEdgeJob, WriteOptions } from './types.js';
 
 /** The store's read (a query outside a transaction) and write (`fn` in a transaction, rolled back when a dry run). */
 export interface PostgresAccess {

@@ -3,8 +3,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import type { LogpushExtraStore, StoredEdgeJob } from './logpush-extra.js';
-import type { Owner, WriteOptions } from './types.js';
+import type { LogpushExtraStore, Owner, StoredEdgeJob, WriteOptions } from './types.js';
 
 /** The store's write: `fn` in the next group commit, rolled back when a dry run. */
 export type SqliteWrite = <T>(fn: () => T, dryRun: boolean | undefined) => Promise<T>;

@@ -15,8 +15,7 @@ import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm,
 import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
 import { postgresLogpushExtra } from './logpush-extra-postgres.js';
-import type { LogpushExtraStore } from './logpush-extra.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import type { Change, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {

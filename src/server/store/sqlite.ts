@@ -12,9 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { RulesetCache } from './cache.js';
 import { sqliteLogpushExtra } from './logpush-extra-sqlite.js';
-import type { LogpushExtraStore } from './logpush-extra.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
-import type { Change, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
+import type { Change, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
