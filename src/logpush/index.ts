@@ -19,7 +19,7 @@ export { printLogFilter, logFilterToJSON, logFilterToExpression, type PrintFilte
 export { compileLogFilter, type CompileLogFilterOptions, type CompiledLogFilter } from './filter.js';
 export { DESTINATION_SCHEMES, DESTINATION_BY_SCHEME, DATE_PLACEHOLDER, parseDestination, type DestinationScheme, type ParsedDestination } from './destinations.js';
 export { LOGPULL_OPTIONS, TIMESTAMP_FORMATS, parseLogpullOptions, readLogpullSettings, checkLogpullOptions, type TimestampFormat, type LogpullOption, type LogpullSettings } from './logpull-options.js';
-export { validateLogpushJob, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN, JOB_OTHER_MEMBERS, type LogpushJobContext } from './job.js';
+export { validateLogpushJob, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN, JOB_OTHER_MEMBERS, JOB_SETTINGS, OUTPUT_OPTIONS_MEMBERS, OUTPUT_TIMESTAMP_FORMATS, type JobSetting, type LogpushJobContext } from './job.js';
 export {
   validateCustomFieldRule, validateCustomFieldRules, zoneCustomFieldLimit, customFieldNames, CUSTOM_FIELD_ARRAYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_ACTION,
   type CustomFieldArray, type CustomFieldRuleOptions,

@@ -9,7 +9,7 @@ import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { DATASETS_BY_SCOPE, DATASET_NAMES, DATASET_SCOPES, getDataset, type Dataset, type DatasetScope } from './datasets/index.js';
 import { DATE_PLACEHOLDER, DESTINATION_BY_SCHEME, DESTINATION_SCHEMES, S3_REGION, parseDestination } from './destinations.js';
 import { checkLogFilter } from './filter-check.js';
-import { checkLogpullOptions, MAX_FIELD_DIAGNOSTICS, parseLogpullOptions, TIMESTAMP_FORMATS } from './logpull-options.js';
+import { checkLogpullOptions, MAX_FIELD_DIAGNOSTICS, parseLogpullOptions } from './logpull-options.js';
 import { customFieldNames } from './custom-fields.js';
 import { parseJsonText, type JsonDoc } from '../json/index.js';
 import { describe, diag, hasOwn, isObject } from './diag.js';
@@ -37,11 +37,43 @@ export interface LogpushJobContext {
 /** Members of the body the spec describes. */
 export const JOB_MEMBERS = ['name', 'destination_conf', 'dataset', 'logpull_options', 'ownership_challenge', 'filter'] as const;
 
-/** Further members of the public API's job body, accepted without checks. */
+/**
+ * Further members of the public API's job body. Those a client sets are checked as the API schema types
+ * them ({@link JOB_SETTINGS}, `output_options`); the ones the service fills (`id`, `error_message`,
+ * `last_complete`, `last_error`) are accepted as a read job gives them back, and ignored.
+ */
 export const JOB_OTHER_MEMBERS = [
   'enabled', 'frequency', 'kind', 'max_upload_bytes', 'max_upload_interval_seconds', 'max_upload_records',
-  'output_options', 'id', 'error_message', 'last_complete', 'last_error',
+  'output_options', 'filter_attack_traffic', 'id', 'error_message', 'last_complete', 'last_error',
 ] as const;
+
+/** How the API schema types a job setting: a boolean, one of some values, or an integer range (0 turns it off). */
+export type JobSetting =
+  | { kind: 'boolean'; nullable?: boolean }
+  | { kind: 'enum'; values: readonly string[]; nullable?: boolean }
+  | { kind: 'range'; min: number; max: number; zero: boolean; unit: string };
+
+/** The job settings of the API schema (cloudflare `LogpushJob`), one row each, read by the validator and the docs. */
+export const JOB_SETTINGS: Readonly<Record<string, JobSetting>> = {
+  enabled: { kind: 'boolean' },
+  filter_attack_traffic: { kind: 'boolean' },
+  frequency: { kind: 'enum', values: ['high', 'low'], nullable: true },
+  kind: { kind: 'enum', values: ['', 'edge'] },
+  max_upload_bytes: { kind: 'range', min: 5_000_000, max: 1_000_000_000, zero: true, unit: 'bytes' },
+  max_upload_interval_seconds: { kind: 'range', min: 30, max: 300, zero: true, unit: 'seconds' },
+  max_upload_records: { kind: 'range', min: 1000, max: 1_000_000, zero: true, unit: 'lines' },
+};
+
+/** `output_options.timestamp_format` (the API schema's enum: two more than `timestamps=` takes). */
+export const OUTPUT_TIMESTAMP_FORMATS = ['unixnano', 'unix', 'rfc3339', 'rfc3339ms', 'rfc3339ns'] as const;
+
+/** The members of `output_options` and their types in the API schema (strings and booleans may be null). */
+export const OUTPUT_OPTIONS_MEMBERS: Readonly<Record<string, 'string' | 'boolean' | 'special'>> = {
+  batch_prefix: 'string', batch_suffix: 'string', field_delimiter: 'string', record_delimiter: 'string',
+  record_prefix: 'string', record_suffix: 'string', record_template: 'string',
+  'CVE-2021-44228': 'boolean', merge_subrequests: 'boolean',
+  field_names: 'special', output_type: 'special', sample_rate: 'special', timestamp_format: 'special',
+};
 
 /** Job names: letters, digits, `-` and `.` (public API schema). */
 export const JOB_NAME_PATTERN = /^[a-zA-Z0-9.-]*$/;
@@ -127,10 +159,11 @@ class JobValidator {
     if (create && isS3 && (!present('ownership_challenge') || body['ownership_challenge'] === '')) {
       this.out.push(diag('ownership-challenge-missing', 'Creating a job with an s3:// destination needs "ownership_challenge": the token the service wrote to the bucket', this.at('')));
     }
+    for (const [k, setting] of Object.entries(JOB_SETTINGS)) if (present(k)) this.setting(k, body[k], setting);
     const lo = str('logpull_options');
     if (lo !== undefined) this.out.push(...checkLogpullOptions(lo, dataset));
     if (lo !== undefined && Array.isArray(ctx.customFieldRules) && dataset?.name === 'http_requests') this.customObjects(lo, ctx.customFieldRules);
-    if (present('output_options')) this.outputOptions(body['output_options'], dataset);
+    if (present('output_options') && body['output_options'] !== null) this.outputOptions(body['output_options'], dataset);
     const filter = str('filter');
     if (filter !== undefined && filter.trim() !== '') {
       const checked = checkLogFilter(filter, { dataset: dataset?.name ?? '', scope: dataset?.scope });
@@ -140,6 +173,24 @@ class JobValidator {
         if (d.range) r.rangeIn = 'value';
         else delete r.rangeIn;
         this.out.push(r);
+      }
+    }
+  }
+
+  /** A job setting against its row of {@link JOB_SETTINGS}. */
+  private setting(k: string, v: unknown, setting: JobSetting): void {
+    const at = this.at(`/${k}`);
+    if (setting.kind === 'boolean') {
+      if (typeof v !== 'boolean' && !(v === null && setting.nullable)) this.out.push(diag('job-member-type', `"${k}" is true or false, not ${describe(v)}`, at));
+    } else if (setting.kind === 'enum') {
+      if (!(typeof v === 'string' && setting.values.includes(v)) && !(v === null && setting.nullable)) {
+        this.out.push(diag('job-member-type', `"${k}" is one of ${setting.values.map((x) => JSON.stringify(x)).join(', ')}${setting.nullable ? ' or null' : ''}, not ${describe(v)}`, at));
+      }
+    } else if (v !== null) {
+      const span = `${setting.min.toLocaleString('en-US')} to ${setting.max.toLocaleString('en-US')} ${setting.unit}${setting.zero ? ', or 0 to turn the limit off' : ''}`;
+      if (typeof v !== 'number' || !Number.isInteger(v)) this.out.push(diag('job-member-type', `"${k}" is an integer (${span}), not ${describe(v)}`, at));
+      else if (!(v === 0 && setting.zero) && (v < setting.min || v > setting.max)) {
+        this.out.push(diag('job-member-range', `"${k}" is ${v}; it takes ${span}`, { ...at, data: { member: k, min: setting.min, max: setting.max } }));
       }
     }
   }
@@ -206,15 +257,29 @@ class JobValidator {
       }
     }
     const ts = o['timestamp_format'];
-    if (ts !== undefined && !(TIMESTAMP_FORMATS as readonly unknown[]).includes(ts)) {
-      this.out.push(diag('logpull-invalid-timestamps', `timestamp_format ${describe(ts)} is not a format; use ${TIMESTAMP_FORMATS.join(', ')}`, this.at('/output_options/timestamp_format')));
+    if (ts !== undefined && !(OUTPUT_TIMESTAMP_FORMATS as readonly unknown[]).includes(ts)) {
+      this.out.push(diag('logpull-invalid-timestamps', `timestamp_format ${describe(ts)} is not a format; use ${OUTPUT_TIMESTAMP_FORMATS.join(', ')}`, this.at('/output_options/timestamp_format')));
+    }
+    const type = o['output_type'];
+    if (type !== undefined && type !== 'ndjson' && type !== 'csv') {
+      this.out.push(diag('job-member-type', `"output_options.output_type" is "ndjson" or "csv", not ${describe(type)}`, this.at('/output_options/output_type')));
+    }
+    for (const [k, t] of Object.entries(OUTPUT_OPTIONS_MEMBERS)) {
+      const v = o[k];
+      if (t === 'special' || k === 'CVE-2021-44228' || v === undefined || v === null || typeof v === t) continue;
+      this.out.push(diag('job-member-type', `"output_options.${k}" is a ${t} or null, not ${describe(v)}`, this.at(`/output_options/${k}`)));
+    }
+    for (const k of Object.keys(o)) {
+      if (hasOwn(OUTPUT_OPTIONS_MEMBERS, k)) continue;
+      const s = suggest(k, Object.keys(OUTPUT_OPTIONS_MEMBERS));
+      this.out.push(diag('job-unknown-member', `output_options has no member ${describe(k)}${s ? `; did you mean "${s}"?` : ''}`, { ...this.at(`/output_options/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, 'key'), data: { member: k, suggestion: s } }));
     }
     const rate = o['sample_rate'];
-    if (rate !== undefined && !(typeof rate === 'number' && rate > 0 && rate <= 1)) {
+    if (rate !== undefined && rate !== null && !(typeof rate === 'number' && rate > 0 && rate <= 1)) {
       this.out.push(diag('logpull-invalid-sample', `sample_rate ${describe(rate)} is not a number in (0, 1]`, this.at('/output_options/sample_rate')));
     }
     const cve = o['CVE-2021-44228'];
-    if (cve !== undefined && typeof cve !== 'boolean') {
+    if (cve !== undefined && cve !== null && typeof cve !== 'boolean') {
       this.out.push(diag('logpull-invalid-cve', `"CVE-2021-44228" in output_options is true or false, not ${describe(cve)}`, this.at('/output_options/CVE-2021-44228')));
     }
   }

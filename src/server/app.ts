@@ -26,6 +26,7 @@ import { ruleRoutes } from './routes/rules.js';
 import { versionRoutes } from './routes/versions.js';
 import { listRoutes } from './routes/lists.js';
 import { AccountLists } from './account-lists.js';
+import { logpushExtraRoutes } from './routes/logpush-extra.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
@@ -65,6 +66,12 @@ export interface ServerOptions extends StoreOptions {
    * is one, a string serves that directory, `false` none.
    */
   playground?: boolean | string;
+  /**
+   * A directory standing for the Logpush buckets: ownership challenge files are written under it
+   * (`<dir>/<scheme>/<bucket>/<path>/`), and `file://` destinations inside it are taken. None: challenge
+   * tokens are issued but written nowhere (answered in a header), `file://` is refused.
+   */
+  logpushDir?: string;
 }
 
 /** Write an error answer in the envelope straight to a socket (a request fastify is not answering). */
@@ -168,6 +175,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     versionRoutes(api, ctx);
     logpushRoutes(api, ctx);
     listRoutes(api, ctx);
+    logpushExtraRoutes(api, ctx);
   }, { prefix: API_PREFIX });
 
   return app;

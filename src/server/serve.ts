@@ -30,6 +30,8 @@ export interface ServeOptions {
   dbWait?: number;
   /** Seconds a request (headers and body) may take to arrive (default 30; 0: no limit). */
   requestTimeout?: number;
+  /** Directory standing for Logpush buckets (ownership challenge files, `file://` destinations). */
+  logpushDir?: string;
 }
 
 /** How long requests in flight at SIGTERM get to finish, in ms, before their connections are closed. */
@@ -101,7 +103,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const logs = new LogLines(format, (text) => process.stdout.write(text));
   let app: FastifyInstance;
   try {
-    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info', stream: logs }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000 });
+    app = await createServer({ users, store, logger: { level: options.logLevel ?? 'info', stream: logs }, requestTimeout: options.requestTimeout === undefined ? undefined : options.requestTimeout * 1000, logpushDir: options.logpushDir === undefined ? undefined : resolve(options.logpushDir) });
   } catch (e) {
     await store.close();
     throw e;
@@ -120,6 +122,7 @@ export async function serve(options: ServeOptions, write: (s: string) => void, e
   const lines = [
     `rulekit reference server on ${url}`,
     `  storage: ${databaseUrl ? 'PostgreSQL' : `SQLite in ${data}`}`,
+    ...(options.logpushDir ? [`  Logpush buckets (ownership challenges, file:// destinations): ${resolve(options.logpushDir)}`] : []),
     `  OpenAPI: ${address}/openapi.json   health: ${address}/healthz`,
   ];
   if (demo) {

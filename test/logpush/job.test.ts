@@ -310,7 +310,7 @@ describe('job diagnostics in full (words, pointers, ranges inside the member, fi
       { code: 'logpull-unknown-field', message: '"Qqqqqqqqqqqq" is not a field of http_requests', pointer: '/output_options/field_names/4', range: undefined, fix: undefined, data: { field: 'Qqqqqqqqqqqq', dataset: 'http_requests', suggestion: undefined } },
     ]);
     expect(run({ output_options: { timestamp_format: 'iso', sample_rate: 0, 'CVE-2021-44228': 'true' } }).map((d) => [d.code, d.pointer, d.message])).toEqual([
-      ['logpull-invalid-timestamps', '/output_options/timestamp_format', 'timestamp_format "iso" is not a format; use unixnano, unix, rfc3339'],
+      ['logpull-invalid-timestamps', '/output_options/timestamp_format', 'timestamp_format "iso" is not a format; use unixnano, unix, rfc3339, rfc3339ms, rfc3339ns'],
       ['logpull-invalid-sample', '/output_options/sample_rate', 'sample_rate 0 is not a number in (0, 1]'],
       ['logpull-invalid-cve', '/output_options/CVE-2021-44228', '"CVE-2021-44228" in output_options is true or false, not "true"'],
     ]);

@@ -88,7 +88,7 @@ async function writer(c: number, w: number, stop: () => boolean, counts: { acked
     } else if (myJobs.length === 0 || r < 0.8) {
       const name = `j-c${c}-w${w}-${jobN++}`;
       pending = { op: 'create-job', zone: z, name };
-      req = { method: 'POST', path: `/zones/${z}/logpush/jobs`, body: { name, dataset: 'http_requests', destination_conf: `gs://bucket/${name}/{DATE}`, logpull_options: 'fields=ClientIP,RayID&timestamps=rfc3339' } };
+      req = { method: 'POST', path: `/zones/${z}/logpush/jobs`, body: { name, dataset: 'http_requests', destination_conf: `https://logs.example.com/${name}/{DATE}`, logpull_options: 'fields=ClientIP,RayID&timestamps=rfc3339' } };
     } else {
       const record = myJobs[Math.floor(rand() * myJobs.length)]!;
       const name = `${String(record.result['name']).replace(/-u\d+$/, '')}-u${jobN++}`;
@@ -209,7 +209,7 @@ async function verify(): Promise<void> {
       const create = pendings.find((p) => p.op === 'create-job' && p.zone === z) as Extract<Pending, { op: 'create-job' }> | undefined;
       expect(create, `${z}: job ${j['id']} that was never acknowledged nor in flight`).toBeDefined();
       expect(j['name']).toBe(create!.name);
-      expect(j['destination_conf']).toBe(`gs://bucket/${create!.name}/{DATE}`);
+      expect(j['destination_conf']).toBe(`https://logs.example.com/${create!.name}/{DATE}`);
       jobsAcked.set(`${z}/${j['id']}`, { zone: z, id: j['id'] as number, result: j });
       pendings.splice(pendings.indexOf(create!), 1);
     }

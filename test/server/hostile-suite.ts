@@ -37,7 +37,7 @@ const VALID_ZONE_RULESET = {
   rules: [{ action: 'log_custom_field', expression: 'true', action_parameters: { request_fields: [{ name: 'content-type' }] } }],
 };
 /** firewall_events: both scopes offer it, so the same body is valid on zone and account routes. */
-const VALID_JOB = { name: 'job', destination_conf: 'gs://bucket/logs/{DATE}', dataset: 'firewall_events' };
+const VALID_JOB = { name: 'job', destination_conf: 'https://logs.example.com/logs/{DATE}', dataset: 'firewall_events' };
 
 interface Envelope {
   result: unknown;
@@ -277,7 +277,7 @@ export function hostileSuite(storeName: string, open: () => Promise<Store>): voi
       it('__proto__, constructor and prototype keys at every level of a job: warned about, never stored as members, nothing polluted', async () => {
         for (const key of ['__proto__', 'constructor', 'prototype']) {
           const evil = `"${key}": {"${PROTO_MARK}": 1, "polluted": true, "prototype": {"${PROTO_MARK}": 2}}`;
-          const create = `{${evil}, "name": "j-${key.replace(/_/g, '')}", "destination_conf": "gs://bucket/logs", "dataset": "firewall_events", "output_options": {${evil}}}`;
+          const create = `{${evil}, "name": "j-${key.replace(/_/g, '')}", "destination_conf": "https://logs.example.com/logs", "dataset": "firewall_events", "output_options": {${evil}}}`;
           const update = `{${evil}, "name": "u-${key.replace(/_/g, '')}", "output_options": {${evil}}}`;
           for (const [method, url, text] of [['POST', `${ZONE}/logpush/jobs`, create], ['PUT', `${ZONE}/logpush/jobs/${jobId}`, update], ['POST', `${ACCOUNT}/logpush/jobs`, create]] as const) {
             // Dry run first: the answer is the one the write gives, and nothing changes.
@@ -398,7 +398,7 @@ export function hostileSuite(storeName: string, open: () => Promise<Store>): voi
             n,
             `{"name": ${n}, "kind": "root", "phase": "network_transit", "rules": []}`,
             `{"name": "x", "kind": "root", "phase": "network_transit", "rules": [{"action": "block", "expression": "tcp.dstport == ${n}"}]}`,
-            `{"name": "x", "destination_conf": "gs://b/p", "dataset": "http_requests", "max_upload_bytes": ${n}}`,
+            `{"name": "x", "destination_conf": "https://logs.example.com/p", "dataset": "http_requests", "max_upload_bytes": ${n}}`,
           ];
           for (const [i, text] of texts.entries()) {
             for (const t of writeTargets()) {
@@ -424,7 +424,7 @@ export function hostileSuite(storeName: string, open: () => Promise<Store>): voi
         const rule = '{"rules": [{"action": "block", "action": "skip", "expression": "tcp.dstport == 1"}]}';
         expect(refused(await inject('PUT', `${ACCOUNT}/rulesets/${rulesetId}`, rule), 400, 'ruleset-duplicate-member').source?.pointer).toBe('/rules/0/action');
         expect(await state()).toBe(before);
-        const job = await inject('POST', `${ZONE}/logpush/jobs?dry_run=true`, '{"destination_conf": "gs://b/p", "dataset": "http_requests", "name": "a", "name": "b"}');
+        const job = await inject('POST', `${ZONE}/logpush/jobs?dry_run=true`, '{"destination_conf": "https://logs.example.com/p", "dataset": "http_requests", "name": "a", "name": "b"}');
         expect(job.statusCode).toBe(200);
         const body = envelope(job);
         expect(body.messages.some((m) => m.meta?.code === 'job-duplicate-member' && m.source?.pointer === '/name')).toBe(true);

@@ -112,7 +112,7 @@ describe('routes', () => {
     expect(unknownRule.statusCode).toBe(400);
     expect(JSON.parse(unknownRule.body).errors[0]).toMatchObject({ source: { pointer: '/rules/0/id' }, meta: { code: 'server-unknown-rule-id' } });
     expect((await app.inject({ method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H })).statusCode).toBe(204);
-    const job = await post(`${ZONE}/logpush/jobs?dry_run=true`, { name: 'j', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339', ownership_challenge: '00000000000000000000' });
+    const job = await post(`${ZONE}/logpush/jobs?dry_run=true`, { name: 'j', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339' });
     expect(job.statusCode).toBe(200);
     expect(await snapshot()).toBe(before);
     const wrong = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: H, query: { dry_run: 'yes' } });
@@ -167,7 +167,7 @@ describe('routes', () => {
   });
 
   it('a job cannot change dataset; a job naming custom fields the zone lacks gets a warning', async () => {
-    const body = { name: 'j', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP,RequestHeaders&timestamps=rfc3339', ownership_challenge: '00000000000000000000' };
+    const body = { name: 'j', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP,RequestHeaders&timestamps=rfc3339' };
     const created = await post(`${ZONE}/logpush/jobs`, body);
     expect(created.statusCode).toBe(200);
     const env = JSON.parse(created.body);

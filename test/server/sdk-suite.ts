@@ -39,7 +39,7 @@ export const ACCOUNT_RULESET = {
   ],
 };
 
-async function expectApiError<T>(p: Promise<T>, type: abstract new (...a: never[]) => Error, code?: string, pointer?: string): Promise<InstanceType<typeof Cloudflare.APIError>> {
+export async function expectApiError<T>(p: Promise<T>, type: abstract new (...a: never[]) => Error, code?: string, pointer?: string): Promise<InstanceType<typeof Cloudflare.APIError>> {
   const e = await p.then(() => undefined, (x: unknown) => x);
   expect(e).toBeInstanceOf(type);
   const err = e as InstanceType<typeof Cloudflare.APIError>;
@@ -173,10 +173,9 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
       const job = await alice.logpush.jobs.create(<JobCreateParams><unknown>{
         zone_id,
         name: 'errors',
-        destination_conf: 's3://logs-bucket/http?region=us-east-1',
+        destination_conf: 'https://logs.example.com/http?header_Authorization=Basic%20abc',
         dataset: 'http_requests',
         logpull_options: 'fields=ClientIP,ClientRequestHost,EdgeResponseStatus,RequestHeaders&timestamps=rfc3339',
-        ownership_challenge: '00000000000000000000',
         filter,
       });
       expect(job).toMatchObject({ name: 'errors', dataset: 'http_requests', filter, enabled: false });
@@ -197,7 +196,7 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
 
     it('a filter over the limits, or naming a field the dataset lacks, is refused with its pointer', async () => {
       const zone_id = 'zone-alice';
-      const base = { zone_id, name: 'x', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339', ownership_challenge: '00000000000000000000' };
+      const base = { zone_id, name: 'x', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339' };
       const big = JSON.stringify({ where: { or: Array.from({ length: 40 }, (_, i) => ({ key: 'ClientRequestHost', operator: 'eq', value: `host-${i}.example.com` })) } });
       const e1 = await expectApiError(alice.logpush.jobs.create(<JobCreateParams><unknown>{ ...base, filter: big }), Cloudflare.BadRequestError);
       expect(JSON.stringify(e1.errors)).toContain('/filter');

@@ -5,6 +5,7 @@ import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool } from '../helpers/tools.js';
 import { sdkSuite } from './sdk-suite.js';
 import { sdkRulesetPartsSuite } from './sdk-rulesets-suite.js';
+import { sdkLogpushSuite } from './sdk-logpush-suite.js';
 
 describeNeedsTool('postgres')('on PostgreSQL', () => {
   let cluster: PostgresCluster;
@@ -16,4 +17,5 @@ describeNeedsTool('postgres')('on PostgreSQL', () => {
   });
   sdkSuite('PostgreSQL', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
   sdkRulesetPartsSuite('PostgreSQL', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
+  sdkLogpushSuite('PostgreSQL', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
 });

@@ -15,6 +15,7 @@ import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
 import { ruleset, storeSuite } from './store-suite.js';
+import { storeLogpushExtraSuite } from './store-logpush-extra-suite.js';
 
 const it = needsTool('postgres');
 const WORKER = fileURLToPath(new URL('../helpers/pg-race-worker.ts', import.meta.url));
@@ -31,6 +32,7 @@ describeNeedsTool('postgres')('postgres store', () => {
   });
 
   storeSuite('postgres', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
+  storeLogpushExtraSuite('postgres', async () => openPostgresStore({ connectionString: await cluster.createSchema() }));
 
   it('is what openStore opens for a postgres:// URL, and migrates once however many open it at once', async () => {
     const url = await cluster.createDatabase();

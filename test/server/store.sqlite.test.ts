@@ -8,8 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { newRuleset, replaceRules } from '../../src/server/records.js';
 import { ruleset, storeSuite } from './store-suite.js';
+import { storeLogpushExtraSuite } from './store-logpush-extra-suite.js';
 
 storeSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' }));
+storeLogpushExtraSuite('sqlite in memory', async () => openSqliteStore({ path: ':memory:' }));
 
 describe('sqlite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rulekit-store-'));

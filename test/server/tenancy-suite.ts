@@ -39,7 +39,7 @@ export function tenancySuite(storeName: string, open: () => Promise<Store>): voi
       aliceRuleset = JSON.parse(rs.body).result.id;
       const job = await app.inject({
         method: 'POST', url: '/client/v4/zones/zone-alice/logpush/jobs', headers: ALICE,
-        payload: { name: 'j', destination_conf: 's3://b/p?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339', ownership_challenge: '00000000000000000000' },
+        payload: { name: 'j', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339' },
       });
       aliceJob = JSON.parse(job.body).result.id;
     });

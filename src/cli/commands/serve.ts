@@ -20,6 +20,7 @@ export function register(program: Command): void {
     .option('--users <path>', 'JSON file of users: [{"email", "key" or "key_hash", "accounts": [...], "zones": [...]}] (or RULEKIT_USERS)')
     .option('--no-demo', 'no demo user, account and zone')
     .option('--request-timeout <seconds>', 'most time a request (headers and body) may take to arrive; slower ones are answered 408 (0: no limit)', seconds, 30)
+    .option('--logpush-dir <dir>', 'directory standing for Logpush buckets: ownership challenge files are written under it, and file:// destinations inside it are taken')
     .option('--db-wait <seconds>', 'how long to keep trying a database that does not answer at start (0: once)', seconds, 30)
     .addOption(new Option('--log-format <format>', 'request log on stdout: readable lines (pretty), JSON lines (json), or pretty on a terminal and JSON otherwise (auto)').choices(['auto', 'pretty', 'json']).default('auto'))
     .addOption(new Option('--log-level <level>', 'log level of the request log on stdout').choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'))

@@ -37,6 +37,8 @@ export interface RouteContext {
   rules?: RuleCache;
   /** The bytes of the answers of records read before (GET). */
   answers?: AnswerBytes;
+  /** Where Logpush ownership challenge files are written, and `file://` destinations live (logpush-ownership.ts). */
+  logpushDir?: string;
 }
 
 /**

@@ -2,7 +2,8 @@
  * Logpush job routes, at zone and account level: list, create, read, update, delete. Bodies are validated
  * by `validateLogpushJob` with the route's scope (a dataset of the other scope is refused) and the zone's
  * custom-field rules so that a job naming `RequestHeaders` while
- * the zone logs none is reported.
+ * the zone logs none is reported. A job to a destination that needs an ownership challenge is created (or
+ * moved there) only with a token this server issued (logpush-ownership.ts).
  * @module
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -13,6 +14,7 @@ import { newJob, updateJob } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext, type Scope } from './common.js';
 import { validateBody } from '../body.js';
+import { ownershipRefusal, withFileDestination } from '../logpush-ownership.js';
 import { dryRunQuery, jobBodySchema, jobParams, scopeParams } from './schemas.js';
 
 export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -45,8 +47,10 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const body = bodyOf(req);
       const rules = await customFieldRules(owner);
-      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', scope: scope.scope, customFieldRules: rules }));
+      const diagnostics = withFileDestination(validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', scope: scope.scope, customFieldRules: rules })), body.value, ctx.logpushDir);
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      const refusal = await ownershipRefusal(ctx.store, owner, body.value as Record<string, unknown>, Date.now());
+      if (refusal) return sendErrors(reply, 400, [refusal]);
       const job = await ctx.store.createJob(owner, newJob(body.value as Record<string, unknown>), { dryRun: dryRunOf(req) });
       return sendResult(reply, job, diagnostics);
     });
@@ -66,13 +70,16 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const stored = await ctx.store.getJob(owner, id);
       if (!stored) return notFound(reply, scope, id);
       const rules = await customFieldRules(owner);
-      const diagnostics = validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', scope: scope.scope, dataset: stored.dataset ?? undefined, customFieldRules: rules }));
+      const diagnostics = withFileDestination(validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', scope: scope.scope, dataset: stored.dataset ?? undefined, customFieldRules: rules })), body.value, ctx.logpushDir);
       // A body that is not an object is already an error above; it must not be read as one here.
       const value = (body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? body.value : {}) as Record<string, unknown>;
       if (typeof value['dataset'] === 'string' && value['dataset'] !== stored.dataset) {
         diagnostics.push(serverDiagnostic('server-immutable-member', `"dataset" is fixed when a job is created: this job's is ${JSON.stringify(stored.dataset)}; create a new job for ${JSON.stringify(value['dataset'])}`, '/dataset'));
       }
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
+      // A job moved to a destination that needs a challenge needs its token, as a new one does.
+      const refusal = await ownershipRefusal(ctx.store, owner, value, Date.now(), stored.destination_conf);
+      if (refusal) return sendErrors(reply, 400, [refusal]);
       const outcome = await ctx.store.updateJob(owner, id, (current) => ({ next: updateJob(current, value) }), { dryRun: dryRunOf(req) });
       if ('ok' in outcome) return sendResult(reply, outcome.ok, diagnostics);
       return notFound(reply, scope, id);

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_LIMITS } from '../../expression/index.js';
 import { CATALOG_ACTIONS, kindsAt, phasesAt, RULE_MEMBERS, RULESET_LIMITS, RULESET_MEMBERS } from '../../ruleset/index.js';
-import { DATASETS_BY_SCOPE, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN } from '../../logpush/index.js';
+import { DATASETS_BY_SCOPE, JOB_MEMBERS, JOB_NAME_MAX, JOB_NAME_PATTERN, JOB_SETTINGS, OUTPUT_OPTIONS_MEMBERS } from '../../logpush/index.js';
 import { MAX_SIMULATED_PACKETS, type Scope } from './common.js';
 
 const id = { type: 'string', minLength: 1, maxLength: 64, description: 'An id (the service uses 32 hex digits).' } as const;
@@ -59,8 +59,8 @@ export const rulesetBodySchema = (scope: Scope, operation: 'create' | 'update') 
 
 /**
  * A Logpush job body. The members the spec describes are strings (`filter` may be null); the public
- * API's other members are accepted and not checked, and a member neither names is warned about, so
- * the schema leaves further members open.
+ * API's settings are typed as its schema types them; a member neither names is warned about, so the
+ * schema leaves further members open.
  */
 export const jobBodySchema = (scope: Scope, operation: 'create' | 'update') => ({
   type: 'object',
@@ -69,8 +69,11 @@ export const jobBodySchema = (scope: Scope, operation: 'create' | 'update') => (
     name: { type: 'string', pattern: JOB_NAME_PATTERN.source, maxLength: JOB_NAME_MAX },
     dataset: { type: 'string', enum: [...DATASETS_BY_SCOPE[scope.scope].keys()] },
     filter: { type: ['string', 'null'], description: 'A JSON document {"where": …} as a string.' },
-    enabled: { type: 'boolean' },
-    frequency: { type: 'string', enum: ['high', 'low'] },
+    // The settings as the API schema types them (JOB_SETTINGS, which the validator reads).
+    ...Object.fromEntries(Object.entries(JOB_SETTINGS).map(([k, t]) => [k, t.kind === 'boolean' ? { type: 'boolean' }
+      : t.kind === 'enum' ? { type: t.nullable ? ['string', 'null'] : 'string', enum: t.nullable ? [...t.values, null] : t.values }
+      : { type: ['integer', 'null'], minimum: 0, maximum: t.max, description: `0 (off), or ${t.min} to ${t.max} ${t.unit}` }])),
+    output_options: { type: ['object', 'null'], properties: Object.fromEntries(Object.entries(OUTPUT_OPTIONS_MEMBERS).filter(([, t]) => t !== 'special').map(([k, t]) => [k, { type: [t, 'null'] }])) },
   },
   ...(operation === 'create' ? { required: ['destination_conf', 'dataset'] } : {}),
 });

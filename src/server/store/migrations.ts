@@ -246,6 +246,50 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'Logpush ownership challenges issued and Instant Logs sessions',
+    // A challenge row per token issued (the service's tokens are JWTs bound to the owner and the
+    // destination, valid 7 days, and stay valid when another is asked for); `expires_at` in epoch ms.
+    // One Instant Logs session per zone (the service's limit), with its expiry; `seq` orders PostgreSQL's.
+    sqlite: `
+      CREATE TABLE logpush_ownership_challenges (
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        token TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, owner, destination, token)
+      );
+      CREATE TABLE logpush_edge_jobs (
+        session_id TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX logpush_edge_jobs_owner ON logpush_edge_jobs (scope, owner);
+    `,
+    postgres: `
+      CREATE TABLE logpush_ownership_challenges (
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        token TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (scope, owner, destination, token)
+      );
+      CREATE TABLE logpush_edge_jobs (
+        session_id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        scope TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX logpush_edge_jobs_owner ON logpush_edge_jobs (scope, owner, seq);
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

@@ -15,7 +15,8 @@ import { expandRuleset, HistoryRows, RecordTexts, rulesetText, type CompactForm,
 import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
 import { PostgresListStore } from './lists-postgres.js';
-import type { Change, ListStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import { postgresLogpushExtra } from './logpush-extra-postgres.js';
+import type { Change, ListStore, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -245,6 +246,11 @@ class PostgresStore implements Store {
   private readonly known = new Map<string, number>();
   /** Reads of one ruleset, by owner and id. */
   private readonly reads = new ReadWaves<Stored<StoredRuleset> | undefined>();
+
+  readonly logpushExtra: LogpushExtraStore = postgresLogpushExtra({
+    read: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => this.read<R>(text, values),
+    write: <T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined) => this.write(fn, dryRun),
+  });
 
   constructor(private readonly pool: pg.Pool) {
     this.lists = new PostgresListStore((text, values) => this.read(text, values), (fn, dryRun) => this.write(fn, dryRun));

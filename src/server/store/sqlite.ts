@@ -12,9 +12,10 @@ import { Worker } from 'node:worker_threads';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type { DataDirLock } from './dir-lock.js';
 import { RulesetCache } from './cache.js';
+import { sqliteLogpushExtra } from './logpush-extra-sqlite.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
 import { SqliteListStore } from './lists-sqlite.js';
-import type { Change, ListStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import type { Change, ListStore, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -182,6 +183,7 @@ class SqliteStore implements Store {
   private walTooLong = false;
   /** When the checkpointer was last asked to run (performance.now()). */
   private askedAt = -Infinity;
+  readonly logpushExtra: LogpushExtraStore;
 
   constructor(private readonly db: Database.Database, file: string | undefined, private readonly lock?: DataDirLock) {
     this.lists = new SqliteListStore(db, (fn, dryRun) => this.write(fn, dryRun));
@@ -215,6 +217,7 @@ class SqliteStore implements Store {
       release: db.prepare('RELEASE write'),
       rollbackTo: db.prepare('ROLLBACK TO write'),
     };
+    this.logpushExtra = sqliteLogpushExtra(db, <T>(fn: () => T, dryRun: boolean | undefined) => this.write(fn, dryRun));
   }
 
   /**
