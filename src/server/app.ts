@@ -168,7 +168,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(playgroundPlugin, { playground: options.playground });
   await app.register(async (api) => {
     await api.register(authPlugin, { users, tokens, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
-    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes() };
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes(), logpushDir: options.logpushDir };
     rulesetRoutes(api, ctx);
     entryPointRoutes(api, ctx);
     ruleRoutes(api, ctx);

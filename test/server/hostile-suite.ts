@@ -476,7 +476,7 @@ export function hostileSuite(storeName: string, open: () => Promise<Store>): voi
       });
 
       it('unknown routes: 404 server-not-found envelope', async () => {
-        for (const url of ['/', '/nope', '/client/v4', '/client/v4/', '/client/v4/nope', '/client/v5/accounts/acc1/rulesets', `${ACCOUNT}/rulesets/x/y/z`, `${ACCOUNT}/logpush`, '/client/v4/users/acc1/rulesets', `${ACCOUNT}/rulesets/${rulesetId}/versions/1`]) {
+        for (const url of ['/', '/nope', '/client/v4', '/client/v4/', '/client/v4/nope', '/client/v5/accounts/acc1/rulesets', `${ACCOUNT}/rulesets/x/y/z`, `${ACCOUNT}/logpush`, '/client/v4/users/acc1/rulesets', `${ACCOUNT}/rulesets/${rulesetId}/versions/1/rules`]) {
           for (const method of ['GET', 'POST', 'DELETE']) {
             refused(await inject(method, url, method === 'POST' ? '{}' : undefined, method === 'POST' ? JSON_CT : AUTH), 404, 'server-not-found');
           }

@@ -89,8 +89,8 @@ const RULESET: Record<Scope, Record<string, unknown>> = {
 };
 
 const JOB: Record<Scope, Record<string, unknown>> = {
-  accounts: { name: 'audit', destination_conf: 's3://logs/audit?region=us-east-1', dataset: 'audit_logs', logpull_options: 'fields=ActionType,ActorEmail&timestamps=rfc3339', ownership_challenge: '00000000000000000000' },
-  zones: { name: 'errors', destination_conf: 's3://logs/http?region=us-east-1', dataset: 'http_requests', logpull_options: 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339', ownership_challenge: '00000000000000000000', filter: JSON.stringify({ where: { key: 'EdgeResponseStatus', operator: 'geq', value: 500 } }) },
+  accounts: { name: 'audit', destination_conf: 'https://logs.example.com/audit', dataset: 'audit_logs', logpull_options: 'fields=ActionType,ActorEmail&timestamps=rfc3339' },
+  zones: { name: 'errors', destination_conf: 'https://logs.example.com/http', dataset: 'http_requests', logpull_options: 'fields=ClientIP,EdgeResponseStatus&timestamps=rfc3339', filter: JSON.stringify({ where: { key: 'EdgeResponseStatus', operator: 'geq', value: 500 } }) },
 };
 
 interface Answer {

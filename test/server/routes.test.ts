@@ -255,7 +255,8 @@ describe('routes', () => {
       const body = JSON.parse(h.body);
       expect(body.success).toBe(false);
       expect(body.errors[0].meta.code).toBe('server-unavailable');
-      expect(body.errors[0].message).toContain('connection refused');
+      expect(body.errors[0].message).toBe('the database does not answer');
+      expect(JSON.stringify(body)).not.toContain('connection refused');
     } finally {
       await server.close();
       await inner.close();
