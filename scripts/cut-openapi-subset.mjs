@@ -27,7 +27,7 @@ if (!input || !/^[0-9a-f]{40}$/.test(commit ?? '')) {
 }
 const raw = readFileSync(input, 'utf8');
 
-/** End offset (exclusive) of the JSON value starting at `i`. */
+/** End offset (exclusive) of the JSON value starting at `i`. @param {number} i @returns {number} */
 function valueEnd(i) {
   const c = raw[i];
   if (c === '"') return stringEnd(i);
@@ -42,8 +42,10 @@ function valueEnd(i) {
     throw new Error(`unterminated value at ${i}`);
   }
   const m = /^[^,}\]\s]+/.exec(raw.slice(i, i + 64));
+  if (!m) throw new Error(`no JSON value at ${i}`);
   return i + m[0].length;
 }
+/** @param {number} i @returns {number} */
 function stringEnd(i) {
   for (let j = i + 1; j < raw.length; j++) {
     if (raw[j] === '\\') j++;
@@ -51,10 +53,12 @@ function stringEnd(i) {
   }
   throw new Error(`unterminated string at ${i}`);
 }
-const skipWs = (i) => { while (/\s/.test(raw[i])) i++; return i; };
+const skipWs = (/** @type {number} */ i) => { while (/\s/.test(raw[i])) i++; return i; };
 
-/** Members of the object at `[start, end)`: key → {key text, value text}. */
+/** @typedef {{ keyText: string, start: number, text: string }} Member */
+/** Members of the object at `[start, end)`: key → {key text, value text}. @param {number} start @returns {Map<string, Member>} */
 function members(start) {
+  /** @type {Map<string, Member>} */
   const result = new Map();
   let i = skipWs(start + 1);
   while (raw[i] !== '}') {
@@ -70,22 +74,31 @@ function members(start) {
 }
 
 const top = members(skipWs(0));
-const paths = members(top.get('paths').start);
-const components = members(top.get('components').start);
+/** A member of the document's top level that must be there. @param {string} key */
+const required = (key) => {
+  const m = top.get(key);
+  if (!m) throw new Error(`the document has no "${key}"`);
+  return m;
+};
+const paths = members(required('paths').start);
+const components = members(required('components').start);
 const sections = new Map([...components].map(([name, m]) => [name, members(m.start)]));
 
 const keptPaths = [...paths].filter(([p]) => SELECTION.some((prefix) => p === prefix || p.startsWith(prefix + '/')));
 
 // Closure over `$ref`s (and the security schemes operations name).
+/** @type {Map<string, Set<string>>} */
 const wanted = new Map(); // section → Set(name)
-const want = (section, name) => {
-  const set = wanted.get(section) ?? wanted.set(section, new Set()).get(section);
+const want = (/** @type {string} */ section, /** @type {string} */ name) => {
+  let set = wanted.get(section);
+  if (!set) wanted.set(section, (set = new Set()));
   if (set.has(name)) return;
   const entry = sections.get(section)?.get(name);
   if (!entry) throw new Error(`#/components/${section}/${name} is referenced but not in the document`);
   set.add(name);
   visit(JSON.parse(entry.text));
 };
+/** @param {unknown} node @returns {void} */
 function visit(node) {
   if (Array.isArray(node)) return node.forEach(visit);
   if (!node || typeof node !== 'object') return;
@@ -93,7 +106,7 @@ function visit(node) {
     if (k === '$ref' && typeof v === 'string') {
       const m = /^#\/components\/([^/]+)\/(.+)$/.exec(v);
       if (!m) throw new Error(`unexpected $ref ${v}`);
-      want(m[1], m[2].replace(/~1/g, '/').replace(/~0/g, '~'));
+      want(/** @type {string} */ (m[1]), /** @type {string} */ (m[2]).replace(/~1/g, '/').replace(/~0/g, '~'));
     } else if (k === 'security' && Array.isArray(v)) {
       for (const req of v) for (const scheme of Object.keys(req)) want('securitySchemes', scheme);
       visit(v);
@@ -102,7 +115,7 @@ function visit(node) {
 }
 for (const [, m] of keptPaths) visit(JSON.parse(m.text));
 
-const entryLines = (list) => list.map(({ keyText, text }) => `${keyText}:${text}`).join(',\n');
+const entryLines = (/** @type {Member[]} */ list) => list.map(({ keyText, text }) => `${keyText}:${text}`).join(',\n');
 const source = {
   repo: 'cloudflare/api-schemas',
   path: 'openapi.json',
@@ -112,10 +125,10 @@ const source = {
 };
 const sectionText = [...sections.keys()]
   .filter((s) => wanted.has(s))
-  .map((s) => `${JSON.stringify(s)}:{\n${entryLines([...sections.get(s)].filter(([n]) => wanted.get(s).has(n)).map(([, m]) => m))}\n}`)
+  .map((s) => `${JSON.stringify(s)}:{\n${entryLines([.../** @type {Map<string, Member>} */ (sections.get(s))].filter(([n]) => wanted.get(s)?.has(n)).map(([, m]) => m))}\n}`)
   .join(',\n');
 const text =
-  `{"source":${JSON.stringify(source)},\n"openapi":${top.get('openapi').text},\n` +
+  `{"source":${JSON.stringify(source)},\n"openapi":${required('openapi').text},\n` +
   `"paths":{\n${entryLines(keptPaths.map(([, m]) => m))}\n},\n"components":{\n${sectionText}\n}}\n`;
 JSON.parse(text); // must be JSON
 writeFileSync(out, text);
