@@ -16,6 +16,7 @@ import type { Store, StoreOptions } from './store/index.js';
 import { loadUsers, type FailureLimit, type UsersEntry } from './auth.js';
 import { loadTokens } from './tokens.js';
 import { ValidationMemo } from './body.js';
+import { OffThreadChecks } from './off-thread.js';
 import { AnswerBytes, sendError, serverDiagnostic } from './envelope.js';
 import { RuleCache, toEnvelope } from '../ruleset/index.js';
 import { API_PREFIX, EnvelopeError } from './routes/common.js';
@@ -57,6 +58,12 @@ export interface ServerOptions extends StoreOptions {
    * trickles its body in is answered 408 and its connection closed. 0: no limit.
    */
   requestTimeout?: number;
+  /**
+   * Validate large bodies (128 KiB and more) on a thread of their own, so that one does not hold every
+   * other request (default true; it needs the built library beside the server, else they are validated
+   * on the server's thread). An {@link OffThreadChecks} given is used (and closed with the server).
+   */
+  validationThread?: boolean | OffThreadChecks;
   /** Trust `X-Forwarded-For` for the client address (behind a load balancer). */
   trustProxy?: boolean;
   /** When ruleset writes answer analysis findings in `messages`: `dry-run` (default, and `?analyze=true`), `always`, `never`. */
@@ -166,9 +173,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(storePlugin, { store: options.store, databaseUrl: options.databaseUrl, dataDir: options.dataDir, closing: isClosing });
   await app.register(openApiPlugin);
   await app.register(playgroundPlugin, { playground: options.playground });
+  // Large bodies are validated on a thread of their own (off-thread.ts), started on the first one.
+  const offThread = options.validationThread instanceof OffThreadChecks ? options.validationThread : new OffThreadChecks(options.validationThread === false ? null : undefined);
+  app.addHook('onClose', async () => offThread.close());
   await app.register(async (api) => {
     await api.register(authPlugin, { users, tokens, failedAuthLimit: options.failedAuthLimit, closing: isClosing });
-    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes(), logpushDir: options.logpushDir };
+    const ctx = { store: app.store, lists: options.lists, catalog: options.lists ? ListCatalog.from(options.lists) : undefined, accountLists: new AccountLists(app.store.lists, options.lists), analysis: options.analysis, validations: new ValidationMemo(), rules: new RuleCache(), answers: new AnswerBytes(), logpushDir: options.logpushDir, offThread };
     rulesetRoutes(api, ctx);
     entryPointRoutes(api, ctx);
     ruleRoutes(api, ctx);

@@ -11,6 +11,7 @@ import type { ParsedBody, ValidationMemo } from '../body.js';
 import { phaseInfo, type RuleCache } from '../../ruleset/index.js';
 import { analyzeRuleset } from '../../analysis/index.js';
 import type { AccountLists } from '../account-lists.js';
+import type { OffThreadChecks } from '../off-thread.js';
 import { SERVER_CODES, type ServerCode } from '../codes.js';
 import { serverDiagnostic, type AnswerBytes } from '../envelope.js';
 
@@ -33,6 +34,8 @@ export interface RouteContext {
   accountLists?: AccountLists;
   /** Validations already made (of the same body text, for the same operation, scope and phase). */
   validations?: ValidationMemo;
+  /** Validation of large bodies off the server's thread (off-thread.ts). */
+  offThread?: OffThreadChecks;
   /** What validation said of each rule before (an edited body is validated afresh, its unchanged rules are not). */
   rules?: RuleCache;
   /** The bytes of the answers of records read before (GET). */
@@ -128,4 +131,16 @@ export function analysisOf(ctx: RouteContext, req: FastifyRequest, ruleset: Stor
   if (asked === 'false' || mode === 'never') return [];
   if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
   return analyzeRuleset(ruleset, { lists, budgetMs: ANALYSIS_BUDGET_MS }).diagnostics;
+}
+
+/**
+ * A body's diagnostics: from the validation thread when the body is large and the thread is there
+ * (`viaThread` answers undefined when it is not, and a thread that failed is not waited for again), else
+ * from `here`, on the server's thread.
+ */
+export async function validatedOffThread(ctx: RouteContext, text: string, viaThread: (t: OffThreadChecks) => Promise<Diagnostic[]> | undefined, here: () => Diagnostic[]): Promise<Diagnostic[]> {
+  const t = ctx.offThread;
+  if (!t || !t.takes(text)) return here();
+  const answer = await viaThread(t)?.catch(() => undefined);
+  return answer ?? here();
 }

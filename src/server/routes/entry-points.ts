@@ -14,7 +14,7 @@ import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '
 import { validateBody } from '../body.js';
 import type { Owner } from '../store/index.js';
 import { rulesetLists, withListNames } from './ruleset-lists.js';
-import { analysisOf, bodyOf, dryRunOf, EnvelopeError, ownerOf, paramOf, SCOPES, versionOf, type RouteContext, type Scope } from './common.js';
+import { validatedOffThread, analysisOf, bodyOf, dryRunOf, EnvelopeError, ownerOf, paramOf, SCOPES, versionOf, type RouteContext, type Scope } from './common.js';
 import { dryRunQuery } from './schemas.js';
 import { entryPointBodySchema, phaseParams, phaseVersionParams } from './part-schemas.js';
 
@@ -57,7 +57,7 @@ export function entryPointRoutes(app: FastifyInstance, ctx: RouteContext): void 
       const now = timestamp();
       const lists = await rulesetLists(ctx, owner, body);
       const check = (input: unknown) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: phase as RulesetPhase, expression: { lists: lists.catalog }, ruleCache: ctx.rules });
-      const diagnostics = validateBody(body, check);
+      const diagnostics = await validatedOffThread(ctx, body.text, (t) => t.ruleset(body.text, { operation: 'update', scope: scope.scope, phase, lists: lists.items, listsTag: lists.tag }), () => validateBody(body, check));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, withListNames(diagnostics, lists));
       const given = body.value as Record<string, unknown>;
       const kind = entryKind(scope);

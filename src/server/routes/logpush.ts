@@ -12,7 +12,7 @@ import { validateLogpushJob } from '../../logpush/index.js';
 import type { Owner } from '../store/index.js';
 import { newJob, updateJob } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { bodyOf, dryRunOf, ownerOf, SCOPES, type RouteContext, type Scope } from './common.js';
+import { bodyOf, dryRunOf, ownerOf, SCOPES, validatedOffThread, type RouteContext, type Scope } from './common.js';
 import { validateBody } from '../body.js';
 import { ownershipRefusal, withFileDestination } from '../logpush-ownership.js';
 import { dryRunQuery, jobBodySchema, jobParams, scopeParams } from './schemas.js';
@@ -47,7 +47,8 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const owner = ownerOf(req, scope);
       const body = bodyOf(req);
       const rules = await customFieldRules(owner);
-      const diagnostics = withFileDestination(validateBody(body, (input) => validateLogpushJob(input, { operation: 'create', scope: scope.scope, customFieldRules: rules })), body.value, ctx.logpushDir);
+      const context = { operation: 'create' as const, scope: scope.scope, customFieldRules: rules };
+      const diagnostics = withFileDestination(await validatedOffThread(ctx, body.text, (t) => t.job(body.text, context), () => validateBody(body, (input) => validateLogpushJob(input, context))), body.value, ctx.logpushDir);
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, diagnostics);
       const refusal = await ownershipRefusal(ctx.store, owner, body.value as Record<string, unknown>, Date.now());
       if (refusal) return sendErrors(reply, 400, [refusal]);
@@ -70,7 +71,8 @@ export function logpushRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const stored = await ctx.store.getJob(owner, id);
       if (!stored) return notFound(reply, scope, id);
       const rules = await customFieldRules(owner);
-      const diagnostics = withFileDestination(validateBody(body, (input) => validateLogpushJob(input, { operation: 'update', scope: scope.scope, dataset: stored.dataset ?? undefined, customFieldRules: rules })), body.value, ctx.logpushDir);
+      const context = { operation: 'update' as const, scope: scope.scope, dataset: stored.dataset ?? undefined, customFieldRules: rules };
+      const diagnostics = withFileDestination(await validatedOffThread(ctx, body.text, (t) => t.job(body.text, context), () => validateBody(body, (input) => validateLogpushJob(input, context))), body.value, ctx.logpushDir);
       // A body that is not an object is already an error above; it must not be read as one here.
       const value = (body.value !== null && typeof body.value === 'object' && !Array.isArray(body.value) ? body.value : {}) as Record<string, unknown>;
       if (typeof value['dataset'] === 'string' && value['dataset'] !== stored.dataset) {

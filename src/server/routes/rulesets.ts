@@ -13,7 +13,7 @@ import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { analysisOf, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { analysisOf, validatedOffThread, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, Validation, type ParsedBody } from '../body.js';
 import { rulesetLists, withListNames, type RulesetLists } from './ruleset-lists.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
@@ -39,7 +39,9 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const dryRun = dryRunOf(req);
       const body = bodyOf(req);
       const lists = await rulesetLists(ctx, owner, body);
-      const diagnostics = validated(body, `create ${scope.scope}${lists.tag}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
+      const diagnostics = await validatedOffThread(ctx, body.text,
+        (t) => t.ruleset(body.text, { operation: 'create', scope: scope.scope, lists: lists.items, listsTag: lists.tag }),
+        () => validated(body, `create ${scope.scope}${lists.tag}`, (input) => validateRuleset(input, { operation: 'create', scope: scope.scope, expression: { lists: lists.catalog }, ruleCache: ctx.rules })));
       if (hasErrors(diagnostics)) return sendErrors(reply, 400, withListNames(diagnostics, lists));
       const ruleset = newRuleset(body.value as Record<string, unknown>, timestamp());
       diagnostics.push(...analysisOf(ctx, req, ruleset, dryRun, lists.items));
@@ -74,9 +76,20 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const lists = await rulesetLists(ctx, owner, body);
       const now = timestamp();
       // Validated inside the update, against the stored phase it reads: one read of the record, not two.
+      // A large body is validated off the thread first, against the phase read before the update; the
+      // update takes that answer when the phase it reads is the same (it always is: phases do not change).
+      let offThread: { phase: string; diagnostics: Diagnostic[] } | undefined;
+      if (ctx.offThread?.takes(body.text)) {
+        const stored = await ctx.store.getRuleset(owner, id);
+        const phase = stored?.record.phase;
+        if (phase !== undefined) {
+          const here = () => validateBody(body, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: phase as 'network_transit', expression: { lists: lists.catalog } }));
+          offThread = { phase, diagnostics: await validatedOffThread(ctx, body.text, (t) => t.ruleset(body.text, { operation: 'update', scope: scope.scope, phase, lists: lists.items, listsTag: lists.tag }), here) };
+        }
+      }
       let checked = new Validation([]);
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
-        checked = validation(body, `update ${scope.scope} ${current.phase}${lists.tag}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
+        checked = offThread?.phase === current.phase ? new Validation(offThread.diagnostics) : validation(body, `update ${scope.scope} ${current.phase}${lists.tag}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
         if (hasErrors(checked.diagnostics)) return { refused: [...checked.diagnostics] };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
         return 'refused' in next ? { refused: [...next.refused, ...checked.diagnostics] } : next;
