@@ -10,6 +10,7 @@ import Cloudflare from 'cloudflare';
 import type { RulesetCreateParams, RulesetUpdateParams } from 'cloudflare/resources/rulesets/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store, type UsersEntry } from '../../src/server/index.js';
 import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
 import { ALICE, envelope } from './tenancy-suite.js';
@@ -48,6 +49,8 @@ const wrongSecret = (token: string) => token.slice(0, -1) + (token.endsWith('a')
 export function tokenSuite(storeName: string, open: () => Promise<Store>): void {
   describe(`API tokens on every route, on ${storeName}`, () => {
     let app: FastifyInstance;
+    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let routes: { method: string; path: string }[];
     let aliceRuleset: string;
@@ -154,7 +157,7 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       const baseURL = `${address}/client/v4`;
       // apiEmail/apiKey null: the client would otherwise add them from CLOUDFLARE_EMAIL/CLOUDFLARE_API_KEY.
-      const client = (apiToken: string) => new Cloudflare({ baseURL, apiToken, apiEmail: null, apiKey: null, maxRetries: 0 });
+      const client = (apiToken: string) => new Cloudflare({ baseURL, apiToken, apiEmail: null, apiKey: null, maxRetries: 0, fetch: answers.fetch });
       const edit = client(TOKENS.aliceEdit);
       const read = client(TOKENS.aliceRead);
       const created = <{ id: string; version: string }>await edit.rulesets.create(<RulesetCreateParams><unknown>{ account_id: 'acc-alice', ...ACCOUNT_RULESET, kind: 'custom', name: 'by token' });
@@ -179,10 +182,12 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       await isDenied(client(TOKENS.aliceAccount).rulesets.list({ zone_id: 'zone-alice' }), 'server-forbidden');
       await isDenied(client(wrongSecret(TOKENS.aliceEdit)).rulesets.list({ account_id: 'acc-alice' }), 'server-bad-credentials');
       // A key and a token together: refused, whichever would pass.
-      const both = new Cloudflare({ baseURL, apiToken: TOKENS.aliceEdit, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
+      const both = new Cloudflare({ baseURL, apiToken: TOKENS.aliceEdit, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
       await expect(both.rulesets.list({ account_id: 'acc-alice' })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
       expect((<{ version: string }>await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
       await edit.rulesets.delete(created.id, { account_id: 'acc-alice' });
     });
+
+    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }
