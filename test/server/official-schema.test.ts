@@ -105,7 +105,7 @@ const OWN = [
  * that touch the server's answers are read as {@link SCHEMA_EXCEPTIONS} say.
  */
 const CONTRADICTIONS: Record<string, string> = {
-  '/components/schemas/lists_item example': 'the example of a list item is none of the item kinds its oneOf offers',
+  '/components/schemas/lists_item example': 'the example of a list item is none of the item kinds its oneOf offers (an exception: read as one of the members ip, redirect, hostname, asn)',
   '/components/schemas/logpush_kind example': 'logpush_kind is `enum: ["edge"]`, its example is "" (a Logpush job’s kind)',
   '/components/schemas/logpush_kind default': 'logpush_kind is `enum: ["edge"]`, its default is "": every job that is not Instant Logs fails it (an exception)',
   '/components/schemas/rulesets_RedirectRule/allOf/1/properties/action_parameters/properties/from_value/properties/target_url example':

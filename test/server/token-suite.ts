@@ -49,7 +49,7 @@ const wrongSecret = (token: string) => token.slice(0, -1) + (token.endsWith('a')
 export function tokenSuite(storeName: string, open: () => Promise<Store>): void {
   describe(`API tokens on every route, on ${storeName}`, () => {
     let app: FastifyInstance;
-    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    /** Every answer (official client and app.inject) to an official operation, checked against Cloudflare's OpenAPI document. */
     const answers = new AnswerChecker();
     let store: Store;
     let routes: { method: string; path: string }[];
@@ -59,12 +59,12 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
     beforeAll(async () => {
       store = await open();
       app = await createServer({ users: USERS_WITH_TOKENS, store, failedAuthLimit: { max: 1_000_000, windowMs: 60_000 } });
-      const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
+      const doc = JSON.parse((await answers.inject(app, { method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
       routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path })));
-      const rs = await app.inject({ method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: ACCOUNT_RULESET });
+      const rs = await answers.inject(app, { method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: ACCOUNT_RULESET });
       expect(rs.statusCode, rs.body).toBe(200);
       aliceRuleset = JSON.parse(rs.body).result.id;
-      const zrs = await app.inject({ method: 'POST', url: '/client/v4/zones/zone-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: { name: 'Custom fields', kind: 'zone', phase: 'http_log_custom_fields' } });
+      const zrs = await answers.inject(app, { method: 'POST', url: '/client/v4/zones/zone-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: { name: 'Custom fields', kind: 'zone', phase: 'http_log_custom_fields' } });
       expect(zrs.statusCode, zrs.body).toBe(200);
       aliceZoneRuleset = JSON.parse(zrs.body).result.id;
     });
@@ -80,7 +80,7 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       .replace('{job_id}', '1');
     const payloadFor = (method: string, path: string) => (method === 'POST' || method === 'PUT' || method === 'PATCH' ? (path.includes('logpush') ? { enabled: true } : path.endsWith('simulate') ? { packets: [] } : { rules: [] }) : undefined);
     const inject = (method: string, path: string, owner: 'alice' | 'bob' | 'nobody', headers: Record<string, string>) =>
-      app.inject({ method: method as 'GET', url: url(path, owner), headers, payload: payloadFor(method, path) });
+      answers.inject(app, { method: method as 'GET', url: url(path, owner), headers, payload: payloadFor(method, path) });
     const state = async () => JSON.stringify(await Promise.all([
       store.listRulesets({ scope: 'accounts', id: 'acc-alice' }),
       store.listRulesets({ scope: 'zones', id: 'zone-alice' }),
@@ -126,8 +126,8 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
         }
       }
       expect(await state()).toBe(before);
-      const other = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.bob) });
-      const none = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: bearer(TOKENS.bob) });
+      const other = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.bob) });
+      const none = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: bearer(TOKENS.bob) });
       expect([other.statusCode, code(other)]).toEqual([none.statusCode, code(none)]);
       expect(envelope(other).errors[0]!.message.replace('acc-alice', 'X')).toBe(envelope(none).errors[0]!.message.replace('acc-nobody', 'X'));
     });
@@ -145,11 +145,11 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
         }
       }
       expect(await state()).toBe(before);
-      const list = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceRead) });
+      const list = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceRead) });
       expect(list.statusCode).toBe(200);
       expect(list.body).toContain(aliceRuleset);
       // Scheme case-insensitive (RFC 7235), spaces around the token tolerated.
-      const lower = await app.inject({ method: 'GET', url: `/client/v4/accounts/acc-alice/rulesets/${aliceRuleset}`, headers: { authorization: `bearer  ${TOKENS.aliceRead} ` } });
+      const lower = await answers.inject(app, { method: 'GET', url: `/client/v4/accounts/acc-alice/rulesets/${aliceRuleset}`, headers: { authorization: `bearer  ${TOKENS.aliceRead} ` } });
       expect(lower.statusCode).toBe(200);
     });
 
@@ -188,6 +188,6 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       await edit.rulesets.delete(created.id, { account_id: 'acc-alice' });
     });
 
-    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
+    it('every answer received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }
