@@ -266,5 +266,20 @@ describe('routes', () => {
     }
   });
 
+  it('Instant Logs answers at the document\'s …/logpush/edge and at the client v7\'s …/logpush/edge/jobs, one session for both', async () => {
+    const made = await answers.inject(app, { method: 'POST', url: `${ZONE}/logpush/edge/jobs`, headers: H, payload: { fields: 'ClientIP,RayID', sample: 2 } });
+    expect(made.statusCode).toBe(200);
+    const session = JSON.parse(made.body).result;
+    for (const path of ['edge', 'edge/jobs']) {
+      const got = await answers.inject(app, { method: 'GET', url: `${ZONE}/logpush/${path}`, headers: H });
+      expect(JSON.parse(got.body).result, path).toEqual([session]);
+    }
+    const again = await answers.inject(app, { method: 'POST', url: `${ZONE}/logpush/edge`, headers: H, payload: { fields: 'ClientIP' } });
+    const replaced = JSON.parse(again.body).result;
+    expect(replaced.session_id).not.toBe(session.session_id);
+    expect(JSON.parse((await answers.inject(app, { method: 'GET', url: `${ZONE}/logpush/edge/jobs`, headers: H })).body).result).toEqual([replaced]);
+    expect((await answers.inject(app, { method: 'POST', url: `${ACC}/logpush/edge`, headers: H, payload: {} })).statusCode).toBe(404); // zones only
+  });
+
   it('every answer of an official operation conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
 });
