@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, openSqliteStore, type Store } from '../../src/server/index.js';
 import { LIST_LIMITS } from '../../src/server/list-items.js';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
 
 const H = { 'x-auth-email': USERS[0]!.email, 'x-auth-key': USERS[0]!.key };
@@ -15,9 +16,11 @@ const LISTS = '/client/v4/accounts/acc-alice/rules/lists';
 describe('Lists API routes', () => {
   let app: FastifyInstance;
   let store: Store;
+  /** Every answer of an official operation, checked against Cloudflare's OpenAPI document. */
+  const answers = new AnswerChecker();
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
-    const r = await app.inject({ method, url, headers: H, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: r.statusCode, body: JSON.parse(r.body) as { result: any; result_info?: any; errors: any[]; messages: any[] } };
+    const r = await answers.inject(app, { method, url, headers: H, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { status: r.statusCode, body: (r.body === '' ? undefined : JSON.parse(r.body)) as { result: any; result_info?: any; errors: any[]; messages: any[] } };
   };
   const newList = async (name: string, kind: string) => (await call('POST', LISTS, { name, kind })).body.result.id as string;
 
@@ -116,7 +119,7 @@ describe('Lists API routes', () => {
   });
 
   it('shows every Lists API route in /openapi.json', async () => {
-    const paths = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body).paths as Record<string, Record<string, unknown>>;
+    const paths = JSON.parse((await answers.inject(app, { method: 'GET', url: '/openapi.json' })).body).paths as Record<string, Record<string, unknown>>;
     const base = '/client/v4/accounts/{account_id}/rules/lists';
     expect(Object.keys(paths[base]!).sort()).toEqual(['get', 'post']);
     expect(Object.keys(paths[`${base}/{list_id}`]!).sort()).toEqual(['delete', 'get', 'put']);
@@ -124,4 +127,6 @@ describe('Lists API routes', () => {
     expect(Object.keys(paths[`${base}/{list_id}/items/{item_id}`]!)).toEqual(['get']);
     expect(Object.keys(paths[`${base}/bulk_operations/{operation_id}`]!)).toEqual(['get']);
   });
+
+  it('every answer of an official operation conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
 });

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, MAX_SIMULATED_PACKETS, openSqliteStore, type Store } from '../../src/server/index.js';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
 
 const H = { 'x-auth-email': USERS[0]!.email, 'x-auth-key': USERS[0]!.key };
@@ -13,13 +14,15 @@ const ZONE = '/client/v4/zones/zone-alice';
 
 describe('routes', () => {
   let app: FastifyInstance;
+  /** Every answer of an official operation, checked against Cloudflare's OpenAPI document. */
+  const answers = new AnswerChecker();
   let store: Store;
   let rulesetId: string;
 
   beforeAll(async () => {
     store = openSqliteStore({ path: ':memory:' });
     app = await createServer({ users: USERS, store, lists: { blocked_hosts: ['203.0.113.0/24'] } });
-    const r = await app.inject({ method: 'POST', url: `${ACC}/rulesets`, headers: H, payload: { ...ACCOUNT_RULESET, rules: [...ACCOUNT_RULESET.rules.slice(0, 1), { action: 'block', expression: 'ip.src in $blocked_hosts' }, ACCOUNT_RULESET.rules[1]] } });
+    const r = await answers.inject(app, { method: 'POST', url: `${ACC}/rulesets`, headers: H, payload: { ...ACCOUNT_RULESET, rules: [...ACCOUNT_RULESET.rules.slice(0, 1), { action: 'block', expression: 'ip.src in $blocked_hosts' }, ACCOUNT_RULESET.rules[1]] } });
     expect(r.statusCode).toBe(200);
     rulesetId = JSON.parse(r.body).result.id;
   });
@@ -28,7 +31,7 @@ describe('routes', () => {
     await store.close();
   });
 
-  const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: H, payload: payload as object });
+  const post = (url: string, payload: unknown) => answers.inject(app, { method: 'POST', url, headers: H, payload: payload as object });
 
   it('simulate: each packet’s verdict and deciding rule, and the per-rule summary', async () => {
     const r = await post(`${ACC}/rulesets/${rulesetId}/simulate`, {
@@ -72,7 +75,7 @@ describe('routes', () => {
     const r = await post(`${ZONE}/rulesets/${id}/simulate`, { packets: [] });
     expect(r.statusCode).toBe(400);
     expect(JSON.parse(r.body).errors[0].meta.code).toBe('server-not-simulable');
-    await app.inject({ method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
+    await answers.inject(app, { method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
   });
 
   it('the zone’s 40 custom fields: 40 over two rules are stored, a 41st in either rule is refused and nothing changes', async () => {
@@ -86,15 +89,15 @@ describe('routes', () => {
     const id = JSON.parse(z.body).result.id as string;
     try {
       for (const [a, b] of [[21, 20], [20, 21], [0, 41]] as const) {
-        const r = await app.inject({ method: 'PUT', url: `${ZONE}/rulesets/${id}`, headers: H, payload: { rules: rulesOf(a, b).filter((x, i) => (i === 0 ? a : b) > 0) } });
+        const r = await answers.inject(app, { method: 'PUT', url: `${ZONE}/rulesets/${id}`, headers: H, payload: { rules: rulesOf(a, b).filter((x, i) => (i === 0 ? a : b) > 0) } });
         expect(r.statusCode, `${a} + ${b}: ${r.body}`).toBe(400);
         const errors = JSON.parse(r.body).errors as { message: string; meta: { code: string } }[];
         expect(errors.some((e) => /41/.test(e.message) && /40/.test(e.message)), `${a} + ${b}: ${r.body}`).toBe(true);
       }
-      const stored = JSON.parse((await app.inject({ method: 'GET', url: `${ZONE}/rulesets/${id}`, headers: H })).body).result;
+      const stored = JSON.parse((await answers.inject(app, { method: 'GET', url: `${ZONE}/rulesets/${id}`, headers: H })).body).result;
       expect(stored.version).toBe('1');
     } finally {
-      await app.inject({ method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
+      await answers.inject(app, { method: 'DELETE', url: `${ZONE}/rulesets/${id}`, headers: H });
     }
   });
 
@@ -106,18 +109,18 @@ describe('routes', () => {
     const zone = await post(`${ZONE}/rulesets?dry_run=true`, { name: 'cf', kind: 'zone', phase: 'http_log_custom_fields' });
     expect(zone.statusCode).toBe(200);
     expect(JSON.parse(zone.body).result.id).toMatch(/^[0-9a-f]{32}$/);
-    const put = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [] } });
+    const put = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [] } });
     expect(JSON.parse(put.body).result).toMatchObject({ version: '2', rules: [] });
-    const unknownRule = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [{ id: 'nope', action: 'block', expression: 'tcp.dstport == 1' }] } });
+    const unknownRule = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules: [{ id: 'nope', action: 'block', expression: 'tcp.dstport == 1' }] } });
     expect(unknownRule.statusCode).toBe(400);
     expect(JSON.parse(unknownRule.body).errors[0]).toMatchObject({ source: { pointer: '/rules/0/id' }, meta: { code: 'server-unknown-rule-id' } });
-    expect((await app.inject({ method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H })).statusCode).toBe(204);
+    expect((await answers.inject(app, { method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H })).statusCode).toBe(204);
     const job = await post(`${ZONE}/logpush/jobs?dry_run=true`, { name: 'j', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339' });
     expect(job.statusCode).toBe(200);
     expect(await snapshot()).toBe(before);
-    const wrong = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: H, query: { dry_run: 'yes' } });
+    const wrong = await answers.inject(app, { method: 'GET', url: `${ACC}/rulesets`, headers: H, query: { dry_run: 'yes' } });
     expect(wrong.statusCode).toBe(200); // reads ignore dry_run
-    const wrongWrite = await app.inject({ method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=yes`, headers: H });
+    const wrongWrite = await answers.inject(app, { method: 'DELETE', url: `${ACC}/rulesets/${rulesetId}?dry_run=yes`, headers: H });
     expect(wrongWrite.statusCode).toBe(400);
     expect(JSON.parse(wrongWrite.body).errors[0].meta.code).toBe('server-invalid-parameter');
     expect(await snapshot()).toBe(before);
@@ -126,28 +129,28 @@ describe('routes', () => {
   it('analysis findings come as messages with dry runs and ?analyze=true, not on every write', async () => {
     const rules = [{ action: 'block', expression: 'tcp.dstport in {1..1024}' }, { action: 'block', expression: 'tcp.dstport == 22' }];
     const codesOf = (r: { body: string }) => (JSON.parse(r.body).messages as { meta: { code: string }; source?: { pointer: string } }[]).map((m) => [m.meta.code, m.source?.pointer]);
-    const dry = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules } });
+    const dry = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: H, payload: { rules } });
     expect(dry.statusCode).toBe(200);
     expect(codesOf(dry)).toContainEqual(['rule-redundant', '/rules/1/expression']);
-    const plain = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: H, payload: { rules } });
+    const plain = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: H, payload: { rules } });
     expect(codesOf(plain)).toEqual([]);
-    const asked = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true&dry_run=true`, headers: H, payload: { rules } });
+    const asked = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true&dry_run=true`, headers: H, payload: { rules } });
     expect(codesOf(asked)).toContainEqual(['rule-redundant', '/rules/1/expression']);
     // On a real write the analysed record is the one the store keeps (frozen, shared by later reads), and
     // the answer sends its stored text: the same bytes a read of it answers afterwards.
-    const written = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
+    const written = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
     expect(written.statusCode).toBe(200);
     expect(codesOf(written)).toContainEqual(['rule-redundant', '/rules/1/expression']);
-    const read = await app.inject({ method: 'GET', url: `${ACC}/rulesets/${rulesetId}`, headers: H });
+    const read = await answers.inject(app, { method: 'GET', url: `${ACC}/rulesets/${rulesetId}`, headers: H });
     expect(JSON.parse(read.body).result).toEqual(JSON.parse(written.body).result);
-    const again = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
+    const again = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?analyze=true`, headers: H, payload: { rules } });
     expect(codesOf(again)).toEqual(codesOf(written));
     expect(JSON.parse(again.body).result.version).toBe(String(Number(JSON.parse(written.body).result.version) + 1));
   });
 
   it('a dry run of an HTTP-phase ruleset is analysed with that phase\'s fields', async () => {
     const rules = [{ action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'http.host eq "a"' }, { action: 'block', expression: 'lower(http.host) eq "b"' }];
-    const r = await app.inject({ method: 'POST', url: `${ZONE}/rulesets?dry_run=true`, headers: H, payload: { name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules } });
+    const r = await answers.inject(app, { method: 'POST', url: `${ZONE}/rulesets?dry_run=true`, headers: H, payload: { name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules } });
     expect(r.statusCode).toBe(200);
     const codes = (JSON.parse(r.body).messages as { meta: { code: string }; source?: { pointer: string } }[]).map((m) => [m.meta.code, m.source?.pointer]);
     expect(codes).toContainEqual(['rule-redundant', '/rules/1/expression']);
@@ -156,11 +159,11 @@ describe('routes', () => {
   });
 
   it('PUT refuses a changed kind or phase, and a rule id given twice', async () => {
-    const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
+    const r = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { phase: 'http_log_custom_fields', rules: [] } });
     expect(r.statusCode).toBe(400);
     const stored = await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId);
     const id = stored!.record.rules[0]!.id;
-    const twice = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { rules: [{ id, action: 'block', expression: 'tcp.dstport == 1' }, { id, action: 'block', expression: 'tcp.dstport == 1' }] } });
+    const twice = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}`, headers: H, payload: { rules: [{ id, action: 'block', expression: 'tcp.dstport == 1' }, { id, action: 'block', expression: 'tcp.dstport == 1' }] } });
     expect(twice.statusCode).toBe(400);
     expect(JSON.parse(twice.body).errors.map((e: { meta: { code: string } }) => e.meta.code)).toContain('server-duplicate-rule-id');
     expect((await store.getRuleset({ scope: 'accounts', id: 'acc-alice' }, rulesetId))!.record.version).toBe(stored!.record.version);
@@ -173,10 +176,10 @@ describe('routes', () => {
     const env = JSON.parse(created.body);
     expect(env.messages.length).toBeGreaterThan(0);
     const id = env.result.id;
-    const r = await app.inject({ method: 'PUT', url: `${ZONE}/logpush/jobs/${id}`, headers: H, payload: { dataset: 'firewall_events' } });
+    const r = await answers.inject(app, { method: 'PUT', url: `${ZONE}/logpush/jobs/${id}`, headers: H, payload: { dataset: 'firewall_events' } });
     expect(r.statusCode).toBe(400);
     expect(JSON.parse(r.body).errors.map((e: { meta: { code: string } }) => e.meta.code)).toContain('server-immutable-member');
-    expect((await app.inject({ method: 'GET', url: `${ZONE}/logpush/jobs/abc`, headers: H })).statusCode).toBe(400);
+    expect((await answers.inject(app, { method: 'GET', url: `${ZONE}/logpush/jobs/abc`, headers: H })).statusCode).toBe(400);
   });
 
   it('a job names a dataset of its route\'s scope: an account dataset on a zone route is refused, and the other way round', async () => {
@@ -198,12 +201,12 @@ describe('routes', () => {
   it('what only the text says still counts: a key given twice is reported with its place in the body', async () => {
     const text = `{"rules":[{"action":"block","expression":"tcp.dstport == 1","description":"a","description":"b"}]}`;
     const J = { ...H, 'content-type': 'application/json' };
-    const r = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: J, payload: text });
+    const r = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true`, headers: J, payload: text });
     expect(r.statusCode).toBe(400);
     const dup = (JSON.parse(r.body).errors as { meta: { code: string; range?: { start: number } }; source: { pointer: string } }[]).find((m) => m.meta.code === 'ruleset-duplicate-member');
     expect(dup).toMatchObject({ source: { pointer: '/rules/0/description' } });
     expect(dup!.meta.range!.start).toBe(text.lastIndexOf('"description"'));
-    const clean = await app.inject({ method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: J, payload: `{"rules":[{"action":"block","expression":"tcp.dstport == 1"}]}` });
+    const clean = await answers.inject(app, { method: 'PUT', url: `${ACC}/rulesets/${rulesetId}?dry_run=true&analyze=false`, headers: J, payload: `{"rules":[{"action":"block","expression":"tcp.dstport == 1"}]}` });
     expect(JSON.parse(clean.body).messages).toEqual([]);
   });
 
@@ -211,7 +214,7 @@ describe('routes', () => {
     const rule = { action: 'log', expression: 'http.request.method == "POST"', exposed_credential_check: { username_expression: 'lower(url_decode(http.request.body.form["username"][0]))', password_expression: 'url_decode(http.request.body.form["password"][0])' } };
     const ruleset = { name: 'creds', kind: 'root', phase: 'http_request_firewall_custom', rules: [rule] };
     const text = JSON.stringify(ruleset);
-    const r = await app.inject({ method: 'POST', url: `${ACC}/rulesets?dry_run=true`, headers: { ...H, 'content-type': 'application/json' }, payload: text });
+    const r = await answers.inject(app, { method: 'POST', url: `${ACC}/rulesets?dry_run=true`, headers: { ...H, 'content-type': 'application/json' }, payload: text });
     expect(r.statusCode).toBe(400);
     const errors = JSON.parse(r.body).errors as { meta: { code: string; range?: { start: number; end: number } }; source: { pointer: string } }[];
     expect(errors.map((e) => [e.meta.code, e.source.pointer])).toEqual([['rule-credential-expression', '/rules/0/exposed_credential_check/username_expression']]);
@@ -220,16 +223,16 @@ describe('routes', () => {
   });
 
   it('request ids: a client’s X-Request-Id comes back, else a new one', async () => {
-    const given = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: { ...H, 'x-request-id': 'trace-123' } });
+    const given = await answers.inject(app, { method: 'GET', url: `${ACC}/rulesets`, headers: { ...H, 'x-request-id': 'trace-123' } });
     expect(given.headers['x-request-id']).toBe('trace-123');
-    const fresh = await app.inject({ method: 'GET', url: `${ACC}/rulesets`, headers: H });
+    const fresh = await answers.inject(app, { method: 'GET', url: `${ACC}/rulesets`, headers: H });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('/healthz and /openapi.json answer without credentials', async () => {
-    const h = await app.inject({ method: 'GET', url: '/healthz' });
+    const h = await answers.inject(app, { method: 'GET', url: '/healthz' });
     expect(JSON.parse(h.body)).toEqual({ result: { status: 'ok', store: 'sqlite' }, success: true, errors: [], messages: [] });
-    const o = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body);
+    const o = JSON.parse((await answers.inject(app, { method: 'GET', url: '/openapi.json' })).body);
     expect(o.openapi).toBe('3.1.0');
     expect(o.components.securitySchemes).toHaveProperty('api_key');
     expect(o.components.securitySchemes).toHaveProperty('api_token', { type: 'http', scheme: 'bearer' });
@@ -262,4 +265,21 @@ describe('routes', () => {
       await inner.close();
     }
   });
+
+  it('Instant Logs answers at the document\'s …/logpush/edge and at the client v7\'s …/logpush/edge/jobs, one session for both', async () => {
+    const made = await answers.inject(app, { method: 'POST', url: `${ZONE}/logpush/edge/jobs`, headers: H, payload: { fields: 'ClientIP,RayID', sample: 2 } });
+    expect(made.statusCode).toBe(200);
+    const session = JSON.parse(made.body).result;
+    for (const path of ['edge', 'edge/jobs']) {
+      const got = await answers.inject(app, { method: 'GET', url: `${ZONE}/logpush/${path}`, headers: H });
+      expect(JSON.parse(got.body).result, path).toEqual([session]);
+    }
+    const again = await answers.inject(app, { method: 'POST', url: `${ZONE}/logpush/edge`, headers: H, payload: { fields: 'ClientIP' } });
+    const replaced = JSON.parse(again.body).result;
+    expect(replaced.session_id).not.toBe(session.session_id);
+    expect(JSON.parse((await answers.inject(app, { method: 'GET', url: `${ZONE}/logpush/edge/jobs`, headers: H })).body).result).toEqual([replaced]);
+    expect((await answers.inject(app, { method: 'POST', url: `${ACC}/logpush/edge`, headers: H, payload: {} })).statusCode).toBe(404); // zones only
+  });
+
+  it('every answer of an official operation conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
 });

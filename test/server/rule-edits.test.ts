@@ -4,6 +4,7 @@ import { addRule, diagnosticsOfRule, editRule, positionOf, removeRule } from '..
 import { createServer, openSqliteStore } from '../../src/server/index.js';
 import type { StoredRuleset } from '../../src/server/store/index.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 
 const T = '2026-01-01T00:00:00.000Z';
 const rule = (id: string, extra: Record<string, unknown> = {}) => ({ id, version: '1', action: 'block', expression: `tcp.dstport == ${id.length}`, description: '', last_updated: T, ref: id, enabled: true, ...extra });
@@ -104,8 +105,9 @@ describe('single-rule and version routes refuse malformed requests', () => {
     const app = await createServer({ users: [{ email: 'e@example.com', key: 'rule-edits-key', accounts: ['a1'], zones: [] }], store });
     const auth = { 'x-auth-email': 'e@example.com', 'x-auth-key': 'rule-edits-key', 'content-type': 'application/json' };
     const base = '/client/v4/accounts/a1/rulesets';
+    const answers = new AnswerChecker();
     try {
-      const created = JSON.parse((await app.inject({ method: 'POST', url: base, headers: auth, payload: { name: 'n', kind: 'custom', phase: 'network_transit', rules: [{ action: 'block', expression: 'true' }] } })).body);
+      const created = JSON.parse((await answers.inject(app, { method: 'POST', url: base, headers: auth, payload: { name: 'n', kind: 'custom', phase: 'network_transit', rules: [{ action: 'block', expression: 'true' }] } })).body);
       const id = created.result.id as string;
       const ruleId = created.result.rules[0].id as string;
       const cases: [string, string, unknown, number, string][] = [
@@ -127,17 +129,18 @@ describe('single-rule and version routes refuse malformed requests', () => {
       ];
       const isRaw = (x: unknown): x is { raw: string } => typeof x === 'object' && x !== null && 'raw' in x;
       for (const [method, url, payload, status, code] of cases) {
-        const res = await app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: isRaw(payload) ? payload.raw : JSON.stringify(payload) }) });
+        const res = await answers.inject(app, { method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: isRaw(payload) ? payload.raw : JSON.stringify(payload) }) });
         const what = `${method} ${url} ${JSON.stringify(payload)}`;
         expect(res.statusCode, what).toBe(status);
         const body = JSON.parse(res.body);
         expect(body.success, what).toBe(false);
         expect(body.errors.map((e: { meta: { code: string } }) => e.meta.code), what).toContain(code);
       }
-      const after = JSON.parse((await app.inject({ method: 'GET', url: `${base}/${id}`, headers: auth })).body);
+      const after = JSON.parse((await answers.inject(app, { method: 'GET', url: `${base}/${id}`, headers: auth })).body);
       expect(after.result).toEqual(created.result);
-      const entry = await app.inject({ method: 'GET', url: `${base}/phases/network_transit/entrypoint`, headers: auth });
+      const entry = await answers.inject(app, { method: 'GET', url: `${base}/phases/network_transit/entrypoint`, headers: auth });
       expect(entry.statusCode).toBe(404);
+      answers.expectConforming();
     } finally {
       await app.close();
       await store.close();

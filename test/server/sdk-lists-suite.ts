@@ -10,6 +10,7 @@ import type { BulkOperationGetResponse } from 'cloudflare/resources/rules/lists/
 import type { RulesetCreateParams, RulesetUpdateParams } from 'cloudflare/resources/rulesets/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store } from '../../src/server/index.js';
 import { USERS } from './sdk-suite.js';
 
@@ -28,6 +29,8 @@ async function apiError<T>(p: Promise<T>, type: abstract new (...a: never[]) => 
 export function sdkListsSuite(name: string, openStore: () => Promise<Store>): void {
   describe(`official client: the Lists API (${name})`, () => {
     let app: FastifyInstance;
+    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let alice: Cloudflare;
     let bob: Cloudflare;
@@ -36,8 +39,8 @@ export function sdkListsSuite(name: string, openStore: () => Promise<Store>): vo
       store = await openStore();
       app = await createServer({ users: USERS, store, lists: { seeded_ips: ['192.0.2.0/24'] } });
       const baseURL = `${await app.listen({ port: 0, host: '127.0.0.1' })}/client/v4`;
-      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
-      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0 });
+      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
+      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0, fetch: answers.fetch });
     });
     afterAll(async () => {
       await app?.close();
@@ -163,5 +166,7 @@ export function sdkListsSuite(name: string, openStore: () => Promise<Store>): vo
       await apiError(alice.rules.lists.get(list.id, { account_id }), Cloudflare.NotFoundError, 'server-list-not-found');
       await apiError(create('ip.src in $blocklist'), Cloudflare.BadRequestError, 'unknown-list', '/rules/0/expression');
     });
+
+    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

@@ -12,6 +12,7 @@ import type { JobCreateParams, JobUpdateParams } from 'cloudflare/resources/logp
 import type { FieldGetParams } from 'cloudflare/resources/logpush/datasets/fields';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store } from '../../src/server/index.js';
 import { getDataset } from '../../src/logpush/index.js';
 import { expectApiError, USERS } from './sdk-suite.js';
@@ -21,6 +22,8 @@ type Dataset = Parameters<Cloudflare['logpush']['datasets']['fields']['get']>[0]
 export function sdkLogpushSuite(name: string, openStore: () => Promise<Store>): void {
   describe(`client.logpush.* against the server (${name})`, () => {
     let app: FastifyInstance;
+    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let alice: Cloudflare;
     let bob: Cloudflare;
@@ -33,8 +36,8 @@ export function sdkLogpushSuite(name: string, openStore: () => Promise<Store>): 
       store = await openStore();
       app = await createServer({ users: USERS, store, logpushDir: dir });
       const baseURL = `${await app.listen({ port: 0, host: '127.0.0.1' })}/client/v4`;
-      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
-      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0 });
+      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
+      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0, fetch: answers.fetch });
     });
     afterAll(async () => {
       await app?.close();
@@ -166,5 +169,7 @@ export function sdkLogpushSuite(name: string, openStore: () => Promise<Store>): 
       await alice.logpush.jobs.delete(job!.id!, { zone_id });
       await expectApiError(alice.logpush.jobs.get(job!.id!, { zone_id }), Cloudflare.NotFoundError, 'server-job-not-found');
     });
+
+    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

@@ -6,6 +6,7 @@
 import Cloudflare from 'cloudflare';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store } from '../../src/server/index.js';
 import { USERS } from './sdk-suite.js';
 
@@ -53,6 +54,8 @@ const BLOCK_25 = { action: 'block', expression: 'tcp.dstport == 25', description
 export function sdkRulesetPartsSuite(name: string, openStore: () => Promise<Store>): void {
   describe(`official client: entry points, single rules, versions (${name})`, () => {
     let app: FastifyInstance;
+    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let alice: Cloudflare;
     let bob: Cloudflare;
@@ -64,8 +67,8 @@ export function sdkRulesetPartsSuite(name: string, openStore: () => Promise<Stor
       app = await createServer({ users: USERS, store });
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       const baseURL = `${address}/client/v4`;
-      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
-      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0 });
+      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
+      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0, fetch: answers.fetch });
     });
     afterAll(async () => {
       await app?.close();
@@ -231,5 +234,7 @@ export function sdkRulesetPartsSuite(name: string, openStore: () => Promise<Stor
       await expectApiError(alice.get(`/accounts/${account_id}/rulesets/${rs.id}/versions/2/by_tag/wordpress`), Cloudflare.NotFoundError, 'server-version-not-found');
       await expectApiError(bob.rulesets.versions.get('1', { ruleset_id: rs.id, account_id }), Cloudflare.PermissionDeniedError, 'server-forbidden');
     });
+
+    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

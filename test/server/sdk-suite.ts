@@ -8,6 +8,7 @@ import type { RulesetCreateParams, RulesetUpdateParams } from 'cloudflare/resour
 import type { JobCreateParams, JobUpdateParams } from 'cloudflare/resources/logpush/jobs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store } from '../../src/server/index.js';
 
 /** The ruleset shape the server answers (the client types ruleset responses as unknown for phases it does not list). */
@@ -55,6 +56,8 @@ export async function expectApiError<T>(p: Promise<T>, type: abstract new (...a:
 export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
   describe(`official cloudflare client against the server (${name})`, () => {
     let app: FastifyInstance;
+    /** Every answer the official client receives, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let alice: Cloudflare;
     let bob: Cloudflare;
@@ -65,8 +68,8 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
       app = await createServer({ users: USERS, store });
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       baseURL = `${address}/client/v4`;
-      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
-      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0 });
+      alice = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
+      bob = new Cloudflare({ baseURL, apiEmail: USERS[1]!.email, apiKey: USERS[1]!.key, maxRetries: 0, fetch: answers.fetch });
     });
     afterAll(async () => {
       await app?.close();
@@ -205,9 +208,9 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
     });
 
     it('typed errors: no key, wrong key, unknown ruleset, another tenant', async () => {
-      const noKey = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: null, maxRetries: 0 });
+      const noKey = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: null, maxRetries: 0, fetch: answers.fetch });
       await expectApiError(noKey.rulesets.list({ account_id: 'acc-alice' }), Cloudflare.AuthenticationError, 'server-missing-credentials');
-      const wrong = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: 'not-the-key', maxRetries: 0 });
+      const wrong = new Cloudflare({ baseURL, apiEmail: USERS[0]!.email, apiKey: 'not-the-key', maxRetries: 0, fetch: answers.fetch });
       await expectApiError(wrong.rulesets.list({ account_id: 'acc-alice' }), Cloudflare.PermissionDeniedError, 'server-bad-credentials');
       await expectApiError(alice.rulesets.get('0123456789abcdef0123456789abcdef', { account_id: 'acc-alice' }), Cloudflare.NotFoundError, 'server-ruleset-not-found');
       const root = (await alice.rulesets.list({ account_id: 'acc-alice' })).result[0]!;
@@ -225,5 +228,7 @@ export function sdkSuite(name: string, openStore: () => Promise<Store>): void {
       const again = <Rs>await alice.rulesets.create(<RulesetCreateParams><unknown>{ account_id: 'acc-alice', ...ACCOUNT_RULESET });
       expect(again.version).toBe('1');
     });
+
+    it('every answer the client received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Store } from '../../src/server/index.js';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
 
 type Injected = Awaited<ReturnType<FastifyInstance['inject']>>;
@@ -25,6 +26,8 @@ export function envelope(r: Injected): { result: unknown; success: boolean; erro
 export function tenancySuite(storeName: string, open: () => Promise<Store>): void {
   describe(`credentials and tenancy on every route, on ${storeName}`, () => {
     let app: FastifyInstance;
+    /** Every answer to an official operation, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let routes: { method: string; path: string }[];
     let aliceRuleset: string;
@@ -33,11 +36,11 @@ export function tenancySuite(storeName: string, open: () => Promise<Store>): voi
     beforeAll(async () => {
       store = await open();
       app = await createServer({ users: USERS, store, failedAuthLimit: { max: 1_000_000, windowMs: 60_000 } });
-      const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
+      const doc = JSON.parse((await answers.inject(app, { method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
       routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path })));
-      const rs = await app.inject({ method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: ALICE, payload: ACCOUNT_RULESET });
+      const rs = await answers.inject(app, { method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: ALICE, payload: ACCOUNT_RULESET });
       aliceRuleset = JSON.parse(rs.body).result.id;
-      const job = await app.inject({
+      const job = await answers.inject(app, {
         method: 'POST', url: '/client/v4/zones/zone-alice/logpush/jobs', headers: ALICE,
         payload: { name: 'j', destination_conf: 'https://logs.example.com/p', dataset: 'http_requests', logpull_options: 'fields=ClientIP&timestamps=rfc3339' },
       });
@@ -71,7 +74,7 @@ export function tenancySuite(storeName: string, open: () => Promise<Store>): voi
           [{ ...ALICE, 'x-auth-email': 'mallory@example.com' }, 403, 'server-bad-credentials'],
           [{ 'x-auth-email': ALICE['x-auth-email'], 'x-auth-key': BOB['x-auth-key'] }, 403, 'server-bad-credentials'],
         ] as const) {
-          const res = await app.inject({ method: r.method as 'GET', url: url(r.path, 'alice'), headers, payload: payloadFor(r.method, r.path) });
+          const res = await answers.inject(app, { method: r.method as 'GET', url: url(r.path, 'alice'), headers, payload: payloadFor(r.method, r.path) });
           expect(res.statusCode, `${r.method} ${r.path} with ${JSON.stringify(headers)}`).toBe(status);
           const e = envelope(res);
           expect(e.success).toBe(false);
@@ -83,7 +86,7 @@ export function tenancySuite(storeName: string, open: () => Promise<Store>): voi
     it('never lets one user read, list or change another’s account or zone', async () => {
       const before = JSON.stringify(await store.listRulesets({ scope: 'accounts', id: 'acc-alice' })) + JSON.stringify(await store.listJobs({ scope: 'zones', id: 'zone-alice' }));
       for (const r of routes) {
-        const res = await app.inject({ method: r.method as 'GET', url: url(r.path, 'alice'), headers: BOB, payload: payloadFor(r.method, r.path) });
+        const res = await answers.inject(app, { method: r.method as 'GET', url: url(r.path, 'alice'), headers: BOB, payload: payloadFor(r.method, r.path) });
         expect(res.statusCode, `${r.method} ${r.path} as bob`).toBe(403);
         const e = envelope(res);
         expect(e.errors[0]!.meta.code).toBe('server-forbidden');
@@ -94,20 +97,22 @@ export function tenancySuite(storeName: string, open: () => Promise<Store>): voi
     });
 
     it('an account that exists and one that does not get the same answer', async () => {
-      const other = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: BOB });
-      const none = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: BOB });
+      const other = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: BOB });
+      const none = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: BOB });
       expect(other.statusCode).toBe(none.statusCode);
       expect(envelope(other).errors[0]!.meta.code).toBe(envelope(none).errors[0]!.meta.code);
     });
 
     it('Bob’s own account does not reach Alice’s resources by id', async () => {
-      const rs = await app.inject({ method: 'GET', url: `/client/v4/accounts/acc-bob/rulesets/${aliceRuleset}`, headers: BOB });
+      const rs = await answers.inject(app, { method: 'GET', url: `/client/v4/accounts/acc-bob/rulesets/${aliceRuleset}`, headers: BOB });
       expect(rs.statusCode).toBe(404);
-      const put = await app.inject({ method: 'PUT', url: `/client/v4/accounts/acc-bob/rulesets/${aliceRuleset}`, headers: BOB, payload: { rules: [] } });
+      const put = await answers.inject(app, { method: 'PUT', url: `/client/v4/accounts/acc-bob/rulesets/${aliceRuleset}`, headers: BOB, payload: { rules: [] } });
       expect(put.statusCode).toBe(404);
-      const job = await app.inject({ method: 'DELETE', url: `/client/v4/zones/zone-bob/logpush/jobs/${aliceJob}`, headers: BOB });
+      const job = await answers.inject(app, { method: 'DELETE', url: `/client/v4/zones/zone-bob/logpush/jobs/${aliceJob}`, headers: BOB });
       expect(job.statusCode).toBe(404);
       expect((await store.getJob({ scope: 'zones', id: 'zone-alice' }, aliceJob))).toBeDefined();
     });
+
+    it('every answer received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

@@ -10,6 +10,7 @@ import Cloudflare from 'cloudflare';
 import type { RulesetCreateParams, RulesetUpdateParams } from 'cloudflare/resources/rulesets/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerChecker } from '../helpers/checked-answers.js';
 import { createServer, type Store, type UsersEntry } from '../../src/server/index.js';
 import { ACCOUNT_RULESET, USERS } from './sdk-suite.js';
 import { ALICE, envelope } from './tenancy-suite.js';
@@ -48,6 +49,8 @@ const wrongSecret = (token: string) => token.slice(0, -1) + (token.endsWith('a')
 export function tokenSuite(storeName: string, open: () => Promise<Store>): void {
   describe(`API tokens on every route, on ${storeName}`, () => {
     let app: FastifyInstance;
+    /** Every answer (official client and app.inject) to an official operation, checked against Cloudflare's OpenAPI document. */
+    const answers = new AnswerChecker();
     let store: Store;
     let routes: { method: string; path: string }[];
     let aliceRuleset: string;
@@ -56,12 +59,12 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
     beforeAll(async () => {
       store = await open();
       app = await createServer({ users: USERS_WITH_TOKENS, store, failedAuthLimit: { max: 1_000_000, windowMs: 60_000 } });
-      const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
+      const doc = JSON.parse((await answers.inject(app, { method: 'GET', url: '/openapi.json' })).body) as { paths: Record<string, Record<string, unknown>> };
       routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), path })));
-      const rs = await app.inject({ method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: ACCOUNT_RULESET });
+      const rs = await answers.inject(app, { method: 'POST', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: ACCOUNT_RULESET });
       expect(rs.statusCode, rs.body).toBe(200);
       aliceRuleset = JSON.parse(rs.body).result.id;
-      const zrs = await app.inject({ method: 'POST', url: '/client/v4/zones/zone-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: { name: 'Custom fields', kind: 'zone', phase: 'http_log_custom_fields' } });
+      const zrs = await answers.inject(app, { method: 'POST', url: '/client/v4/zones/zone-alice/rulesets', headers: bearer(TOKENS.aliceEdit), payload: { name: 'Custom fields', kind: 'zone', phase: 'http_log_custom_fields' } });
       expect(zrs.statusCode, zrs.body).toBe(200);
       aliceZoneRuleset = JSON.parse(zrs.body).result.id;
     });
@@ -77,7 +80,7 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       .replace('{job_id}', '1');
     const payloadFor = (method: string, path: string) => (method === 'POST' || method === 'PUT' || method === 'PATCH' ? (path.includes('logpush') ? { enabled: true } : path.endsWith('simulate') ? { packets: [] } : { rules: [] }) : undefined);
     const inject = (method: string, path: string, owner: 'alice' | 'bob' | 'nobody', headers: Record<string, string>) =>
-      app.inject({ method: method as 'GET', url: url(path, owner), headers, payload: payloadFor(method, path) });
+      answers.inject(app, { method: method as 'GET', url: url(path, owner), headers, payload: payloadFor(method, path) });
     const state = async () => JSON.stringify(await Promise.all([
       store.listRulesets({ scope: 'accounts', id: 'acc-alice' }),
       store.listRulesets({ scope: 'zones', id: 'zone-alice' }),
@@ -123,8 +126,8 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
         }
       }
       expect(await state()).toBe(before);
-      const other = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.bob) });
-      const none = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: bearer(TOKENS.bob) });
+      const other = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.bob) });
+      const none = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-nobody/rulesets', headers: bearer(TOKENS.bob) });
       expect([other.statusCode, code(other)]).toEqual([none.statusCode, code(none)]);
       expect(envelope(other).errors[0]!.message.replace('acc-alice', 'X')).toBe(envelope(none).errors[0]!.message.replace('acc-nobody', 'X'));
     });
@@ -142,11 +145,11 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
         }
       }
       expect(await state()).toBe(before);
-      const list = await app.inject({ method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceRead) });
+      const list = await answers.inject(app, { method: 'GET', url: '/client/v4/accounts/acc-alice/rulesets', headers: bearer(TOKENS.aliceRead) });
       expect(list.statusCode).toBe(200);
       expect(list.body).toContain(aliceRuleset);
       // Scheme case-insensitive (RFC 7235), spaces around the token tolerated.
-      const lower = await app.inject({ method: 'GET', url: `/client/v4/accounts/acc-alice/rulesets/${aliceRuleset}`, headers: { authorization: `bearer  ${TOKENS.aliceRead} ` } });
+      const lower = await answers.inject(app, { method: 'GET', url: `/client/v4/accounts/acc-alice/rulesets/${aliceRuleset}`, headers: { authorization: `bearer  ${TOKENS.aliceRead} ` } });
       expect(lower.statusCode).toBe(200);
     });
 
@@ -154,7 +157,7 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       const baseURL = `${address}/client/v4`;
       // apiEmail/apiKey null: the client would otherwise add them from CLOUDFLARE_EMAIL/CLOUDFLARE_API_KEY.
-      const client = (apiToken: string) => new Cloudflare({ baseURL, apiToken, apiEmail: null, apiKey: null, maxRetries: 0 });
+      const client = (apiToken: string) => new Cloudflare({ baseURL, apiToken, apiEmail: null, apiKey: null, maxRetries: 0, fetch: answers.fetch });
       const edit = client(TOKENS.aliceEdit);
       const read = client(TOKENS.aliceRead);
       const created = <{ id: string; version: string }>await edit.rulesets.create(<RulesetCreateParams><unknown>{ account_id: 'acc-alice', ...ACCOUNT_RULESET, kind: 'custom', name: 'by token' });
@@ -179,10 +182,12 @@ export function tokenSuite(storeName: string, open: () => Promise<Store>): void 
       await isDenied(client(TOKENS.aliceAccount).rulesets.list({ zone_id: 'zone-alice' }), 'server-forbidden');
       await isDenied(client(wrongSecret(TOKENS.aliceEdit)).rulesets.list({ account_id: 'acc-alice' }), 'server-bad-credentials');
       // A key and a token together: refused, whichever would pass.
-      const both = new Cloudflare({ baseURL, apiToken: TOKENS.aliceEdit, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0 });
+      const both = new Cloudflare({ baseURL, apiToken: TOKENS.aliceEdit, apiEmail: USERS[0]!.email, apiKey: USERS[0]!.key, maxRetries: 0, fetch: answers.fetch });
       await expect(both.rulesets.list({ account_id: 'acc-alice' })).rejects.toBeInstanceOf(Cloudflare.BadRequestError);
       expect((<{ version: string }>await read.rulesets.get(created.id, { account_id: 'acc-alice' })).version).toBe('2');
       await edit.rulesets.delete(created.id, { account_id: 'acc-alice' });
     });
+
+    it('every answer received conforms to Cloudflare\'s OpenAPI document', () => answers.expectConforming());
   });
 }

@@ -2,7 +2,7 @@
  * The Logpush operations beside jobs, as the service has them under `/{accounts|zones}/{id}/logpush`:
  * a dataset's fields (from rulekit's dataset catalogs) and jobs, ownership challenges
  * (logpush-ownership.ts), destination and origin checks, and Instant Logs sessions (`/zones/{zone_id}/
- * logpush/edge/jobs`: checked and stored; the server streams no logs).
+ * logpush/edge`, and `…/edge/jobs` where SDK v7 calls it: checked and stored; the server streams no logs).
  * @module
  */
 import { randomBytes } from 'node:crypto';
@@ -163,36 +163,38 @@ export function logpushExtraRoutes(app: FastifyInstance, ctx: RouteContext): voi
   // Instant Logs: zones only, over the http_requests dataset (the one the docs name).
   const zone = SCOPES.find((s) => s.path === 'zones')!;
   const http = getDataset('http_requests', 'zone')!;
-  const edge = `/zones/:zone_id/logpush/edge/jobs`;
-  app.get(edge, { schema: { tags, summary: 'The zone\'s Instant Logs sessions (at most one, for 60 minutes)', params: scopeParams(zone) } }, async (req, reply) => {
-    return sendResult(reply, await ctx.store.logpushExtra.listEdgeJobs(ownerOf(req, zone), Date.now()));
-  });
-  app.post(edge, {
-    schema: {
-      tags, summary: 'Start an Instant Logs session (it replaces the zone\'s session; nothing is streamed)', params: scopeParams(zone),
-      body: body({
-        fields: { type: 'string', description: 'Comma-separated http_requests fields.' },
-        filter: { type: 'string', description: 'A Logpush filter, {"where": …} as a string; "" for none.' },
-        sample: { type: 'integer', minimum: 1, description: '1: every record, 10: one in ten…' },
-        kind: { type: 'string', enum: ['instant-logs'] },
-      }, []),
-    },
-  }, async (req, reply) => {
-    const o = objectBody(req);
-    const fields = stringMember(o, 'fields', { optional: true }) ?? '';
-    const filter = stringMember(o, 'filter', { optional: true }) ?? '';
-    const sample = o['sample'] ?? 1;
-    const kind = stringMember(o, 'kind', { optional: true });
-    const problems: Diagnostic[] = [];
-    if (kind !== undefined && kind !== 'instant-logs') problems.push(serverDiagnostic('server-invalid-member', `"kind" of an Instant Logs job is "instant-logs", not ${JSON.stringify(kind.slice(0, 40))}`, '/kind'));
-    if (typeof sample !== 'number' || !Number.isInteger(sample) || sample < 1) {
-      problems.push(serverDiagnostic('server-invalid-member', `"sample" is an integer from 1 (every record; 10: one record in ten), not ${JSON.stringify(sample)}`, '/sample'));
-    }
-    if (fields !== '') problems.push(...rebased(checkLogpullOptions(`fields=${fields}`, http, '/fields'), '/fields', 'fields='.length));
-    if (filter.trim() !== '') problems.push(...rebased(checkLogFilter(filter, { dataset: http.name, scope: 'zone' }).diagnostics, '/filter'));
-    if (hasErrors(problems)) return sendErrors(reply, 400, problems);
-    const sessionId = randomBytes(16).toString('hex');
-    const job: StoredEdgeJob = { destination_conf: edgeDestination(sessionId), fields, filter, sample: sample as number, session_id: sessionId };
-    return sendResult(reply, await ctx.store.logpushExtra.createEdgeJob(ownerOf(req, zone), job, Date.now() + EDGE_SESSION_MS), problems);
-  });
+  // The 2024-08 OpenAPI document has `…/logpush/edge`; SDK v7 calls `…/logpush/edge/jobs`: both are served.
+  for (const edge of ['/zones/:zone_id/logpush/edge', '/zones/:zone_id/logpush/edge/jobs']) {
+    app.get(edge, { schema: { tags, summary: 'The zone\'s Instant Logs sessions (at most one, for 60 minutes)', params: scopeParams(zone) } }, async (req, reply) => {
+      return sendResult(reply, await ctx.store.logpushExtra.listEdgeJobs(ownerOf(req, zone), Date.now()));
+    });
+    app.post(edge, {
+      schema: {
+        tags, summary: 'Start an Instant Logs session (it replaces the zone\'s session; nothing is streamed)', params: scopeParams(zone),
+        body: body({
+          fields: { type: 'string', description: 'Comma-separated http_requests fields.' },
+          filter: { type: 'string', description: 'A Logpush filter, {"where": …} as a string; "" for none.' },
+          sample: { type: 'integer', minimum: 1, description: '1: every record, 10: one in ten…' },
+          kind: { type: 'string', enum: ['instant-logs'] },
+        }, []),
+      },
+    }, async (req, reply) => {
+      const o = objectBody(req);
+      const fields = stringMember(o, 'fields', { optional: true }) ?? '';
+      const filter = stringMember(o, 'filter', { optional: true }) ?? '';
+      const sample = o['sample'] ?? 1;
+      const kind = stringMember(o, 'kind', { optional: true });
+      const problems: Diagnostic[] = [];
+      if (kind !== undefined && kind !== 'instant-logs') problems.push(serverDiagnostic('server-invalid-member', `"kind" of an Instant Logs job is "instant-logs", not ${JSON.stringify(kind.slice(0, 40))}`, '/kind'));
+      if (typeof sample !== 'number' || !Number.isInteger(sample) || sample < 1) {
+        problems.push(serverDiagnostic('server-invalid-member', `"sample" is an integer from 1 (every record; 10: one record in ten), not ${JSON.stringify(sample)}`, '/sample'));
+      }
+      if (fields !== '') problems.push(...rebased(checkLogpullOptions(`fields=${fields}`, http, '/fields'), '/fields', 'fields='.length));
+      if (filter.trim() !== '') problems.push(...rebased(checkLogFilter(filter, { dataset: http.name, scope: 'zone' }).diagnostics, '/filter'));
+      if (hasErrors(problems)) return sendErrors(reply, 400, problems);
+      const sessionId = randomBytes(16).toString('hex');
+      const job: StoredEdgeJob = { destination_conf: edgeDestination(sessionId), fields, filter, sample: sample as number, session_id: sessionId };
+      return sendResult(reply, await ctx.store.logpushExtra.createEdgeJob(ownerOf(req, zone), job, Date.now() + EDGE_SESSION_MS), problems);
+    });
+  }
 }
