@@ -31,3 +31,4 @@ export {
 export { toUnixNanos, formatTimestamp } from './timestamps.js';
 export { utf8Length, utf8Prefix } from './utf8.js';
 export { explainLogFilter, renderFilterExplanation, logFilterFields, type FilterExplanation } from './filter-explain.js';
+export { checkTransformer, previewTransformer, MAX_TRANSFORMER_SQL, type CheckedTransformer, type TransformerPreview } from './transformer.js';
