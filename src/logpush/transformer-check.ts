@@ -19,6 +19,7 @@ const FIELD_TYPES: Record<FieldType, SqlType> = {
 
 /** The columns a table offers: a dataset's fields, or what a `WITH` step delivers; in order. */
 export type Columns = Map<string, SqlType>;
+export type { Columns as TransformerColumns };
 
 /** A checked transformer. */
 export interface CheckedTransformer {
@@ -28,6 +29,7 @@ export interface CheckedTransformer {
   dataset?: string;
   /** The dataset's fields as the query reads them (both scopes' catalogs, for a name of both). */
   fields?: Columns;
+  /** What is wrong with the query (errors refuse it). */
   diagnostics: Diagnostic[];
   /** Why the reference server cannot run the query (preview), when it cannot. */
   notRunnable?: { reason: string; range: Range };

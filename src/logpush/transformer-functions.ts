@@ -10,6 +10,7 @@ import { asText, isStruct, parseTimestamp, setOwn, SqlRuntimeError, SqlTimestamp
 
 /** What an expression's value is known to be before it runs (`any`: unknown, a JSON member). */
 export type SqlType = 'string' | 'int' | 'float' | 'bool' | 'timestamp' | 'array' | 'object' | 'any';
+export type { SqlType as TransformerValueKind };
 
 export interface SqlFunction {
   min: number;
