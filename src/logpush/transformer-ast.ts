@@ -9,7 +9,8 @@ import type { Range } from '../diagnostics/index.js';
 
 /** An expression. */
 export type SqlExpr =
-  | { kind: 'literal'; value: string | number | boolean | null; range: Range }
+  /** `float`: a number written with a point or exponent (`100.0`), a Float64 even when whole. */
+  | { kind: 'literal'; value: string | number | boolean | null; float?: boolean; range: Range }
   | { kind: 'column'; name: string; range: Range }
   | { kind: 'unary'; op: 'NOT' | '-'; operand: SqlExpr; range: Range }
   | { kind: 'binary'; op: SqlBinaryOp; left: SqlExpr; right: SqlExpr; range: Range }

@@ -92,7 +92,7 @@ class Checker {
     const sub = (x: SqlExpr) => this.expr(x, cols, unknownSource);
     switch (e.kind) {
       case 'literal':
-        return e.value === null ? 'any' : typeof e.value === 'string' ? 'string' : typeof e.value === 'boolean' ? 'bool' : Number.isInteger(e.value) ? 'int' : 'float';
+        return e.value === null ? 'any' : typeof e.value === 'string' ? 'string' : typeof e.value === 'boolean' ? 'bool' : Number.isInteger(e.value) && !e.float ? 'int' : 'float';
       case 'column': {
         const t = cols.get(e.name);
         if (t !== undefined || unknownSource) return t ?? 'any';

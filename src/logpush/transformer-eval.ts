@@ -85,12 +85,12 @@ function member(v: SqlValue, key: SqlValue): SqlValue {
   return null;
 }
 
-function arith(op: string, a: SqlValue, b: SqlValue): SqlValue {
+function arith(op: string, a: SqlValue, b: SqlValue, floats = false): SqlValue {
   if (a === null || b === null) return null;
   const x = typeof a === 'number' ? a : Number(a);
   const y = typeof b === 'number' ? b : Number(b);
   if (Number.isNaN(x) || Number.isNaN(y) || typeof a === 'boolean' || typeof b === 'boolean') throw new SqlRuntimeError(`"${op}" takes numbers, not ${describe(Number.isNaN(x) ? a : b)}`);
-  const ints = Number.isInteger(x) && Number.isInteger(y);
+  const ints = !floats && Number.isInteger(x) && Number.isInteger(y);
   switch (op) {
     case '+': return x + y;
     case '-': return x - y;
@@ -102,6 +102,20 @@ function arith(op: string, a: SqlValue, b: SqlValue): SqlValue {
       if (y === 0) throw new SqlRuntimeError('division by zero');
       return x % y;
   }
+}
+
+/**
+ * Whether an operand is a Float64 whatever its value: JSON and JavaScript write 100.0 as 100, so integer
+ * division (DataFusion's for two integers) is told from the expression: a float literal, a cast to a
+ * float, or arithmetic over one.
+ */
+function isFloat(e: SqlExpr): boolean {
+  if (e.kind === 'literal') return e.float === true;
+  if (e.kind === 'cast') return e.type === 'float';
+  if (e.kind === 'unary') return isFloat(e.operand);
+  if (e.kind === 'binary' && ['+', '-', '*', '/', '%'].includes(e.op)) return isFloat(e.left) || isFloat(e.right);
+  if (e.kind === 'extract') return e.field === 'epoch' || e.field === 'second';
+  return false;
 }
 
 function evaluate(e: SqlExpr, row: Row): SqlValue {
@@ -128,7 +142,7 @@ function evaluate(e: SqlExpr, row: Row): SqlValue {
         case '->': return member(l, r);
         case '->>': return asText(member(l, r));
         case '||': return l === null || r === null ? null : asText(l)! + asText(r)!;
-        case '+': case '-': case '*': case '/': case '%': return arith(e.op, l, r);
+        case '+': case '-': case '*': case '/': case '%': return arith(e.op, l, r, isFloat(e.left) || isFloat(e.right));
         default: {
           if (l === null || r === null) return null;
           const c = compare(l, r);

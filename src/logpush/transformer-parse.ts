@@ -263,7 +263,7 @@ class Parser {
     if (this.isOp('-')) {
       const t = this.next();
       const operand = this.nested(() => this.unary());
-      if (operand.kind === 'literal' && typeof operand.value === 'number') return { kind: 'literal', value: -operand.value, range: { start: t.start, end: operand.range.end } };
+      if (operand.kind === 'literal' && typeof operand.value === 'number') return { ...operand, value: -operand.value, range: { start: t.start, end: operand.range.end } };
       return { kind: 'unary', op: '-', operand, range: { start: t.start, end: operand.range.end } };
     }
     return this.postfix();
@@ -300,7 +300,7 @@ class Parser {
     const t = this.peek;
     const range = { start: t.start, end: t.end };
     if (t.kind === 'string') { this.next(); return { kind: 'literal', value: t.text, range }; }
-    if (t.kind === 'number') { this.next(); return { kind: 'literal', value: Number(t.text), range }; }
+    if (t.kind === 'number') { this.next(); return { kind: 'literal', value: Number(t.text), ...(/[.eE]/.test(t.text) ? { float: true } : {}), range }; }
     if (t.kind === 'quoted') { this.next(); return this.qualified({ kind: 'column', name: t.text, range }); }
     if (this.acceptOp('(')) {
       if (this.isWord('SELECT')) fail('transformer-unsupported', 'transformers do not support subqueries; use WITH … AS (…) for a step before the final SELECT', { start: this.peek.start, end: this.peek.end });
