@@ -76,6 +76,17 @@ export const LOGPUSH_CODES = {
   // --- log line builder ---
   'log-line-truncated': { severity: 'warning', doc: 'A custom field object passed 8 KB (8192 bytes of values): the crossing value was cut, later values dropped.' },
   'log-line-invalid-input': { severity: 'error', doc: 'The log line builder got a request, rule or job it cannot use.' },
+  // --- transformers (SQL run on each record before delivery) ---
+  'transformer-syntax': { severity: 'error', doc: 'A transformer query rulekit cannot read as SQL (an unclosed string, a missing FROM, a stray token); the range is where reading stopped.' },
+  'transformer-unsupported': { severity: 'error', doc: 'What the Transformers docs list as not supported: joins, subqueries, aggregation (GROUP BY, HAVING, COUNT…), window functions, ORDER BY, LIMIT, several statements.' },
+  'transformer-unknown-dataset': { severity: 'error', doc: 'The FROM of a transformer names no Logpush dataset (nor a WITH step); the closest name is suggested.' },
+  'transformer-unknown-field': { severity: 'error', doc: 'A field the FROM table does not have (names are case-sensitive); the closest field is suggested.' },
+  'transformer-unknown-function': { severity: 'error', doc: 'A function transformer SQL does not have; the closest one is suggested.' },
+  'transformer-type': { severity: 'error', doc: 'A value of a kind the operator or function does not take (UPPER of an integer, + on strings, a WHERE that is not a condition), or a wrong number of arguments.' },
+  'transformer-duplicate-column': { severity: 'error', doc: 'Two output fields of one SELECT with the same name; rename one with AS.' },
+  'transformer-too-large': { severity: 'error', doc: 'A transformer query longer than 32,768 characters (the API schema’s limit of `code` and `sql`).' },
+  'transformer-input-type': { severity: 'warning', doc: 'A member of a preview’s input record whose value is not of its field’s type: it is read as NULL (an error when the input is not an object).' },
+  'transformer-runtime-error': { severity: 'error', doc: 'The transformer failed on the preview’s record (a cast of text that is not a number, division by zero, text that is not a timestamp); on the service the batch would fail.' },
 } as const satisfies Record<string, DiagnosticCodeInfo>;
 
 /** A code of the Logpush module. */

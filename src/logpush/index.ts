@@ -31,3 +31,7 @@ export {
 export { toUnixNanos, formatTimestamp } from './timestamps.js';
 export { utf8Length, utf8Prefix } from './utf8.js';
 export { explainLogFilter, renderFilterExplanation, logFilterFields, type FilterExplanation } from './filter-explain.js';
+export { checkTransformer, previewTransformer, MAX_TRANSFORMER_SQL, type CheckedTransformer, type TransformerPreview } from './transformer.js';
+export type { TransformerColumns } from './transformer-check.js';
+export type { TransformerValueKind } from './transformer-functions.js';
+export type { SqlQuery as TransformerQuery, SqlSelect as TransformerSelect, SqlSelectItem as TransformerSelectItem, SqlExpr as TransformerExpr, SqlBinaryOp as TransformerBinaryOp, SqlCastType as TransformerCastType } from './transformer-ast.js';

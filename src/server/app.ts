@@ -28,6 +28,7 @@ import { versionRoutes } from './routes/versions.js';
 import { listRoutes } from './routes/lists.js';
 import { AccountLists } from './account-lists.js';
 import { logpushExtraRoutes } from './routes/logpush-extra.js';
+import { logpushTransformerRoutes } from './routes/logpush-transformers.js';
 import { authPlugin, bodyPlugin, errorsPlugin, openApiPlugin, playgroundPlugin, storePlugin } from './plugins/index.js';
 
 export { API_PREFIX };
@@ -186,6 +187,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     logpushRoutes(api, ctx);
     listRoutes(api, ctx);
     logpushExtraRoutes(api, ctx);
+    logpushTransformerRoutes(api, ctx);
   }, { prefix: API_PREFIX });
 
   return app;

@@ -11,6 +11,7 @@ import { openPostgresStore } from './postgres.js';
 import type { Store } from './types.js';
 
 export type { ItemsPage, ItemsWrite, ListItemInput, ListStore, ListWriteLimits, StoredBulkOperation, StoredList, StoredListItem, StoredListKind } from './types.js';
+export type { StoredTransformer, StoredTransformerVersion, TransformerCode, TransformerStore } from './types.js';
 export type { LogpushExtraStore, StoredEdgeJob, Store, Owner, Stored, StoredRule, StoredRuleset, StoredJob, WriteOptions, Change, UpdateResult, VersionDeleteResult } from './types.js';
 export { expandRuleset, rulesetJson, rulesetText, seededId, seededIds, seedMask, type CompactForm, type RulesetText } from './record-text.js';
 export { ruleContent, sameRule, storedRule, STORED_RULE_MEMBERS, STORED_RULESET_MEMBERS, type RuleContent, type RuleMember } from './members.js';

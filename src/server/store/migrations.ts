@@ -290,6 +290,55 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX logpush_edge_jobs_owner ON logpush_edge_jobs (scope, owner, seq);
     `,
   },
+  {
+    version: 9,
+    name: 'Logpush transformers and the versions of their SQL',
+    // A transformer's SQL is kept once per version (`version` counts from 1 per transformer and is the
+    // current one's number in `logpush_transformers`); a version's `id` is unique across transformers, as
+    // the API's is. Transformers are account resources: `account` is the owner.
+    sqlite: `
+      CREATE TABLE logpush_transformers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        dataset TEXT,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX logpush_transformers_account ON logpush_transformers (account, id);
+      CREATE TABLE logpush_transformer_versions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        transformer_id INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (transformer_id, version)
+      );
+    `,
+    postgres: `
+      CREATE TABLE logpush_transformers (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account TEXT NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        dataset TEXT,
+        version INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX logpush_transformers_account ON logpush_transformers (account, id);
+      CREATE TABLE logpush_transformer_versions (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        transformer_id BIGINT NOT NULL,
+        version INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (transformer_id, version)
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this code writes. */

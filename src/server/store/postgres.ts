@@ -16,7 +16,8 @@ import { ReadWaves } from './waves.js';
 import { StoreUnavailableError, type WriteOutcome } from './unavailable.js';
 import { PostgresListStore } from './lists-postgres.js';
 import { postgresLogpushExtra } from './logpush-extra-postgres.js';
-import type { Change, ListStore, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import { postgresTransformers } from './transformers-postgres.js';
+import type { Change, ListStore, LogpushExtraStore, Owner, Store, TransformerStore, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -248,6 +249,11 @@ class PostgresStore implements Store {
   private readonly reads = new ReadWaves<Stored<StoredRuleset> | undefined>();
 
   readonly logpushExtra: LogpushExtraStore = postgresLogpushExtra({
+    read: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => this.read<R>(text, values),
+    write: <T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined) => this.write(fn, dryRun),
+  });
+
+  readonly transformers: TransformerStore = postgresTransformers({
     read: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => this.read<R>(text, values),
     write: <T>(fn: (c: pg.PoolClient) => Promise<T>, dryRun: boolean | undefined) => this.write(fn, dryRun),
   });

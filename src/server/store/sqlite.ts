@@ -13,9 +13,10 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import type { DataDirLock } from './dir-lock.js';
 import { RulesetCache } from './cache.js';
 import { sqliteLogpushExtra } from './logpush-extra-sqlite.js';
+import { sqliteTransformers } from './transformers-sqlite.js';
 import { expandRuleset, HistoryRows, RecordTexts, rulesetText } from './record-text.js';
 import { SqliteListStore } from './lists-sqlite.js';
-import type { Change, ListStore, LogpushExtraStore, Owner, Store, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
+import type { Change, ListStore, LogpushExtraStore, Owner, Store, TransformerStore, Stored, StoredJob, StoredRuleset, UpdateResult, VersionDeleteResult, WriteOptions } from './types.js';
 
 /** Thrown inside a transaction to roll it back (dry runs, refusals); never leaves this module. */
 class Rollback<T> {
@@ -184,6 +185,7 @@ class SqliteStore implements Store {
   /** When the checkpointer was last asked to run (performance.now()). */
   private askedAt = -Infinity;
   readonly logpushExtra: LogpushExtraStore;
+  readonly transformers: TransformerStore;
 
   constructor(private readonly db: Database.Database, file: string | undefined, private readonly lock?: DataDirLock) {
     this.lists = new SqliteListStore(db, (fn, dryRun) => this.write(fn, dryRun));
@@ -218,6 +220,7 @@ class SqliteStore implements Store {
       rollbackTo: db.prepare('ROLLBACK TO write'),
     };
     this.logpushExtra = sqliteLogpushExtra(db, <T>(fn: () => T, dryRun: boolean | undefined) => this.write(fn, dryRun));
+    this.transformers = sqliteTransformers(db, <T>(fn: () => T, dryRun: boolean | undefined) => this.write(fn, dryRun));
   }
 
   /**

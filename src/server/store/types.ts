@@ -126,6 +126,8 @@ export interface Store {
   readonly lists: ListStore;
   /** Ownership challenges and Instant Logs sessions (see {@link LogpushExtraStore}). */
   readonly logpushExtra: LogpushExtraStore;
+  /** An account's Logpush transformers and their SQL's versions (see {@link TransformerStore}). */
+  readonly transformers: TransformerStore;
 
   /** Liveness of the database (for /healthz). */
   ping(): Promise<void>;
@@ -257,4 +259,51 @@ export interface LogpushExtraStore {
   createEdgeJob(owner: Owner, job: StoredEdgeJob, expiresAt: number, options?: WriteOptions): Promise<StoredEdgeJob>;
   /** The owner's sessions that have not expired by `now`, oldest first. */
   listEdgeJobs(owner: Owner, now: number): Promise<StoredEdgeJob[]>;
+}
+
+/*
+ * Logpush transformers (`/accounts/{a}/logpush/transformers`): a named SQL query per row, and its history,
+ * one version per save of the SQL (docs: "every save creates a new version; older versions remain
+ * viewable"). Ids are numbers the store assigns: transformers' per table, versions' across every
+ * transformer (the API's version `id` is unique, `version` counts from 1 per transformer). Both stores
+ * implement it (transformers-sqlite.ts, transformers-postgres.ts) on the tables of migration 9.
+ */
+/** A transformer as stored (what the API answers but `associated_jobs`, which the routes add). */
+export interface StoredTransformer {
+  id: number;
+  name: string;
+  description: string;
+  /** The dataset of the current SQL's FROM, when it names one. */
+  dataset: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a transformer's SQL, as `…/versions` answers it. */
+export interface StoredTransformerVersion {
+  id: number;
+  version: number;
+  created_at: string;
+}
+
+/** A transformer's SQL to store as its next version, with the dataset it reads. */
+export interface TransformerCode {
+  code: string;
+  dataset: string | null;
+}
+
+export interface TransformerStore {
+  /** The account's transformers, oldest first. */
+  list(account: string): Promise<StoredTransformer[]>;
+  get(account: string, id: number): Promise<StoredTransformer | undefined>;
+  /** Store a new transformer with its SQL as version 1. */
+  create(account: string, t: { name: string; description: string } & TransformerCode, now: string): Promise<StoredTransformer>;
+  /** Rename and describe a transformer; with `code`, its SQL becomes a new version. Undefined when there is none. */
+  update(account: string, id: number, t: { name: string; description: string; code?: TransformerCode }, now: string): Promise<StoredTransformer | undefined>;
+  /** Delete a transformer and its versions; false when there was none. */
+  delete(account: string, id: number): Promise<boolean>;
+  /** The SQL of the current version, or of the version with this id: `no-transformer` / `no-version` when absent. */
+  content(account: string, id: number, versionId?: number): Promise<string | 'no-transformer' | 'no-version'>;
+  /** The newest `limit` versions, newest first; undefined when there is no such transformer. */
+  versions(account: string, id: number, limit: number): Promise<StoredTransformerVersion[] | undefined>;
 }
