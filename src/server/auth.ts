@@ -9,7 +9,6 @@
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { TokenConfig } from './tokens.js';
 
 /** A user as configured: the key in clear (hashed when loaded) or already hashed. */
 export interface UserConfig {
@@ -24,6 +23,26 @@ export interface UserConfig {
   zones?: string[];
   /** The user's API tokens, each scoped to some of the user's accounts and zones (tokens.ts). */
   tokens?: TokenConfig[];
+}
+
+export type Permission = 'read' | 'edit';
+
+export const PERMISSIONS: readonly Permission[] = ['read', 'edit'];
+
+/** An API token as configured: the token in clear (hashed when loaded), or its id and hash. */
+export interface TokenConfig {
+  /** The token in clear; kept only hashed. At least 24 characters of the Bearer token alphabet. */
+  token?: string;
+  /** The token's first 8 characters (not secret): how the server finds it. Goes with `token_hash`. */
+  id?: string;
+  /** The whole token's hash, as `rulekit token create` writes it: `sha256:<salt hex>:<digest hex>`. */
+  token_hash?: string;
+  /** A name for messages and logs. */
+  name?: string;
+  /** Account id → permission. */
+  accounts?: Record<string, Permission>;
+  /** Zone id → permission. */
+  zones?: Record<string, Permission>;
 }
 
 /** One entry of a users file: a user, or an API token of its own (no email; tokens.ts). */

@@ -8,6 +8,7 @@ export { createServer, API_PREFIX, type ServerOptions } from './app.js';
 export { SERVER_CODES, type ServerCode, type ServerCodeInfo } from './codes.js';
 export { hashKey, type UserConfig, type UsersEntry, type FailureLimit } from './auth.js';
 export { generateToken, hashToken, type TokenConfig, type Permission } from './tokens.js';
+export { addTokenToUsersFile } from './users-file.js';
 export { openStore, openSqliteStore, openPostgresStore, MIGRATIONS, SCHEMA_VERSION, type Store, type StoreOptions, type Owner, type Stored, type StoredRule, type StoredRuleset, type StoredJob, type WriteOptions, type VersionDeleteResult, type ListStore, type StoredList, type StoredListKind, type StoredListItem, type StoredBulkOperation, type ListItemInput, type ItemsWrite, type ItemsPage, type ListWriteLimits, type TransformerStore, type StoredTransformer, type StoredTransformerVersion, type TransformerCode } from './store/index.js';
 export { MAX_JSON_DEPTH } from './body.js';
 export { MAX_SIMULATED_PACKETS } from './routes/common.js';

@@ -15,29 +15,11 @@
  * @module
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { digest, hashKey, isTokenEntry, parseHash, type User, type UsersEntry } from './auth.js';
+import { digest, hashKey, isTokenEntry, parseHash, PERMISSIONS, type Permission, type TokenConfig, type User, type UsersEntry } from './auth.js';
+
+export { PERMISSIONS, type Permission, type TokenConfig };
 
 /** What a token may do on an account or zone: `read` (GET and HEAD) or `edit` (every method). */
-export type Permission = 'read' | 'edit';
-
-export const PERMISSIONS: readonly Permission[] = ['read', 'edit'];
-
-/** An API token as configured: the token in clear (hashed when loaded), or its id and hash. */
-export interface TokenConfig {
-  /** The token in clear; kept only hashed. At least 24 characters of the Bearer token alphabet. */
-  token?: string;
-  /** The token's first 8 characters (not secret): how the server finds it. Goes with `token_hash`. */
-  id?: string;
-  /** The whole token's hash, as `rulekit token create` writes it: `sha256:<salt hex>:<digest hex>`. */
-  token_hash?: string;
-  /** A name for messages and logs. */
-  name?: string;
-  /** Account id → permission. */
-  accounts?: Record<string, Permission>;
-  /** Zone id → permission. */
-  zones?: Record<string, Permission>;
-}
-
 /** A token as the server holds it. */
 export interface Token {
   id: string;

@@ -30,8 +30,7 @@ export function register(program: Command): void {
       if (!opts.account && !opts.zone) throw new UsageError('a token needs at least one --account ID:read|edit or --zone ID:read|edit');
       if (opts.email && !opts.users) throw new UsageError('--email names a user of a users file: give --users too');
       // The users file is the server's: the token is hashed and the file checked by the server's own code.
-      const { generateToken, hashToken } = await loadPart(['server'], () => import('../../server/index.js'));
-      const { addTokenToUsersFile } = await loadPart(['server'], () => import('../../server/users-file.js'));
+      const { addTokenToUsersFile, generateToken, hashToken } = await loadPart(['server'], () => import('../../server/index.js'));
       const value = generateToken();
       const entry = hashToken(value, { name: opts.name, accounts: opts.account, zones: opts.zone });
       if (opts.users) {
