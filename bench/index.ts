@@ -19,6 +19,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   server: () => import('./server.js'),
   sql: () => import('./sql.js'),
   install: () => import('./install.js'),
+  stall: () => import('./stall.js'),
 };
 
 /** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */
