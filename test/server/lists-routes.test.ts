@@ -62,6 +62,17 @@ describe('Lists API routes', () => {
     expect((await call('GET', `${LISTS}/${id}`)).body.result.num_items).toBe(0);
   });
 
+  it('a request of more items than the kind allows in all is refused by its count, before any item is read', async () => {
+    const id = await newList('toomany', 'ip');
+    const max = LIST_LIMITS.kinds.ip.maxItems;
+    // Every item broken: read one by one they would be 100 errors and a count; refused by count, one.
+    const r = await call('POST', `${LISTS}/${id}/items`, Array.from({ length: max + 1 }, () => ({ ip: 'not an address' })));
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toHaveLength(1);
+    expect(r.body.errors[0]).toMatchObject({ meta: { code: 'server-list-limit-reached' }, message: expect.stringContaining(`${max + 1} items in one request`) });
+    expect((await call('GET', `${LISTS}/${id}`)).body.result.num_items).toBe(0);
+  });
+
   it('pages forwards and back with cursors; refuses a bad per_page or cursor', async () => {
     const id = await newList('paged', 'asn');
     await call('POST', `${LISTS}/${id}/items`, [5, 1, 4, 2, 3].map((asn) => ({ asn })));

@@ -269,7 +269,13 @@ export function listRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if (errors.length) return sendErrors(reply, 400, errors);
       write = { mode, ids: [...new Set(ids)] };
     } else {
-      const read = readItems(list.kind, bodyOf(req).value);
+      // More items than the account may hold of the kind in all: refused by their count, before each is read.
+      const given = bodyOf(req).value;
+      const most = limitsOf(list.kind).maxItemsOfKind;
+      if (Array.isArray(given) && given.length > most) {
+        return sendError(reply, 'server-list-limit-reached', `${given.length} items in one request; an account holds at most ${most} items in its ${list.kind} lists (the items were not checked)`);
+      }
+      const read = readItems(list.kind, given);
       if ('errors' in read) return sendErrors(reply, 400, read.errors);
       write = { mode, items: read.items };
     }
