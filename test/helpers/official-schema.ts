@@ -364,6 +364,15 @@ export const NEWER_THAN_DOCUMENT: Readonly<Record<string, NewerRoute>> = {
   'POST /zones/{zone_id}/logpush/validate/destination': { sdk: 'client.logpush.validate.destination' },
   'GET /zones/{zone_id}/logpush/edge/jobs': { sdk: 'client.logpush.edge.get', sameAs: '/zones/{zone_id}/logpush/edge' },
   'POST /zones/{zone_id}/logpush/edge/jobs': { sdk: 'client.logpush.edge.create', sameAs: '/zones/{zone_id}/logpush/edge' },
+  // Logpush transformers came after the document's date (SDK v7's client.logpush.transformers).
+  'GET /accounts/{account_id}/logpush/transformers': { sdk: 'client.logpush.transformers.list' },
+  'POST /accounts/{account_id}/logpush/transformers': { sdk: 'client.logpush.transformers.create' },
+  'POST /accounts/{account_id}/logpush/transformers/preview': { sdk: 'client.logpush.transformers.preview' },
+  'GET /accounts/{account_id}/logpush/transformers/{transformer_id}': { sdk: 'client.logpush.transformers.get' },
+  'PUT /accounts/{account_id}/logpush/transformers/{transformer_id}': { sdk: 'client.logpush.transformers.update' },
+  'DELETE /accounts/{account_id}/logpush/transformers/{transformer_id}': { sdk: 'client.logpush.transformers.delete' },
+  'GET /accounts/{account_id}/logpush/transformers/{transformer_id}/content': { sdk: 'client.logpush.transformers.content.get' },
+  'GET /accounts/{account_id}/logpush/transformers/{transformer_id}/versions': { sdk: 'client.logpush.transformers.versions.list' },
 };
 
 /**
