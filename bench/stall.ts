@@ -5,7 +5,7 @@
  * the server's thread (`validationThread: false`, the baseline) and on their own thread (the default).
  * Each body is new (a memo would otherwise answer it); 12 rounds after 3 to warm up, alternating.
  */
-import { createServer, openSqliteStore } from '../dist/bundle/server.js';
+import { createServer, openSqliteStore } from '../dist/server/index.js';
 import { printTable, ratio } from './harness.js';
 
 const USER = { email: 'bench@example.test', key: 'bench-key-0123456789', accounts: ['a1'], zones: [] };

@@ -156,6 +156,18 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   }
 }
 
+/** Terminate every backend a rulekit server holds (its connections are named `rulekit`); how many. */
+export async function terminateBackends(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rulekit' AND pid <> pg_backend_pid()`);
+    return rows.length;
+  } finally {
+    await c.end();
+  }
+}
+
 interface RunAs {
   uid: number;
   gid: number;

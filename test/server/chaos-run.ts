@@ -13,8 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { startPostgres, terminateBackends, type PostgresCluster } from '../helpers/postgres.js';
 import { ensureBuilt, killAll, NO_DEMO_ENV, signal, startServer, type Running } from './process.js';
 
 const DEMO = { 'x-auth-email': 'demo@example.com', 'x-auth-key': 'rulekit-demo-key' };
@@ -87,16 +86,6 @@ interface Sent {
 
 const body = (marker: string) => ({ description: marker, rules: [{ action: 'block', expression: `tcp.dstport == ${1 + (marker.length * 7919) % 65535}`, description: marker }] });
 
-async function terminateBackends(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows } = await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rulekit' AND pid <> pg_backend_pid()`);
-    return rows.length;
-  } finally {
-    await c.end();
-  }
-}
 
 /** Run the chaos; the servers and the cluster are stopped and removed at the end. */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {

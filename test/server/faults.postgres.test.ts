@@ -7,9 +7,8 @@
  * was written (the ruleset's version counts every PUT that may have been applied).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startPostgres, type PostgresCluster } from '../helpers/postgres.js';
+import { startPostgres, terminateBackends, type PostgresCluster } from '../helpers/postgres.js';
 import { describeNeedsTool, needsTool } from '../helpers/tools.js';
 import { ensureBuilt, killAll, NO_DEMO_ENV, rules, startServer, type Running } from './process.js';
 
@@ -29,17 +28,6 @@ async function call(server: Running, method: string, path: string, body?: unknow
   return { status: r.status, code: json.errors[0]?.meta.code, retryAfter: r.headers.get('retry-after'), result: json.result ?? undefined };
 }
 
-/** Terminate every backend the server holds (its connections are named `rulekit`). */
-async function terminateBackends(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const { rows } = await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'rulekit' AND pid <> pg_backend_pid()`);
-    return rows.length;
-  } finally {
-    await c.end();
-  }
-}
 
 describeNeedsTool('postgres')('rulekit serve when PostgreSQL connections are lost', () => {
   let cluster: PostgresCluster;

@@ -1,7 +1,7 @@
 /**
  * The Lists API with the official client: every method of `client.rules.lists.*` against the server,
  * typed answers and typed errors, and rulesets whose `$list`s are checked against the stored lists.
- * Run against each store (sdk-lists.sqlite.test.ts, sdk-lists.postgres.test.ts).
+ * Run against each store (sdk.sqlite.test.ts, sdk.postgres.test.ts).
  */
 import Cloudflare from 'cloudflare';
 import type { ListCreateResponse, ListGetResponse, ListsList, ListUpdateResponse } from 'cloudflare/resources/rules/lists/lists';

@@ -2,7 +2,7 @@
  * Logpush transformers with the official client: every method of `client.logpush.transformers.*`
  * (create, update, list, delete, get, preview, content.get, versions.list) against the server, typed
  * answers and typed errors (400, 404, 403 for another tenant, 501 for a preview it cannot run).
- * Run against each store (sdk-transformers.sqlite.test.ts, sdk-transformers.postgres.test.ts).
+ * Run against each store (sdk.sqlite.test.ts, sdk.postgres.test.ts).
  */
 import Cloudflare from 'cloudflare';
 import type {
