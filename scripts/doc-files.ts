@@ -192,7 +192,7 @@ export function docFiles(): Record<string, string> {
     '## The reference server (`rulekit serve`)',
     '',
     'Errors of the server itself, each answered with its HTTP status; a body that rulekit\'s validators reject',
-    'answers 400 with their codes (above). docs/server.md says which route answers which.',
+    'answers 400 with their codes (above). docs/server-routes.md says which route answers which.',
     '',
     '| code | number | status | meaning |',
     '| --- | --- | --- | --- |',

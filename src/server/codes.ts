@@ -1,6 +1,6 @@
 /**
  * The server's own error codes, beside the diagnostic codes of the bodies it validates. Each row gives the
- * HTTP status the code answers with; `docs/server.md` lists the same rows (a test compares them).
+ * HTTP status the code answers with; `docs/server-errors.md` lists the same rows (a test compares them).
  * Body problems found by rulekit's validators answer 400 with the validator's code.
  * @module
  */

@@ -18,7 +18,7 @@ const JSON_CT = { ...AUTH, 'content-type': 'application/json' };
 const ACCOUNT = '/client/v4/accounts/acc1';
 const ZONE = '/client/v4/zones/zone1';
 
-/** Statuses the API answers with (docs/server.md); 500 and 503 are not expected here. */
+/** Statuses the API answers with (docs/server-routes.md); 500 and 503 are not expected here. */
 const STATUSES = new Set([200, 400, 401, 403, 404, 405, 409, 413, 415, 429]);
 
 const VALID_RULESET = {
