@@ -16,7 +16,7 @@ import { ANALYSIS_CODES } from '../src/analysis/codes.js';
 import { SQL_CODES } from '../src/sql/codes.js';
 import { SERVER_CODES } from '../src/server/codes.js';
 import { DIFF_CODES } from '../src/diff/codes.js';
-import { HTTP_RECORD_SOURCES } from '../src/http/index.js';
+import { HTTP_RECORD_SOURCES, LOGPUSH_REQUEST_FIELDS } from '../src/http/index.js';
 import { ACTION_CATALOG, ACTIONS_SOURCE, KIND_CATALOG, RESPONSE_PHASES, SCHEMA_SOURCE, responseFieldPhases, type Shape } from '../src/ruleset/index.js';
 import { numericCode } from '../src/ruleset/envelope.js';
 import {
@@ -110,6 +110,20 @@ function httpRequestsPage(): string {
     '| field | from |',
     '| --- | --- |',
     ...HTTP_RECORD_SOURCES.map(([field, from]) => `| \`${field}\` | ${from.replace(/\|/g, '\\|')} |`),
+    '',
+    '## Logpush http_requests lines',
+    '',
+    'The lines a zone pushes (`http_requests`, NDJSON) are requests too: `rulekit simulate` reads a file whose first',
+    'line is such a line (`ClientRequestHost`, `ClientRequestMethod`… and no `method`/`url`) as Logpush lines, each one',
+    'request. Generated from `LOGPUSH_REQUEST_FIELDS` (src/http/logpush.ts), which a test holds against both',
+    'catalogs. A rule field named by several rows needs them all (`http.request.full_uri`: scheme, host and URI). A',
+    'rule field no row gives (the body, the edge\'s port), or whose Logpush field a line lacks, is missing over that',
+    'line, and the simulation warns (`http-logpush-missing-field`) for each rule that reads it, with the count of',
+    'lines: the logs do not decide that rule there.',
+    '',
+    '| Logpush field | rule fields | how |',
+    '| --- | --- | --- |',
+    ...LOGPUSH_REQUEST_FIELDS.map((r) => `| \`${r.logpush}\` | ${r.rule.map((f) => `\`${f}\``).join(', ')} | ${r.how} |`),
     '',
     '## Actions: which end the evaluation',
     '',

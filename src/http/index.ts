@@ -16,9 +16,11 @@ import { readNdjsonRequests } from './ndjson.js';
 import type { HttpRequest } from './record.js';
 
 export { HTTP_CODES, type HttpCode } from './codes.js';
+export { httpDiagnostic } from './diagnostic.js';
 export { requestRecord, parseCookieHeader, HTTP_RECORD_SOURCES, type HttpRequest, type NameValue } from './record.js';
 export { readHar, isHar } from './har.js';
 export { readNdjsonRequests, readRequestObject } from './ndjson.js';
+export { isLogpushLine, logpushRecord, LogpushMissing, LOGPUSH_REQUEST_FIELDS, RULE_FIELD_NEEDS, type LogpushRecord, type LogpushRequestField } from './logpush.js';
 export { simulateRequests, executeNotSimulated } from './simulate.js';
 export { splitUrl, normalizePath, removeDotSegments, pathExtension, type UrlParts } from './url.js';
 

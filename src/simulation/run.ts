@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { CaptureParser, captureFormatOf, captureDiagnostic, decodePacket, LINK_LAYERS, pcapHeaderOf, readBatchesWith, type CaptureRecord, type CaptureSummary, type GeoIpLookup } from '../capture/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics/index.js';
 import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
-import { executeNotSimulated, isHar, readRequests, requestRecord, type HttpRequest } from '../http/index.js';
+import { executeNotSimulated, httpDiagnostic, isHar, isLogpushLine, logpushRecord, LogpushMissing, readRequests, requestRecord, type HttpRequest } from '../http/index.js';
 import { isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { compileRuleset, readsGeoFields, ValueProblems, withGeoIp, type CompiledRuleset, type FrameCounter, type PacketVerdict, type SimulationSummary } from '../engine/index.js';
 import { openSource, prepend, type ByteReader, type SimulationSource } from './source.js';
@@ -64,7 +64,7 @@ export interface SimulationReport {
    * What the input was recognised as: a capture or NDJSON packet objects for a network-phase ruleset;
    * a HAR file or NDJSON request objects (`ndjson`) for an HTTP-phase ruleset.
    */
-  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'unknown' | 'none';
+  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'logpush' | 'unknown' | 'none';
   /** How frames were decided: on numeric slots, or on packet objects. */
   decoder: 'slots' | 'objects';
   /** Worker threads used (0: this thread only). */
@@ -235,17 +235,17 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     run.diagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
     return { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes };
   }
-  const decide = function* (request: HttpRequest): Generator<PacketResult> {
+  const decideRecord = function* (record: Record<string, unknown>): Generator<PacketResult> {
     if ((packets & 1023) === 0) {
       options.signal?.throwIfAborted();
       progress?.({ bytes, totalBytes: total, packets });
     }
-    const record = requestRecord(request, compiled.fields);
     const packet = geoip ? withGeoIp(record, geoip) : record;
     if (results) yield { index: packets, ...compiled.run(packet, packets) };
     else compiled.count(packet, packets);
     packets++;
   };
+  const decide = (request: HttpRequest) => decideRecord(requestRecord(request, compiled.fields));
   if (HAR_START.test(new TextDecoder().decode(first))) {
     // A HAR file is one JSON document: read whole.
     const parts: Uint8Array[] = [];
@@ -262,8 +262,10 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     progress?.({ bytes, totalBytes: total, packets });
     return { input: 'har', decoder: 'objects', threads: 0, bytes };
   }
-  // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR).
-  let inputFormat: 'har' | 'ndjson' = 'ndjson';
+  // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR), or
+  // Logpush http_requests lines (told by the first line).
+  let inputFormat: 'har' | 'ndjson' | 'logpush' = 'ndjson';
+  let logpush: LogpushMissing | undefined;
   const lines = ndjsonLines(prepend(first, reader));
   for (;;) {
     const next = await lines.next();
@@ -274,6 +276,21 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     const { line, lineNo, bytesRead } = next.value;
     bytes = bytesRead;
     if (!line.trim()) continue;
+    if (packets === 0 && !logpush && inputFormat === 'ndjson' && isLogpushLine(parseOrUndefined(line))) {
+      logpush = new LogpushMissing();
+      inputFormat = 'logpush';
+    }
+    if (logpush) {
+      const value = parseOrUndefined(line);
+      if (!isLogpushLine(value)) {
+        run.diagnostics.push(renumber(httpDiagnostic('http-invalid-request', 'not a Logpush http_requests line (a JSON object with ClientRequestHost, ClientRequestMethod…)', { line: 1 }), lineNo));
+        continue;
+      }
+      const { record, missing } = logpushRecord(value, compiled.fields);
+      logpush.add(missing);
+      yield* decideRecord(record);
+      continue;
+    }
     const read = readRequests(line, { format: 'ndjson' });
     if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
       inputFormat = 'har';
@@ -287,6 +304,7 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     for (const { request } of read.requests) yield* decide(request);
   }
   progress?.({ bytes, totalBytes: total, packets });
+  if (logpush) run.diagnostics.push(...logpush.diagnostics((run.body as { rules?: unknown } | null)?.rules));
   return { input: inputFormat, decoder: 'objects', threads: 0, bytes };
 }
 
