@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
+import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
 import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
@@ -175,13 +176,23 @@ function pairSides(olds: Side[], news: Side[], resource: string | undefined): [S
 async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number): Promise<void> {
   const counters = reports.map((r, i) => {
     const [o, n] = pairs[i]!;
-    if (r.diff.unit === 'request') throw new UsageError(`${r.name}: --against counts packets; the HTTP requests of an HTTP phase are not read yet`);
     return new DiffCounter(o?.ruleset ?? { rules: [] }, n?.ruleset ?? { rules: [] }, { ...(options as object), diff: r.diff, examples });
   });
+  const requests = reports.map((r) => r.diff.unit === 'request');
+  if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
   const head = new Uint8Array(4);
   const fd = await open(path, 'r');
   await fd.read(head, 0, 4, 0);
   await fd.close();
+  if (requests[0]) {
+    if (captureFormatOf(head)) throw new UsageError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
+    const read = await readRequestsFile(path);
+    read.records.forEach((record, index) => {
+      for (const c of counters) c.add(record, index);
+    });
+    counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+    return;
+  }
   if (captureFormatOf(head)) {
     let index = 0;
     for await (const record of readCapture(createReadStream(path))) {
@@ -206,6 +217,48 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
     }
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+}
+
+/**
+ * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
+ * line), or a HAR file. A line that is neither is a usage error naming it.
+ */
+async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[] }> {
+  const text = await readText(path);
+  const first = text.trimStart();
+  if (first.startsWith('{')) {
+    try {
+      const whole = JSON.parse(first) as unknown;
+      if (isHar(whole)) {
+        const read = readRequests(text, { format: 'har' });
+        const bad = read.diagnostics.find((d) => d.severity === 'error');
+        if (bad) throw new UsageError(`${path}: ${bad.message}`);
+        return { records: read.requests.map((r) => requestRecord(r.request)) };
+      }
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      // several lines: NDJSON
+    }
+  }
+  const records: Record<string, unknown>[] = [];
+  for (const [n, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new UsageError(`${path}:${n + 1}: not JSON (NDJSON request objects or Logpush http_requests lines)`);
+    }
+    if (isLogpushLine(value)) {
+      records.push(logpushRecord(value).record);
+      continue;
+    }
+    const out: Diagnostic[] = [];
+    const request = readRequestObject(value, { pointer: '', line: n + 1 }, out);
+    if (!request) throw new UsageError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
+    records.push(requestRecord(request));
+  }
+  return { records };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */

@@ -120,4 +120,19 @@ resource "cloudflare_ruleset" "other" {
     const json = JSON.parse(run(before, after, { against: packets, format: 'json' }).out);
     expect(json.reports[0].counts).toMatchObject({ packets: 4, changed: 2, outside: 0 });
   });
+
+  it('--against Logpush http_requests lines (or NDJSON request objects) for an HTTP-phase ruleset: the requests that change', () => {
+    const waf = (rules: object[]) => ({ name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules });
+    const old = file('waf-old.json', waf([{ action: 'block', expression: 'http.request.uri.path eq "/admin"', ref: 'admin' }]));
+    const neu = file('waf-new.json', waf([{ action: 'block', expression: 'http.request.uri.path eq "/admin" or (ip.src.country eq "XX" and http.request.method eq "POST")', ref: 'admin' }]));
+    const line = (uri: string, country: string, method: string) => JSON.stringify({ ClientRequestMethod: method, ClientRequestScheme: 'https', ClientRequestHost: 'example.com', ClientRequestURI: uri, ClientIP: '192.0.2.9', ClientCountry: country, EdgeStartTimestamp: '2026-11-28T10:00:00Z', RayID: '8c1f' });
+    const lines = file('http.ndjson', [line('/admin', 'de', 'GET'), line('/login', 'xx', 'POST'), line('/login', 'xx', 'GET'), line('/cart', 'us', 'POST')].join('\n') + '\n');
+    const json = JSON.parse(run(old, neu, { against: lines, format: 'json' }).out);
+    expect(json.reports[0].counts).toMatchObject({ packets: 4, changed: 1 });
+    const objects = file('http-objects.ndjson', JSON.stringify({ method: 'POST', url: 'https://example.com/login', clientIp: '192.0.2.9', country: 'XX' }) + '\n');
+    expect(JSON.parse(run(old, neu, { against: objects, format: 'json' }).out).reports[0].counts).toMatchObject({ packets: 1, changed: 1 });
+    const pcap = run(old, neu, { against: file('not-requests.ndjson', '{"ip.src": "1.2.3.4"}\n') });
+    expect(pcap.code).toBe(2);
+    expect(pcap.err).toMatch(/not-requests\.ndjson:1: .*Logpush http_requests lines/);
+  });
 });
