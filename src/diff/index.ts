@@ -8,7 +8,7 @@
 export type { Decision, DiffRegion, DiffRuleRef, RegionCondition, RulesetDiff } from './types.js';
 export type { DiffOptions } from './deciders.js';
 export { diffRulesets, decisionText, regionText, regionContains } from './regions.js';
-export { DIFF_CODES, type DiffCode } from './codes.js';
+export { DIFF_CODES, diffDiagnostic, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
 export { formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';

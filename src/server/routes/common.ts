@@ -119,6 +119,11 @@ export function paramOf(req: FastifyRequest, name: string): string {
   return (req.params as Record<string, string>)[name]!;
 }
 
+/** Whether the request leaves the advice of analysis and dry-run diffs on (`?analyze=false`, `analysis: 'never'` turn both off). */
+export function analysisWanted(ctx: RouteContext, req: FastifyRequest): boolean {
+  return (req.query as Record<string, unknown> | undefined)?.['analyze'] !== 'false' && ctx.analysis !== 'never';
+}
+
 /**
  * Findings of ruleset analysis (rules that can never decide, expressions never true), as messages: with
  * dry runs and `?analyze=true`, or every write under `analysis: 'always'` (see routes/rulesets.ts, whose
@@ -128,7 +133,7 @@ export function analysisOf(ctx: RouteContext, req: FastifyRequest, ruleset: Stor
   if (!phaseInfo(ruleset.phase)) return [];
   const asked = (req.query as Record<string, unknown> | undefined)?.['analyze'];
   const mode = ctx.analysis ?? 'dry-run';
-  if (asked === 'false' || mode === 'never') return [];
+  if (!analysisWanted(ctx, req)) return [];
   if (!(asked === 'true' || mode === 'always' || dryRun)) return [];
   return analyzeRuleset(ruleset, { lists, budgetMs: ANALYSIS_BUDGET_MS }).diagnostics;
 }

@@ -12,9 +12,10 @@ import { kindPhaseProblems, validateRuleset, type RulesetPhase } from '../../rul
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { validateBody } from '../body.js';
-import type { Owner } from '../store/index.js';
+import type { Owner, StoredRuleset } from '../store/index.js';
 import { rulesetLists, withListNames } from './ruleset-lists.js';
-import { validatedOffThread, analysisOf, bodyOf, dryRunOf, EnvelopeError, ownerOf, paramOf, SCOPES, versionOf, type RouteContext, type Scope } from './common.js';
+import { dryRunDiff } from '../dry-run-diff.js';
+import { validatedOffThread, analysisWanted, analysisOf, bodyOf, dryRunOf, EnvelopeError, ownerOf, paramOf, SCOPES, versionOf, type RouteContext, type Scope } from './common.js';
 import { dryRunQuery } from './schemas.js';
 import { entryPointBodySchema, phaseParams, phaseVersionParams } from './part-schemas.js';
 
@@ -65,10 +66,12 @@ export function entryPointRoutes(app: FastifyInstance, ctx: RouteContext): void 
       for (let attempt = 0; attempt < 2; attempt++) {
         const id = await ctx.store.entryPointId(owner, phase);
         if (id !== undefined) {
-          const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => replaceRules(current, given, now), { dryRun });
+          let before: StoredRuleset | undefined;
+          const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => ((before = current), replaceRules(current, given, now)), { dryRun });
           if ('notFound' in outcome) continue; // deleted meanwhile: created below
           if ('refused' in outcome) return sendErrors(reply, 400, [...outcome.refused, ...diagnostics]);
-          return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items)], 200, outcome.ok.json);
+          const changes = dryRun && before && analysisWanted(ctx, req) ? dryRunDiff(before, outcome.ok.record, lists.items) : [];
+          return sendResult(reply, outcome.ok.record, [...diagnostics, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items), ...changes], 200, outcome.ok.json);
         }
         const fixed = (['kind', 'phase'] as const).flatMap((m) => {
           const want = m === 'kind' ? kind : phase;

@@ -16,7 +16,8 @@ import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope
 import type { StoredRuleset } from '../store/index.js';
 import { SERVER_CODES } from '../codes.js';
 import { rulesetLists, withListNames, type RulesetLists } from './ruleset-lists.js';
-import { analysisOf, bodyOf, dryRunOf, ownerOf, paramOf, SCOPES, type RouteContext, type Scope } from './common.js';
+import { dryRunDiff } from '../dry-run-diff.js';
+import { analysisWanted, analysisOf, bodyOf, dryRunOf, ownerOf, paramOf, SCOPES, type RouteContext, type Scope } from './common.js';
 import { dryRunQuery, rulesetParams } from './schemas.js';
 import { ruleBodySchema, ruleParams } from './part-schemas.js';
 
@@ -42,7 +43,9 @@ export function ruleRoutes(app: FastifyInstance, ctx: RouteContext): void {
     // Lists are read before the store's update: its change function runs inside a transaction.
     const lists = await rulesetLists(ctx, owner);
     let messages: Diagnostic[] = [];
+    let before: StoredRuleset | undefined;
     const outcome = await ctx.store.updateRuleset<Refusal>(owner, id, (current) => {
+      before = current;
       const edited = edit(current);
       if ('refused' in edited) return edited;
       if (edited.index !== undefined) {
@@ -53,7 +56,8 @@ export function ruleRoutes(app: FastifyInstance, ctx: RouteContext): void {
     }, { dryRun });
     if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
     if ('refused' in outcome) return sendErrors(reply, SERVER_CODES[outcome.refused[0]?.code as keyof typeof SERVER_CODES]?.status ?? 400, outcome.refused);
-    return sendResult(reply, outcome.ok.record, [...messages, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items)], 200, outcome.ok.json);
+    const changes = dryRun && before && analysisWanted(ctx, req) ? dryRunDiff(before, outcome.ok.record, lists.items, false) : [];
+    return sendResult(reply, outcome.ok.record, [...messages, ...analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items), ...changes], 200, outcome.ok.json);
   }
 
   /** The request's body as one rule (an object); else the refusal. */

@@ -12,8 +12,9 @@ import { phaseInfo, validateRuleset, type Ruleset } from '../../ruleset/index.js
 import { simulate } from '../../engine/index.js';
 import type { ListItems } from '../../expression/index.js';
 import { newRuleset, replaceRules, rulesetSummary, timestamp } from '../records.js';
+import { dryRunDiff } from '../dry-run-diff.js';
 import { sendBytes, sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
-import { analysisOf, validatedOffThread, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
+import { analysisWanted, analysisOf, validatedOffThread, bodyOf, dryRunOf, MAX_SIMULATED_PACKETS, ownerOf, SCOPES, type RouteContext } from './common.js';
 import { validateBody, Validation, type ParsedBody } from '../body.js';
 import { rulesetLists, withListNames, type RulesetLists } from './ruleset-lists.js';
 import { rulesetBodySchema, rulesetParams, scopeParams, dryRunQuery, simulateBodySchema } from './schemas.js';
@@ -88,7 +89,10 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
         }
       }
       let checked = new Validation([]);
+      // The version the write replaces: a dry run answers what the write changes in traffic against it.
+      let before: StoredRuleset | undefined;
       const outcome = await ctx.store.updateRuleset<Diagnostic[]>(owner, id, (current) => {
+        before = current;
         checked = offThread?.phase === current.phase ? new Validation(offThread.diagnostics) : validation(body, `update ${scope.scope} ${current.phase}${lists.tag}`, (input) => validateRuleset(input, { operation: 'update', scope: scope.scope, phase: current.phase as 'network_transit', expression: { lists: lists.catalog }, ruleCache: ctx.rules }));
         if (hasErrors(checked.diagnostics)) return { refused: [...checked.diagnostics] };
         const next = replaceRules(current, body.value as Record<string, unknown>, now);
@@ -97,6 +101,7 @@ export function rulesetRoutes(app: FastifyInstance, ctx: RouteContext): void {
       if ('notFound' in outcome) return sendError(reply, 'server-ruleset-not-found', `this ${scope.noun} has no ruleset ${id}`);
       if ('refused' in outcome) return sendErrors(reply, 400, withListNames(outcome.refused, lists));
       const analysis = analysisOf(ctx, req, outcome.ok.record, dryRun, lists.items);
+      if (dryRun && before && analysisWanted(ctx, req)) analysis.push(...dryRunDiff(before, outcome.ok.record, lists.items));
       // Without findings of analysis, the messages are the validation's: their text as written before.
       if (!analysis.length) return sendResult(reply, outcome.ok.record, checked.diagnostics, 200, outcome.ok.json, checked.messagesJson);
       return sendResult(reply, outcome.ok.record, [...checked.diagnostics, ...analysis], 200, outcome.ok.json);
