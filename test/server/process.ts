@@ -114,7 +114,9 @@ export async function start(command: string, args: string[], env: NodeJS.Process
   child.stdout!.setEncoding('utf8').on('data', (s: string) => (out += s));
   child.stderr!.setEncoding('utf8').on('data', (s: string) => (err += s));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, sig) => {
+    // 'close', not 'exit': by then the output the process wrote has all been read (a test reading its
+    // last lines right after the exit would otherwise race the pipe).
+    child.once('close', (code, sig) => {
       children.delete(child);
       resolve({ code, signal: sig });
     });
