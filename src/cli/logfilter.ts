@@ -11,7 +11,7 @@ import { decodeJsonString } from '../lint/index.js';
 import { compileLogFilter, DATASET_NAMES, getDataset, logFilterToExpression, type FilterExplanation } from '../logpush/index.js';
 import { LineScanner, lineScannerFor } from '../logpush/line-scanner.js';
 import { decideLine, reasonText } from '../ruletest/index.js';
-import { forEachLine, inputLineBatches } from './input-lines.js';
+import { inputLineBatches } from './input-lines.js';
 import { readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit logfilter`. */
@@ -125,6 +125,7 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
     } else if (format === 'json') jsonLines.push({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
     else textRows.push({ line, kept: d.kept, shown: reasonText(d), tree: filter && d.explanation.children ? renderTree(d.explanation, '') : [] });
   };
+  /** A line the scanner did not read: blank, not UTF-8, or parsed whole. */
   const readLine = (bytes: Buffer, utf8: boolean, line: number, start: number, end: number) => {
     // Blank lines (spaces and tabs only) are not log lines.
     let blank = true;
@@ -136,10 +137,9 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       }
     }
     if (blank) return;
-    if (!utf8 && !isUtf8(bytes.subarray(start, end))) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
-    else if (scanner) {
-      const record = scanner.scan(bytes, start, end);
-      if (record) return decided(line, record, bytes, start, end, undefined);
+    if (!utf8) {
+      if (!isUtf8(bytes.subarray(start, end))) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
+      else if (scanner && scanner.scan(bytes, start, end)) return decided(line, scanner.record, bytes, start, end, undefined);
     }
     const t = bytes.toString('utf8', start, end);
     let obj: unknown;
@@ -158,7 +158,23 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
   for await (const { firstLine, bytes } of inputLineBatches(linesPath, () => (gzip = true))) {
     // UTF-8 is checked once a chunk; only a chunk that is not is checked line by line, for the warnings.
     const utf8 = isUtf8(bytes);
-    forEachLine(bytes, firstLine, (line, start, end) => readLine(bytes, utf8, line, start, end));
+    const n = bytes.length;
+    let line = firstLine;
+    let at = 0;
+    while (at < n) {
+      // The scanner finds the line's end itself; a line it cannot read is cut at its LF and read whole.
+      let nl = utf8 && scanner ? scanner.scanLine(bytes, at, n) : -1;
+      const scanned = nl >= 0;
+      if (!scanned) {
+        nl = bytes.indexOf(10, at);
+        if (nl < 0) nl = n;
+      }
+      const end = nl > at && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      if (scanned) decided(line, scanner!.record, bytes, at, end, undefined);
+      else readLine(bytes, utf8, line, at, end);
+      line++;
+      at = nl + 1;
+    }
   }
   flush(true);
   counts.dropped = counts.lines - counts.kept;

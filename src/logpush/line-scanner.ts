@@ -41,10 +41,14 @@ let escaped = false;
 
 const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
 
+/**
+ * JSON whitespace but LF: a line never holds one, so an LF ends the line wherever it is (and inside a value
+ * makes the line unreadable here: the caller then finds its end and parses it whole).
+ */
 function skipWs(b: Uint8Array, p: number, end: number): number {
   while (p < end) {
     const c = b[p];
-    if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) p++;
+    if (c === 0x20 || c === 0x09 || c === 0x0d) p++;
     else break;
   }
   return p;
@@ -206,66 +210,82 @@ function parseSlice(b: Uint8Array & Slicers, p: number, q: number): unknown {
 }
 
 /**
- * Reads the given top-level keys of log lines. `scan` returns one record object, the same at every call,
- * holding exactly the wanted keys (an absent one `undefined`, which a filter reads as it reads a key the
- * line lacks), or `undefined` when the line must be parsed whole. The bytes must be valid UTF-8 (the
- * caller checks; lines that are not go to `JSON.parse` of their decoded text).
+ * Reads the given top-level keys of log lines. The record it gives is one object, the same at every line:
+ * a view whose properties are the wanted keys, read from the line last scanned (an absent key reads
+ * `undefined`, as a filter reads a key a parsed line lacks). The bytes must be valid UTF-8 (the caller
+ * checks; lines that are not go to `JSON.parse` of their decoded text).
  */
 export class LineScanner {
   private readonly keyBytes: Uint8Array[];
   /** Indexes of the wanted keys by their length in bytes. */
   private readonly byLength: number[][] = [];
-  private readonly record: Record<string, unknown>;
+  private readonly values: unknown[];
+  /** The record: a getter per wanted key reading {@link values}, so a line writes no property. */
+  readonly record: Record<string, unknown>;
 
   constructor(readonly keys: readonly string[]) {
     this.keyBytes = keys.map((k) => new TextEncoder().encode(k));
     this.keyBytes.forEach((k, i) => (this.byLength[k.length] ??= []).push(i));
-    this.record = Object.fromEntries(keys.map((k) => [k, undefined]));
+    const values = (this.values = keys.map(() => undefined));
+    const record: Record<string, unknown> = {};
+    keys.forEach((k, i) => Object.defineProperty(record, k, { enumerable: true, get: () => values[i] }));
+    this.record = record;
   }
 
-  /** The record of line `b[start, end)` (see the class), or `undefined`: parse it whole. */
-  scan(buf: Uint8Array, start: number, end: number): Record<string, unknown> | undefined {
+  /**
+   * Scan the line that starts at `start` and ends at the first LF, or at `limit`. Returns the index of
+   * that LF (or `limit`), the wanted values then in {@link record}; or -1: the line must be parsed whole
+   * (its end not told).
+   */
+  scanLine(buf: Uint8Array, start: number, limit: number): number {
     const b = buf as Uint8Array & Slicers;
     const keys = this.keys;
-    const rec = this.record;
-    for (let i = 0; i < keys.length; i++) rec[keys[i]!] = undefined;
+    const values = this.values;
+    for (let i = 0; i < keys.length; i++) values[i] = undefined;
+    const end = limit;
     let seen = 0;
     let p = skipWs(b, start, end);
-    if (b[p] !== 0x7b || p >= end) return undefined;
+    if (b[p] !== 0x7b || p >= end) return -1;
     p = skipWs(b, p + 1, end);
     if (b[p] === 0x7d && p < end) p++;
     else {
       for (;;) {
-        if (b[p] !== 0x22 || p >= end) return undefined;
+        if (b[p] !== 0x22 || p >= end) return -1;
         escaped = false;
         const q = skipString(b, p + 1, end);
-        if (q < 0 || escaped) return undefined;
+        if (q < 0 || escaped) return -1;
         const k = this.keyAt(b, p + 1, q - 1);
         p = skipWs(b, q, end);
-        if (b[p] !== 0x3a || p >= end) return undefined;
+        if (b[p] !== 0x3a || p >= end) return -1;
         p = skipWs(b, p + 1, end);
         if (k < 0) {
           p = skipValue(b, p, end, 1);
-          if (p < 0) return undefined;
+          if (p < 0) return -1;
         } else {
           const bit = 1 << k;
-          if (seen & bit) return undefined;
+          if (seen & bit) return -1;
           seen |= bit;
           const v = valueAt(b, p, end);
-          if (v === UNSURE) return undefined;
-          rec[keys[k]!] = v;
+          if (v === UNSURE) return -1;
+          values[k] = v;
           p = scanEnd;
         }
         p = skipWs(b, p, end);
-        if (p >= end) return undefined;
+        if (p >= end) return -1;
         if (b[p] === 0x2c) p = skipWs(b, p + 1, end);
         else if (b[p] === 0x7d) {
           p++;
           break;
-        } else return undefined;
+        } else return -1;
       }
     }
-    return skipWs(b, p, end) === end ? rec : undefined;
+    p = skipWs(b, p, end);
+    return p === end || b[p] === 0x0a ? p : -1;
+  }
+
+  /** The record of the line `b[start, end)` (see the class), or `undefined`: parse it whole. */
+  scan(buf: Uint8Array, start: number, end: number): Record<string, unknown> | undefined {
+    return this.scanLine(buf, start, end) === end ? this.record : undefined;
   }
 
   /** Which wanted key the bytes [s, e) spell, or -1. */

@@ -67,8 +67,8 @@ export const lineArb = fc.record(
 
 // ---------------------------------------------------------------- log lines as text
 
-/** JSON whitespace, LF included (a line never holds one, but the grammar allows it). */
-const wsText = fc.constantFrom('', '', '', ' ', '\t', '\r', '\n', '  ');
+/** JSON whitespace but LF (an LF ends a log line; mutations below may still put one in). */
+const wsText = fc.constantFrom('', '', '', ' ', '\t', '\r', '  ');
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const u4 = (c: number, upper: boolean) => `\\u${c.toString(16).padStart(4, '0')[upper ? 'toUpperCase' : 'toLowerCase']()}`;
 
@@ -133,7 +133,7 @@ const mutation = fc.oneof(
   { weight: 20, arbitrary: fc.constant((t: string) => t) },
   { weight: 1, arbitrary: fc.nat().map((n) => (t: string) => t.slice(0, n % (t.length + 1))) },
   { weight: 1, arbitrary: fc.nat().map((n) => (t: string) => t.slice(0, n % (t.length + 1)) + t.slice((n % (t.length + 1)) + 1)) },
-  { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', '0', '-', 'e', '.', ' ', '\u0000', '\u001f', '\ufeff', 'x')).map(([n, c]) => (t: string) => t.slice(0, n % (t.length + 1)) + c + t.slice(n % (t.length + 1))) },
+  { weight: 1, arbitrary: fc.tuple(fc.nat(), fc.constantFrom('"', '\\', ',', ':', '{', '}', '[', ']', '0', '-', 'e', '.', ' ', '\n', '\u0000', '\u001f', '\ufeff', 'x')).map(([n, c]) => (t: string) => t.slice(0, n % (t.length + 1)) + c + t.slice(n % (t.length + 1))) },
   { weight: 1, arbitrary: fc.constantFrom((t: string) => `[${t}]`, (t: string) => `${t}${t}`, (t: string) => `${t} x`, (t: string) => `\ufeff${t}`) },
 );
 

@@ -105,6 +105,14 @@ describe('what it reads itself and what it leaves to JSON.parse', () => {
   it('reads a line inside a larger buffer without reading past its end', () => {
     const b = Buffer.from('{"EdgeResponseStatus":500}\n{"EdgeResponseStatus":5', 'utf8');
     expect(s.scan(b, 0, 26)?.['EdgeResponseStatus']).toBe(500);
+    // scanLine finds the line's end: the LF, or the limit.
+    expect(s.scanLine(b, 0, b.length)).toBe(26);
+    expect(s.record['EdgeResponseStatus']).toBe(500);
+    expect(s.scanLine(Buffer.from('{"a":1} \r\n'), 0, 10)).toBe(9);
+    expect(s.scanLine(Buffer.from('{"a":1}'), 0, 7)).toBe(7);
+    // An LF inside the object: the line ends there, unreadable.
+    expect(s.scanLine(Buffer.from('{"a":\n1}'), 0, 9)).toBe(-1);
+    expect(s.scanLine(Buffer.from('{"a":"\n"}'), 0, 10)).toBe(-1);
     expect(s.scan(b, 27, b.length)).toBeUndefined();
     expect(s.scan(b, 0, 20)).toBeUndefined();
   });
