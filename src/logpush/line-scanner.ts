@@ -174,6 +174,36 @@ function numberAt(b: Uint8Array & Slicers, p: number, q: number): number {
   return Number(b.latin1Slice(p, q));
 }
 
+/** Strings of at most this many bytes are looked up in {@link shortString}'s cache. */
+const SHORT = 16;
+const SLOTS = 512;
+const cachedBytes = new Uint8Array(SLOTS * SHORT);
+const cachedLength = new Int8Array(SLOTS).fill(-1);
+const cachedString: string[] = new Array<string>(SLOTS).fill('');
+
+/**
+ * The string of the bytes [s, e) (at most {@link SHORT}, valid UTF-8, no escape), from a small cache of
+ * the strings last decoded by their bytes: a field's short values (countries, methods, cache states)
+ * repeat from line to line, and are then neither decoded nor allocated again.
+ */
+function shortString(b: Uint8Array & Slicers, s: number, e: number): string {
+  const n = e - s;
+  let h = n;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  const slot = (h >>> 0) % SLOTS;
+  const at = slot * SHORT;
+  if (cachedLength[slot] === n) {
+    let i = 0;
+    while (i < n && cachedBytes[at + i] === b[s + i]) i++;
+    if (i === n) return cachedString[slot]!;
+  }
+  const str = b.utf8Slice(s, e);
+  for (let i = 0; i < n; i++) cachedBytes[at + i] = b[s + i]!;
+  cachedLength[slot] = n;
+  cachedString[slot] = str;
+  return str;
+}
+
 /** The value at `p` decoded as `JSON.parse` would, its end in `scanEnd`; {@link UNSURE} when not sure. */
 let scanEnd = 0;
 function valueAt(b: Uint8Array & Slicers, p: number, end: number): unknown {
@@ -184,7 +214,7 @@ function valueAt(b: Uint8Array & Slicers, p: number, end: number): unknown {
     const q = skipString(b, p + 1, end);
     if (q < 0) return UNSURE;
     scanEnd = q;
-    return escaped ? parseSlice(b, p, q) : b.utf8Slice(p + 1, q - 1);
+    return escaped ? parseSlice(b, p, q) : q - p - 2 <= SHORT ? shortString(b, p + 1, q - 1) : b.utf8Slice(p + 1, q - 1);
   }
   if (c === 0x2d || (c! >= 0x30 && c! <= 0x39)) {
     const q = skipNumber(b, p, end);
