@@ -112,7 +112,7 @@ describe('rulekit logfilter', () => {
     writeFileSync(f, JSON.stringify({ where }));
     const matcher = compileLogFilter(JSON.stringify({ where }), { dataset: 'http_requests' }).matcher!;
     // No LF inside a line; 2,000 lines, then again and again past several 1 MiB chunks.
-    const sample = fc.sample(lineBytes, { numRuns: 2000, seed: 37 }).map((b) => b.map((x) => (x === 10 ? 32 : x)));
+    const sample = fc.sample(lineBytes, { numRuns: 2000, seed: 37 }).map((b) => Buffer.from(b.map((x) => (x === 10 ? 32 : x))));
     const lines: Buffer[] = [];
     while (lines.reduce((n, b) => n + b.length + 1, 0) < 3 << 20) lines.push(...sample);
     const path = join(dir, 'generated.ndjson');
