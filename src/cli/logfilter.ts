@@ -9,7 +9,7 @@ import { renderDiagnostic, type Diagnostic } from '../index.js';
 import { parseJsonText } from '../json/index.js';
 import { decodeJsonString } from '../lint/index.js';
 import { compileLogFilter, DATASET_NAMES, getDataset, logFilterToExpression, type FilterExplanation } from '../logpush/index.js';
-import { LineScanner, lineScannerFor } from '../logpush/line-scanner.js';
+import { LineScanner, lineScannerFor } from './line-scanner.js';
 import { decideLine, reasonText } from '../ruletest/index.js';
 import { inputLineBatches } from './input-lines.js';
 import { readInput, UsageError, useColor } from './io.js';

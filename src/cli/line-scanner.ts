@@ -14,7 +14,7 @@
  * to `JSON.parse` + filter on arbitrary lines.
  * @module
  */
-import type { FilterNode, LogFilter } from './filter-ast.js';
+import type { FilterNode, LogFilter } from '../logpush/index.js';
 
 /** Lines nested deeper (the line's own object is the first level) are left to `JSON.parse`, which has no such limit. */
 export const MAX_DEPTH = 64;

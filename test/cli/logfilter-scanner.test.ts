@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { compileLogFilter } from '../../src/logpush/index.js';
-import { filterKeys, LineScanner, lineScannerFor, MAX_DEPTH } from '../../src/logpush/line-scanner.js';
+import { filterKeys, LineScanner, lineScannerFor, MAX_DEPTH } from '../../src/cli/line-scanner.js';
 import { lineBytes, lineText, nodeArb } from '../helpers/logfilter-arbitraries.js';
 
 type Verdict = 'not JSON' | 'not an object' | 'kept' | 'dropped';
