@@ -9,6 +9,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'http-simulate': () => import('./http-simulate.js'),
   ipset: () => import('./ipset.js'),
   logfilter: () => import('./logfilter.js'),
+  'logfilter-stream': () => import('./logfilter-stream.js'),
   capture: () => import('./capture.js'),
   decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
@@ -23,7 +24,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
 };
 
 /** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */
-const VALUE_FLAGS = new Set(['--rows', '--before-cli']);
+const VALUE_FLAGS = new Set(['--rows', '--before-cli', '--runs']);
 const argv = process.argv.slice(2);
 const wanted = argv.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(argv[i - 1] ?? ''));
 const names = wanted.length ? wanted : Object.keys(SUITES);

@@ -31,6 +31,8 @@ export interface ProcessRun {
   stderr: string;
   /** Peak resident set of the process in MB, when measured (see {@link runProcess}). */
   peakMB?: number;
+  /** CPU seconds of the process (user + system), measured with the peak. */
+  cpuS?: number;
 }
 
 /** Summary of several runs of one command (milliseconds). */
@@ -55,22 +57,25 @@ const PEAK_MARK = 'bench-peak-rss-kib:';
  */
 export function runProcess(c: Command, opts: { peak?: boolean } = {}): ProcessRun {
   const wrap = opts.peak && canMeasurePeak;
-  const [cmd, args] = wrap ? [GNU_TIME, ['-f', `${PEAK_MARK}%M`, c.cmd, ...c.args]] : [c.cmd, c.args];
+  const [cmd, args] = wrap ? [GNU_TIME, ['-f', `${PEAK_MARK}%M %U %S`, c.cmd, ...c.args]] : [c.cmd, c.args];
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30, env: c.env ? { ...process.env, ...c.env } : process.env });
   const ms = performance.now() - t0;
   if (r.error) throw r.error;
   let stderr = r.stderr;
   let peakMB: number | undefined;
+  let cpuS: number | undefined;
   if (wrap) {
     const at = stderr.lastIndexOf(PEAK_MARK);
     if (at >= 0) {
-      peakMB = Number(stderr.slice(at + PEAK_MARK.length).trim()) / 1024;
+      const [kib, user, sys] = stderr.slice(at + PEAK_MARK.length).trim().split(/\s+/).map(Number);
+      peakMB = kib! / 1024;
+      cpuS = user! + sys!;
       stderr = stderr.slice(0, at);
     }
   }
   if (r.status !== 0) throw new Error(`${c.name} exited with ${r.status ?? r.signal}: ${stderr.slice(0, 2000)}`);
-  return { ms, status: r.status, stdout: r.stdout, stderr, ...(peakMB === undefined ? {} : { peakMB }) };
+  return { ms, status: r.status, stdout: r.stdout, stderr, ...(peakMB === undefined ? {} : { peakMB }), ...(cpuS === undefined ? {} : { cpuS }) };
 }
 
 /** Median, min, lower quartile and max of a list of milliseconds. */

@@ -9,8 +9,9 @@ import { renderDiagnostic, type Diagnostic } from '../index.js';
 import { parseJsonText } from '../json/index.js';
 import { decodeJsonString } from '../lint/index.js';
 import { compileLogFilter, DATASET_NAMES, getDataset, logFilterToExpression, type FilterExplanation } from '../logpush/index.js';
+import { LineScanner, lineScannerFor } from './line-scanner.js';
 import { decideLine, reasonText } from '../ruletest/index.js';
-import { inputLines } from './input-lines.js';
+import { inputLineBatches } from './input-lines.js';
 import { readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit logfilter`. */
@@ -92,44 +93,28 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       out = '';
     }
   };
-  for await (const { line, bytes } of inputLines(linesPath, () => (gzip = true))) {
-    // Blank lines (spaces and tabs only) are not log lines.
-    let blank = true;
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      if (b !== 32 && b !== 9 && b !== 13) {
-        blank = false;
-        break;
-      }
-    }
-    if (blank) continue;
-    if (!isUtf8(bytes)) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
-    const t = bytes.toString('utf8');
-    let obj: unknown;
-    try {
-      obj = JSON.parse(t);
-    } catch (e) {
-      refuse(line, `not valid JSON (${(e as Error).message})`);
-      continue;
-    }
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-      refuse(line, 'a log line is a JSON object');
-      continue;
-    }
-    const record = obj as Record<string, unknown>;
+  // Without --explain only the filter's keys are read from each line (see line-scanner.ts); a line the
+  // scanner is not sure of, and a line that is not UTF-8, is parsed whole as before.
+  const scanner = explain ? undefined : filter ? lineScannerFor(filter) : new LineScanner([]);
+  /** A line read as a log line: its verdict, and what the format keeps of it. */
+  const decided = (line: number, record: Record<string, unknown>, bytes: Buffer, start: number, end: number, text: string | undefined) => {
     counts.lines++;
     if (!explain) {
       const kept = !matcher || matcher(record);
       if (kept) counts.kept++;
       if (format === 'ndjson') {
         if (kept) {
-          out += t + '\n';
+          out += (text ?? bytes.toString('utf8', start, end)) + '\n';
           flush(false);
         }
       } else if (format === 'json') jsonLines.push({ line, kept });
-      else textRows.push({ line, kept, shown: t.length > 100 ? t.slice(0, 99) + '…' : t, tree: [] });
-      continue;
+      else {
+        const t = text ?? bytes.toString('utf8', start, end);
+        textRows.push({ line, kept, shown: t.length > 100 ? t.slice(0, 99) + '…' : t, tree: [] });
+      }
+      return;
     }
+    const t = text ?? bytes.toString('utf8', start, end);
     const d = decideLine(filter, matcher, record);
     if (d.kept) counts.kept++;
     if (format === 'ndjson') {
@@ -139,6 +124,57 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       }
     } else if (format === 'json') jsonLines.push({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
     else textRows.push({ line, kept: d.kept, shown: reasonText(d), tree: filter && d.explanation.children ? renderTree(d.explanation, '') : [] });
+  };
+  /** A line the scanner did not read: blank, not UTF-8, or parsed whole. */
+  const readLine = (bytes: Buffer, utf8: boolean, line: number, start: number, end: number) => {
+    // Blank lines (spaces and tabs only) are not log lines.
+    let blank = true;
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]!;
+      if (b !== 32 && b !== 9 && b !== 13) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) return;
+    if (!utf8) {
+      if (!isUtf8(bytes.subarray(start, end))) note(`${shownLines}:${line}:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n`);
+      else if (scanner && scanner.scan(bytes, start, end)) return decided(line, scanner.record, bytes, start, end, undefined);
+    }
+    const t = bytes.toString('utf8', start, end);
+    let obj: unknown;
+    try {
+      obj = JSON.parse(t);
+    } catch (e) {
+      refuse(line, `not valid JSON (${(e as Error).message})`);
+      return;
+    }
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+      refuse(line, 'a log line is a JSON object');
+      return;
+    }
+    decided(line, obj as Record<string, unknown>, bytes, start, end, t);
+  };
+  for await (const { firstLine, bytes } of inputLineBatches(linesPath, () => (gzip = true))) {
+    // UTF-8 is checked once a chunk; only a chunk that is not is checked line by line, for the warnings.
+    const utf8 = isUtf8(bytes);
+    const n = bytes.length;
+    let line = firstLine;
+    let at = 0;
+    while (at < n) {
+      // The scanner finds the line's end itself; a line it cannot read is cut at its LF and read whole.
+      let nl = utf8 && scanner ? scanner.scanLine(bytes, at, n) : -1;
+      const scanned = nl >= 0;
+      if (!scanned) {
+        nl = bytes.indexOf(10, at);
+        if (nl < 0) nl = n;
+      }
+      const end = nl > at && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      if (scanned) decided(line, scanner!.record, bytes, at, end, undefined);
+      else readLine(bytes, utf8, line, at, end);
+      line++;
+      at = nl + 1;
+    }
   }
   flush(true);
   counts.dropped = counts.lines - counts.kept;

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { compileLogFilter } from '../../src/logpush/index.js';
 import { decideLine, reasonText } from '../../src/ruletest/index.js';
+import fc from 'fast-check';
+import { isUtf8 } from 'node:buffer';
+import { lineBytes } from '../helpers/logfilter-arbitraries.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
@@ -101,6 +104,42 @@ describe('rulekit logfilter', () => {
     const bad = run([JOB, '-'], Buffer.concat([Buffer.from('{"EdgeResponseStatus":503,"ClientCountry":"de","x":"'), Buffer.from([0xff]), Buffer.from('"}\n')]));
     expect(bad.err).toBe('standard input:1:1: warning[invalid-utf8]: bytes that are not UTF-8, read as U+FFFD\n');
     expect(bad.out).toContain('1 line(s): 1 kept (would be pushed), 0 dropped\n');
+  });
+
+  it('gives JSON.parse\'s verdict, warning and error for every line of a file of generated lines, valid or not, across chunks', () => {
+    const where = { or: [{ and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 400 }, { key: 'ClientCountry', operator: 'in', value: ['us', 'de', ''] }] }, { key: 'SecurityActions', operator: 'contains', value: 'a' }, { key: 'EdgeStartTimestamp', operator: 'eq', value: 500 }, { key: 'WorkerSubrequest', operator: 'eq', value: true }] };
+    const f = join(dir, 'generated.filter.json');
+    writeFileSync(f, JSON.stringify({ where }));
+    const matcher = compileLogFilter(JSON.stringify({ where }), { dataset: 'http_requests' }).matcher!;
+    // No LF inside a line; 2,000 lines, then again and again past several 1 MiB chunks.
+    const sample = fc.sample(lineBytes, { numRuns: 2000, seed: 37 }).map((b) => Buffer.from(b.map((x) => (x === 10 ? 32 : x))));
+    const lines: Buffer[] = [];
+    while (lines.reduce((n, b) => n + b.length + 1, 0) < 3 << 20) lines.push(...sample);
+    const path = join(dir, 'generated.ndjson');
+    writeFileSync(path, Buffer.concat(lines.flatMap((b) => [b, Buffer.from('\n')])));
+    const want = { lines: [] as { line: number; kept: boolean }[], invalid: [] as { line: number; message: string }[], warnings: [] as number[] };
+    lines.forEach((b, i) => {
+      const line = i + 1;
+      const body = b.at(-1) === 13 ? b.subarray(0, -1) : b;
+      if (body.every((x) => x === 32 || x === 9 || x === 13)) return;
+      if (!isUtf8(body)) want.warnings.push(line);
+      let v: unknown;
+      try {
+        v = JSON.parse(body.toString('utf8'));
+      } catch (e) {
+        want.invalid.push({ line, message: `not valid JSON (${(e as Error).message})` });
+        return;
+      }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) want.invalid.push({ line, message: 'a log line is a JSON object' });
+      else want.lines.push({ line, kept: matcher(v as Record<string, unknown>) });
+    });
+    const r = run([f, path, '--format', 'json']);
+    const got = JSON.parse(r.out) as { lines: unknown[]; invalid: unknown[] };
+    expect(got.lines).toEqual(want.lines);
+    expect(got.invalid).toEqual(want.invalid);
+    expect(want.lines.filter((l) => l.kept).length).toBeGreaterThan(100);
+    const warned = r.err.split('\n').filter((l) => l.includes('warning[invalid-utf8]')).map((l) => Number(l.split(':')[1]));
+    expect(warned).toEqual(want.warnings);
   });
 
   it('bad usage exits 2', () => {
