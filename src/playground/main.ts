@@ -63,7 +63,7 @@ const rulesetEditor = createEditor({
   },
 });
 
-const listsInput = byId<HTMLInputElement>('lists');
+const listsInput = byId<HTMLTextAreaElement>('lists');
 listsInput.addEventListener('input', () => {
   state.lists = listsInput.value;
   requestRecheck(expressionEditor);
@@ -112,6 +112,8 @@ function showMode(): void {
   byId<HTMLInputElement>(`mode-${state.mode}`).checked = true;
   byId('expression-editor').hidden = state.mode !== 'expression';
   byId('ruleset-editor').hidden = state.mode !== 'ruleset';
+  // A ruleset is checked for its own "phase": the selector would be ignored, so it says so by being off.
+  phaseSelect.disabled = state.mode === 'ruleset';
 }
 
 /** The problems list under an editor: each message with its code, and its fix as a button. */
@@ -143,7 +145,7 @@ function showRules(): void {
   const http = out.requests !== undefined;
   byId('packets-block').hidden = http;
   byId('requests-block').hidden = !http;
-  byId('phase-note').textContent = state.mode === 'ruleset' ? '(a ruleset is checked for its own "phase")' : isHttpPhase(state.phase) ? 'HTTP fields; runs over the requests' : 'packet fields; runs over the packets';
+  byId('phase-note').textContent = state.mode === 'ruleset' ? `a ruleset is checked for its own "phase"${out.phase ? `: ${out.phase}` : ' (this one has none)'}` : isHttpPhase(state.phase) ? 'HTTP fields; runs over the requests' : 'packet fields; runs over the packets';
   if (http) showRequests(out);
   const view = state.mode === 'expression' ? expressionEditor : rulesetEditor;
   const length = view.state.doc.length;

@@ -114,6 +114,8 @@ export interface RulesOutcome {
   views: ExpressionViews;
   /** A problem outside the editor (the lists). */
   error?: string;
+  /** Ruleset mode: the body's own `phase`, which the ruleset is checked for (the selector is not). */
+  phase?: string;
 }
 
 /** A node of the AST as the tree view reads it (the AST is plain data, a union on `kind`). */
@@ -260,9 +262,9 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
       if (!v) return { label: labelOf(r), verdict: 'error', problems: [] };
       return v.decidedBy ? { label: labelOf(r), verdict: v.verdict, decidedBy: v.decidedBy, problems: [] } : { label: labelOf(r), verdict: v.verdict, problems: [] };
     });
-    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views, error };
+    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views, error, phase };
   }
-  return { diagnostics, packets, views, error };
+  return phase === undefined ? { diagnostics, packets, views, error } : { diagnostics, packets, views, error, phase };
 }
 
 /** The outcome for one log line. */

@@ -25,7 +25,8 @@ export const SAMPLE_RULESET = JSON.stringify(
   2,
 );
 
-export const SAMPLE_LISTS = JSON.stringify({ 'svc.anonymizer': ['198.51.100.0/24'], office: ['203.0.113.0/26'] }, null, 1).replace(/\n\s*/g, ' ');
+/** One list a line: edited in a textarea, read as JSON. */
+export const SAMPLE_LISTS = ['{', '  "svc.anonymizer": ["198.51.100.0/24"],', '  "office": ["203.0.113.0/26"]', '}'].join('\n');
 
 export const SAMPLE_FIELDS = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'udp.dstport'];
 

@@ -83,11 +83,11 @@ describe('browser bundle of the playground', () => {
     expect(inputs).toContain('src/capture/index.ts');
   });
 
-  it('the build wrote the page (index.html loads the bundle and the stylesheet that sit beside it)', () => {
+  it('the build wrote the page (index.html loads the bundle, the stylesheet and the favicon that sit beside it)', () => {
     const dir = join(import.meta.dirname, '..', '..', 'dist', 'playground');
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(refs.sort()).toEqual(['playground.css', 'playground.js']);
+    expect(refs.sort()).toEqual(['favicon.svg', 'playground.css', 'playground.js']);
     for (const r of refs) expect(existsSync(join(dir, r))).toBe(true);
     expect(readFileSync(join(dir, 'playground.js'), 'utf8')).not.toMatch(/\brequire\(["']node:/);
   });
