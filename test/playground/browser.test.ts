@@ -174,6 +174,28 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     });
   }
 
+  it('the diff tab: the regions of the sample change with witnesses, counted over the sample packets and drawn', async () => {
+    const page = await open(url, 760);
+    await page.click('#tab-diff');
+    await poll(() => page.textContent('[data-testid=diff-totals]')).toBe('3 region(s) of packets change fate: 3 exact, 0 unknown');
+    const rows = await page.locator('table.regions tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(rows).toEqual([
+      ['1', 'verdict', 'udp.dstport 5060', 'block by rule 4 "no-sip"', 'allow', 'udp.dstport 5060', '1'],
+      ['2', 'verdict', 'tcp.dstport 3389', 'allow', 'block by rule 1 "no-telnet-smb"', 'tcp.dstport 3389', '0'],
+      ['3', 'rule', 'ip.src 203.0.113.0/26, tcp.dstport 443', 'allow', 'allow by rule 0 "office-ssh"', 'ip.src 203.0.113.0, tcp.dstport 443', '0'],
+    ]);
+    expect(await page.textContent('[data-testid=diff-counts]')).toBe('over the 4 sample packet(s) of the rules tab: 1 of 4 packet(s) change fate (1 verdict, 0 deciding rule only)');
+    expect(await page.locator('[data-testid=diff-drawings] svg.bars rect title').allTextContents()).toEqual(['block by rule 4 "no-sip" → allow: 1 packet(s)']);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true);
+    await shotChecked(page, 'layout-760-diff');
+    // An edit on a side is diffed again: SIP blocked again on the new side, one region fewer.
+    await paste(page, 'diff-new-editor', defaultState().diffNew.replace('udp.dstport == 5061', 'udp.dstport in {5060 5061}'));
+    await poll(() => page.textContent('[data-testid=diff-totals]')).toBe('2 region(s) of packets change fate: 2 exact, 0 unknown');
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toContain('0 of 4 packet(s) change fate');
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await page.close();
+  });
+
   it('the favicon loads; the lists are edited in a multi-line textarea', async () => {
     const page = await open(url);
     const href = await page.evaluate(() => (document.querySelector('link[rel~=icon]') as HTMLLinkElement | null)?.href);
@@ -354,7 +376,19 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await totals.textContent()).toBe(`${s.packets} packet(s): ${s.verdicts.block} blocked, ${s.verdicts.allow} allowed (${s.defaultAllowed} by default: no rule decided)`);
     const rows = await page.locator('table.summary tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(rows.map((cells) => [cells[3], cells[4], cells[5]])).toEqual(s.rules.map((r) => [String(r.matched), String(r.decided), r.examples.map((e) => e.index + 1).join(', ')]));
+    // The drawings: verdicts over time (every packet in a column) and the blocked sources (one bar each).
+    const drawings = page.locator('[data-testid=capture-drawings]');
+    const columns = await drawings.locator('svg.time rect title').allTextContents();
+    expect(columns.reduce((n, t) => n + Number(/: (\d+) (?:block|allow)$/.exec(t)![1]), 0)).toBe(s.packets);
+    const sources = await drawings.locator('svg.bars rect title').allTextContents();
+    expect(sources.reduce((n, t) => n + Number(/: (\d+) packet/.exec(t)![1]), 0)).toBe(s.verdicts.block);
     await shot(page, '9-capture');
+
+    // The diff tab counts the dropped capture: the same packets through both sides.
+    await page.click('#tab-diff');
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toContain('over two-interfaces.pcapng');
+    expect(await page.textContent('[data-testid=diff-counts]')).toContain(`of ${s.packets} packet(s) change fate`);
+    await shot(page, '9b-diff-over-capture');
 
     // The file input too (the zone is a label around it).
     await page.setInputFiles('#capture-file', CAPTURE);
