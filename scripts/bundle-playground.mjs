@@ -1,6 +1,6 @@
 /**
  * The playground: src/playground/main.ts bundled for the browser (one classic script, so the page also
- * works opened from disk) with index.html and the stylesheet beside it, into dist/playground/. The
+ * works opened from disk) with index.html, the stylesheet and the favicon beside it, into dist/playground/. The
  * server (`/`) and `rulekit playground` serve that directory. Run by `npm run build`, after bundle.mjs.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -26,3 +26,4 @@ await build({
 
 copyFileSync(new URL('../src/playground/index.html', import.meta.url), new URL('index.html', out));
 copyFileSync(new URL('../src/playground/style.css', import.meta.url), new URL('playground.css', out));
+copyFileSync(new URL('../src/playground/favicon.svg', import.meta.url), new URL('favicon.svg', out));

@@ -1,5 +1,5 @@
 /**
- * Serving the built playground (dist/playground: index.html, one script, a stylesheet) from Node:
+ * Serving the built playground (dist/playground: index.html, one script, a stylesheet, the favicon) from Node:
  * `rulekit playground` on node:http, and the reference server at `/`. Only the files of that one
  * directory are served, read at each request (they are small, and a rebuild shows without a restart).
  * @module
@@ -15,6 +15,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 /**

@@ -16,7 +16,9 @@ import { expressionAssist, logFilterAssist, rulesetAssist } from './assist.js';
 import { createEditor, setText } from './editor.js';
 import { byId, debounce, fill, h } from './dom.js';
 import { PacketTable } from './packets-table.js';
-import { isHttpPhase, parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RequestOutcome, type RulesOutcome } from './run.js';
+import { barChart, binTimes, timeChart } from './charts.js';
+import { countDiffCapture, countDiffPackets, runDiff, type DiffCounts, type DiffOutcome } from './diff-run.js';
+import { isHttpPhase, packetOf, parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RequestOutcome, type RulesOutcome } from './run.js';
 import { decodeState, encodeState, TABS, type PlaygroundState, type Tab } from './state.js';
 import { defaultState } from './samples.js';
 
@@ -63,7 +65,7 @@ const rulesetEditor = createEditor({
   },
 });
 
-const listsInput = byId<HTMLInputElement>('lists');
+const listsInput = byId<HTMLTextAreaElement>('lists');
 listsInput.addEventListener('input', () => {
   state.lists = listsInput.value;
   requestRecheck(expressionEditor);
@@ -112,6 +114,8 @@ function showMode(): void {
   byId<HTMLInputElement>(`mode-${state.mode}`).checked = true;
   byId('expression-editor').hidden = state.mode !== 'expression';
   byId('ruleset-editor').hidden = state.mode !== 'ruleset';
+  // A ruleset is checked for its own "phase": the selector would be ignored, so it says so by being off.
+  phaseSelect.disabled = state.mode === 'ruleset';
 }
 
 /** The problems list under an editor: each message with its code, and its fix as a button. */
@@ -143,7 +147,7 @@ function showRules(): void {
   const http = out.requests !== undefined;
   byId('packets-block').hidden = http;
   byId('requests-block').hidden = !http;
-  byId('phase-note').textContent = state.mode === 'ruleset' ? '(a ruleset is checked for its own "phase")' : isHttpPhase(state.phase) ? 'HTTP fields; runs over the requests' : 'packet fields; runs over the packets';
+  byId('phase-note').textContent = state.mode === 'ruleset' ? `a ruleset is checked for its own "phase"${out.phase ? `: ${out.phase}` : ' (this one has none)'}` : isHttpPhase(state.phase) ? 'HTTP fields; runs over the requests' : 'packet fields; runs over the packets';
   if (http) showRequests(out);
   const view = state.mode === 'expression' ? expressionEditor : rulesetEditor;
   const length = view.state.doc.length;
@@ -262,6 +266,7 @@ function renderCapture(el: HTMLElement, name: string, out: CaptureOutcome, ms: n
         { class: 'totals', 'data-testid': 'capture-totals' },
         `${s.packets} packet(s): ${s.verdicts.block} blocked, ${s.verdicts.allow} allowed (${s.defaultAllowed} by default: no rule decided)`,
       ),
+    s && captureDrawings(out),
     s &&
       h(
         'table',
@@ -287,6 +292,127 @@ function renderCapture(el: HTMLElement, name: string, out: CaptureOutcome, ms: n
     out.diagnostics.length > 0 && h('ul', { class: 'problems' }, ...out.diagnostics.map((d) => h('li', { class: `problem-${d.severity}` }, `${d.pointer ?? ''} ${d.message}`))),
     c.diagnostics.length > 0 &&
       h('details', { open: true }, h('summary', {}, `${c.diagnostics.length + c.droppedDiagnostics} problem(s) in the capture`), h('ul', { class: 'problems' }, ...c.diagnostics.map((d) => h('li', { class: `problem-${d.severity}` }, d.message)))),
+  );
+}
+
+/** A figure: a caption over a drawing (and a legend). */
+function figure(caption: string, drawing: Element, legend?: Element): HTMLElement {
+  const f = h('figure', {}, h('figcaption', {}, caption), legend);
+  f.append(drawing);
+  return f;
+}
+
+const legend = (...items: [string, string][]) => h('div', { class: 'legend' }, ...items.flatMap(([cls, text]) => [h('span', { class: `swatch ${cls}` }), text]));
+
+/** The capture's drawings: verdicts over time, and the sources blocked most. */
+function captureDrawings(out: CaptureOutcome): HTMLElement | undefined {
+  const { bins, binMs } = binTimes(out.times ?? []);
+  if (!bins.length) return undefined;
+  const blocked = out.topBlocked ?? [];
+  return h(
+    'div',
+    { class: 'drawings', 'data-testid': 'capture-drawings' },
+    figure('Verdicts over time', timeChart(bins, ['block', 'allow'], binMs, `packets over time, ${bins.length} bins: blocked and allowed`), legend(['swatch-block', 'blocked'], ['swatch-allow', 'allowed'])),
+    blocked.length
+      ? figure('Top blocked sources', barChart(blocked.map((b) => ({ label: b.source, value: b.count, kind: 'bar-block' })), 'blocked packets per source address', 'packet(s) blocked'))
+      : h('figure', {}, h('figcaption', {}, 'Top blocked sources'), h('p', { class: 'hint' }, 'nothing blocked')),
+  );
+}
+
+// ---- the diff tab ----
+
+const diffEditor = (id: string, label: string, key: 'diffOld' | 'diffNew') =>
+  createEditor({
+    parent: byId(id),
+    doc: state[key],
+    label,
+    lines: true,
+    extensions: [json(), rulekitLinter((text) => runRuleset(text, state.lists, []).diagnostics.map((d) => toLintDiagnostic(d.diagnostic, d.placed, text.length))), ...rulesetAssist(lists)],
+    onChange: (text) => {
+      state[key] = text;
+      changed();
+    },
+  });
+const diffOldEditor = diffEditor('diff-old-editor', 'ruleset before the change', 'diffOld');
+const diffNewEditor = diffEditor('diff-new-editor', 'ruleset after the change', 'diffNew');
+
+/** Later diffs win: a capture counted slowly must not overwrite the result of a newer edit. */
+let diffGeneration = 0;
+
+async function showDiff(): Promise<void> {
+  const generation = ++diffGeneration;
+  const out = runDiff(state.diffOld, state.diffNew, state.lists);
+  renderDiff(out, undefined, lastCapture ? `counting ${lastCapture.name}…` : undefined);
+  if (!out.diff || out.error) return;
+  let counts: DiffCounts | undefined;
+  if (lastCapture) counts = await countDiffCapture(state.diffOld, state.diffNew, state.lists, lastCapture.bytes, lastCapture.name, out.diff);
+  else if (out.diff.unit === 'packet') counts = countDiffPackets(state.diffOld, state.diffNew, state.lists, state.packets.map((row) => packetOf(row).packet), `the ${state.packets.length} sample packet(s) of the rules tab`, out.diff);
+  if (generation === diffGeneration) renderDiff(out, counts);
+}
+
+function renderDiff(out: DiffOutcome, counts: DiffCounts | undefined, pending?: string): void {
+  const el = byId('diff-result');
+  if (!out.diff) {
+    fill(el, h('p', { class: 'problem-error' }, out.error ?? 'no diff'));
+    return;
+  }
+  const unit = out.diff.unit;
+  const perRegion = new Map((counts?.regions ?? []).map((r) => [r.region, r.count]));
+  const exact = out.regions.filter((r) => r.kind === 'exact').length;
+  fill(
+    el,
+    out.error && h('p', { class: 'problem-error' }, out.error),
+    out.problems.length > 0 && h('ul', { class: 'problems' }, ...out.problems.map((p) => h('li', { class: p.startsWith('error') ? 'problem-error' : 'problem-warning' }, p))),
+    h(
+      'p',
+      { class: 'totals', 'data-testid': 'diff-totals' },
+      out.regions.length ? `${out.regions.length} region(s) of ${unit}s change fate: ${exact} exact, ${out.regions.length - exact} unknown` : `no ${unit} changes fate`,
+    ),
+    out.regions.length > 0 &&
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'regions' },
+          h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'change'), h('th', {}, 'where'), h('th', {}, 'before'), h('th', {}, 'after'), h('th', {}, 'witness'), counts && h('th', { class: 'num' }, 'changed'))),
+          h(
+            'tbody',
+            {},
+            ...out.regions.map((r, i) =>
+              h(
+                'tr',
+                { class: `kind-${r.kind}`, 'data-testid': `region-${i}` },
+                h('td', { class: 'num' }, String(i + 1)),
+                h('td', { class: `change-${r.change}` }, r.kind === 'unknown' ? `${r.change}?` : r.change),
+                h('td', { class: 'where' }, h('code', {}, r.where), r.reason ? h('div', { class: 'problem' }, `unknown: ${r.reason}`) : undefined),
+                h('td', {}, r.old),
+                h('td', {}, r.new),
+                h('td', { class: 'witness' }, r.witness ? h('code', {}, r.witness) : '—'),
+                counts && h('td', { class: 'num' }, String(perRegion.get(i) ?? 0)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    pending && h('p', { class: 'hint' }, pending),
+    counts &&
+      h(
+        'p',
+        { class: 'totals', 'data-testid': 'diff-counts' },
+        `over ${counts.over}: ${counts.changed} of ${counts.packets} ${unit}(s) change fate (${counts.verdictChanged} verdict, ${counts.changed - counts.verdictChanged} deciding rule only)${counts.outside ? `; ${counts.outside} outside every region (a bug: please report it)` : ''}`,
+      ),
+    counts &&
+      counts.perRule.length > 0 &&
+      h(
+        'div',
+        { class: 'drawings', 'data-testid': 'diff-drawings' },
+        figure(
+          'Changed traffic per rule',
+          barChart(counts.perRule.map((p) => ({ label: p.label, value: p.count, kind: p.verdictChanged ? 'bar-block' : 'bar-rule' })), `changed ${unit}s per pair of deciding rules`, `${unit}(s)`),
+          legend(['swatch-block', 'verdict changes'], ['swatch-rule', 'deciding rule changes']),
+        ),
+      ),
   );
 }
 
@@ -331,6 +457,7 @@ function selectTab(tab: Tab): void {
     byId(`panel-${t}`).hidden = t !== tab;
   }
   if (tab === 'capture') byId('capture-rules').textContent = state.mode === 'expression' ? 'the expression of the rules tab, as one blocking rule' : 'the ruleset of the rules tab';
+  if (tab === 'diff') void showDiff();
   saveState();
 }
 
@@ -345,6 +472,7 @@ const refresh = debounce(() => {
   showRules();
   showLogpush();
   if (state.tab === 'capture') void showCapture();
+  if (state.tab === 'diff') void showDiff();
 }, 60);
 
 function changed(): void {
@@ -376,13 +504,15 @@ function load(next: PlaygroundState): void {
   if (rulesetEditor.state.doc.toString() !== state.ruleset) setText(rulesetEditor, state.ruleset);
   if (filterEditor.state.doc.toString() !== state.filter) setText(filterEditor, state.filter);
   if (linesEditor.state.doc.toString() !== state.lines) setText(linesEditor, state.lines);
+  if (diffOldEditor.state.doc.toString() !== state.diffOld) setText(diffOldEditor, state.diffOld);
+  if (diffNewEditor.state.doc.toString() !== state.diffNew) setText(diffNewEditor, state.diffNew);
   listsInput.value = state.lists;
   if (!Object.hasOwn(PHASE_CATALOG, state.phase)) state.phase = 'network_transit';
   phaseSelect.value = state.phase;
   requestsInput.value = state.requests;
   if (!DATASET_NAMES.includes(state.dataset)) state.dataset = 'http_requests';
   datasetSelect.value = state.dataset;
-  for (const v of [expressionEditor, rulesetEditor, filterEditor]) requestRecheck(v);
+  for (const v of [expressionEditor, rulesetEditor, filterEditor, diffOldEditor, diffNewEditor]) requestRecheck(v);
   showMode();
   selectTab(state.tab);
   refresh();

@@ -57,6 +57,8 @@ export class PacketTable {
               value: p[f] ?? '',
               'aria-label': `packet ${i + 1} ${f}`,
               size: String(CELL_SIZE[types.get(f) ?? 'String']),
+              // The column may shrink (the input fills it), never below what the field's usual values need.
+              style: `min-width: calc(${CELL_SIZE[types.get(f) ?? 'String']}ch + 0.4rem)`,
               spellcheck: 'false',
               oninput: (e: Event) => {
                 p[f] = (e.target as HTMLInputElement).value;
@@ -107,11 +109,12 @@ export class PacketTable {
       if (!cell) return;
       cell.className = `verdict verdict-${o.verdict.replace(' ', '-')}`;
       cell.title = o.verdict === 'error' ? 'the rules have errors: see the problems above' : '';
-      const rule = o.decidedBy ? `#${o.decidedBy.index}${o.decidedBy.ref ? ` ${o.decidedBy.ref}` : ''}${o.decidedBy.description ? ` (${o.decidedBy.description})` : ''}` : undefined;
+      // Two lines at most, neither wrapping: the verdict and the deciding rule, then what the rule is for.
+      const by = o.decidedBy;
       fill(
         cell,
-        h('strong', {}, o.verdict),
-        rule ? h('span', { class: 'rule' }, ` by ${rule}`) : o.verdict === 'allow' ? h('span', { class: 'rule' }, ' (no rule decided)') : undefined,
+        h('span', { class: 'decision' }, h('strong', {}, o.verdict), by ? h('span', { class: 'rule' }, ` by #${by.index}${by.ref ? ` ${by.ref}` : ''}`) : o.verdict === 'allow' ? h('span', { class: 'rule' }, ' (no rule decided)') : undefined),
+        by?.description ? h('span', { class: 'rule-description' }, ` (${by.description})`) : undefined,
         ...o.problems.map((p) => h('div', { class: 'problem' }, p)),
       );
     });

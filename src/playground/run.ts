@@ -22,7 +22,7 @@ import {
   type RuleRef,
 } from '../index.js';
 import { compileLogFilter, explainLogFilter, logFilterToExpression, printLogFilter, type FilterExplanation } from '../logpush/index.js';
-import { readCaptureBatches, type CaptureSummary } from '../capture/index.js';
+import { decodePacket, readCaptureBatches, type CaptureSummary } from '../capture/index.js';
 import { parseJsonText } from '../json/index.js';
 import { phaseExpressionOptions, phaseFieldDiagnostics, phaseInfo } from '../ruleset/index.js';
 import { type SimulationSummary, type Verdict } from '../engine/index.js';
@@ -114,6 +114,8 @@ export interface RulesOutcome {
   views: ExpressionViews;
   /** A problem outside the editor (the lists). */
   error?: string;
+  /** Ruleset mode: the body's own `phase`, which the ruleset is checked for (the selector is not). */
+  phase?: string;
 }
 
 /** A node of the AST as the tree view reads it (the AST is plain data, a union on `kind`). */
@@ -260,9 +262,9 @@ export function runRuleset(text: string, listsText: string, rows: Record<string,
       if (!v) return { label: labelOf(r), verdict: 'error', problems: [] };
       return v.decidedBy ? { label: labelOf(r), verdict: v.verdict, decidedBy: v.decidedBy, problems: [] } : { label: labelOf(r), verdict: v.verdict, problems: [] };
     });
-    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views, error };
+    return { diagnostics, packets: [], requests: outcomes, requestProblems: problems, views, error, phase };
   }
-  return { diagnostics, packets, views, error };
+  return phase === undefined ? { diagnostics, packets, views, error } : { diagnostics, packets, views, error, phase };
 }
 
 /** The outcome for one log line. */
@@ -336,6 +338,10 @@ export interface CaptureOutcome {
   summary?: SimulationSummary;
   /** Problems of the rules (nothing simulated). */
   diagnostics: Diagnostic[];
+  /** Each packet's capture time (ms since the epoch) and verdict, for the drawing over time. */
+  times?: { t: number; series: 'block' | 'allow' }[];
+  /** Sources (`ip.src`) of the blocked packets, most blocked first (at most 10). */
+  topBlocked?: { source: string; count: number }[];
 }
 
 /**
@@ -347,11 +353,28 @@ export async function simulateCapture(source: Uint8Array | ReadableStream<Uint8A
   const compiled = compileRuleset({ rules }, { lists });
   const batches = readCaptureBatches(source, { copyData: false });
   const count = compiled.hasErrors ? undefined : compiled.frameCounter();
+  // The deciding rule's verdict (a skip allows), and what the drawings need: times, blocked sources.
+  const blocks = rules.map((r) => r.action === 'block');
+  const times: { t: number; series: 'block' | 'allow' }[] = [];
+  const sources = new Map<string, number>();
+  const sourceField = { fields: new Set(['ip.src']), problems: false };
   for (;;) {
     const next = await batches.next();
     if (next.done) {
-      return count ? { capture: next.value, summary: compiled.summary(), diagnostics: compiled.diagnostics } : { capture: next.value, diagnostics: compiled.diagnostics };
+      if (!count) return { capture: next.value, diagnostics: compiled.diagnostics };
+      const topBlocked = [...sources].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([source, n]) => ({ source, count: n }));
+      return { capture: next.value, summary: compiled.summary(), diagnostics: compiled.diagnostics, times, topBlocked };
     }
-    if (count) for (const r of next.value) count(r.data, 0, r.data.length, r.linkType, r.index);
+    if (!count) continue;
+    for (const r of next.value) {
+      const i = count(r.data, 0, r.data.length, r.linkType, r.index);
+      const blocked = i >= 0 && blocks[i] === true;
+      times.push({ t: Number(r.timestampNs) / 1e6, series: blocked ? 'block' : 'allow' });
+      if (blocked) {
+        const src = decodePacket({ linkType: r.linkType, data: r.data }, sourceField).packet['ip.src'];
+        const key = typeof src === 'string' ? src : 'no IP source';
+        sources.set(key, (sources.get(key) ?? 0) + 1);
+      }
+    }
   }
 }

@@ -25,7 +25,8 @@ export const SAMPLE_RULESET = JSON.stringify(
   2,
 );
 
-export const SAMPLE_LISTS = JSON.stringify({ 'svc.anonymizer': ['198.51.100.0/24'], office: ['203.0.113.0/26'] }, null, 1).replace(/\n\s*/g, ' ');
+/** One list a line: edited in a textarea, read as JSON. */
+export const SAMPLE_LISTS = ['{', '  "svc.anonymizer": ["198.51.100.0/24"],', '  "office": ["203.0.113.0/26"]', '}'].join('\n');
 
 export const SAMPLE_FIELDS = ['ip.src', 'ip.dst', 'ip.proto', 'tcp.dstport', 'udp.dstport'];
 
@@ -67,6 +68,15 @@ export const SAMPLE_REQUESTS = [
   .map((r) => JSON.stringify(r))
   .join('\n');
 
+/**
+ * The diff tab's change to the sample ruleset, as a reviewer would want it explained: RDP joins the
+ * blocked ports, the SIP rule keeps only its TLS port (so plain SIP, one of the sample packets, is no
+ * longer blocked), and the office's rule also takes its web traffic (allowed either way: a rule-only change).
+ */
+export const SAMPLE_RULESET_CHANGED = SAMPLE_RULESET.replace('tcp.dstport in {23 445}', 'tcp.dstport in {23 445 3389}')
+  .replace('udp.dstport in {5060 5061}', 'udp.dstport == 5061')
+  .replace('ip.src in $office and tcp.dstport == 22', 'ip.src in $office and tcp.dstport in {22 443}');
+
 /** The state of a first visit. */
 export function defaultState(): PlaygroundState {
   return {
@@ -82,5 +92,7 @@ export function defaultState(): PlaygroundState {
     dataset: 'http_requests',
     filter: SAMPLE_FILTER,
     lines: SAMPLE_LINES,
+    diffOld: SAMPLE_RULESET,
+    diffNew: SAMPLE_RULESET_CHANGED,
   };
 }

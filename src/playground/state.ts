@@ -6,7 +6,7 @@
  */
 
 /** Tabs of the page. */
-export const TABS = ['rules', 'logpush', 'capture'] as const;
+export const TABS = ['rules', 'logpush', 'capture', 'diff'] as const;
 export type Tab = (typeof TABS)[number];
 
 /** Everything a link carries. A dropped capture is not part of it: it never leaves the browser. */
@@ -31,6 +31,9 @@ export interface PlaygroundState {
   filter: string;
   /** Sample log lines, NDJSON. */
   lines: string;
+  /** The diff tab's two rulesets (JSON bodies): before and after the change. */
+  diffOld: string;
+  diffNew: string;
 }
 
 /** The prefix of the state in the hash; `v1` names the format, for links made by later versions. */
@@ -93,6 +96,8 @@ export function mergeState(value: unknown, defaults: PlaygroundState): Playgroun
     dataset: text('dataset'),
     filter: text('filter'),
     lines: text('lines'),
+    diffOld: text('diffOld'),
+    diffNew: text('diffNew'),
   };
   return state;
 }

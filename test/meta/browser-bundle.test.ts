@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 import vm from 'node:vm';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const NODE_BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
@@ -60,6 +60,9 @@ describe('browser bundle of the core', () => {
   });
 });
 
+/** The playground's script today is about 1.22 MB (CodeMirror, the core, the semantic diff); room for a little more. */
+const PLAYGROUND_MAX_BYTES = 1_350_000;
+
 describe('browser bundle of the playground', () => {
   it('pulls in no Node built-in and none of the Node-only folders (what scripts/bundle-playground.mjs builds)', async () => {
     const result = await build({
@@ -83,12 +86,18 @@ describe('browser bundle of the playground', () => {
     expect(inputs).toContain('src/capture/index.ts');
   });
 
-  it('the build wrote the page (index.html loads the bundle and the stylesheet that sit beside it)', () => {
+  it('the build wrote the page (index.html loads the bundle, the stylesheet and the favicon that sit beside it)', () => {
     const dir = join(import.meta.dirname, '..', '..', 'dist', 'playground');
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(refs.sort()).toEqual(['playground.css', 'playground.js']);
+    expect(refs.sort()).toEqual(['favicon.svg', 'playground.css', 'playground.js']);
     for (const r of refs) expect(existsSync(join(dir, r))).toBe(true);
     expect(readFileSync(join(dir, 'playground.js'), 'utf8')).not.toMatch(/\brequire\(["']node:/);
+  });
+
+  it(`the page's script stays under ${PLAYGROUND_MAX_BYTES / 1e6} MB minified (drawings are inline SVG, no chart library)`, () => {
+    const bytes = statSync(join(import.meta.dirname, '..', '..', 'dist', 'playground', 'playground.js')).size;
+    console.log(`playground.js: ${(bytes / 1e6).toFixed(2)} MB`);
+    expect(bytes).toBeLessThanOrEqual(PLAYGROUND_MAX_BYTES);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -58,12 +58,20 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/** A screenshot that must have been written and hold a real page (a blank one compresses to a few hundred bytes). */
+async function shotChecked(page: Page, name: string): Promise<void> {
+  await shot(page, name);
+  const file = join(SHOTS, `${name}.png`);
+  expect(existsSync(file)).toBe(true);
+  expect(statSync(file).size, `${file} is ${statSync(file).size} bytes`).toBeGreaterThan(20_000);
+}
+
 /** The text of the expression editor. */
 const editorText = (page: Page, id: string) => page.locator(`#${id} .cm-content`).innerText();
 
 /** Open the page (or a link) and wait until it has loaded its state. */
-async function open(link: string): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+async function open(link: string, width = 1280): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   (page as Page & { errors: string[] }).errors = errors;
@@ -125,6 +133,84 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await page.locator('#expression-editor .cm-line span').count()).toBeGreaterThan(5);
     await shot(page, '1-first-load');
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await page.close();
+  });
+
+  for (const width of [1280, 760]) {
+    it(`the layout at ${width} px: no sideways scroll, the verdicts on two lines, the phase off in ruleset mode; screenshots`, async () => {
+      const page = await open(url, width);
+      // The page itself never scrolls sideways (a wide table may, inside its own box), on any tab.
+      const overflow = () => page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth }));
+      const fits = async () => {
+        const o = await overflow();
+        expect(o.scrollWidth, `the page is ${o.scrollWidth} px wide in a ${o.innerWidth} px window`).toBeLessThanOrEqual(o.innerWidth);
+      };
+      await fits();
+      expect(await page.isDisabled('#phase')).toBe(false);
+      await page.check('#mode-ruleset');
+      await poll(() => page.textContent('[data-testid=verdict-1]')).toBe('block by #3 anonymizers (no web from anonymizers)');
+      // A ruleset is checked for its own phase: the selector is off, and the note names the body's phase.
+      expect(await page.isDisabled('#phase')).toBe(true);
+      expect(await page.textContent('#phase-note')).toContain('network_transit');
+      // The longest verdict takes two lines at most: its content height against its line height.
+      const lines = await page.locator('[data-testid=verdict-1]').evaluate((td) => {
+        const style = getComputedStyle(td);
+        const content = td.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+        const lineHeight = style.lineHeight === 'normal' ? 1.2 * parseFloat(style.fontSize) : parseFloat(style.lineHeight);
+        return content / lineHeight;
+      });
+      expect(lines).toBeGreaterThan(1.5);
+      expect(lines).toBeLessThan(2.5);
+      await fits();
+      await shotChecked(page, `layout-${width}-ruleset`);
+      await page.click('#tab-logpush');
+      await poll(() => page.textContent('[data-testid=line-1]')).toBe('kept');
+      // The "why" tree of a line: none of its lines wraps (each is one line box of the <pre>).
+      const why = await page.locator('table.lines tbody tr').first().locator('pre').evaluate((pre) => ({ height: pre.clientHeight, lines: pre.textContent!.split('\n').length, lineHeight: parseFloat(getComputedStyle(pre).lineHeight) }));
+      expect(why.height).toBeLessThanOrEqual(why.lines * why.lineHeight + 1);
+      await fits();
+      await shotChecked(page, `layout-${width}-logpush`);
+      await page.close();
+    });
+  }
+
+  it('the diff tab: the regions of the sample change with witnesses, counted over the sample packets and drawn', async () => {
+    const page = await open(url, 760);
+    await page.click('#tab-diff');
+    await poll(() => page.textContent('[data-testid=diff-totals]')).toBe('3 region(s) of packets change fate: 3 exact, 0 unknown');
+    const rows = await page.locator('table.regions tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(rows).toEqual([
+      ['1', 'verdict', 'udp.dstport 5060', 'block by rule 4 "no-sip"', 'allow', 'udp.dstport 5060', '1'],
+      ['2', 'verdict', 'tcp.dstport 3389', 'allow', 'block by rule 1 "no-telnet-smb"', 'tcp.dstport 3389', '0'],
+      ['3', 'rule', 'ip.src 203.0.113.0/26, tcp.dstport 443', 'allow', 'allow by rule 0 "office-ssh"', 'ip.src 203.0.113.0, tcp.dstport 443', '0'],
+    ]);
+    expect(await page.textContent('[data-testid=diff-counts]')).toBe('over the 4 sample packet(s) of the rules tab: 1 of 4 packet(s) change fate (1 verdict, 0 deciding rule only)');
+    expect(await page.locator('[data-testid=diff-drawings] svg.bars rect title').allTextContents()).toEqual(['block by rule 4 "no-sip" → allow: 1 packet(s)']);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true);
+    await shotChecked(page, 'layout-760-diff');
+    // An edit on a side is diffed again: SIP blocked again on the new side, one region fewer.
+    await paste(page, 'diff-new-editor', defaultState().diffNew.replace('udp.dstport == 5061', 'udp.dstport in {5060 5061}'));
+    await poll(() => page.textContent('[data-testid=diff-totals]')).toBe('2 region(s) of packets change fate: 2 exact, 0 unknown');
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toContain('0 of 4 packet(s) change fate');
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the favicon loads; the lists are edited in a multi-line textarea', async () => {
+    const page = await open(url);
+    const href = await page.evaluate(() => (document.querySelector('link[rel~=icon]') as HTMLLinkElement | null)?.href);
+    expect(href).toBeTruthy();
+    const icon = await page.request.get(href!);
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toBe('image/svg+xml');
+    expect((await icon.text()).startsWith('<svg')).toBe(true);
+    expect(await page.evaluate(() => document.getElementById('lists')!.tagName)).toBe('TEXTAREA');
+    // A newline typed into the lists stays there, and the lists still read as JSON.
+    await page.click('#lists');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    expect((await page.inputValue('#lists')).split('\n').length).toBeGreaterThan(2);
+    expect(await page.textContent('#lists-error')).toBe('');
     await page.close();
   });
 
@@ -290,7 +376,19 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     expect(await totals.textContent()).toBe(`${s.packets} packet(s): ${s.verdicts.block} blocked, ${s.verdicts.allow} allowed (${s.defaultAllowed} by default: no rule decided)`);
     const rows = await page.locator('table.summary tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(rows.map((cells) => [cells[3], cells[4], cells[5]])).toEqual(s.rules.map((r) => [String(r.matched), String(r.decided), r.examples.map((e) => e.index + 1).join(', ')]));
+    // The drawings: verdicts over time (every packet in a column) and the blocked sources (one bar each).
+    const drawings = page.locator('[data-testid=capture-drawings]');
+    const columns = await drawings.locator('svg.time rect title').allTextContents();
+    expect(columns.reduce((n, t) => n + Number(/: (\d+) (?:block|allow)$/.exec(t)![1]), 0)).toBe(s.packets);
+    const sources = await drawings.locator('svg.bars rect title').allTextContents();
+    expect(sources.reduce((n, t) => n + Number(/: (\d+) packet/.exec(t)![1]), 0)).toBe(s.verdicts.block);
     await shot(page, '9-capture');
+
+    // The diff tab counts the dropped capture: the same packets through both sides.
+    await page.click('#tab-diff');
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toContain('over two-interfaces.pcapng');
+    expect(await page.textContent('[data-testid=diff-counts]')).toContain(`of ${s.packets} packet(s) change fate`);
+    await shot(page, '9b-diff-over-capture');
 
     // The file input too (the zone is a label around it).
     await page.setInputFiles('#capture-file', CAPTURE);

@@ -75,7 +75,7 @@ describe('the expression language: styles from the lexer\'s tokens', () => {
 
 describe('the state in the URL', () => {
   const state = fc.record<PlaygroundState>({
-    tab: fc.constantFrom('rules', 'logpush', 'capture'),
+    tab: fc.constantFrom('rules', 'logpush', 'capture', 'diff'),
     mode: fc.constantFrom('expression', 'ruleset'),
     phase: fc.string(),
     requests: fc.string(),
@@ -87,6 +87,8 @@ describe('the state in the URL', () => {
     dataset: fc.string(),
     filter: fc.string({ unit: 'grapheme' }),
     lines: fc.string(),
+    diffOld: fc.string(),
+    diffNew: fc.string(),
   });
 
   it('decode(encode(state)) is the state', async () => {
