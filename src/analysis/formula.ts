@@ -239,6 +239,82 @@ export function subtractAll(xs: readonly Cube[], ys: readonly Cube[]): Cube[] {
   return rest;
 }
 
+/**
+ * The same packets in fewer cubes: cubes that are alike on every field but one are merged into one cube
+ * whose domain on that field is the union of theirs (exact: the other fields are the same, so the union
+ * of the cubes is the product). Differences cut a cube once per cube taken away (`ip.dst in A, not
+ * tcp.flags.syn`, `ip.dst in B, not tcp.flags.syn`, …); merging them gives the few cubes people read.
+ * Repeated until no two cubes merge; the order of the cubes is kept (each merge takes the first's place).
+ */
+export function coalesce(cubes: readonly Cube[]): Cube[] {
+  let out = [...cubes];
+  for (let changed = out.length > 1; changed; ) {
+    changed = false;
+    const fields = new Set<string>();
+    for (const c of out) for (const k of c.keys()) fields.add(k);
+    for (const field of fields) {
+      // An opaque part stays as each cube assumes it (true or false, never "either": it is named in the text).
+      if (field.startsWith('#')) continue;
+      // Cubes grouped by all their other fields; each group becomes one cube.
+      const groups = new Map<string, Cube[]>();
+      for (const c of out) {
+        const key = restKey(c, field);
+        const g = groups.get(key);
+        if (g) g.push(c);
+        else groups.set(key, [c]);
+      }
+      if (groups.size === out.length) continue;
+      changed = true;
+      out = [...groups.values()].map((g) => (g.length === 1 ? g[0]! : mergeOn(g, field)));
+    }
+  }
+  return out;
+}
+
+/** A cube's fields other than `field`, as text: equal for cubes alike on every other field. */
+function restKey(c: Cube, field: string): string {
+  const parts: string[] = [];
+  for (const [k, d] of c) if (k !== field) parts.push(`${k}=${domainKey(d)}`);
+  return parts.sort().join('\u0001');
+}
+
+const domainKeys = new WeakMap<Domain, string>();
+
+function domainKey(d: Domain): string {
+  let key = domainKeys.get(d);
+  if (key === undefined) {
+    key = d.kind === 'ordered' ? `${d.missing ? 'm' : ''}${d.values.map(([a, b]) => `${a}-${b}`).join(',')}` : `${d.missing ? 'm' : ''}${d.cofinite ? '~' : ''}${[...d.items].sort().join('\u0002')}`;
+    domainKeys.set(d, key);
+  }
+  return key;
+}
+
+/** Cubes alike but on `field`, as one: the union of their domains there (a cube that leaves it free leaves it free). */
+function mergeOn(group: readonly Cube[], field: string): Cube {
+  const out = new Map(group[0]!);
+  let d = out.get(field);
+  for (const c of group.slice(1)) {
+    const e = c.get(field);
+    d = d && e ? union(d, e) : undefined;
+  }
+  if (d) out.set(field, d);
+  else out.delete(field);
+  return out;
+}
+
+/** Values and missing-ness either domain allows. */
+function union(a: Domain, b: Domain): Domain {
+  const missing = a.missing || b.missing;
+  if (a.kind === 'ordered' && b.kind === 'ordered') return { kind: 'ordered', values: normalize([...a.values, ...b.values]), universe: a.universe, missing };
+  if (a.kind === 'string' && b.kind === 'string') {
+    if (!a.cofinite && !b.cofinite) return { kind: 'string', cofinite: false, items: new Set([...a.items, ...b.items]), missing };
+    if (a.cofinite && b.cofinite) return { kind: 'string', cofinite: true, items: new Set([...a.items].filter((s) => b.items.has(s))), missing };
+    const [fin, co] = a.cofinite ? [b, a] : [a, b];
+    return { kind: 'string', cofinite: true, items: new Set([...co.items].filter((s) => !fin.items.has(s))), missing };
+  }
+  throw new Error('domains of different kinds');
+}
+
 /** Most cube differences one search may take before the analysis gives up on a rule. */
 export const MAX_STEPS = 200_000;
 

@@ -71,8 +71,9 @@ export class DiffCounter {
     const valid = problems.length === 0;
     const rulesOf = (r: { rules?: unknown; phase?: unknown }) => (valid ? r : { rules: [] });
     this.sides = {
-      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists)),
-      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists)),
+      // Only simulated: the rules' cubes are not needed (the diff holds the regions).
+      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false)),
+      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false)),
     };
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
     this.same = new Map(this.diff.matches.map((m) => [m.old, m.new]));
