@@ -19,6 +19,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { rulesetShapeProblems } from '../ruleset/index.js';
 import { coalesce, firstOutside, mayOverlap, product, subtractAll, TooComplex, witnessOf, type Cube } from '../analysis/index.js';
+import type { CompiledRuleset } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type Deciders, type DiffOptions, type RuleCubeCache } from './deciders.js';
 import { matchRules, ruleRefsOf } from './identity.js';
 import { describeCube, type FieldTypes } from './cube-text.js';
@@ -85,7 +86,9 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
     return { unit, regions: [], matches, diagnostics };
   }
   const sameRule = new Map(matches.map((m) => [m.old, m.new]));
-  const simulators = { old: compileDeciders(oldRuleset, olds), new: compileDeciders(newRuleset, news) };
+  // Compiled when the first witness is confirmed: a diff with no exact region needs no simulator.
+  let compiled: { old: CompiledRuleset; new: CompiledRuleset } | undefined;
+  const simulators = () => (compiled ??= { old: compileDeciders(oldRuleset, olds), new: compileDeciders(newRuleset, news) });
   const types: FieldTypes = (f) => olds.scheme.get(f)?.type;
   const regions: DiffRegion[] = [];
   const oldSide = sideDeciders(olds);
@@ -120,7 +123,7 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
       region.assumes = assumes;
       region.reason = `it depends on what the analysis does not decide: ${assumes.join('; ')}`;
     } else {
-      const seen = { old: simulators.old.decide(witness), new: simulators.new.decide(witness) };
+      const seen = { old: simulators().old.decide(witness), new: simulators().new.decide(witness) };
       const agrees = (d: Decision, v: { verdict: string; decidedBy?: { index: number } }) => v.verdict === d.verdict && v.decidedBy?.index === d.rule?.index;
       if (!agrees(a.decision, seen.old) || !agrees(b.decision, seen.new)) {
         region.kind = 'unknown';
