@@ -18,7 +18,8 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { rulesetShapeProblems } from '../ruleset/index.js';
-import { coalesce, firstOutside, mayOverlap, product, subtractAll, TooComplex, witnessOf, type Cube } from '../analysis/index.js';
+import { witnessOf, type Cube } from '../analysis/index.js';
+import { candidatePairs, pairCubes, sideOf, type Decider } from './pairs.js';
 import type { CompiledRuleset } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type Deciders, type DiffOptions, type RuleCubeCache } from './deciders.js';
 import { matchRules, ruleRefsOf } from './identity.js';
@@ -26,14 +27,6 @@ import { describeCube, type FieldTypes } from './cube-text.js';
 import { cubeContains } from './cube-contains.js';
 import { diffDiagnostic } from './codes.js';
 import type { Decision, DiffRegion, RulesetDiff } from './types.js';
-
-/** One decider of a side: a deciding rule, or the default; the cubes it matches and those decided before it. */
-interface Decider {
-  decision: Decision;
-  cubes: readonly Cube[];
-  /** Its place among its side's deciders. */
-  position: number;
-}
 
 /**
  * The cube of each region and the types of its fields, for attributing packets to regions (the regions
@@ -91,24 +84,14 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
   const simulators = () => (compiled ??= { old: compileDeciders(oldRuleset, olds), new: compileDeciders(newRuleset, news) });
   const types: FieldTypes = (f) => olds.scheme.get(f)?.type;
   const regions: DiffRegion[] = [];
-  const oldSide = sideDeciders(olds);
-  const newSide = sideDeciders(news);
-  const shared = sharedPrefix(olds, news, sameRule);
-  for (const a of oldSide.deciders.slice(shared)) {
-    for (const b of newSide.deciders.slice(shared)) {
-      const ruleChanged = a.decision.rule?.index !== undefined ? sameRule.get(a.decision.rule.index) !== b.decision.rule?.index : b.decision.rule !== undefined;
-      const change = a.decision.verdict !== b.decision.verdict ? 'verdict' : ruleChanged ? 'rule' : undefined;
-      if (!change) continue;
-      // What a decides, the other side's rules before b already match when one of them is a's rule
-      // itself (the same cubes): nothing is left for b, and the other way round.
-      if (decidesBefore(newSide, a.cubes, b.position) || decidesBefore(oldSide, b.cubes, a.position)) continue;
-      const pieces = pairPieces(a, b, earlierCubes(oldSide, newSide, shared, a.position, b.position));
-      if (pieces === undefined) {
-        regions.push(tooComplex(a, b, change));
-        continue;
-      }
-      for (const piece of pieces) regions.push(pieceRegion(piece, a, b, change));
-    }
+  const oldSide = sideOf(olds);
+  const newSide = sideOf(news);
+  const pairs = candidatePairs(oldSide, newSide, sameRule);
+  const cubes = pairCubes(pairs, oldSide, newSide);
+  for (const p of pairs) {
+    const pieces = cubes.get(p);
+    if (pieces === undefined) regions.push(tooComplex(p.a, p.b, p.change));
+    else for (const piece of pieces) regions.push(pieceRegion(piece, p.a, p.b, p.change));
   }
   const rank = (r: DiffRegion) => (r.kind === 'exact' ? 0 : 2) + (r.change === 'verdict' ? 0 : 1);
   regions.sort((x, y) => rank(x) - rank(y));
@@ -158,83 +141,6 @@ export function regionText(r: DiffRegion, unit: 'packet' | 'request'): string {
   const where = r.conditions.length ? r.conditions.map((c) => c.text).join(', ') : r.reason?.startsWith('too large') ? `some ${unit}s` : `every ${unit}`;
   const tail = r.kind === 'unknown' ? (r.assumes ? ` (unknown: assuming ${r.assumes.join(' and ')})` : ` (unknown: ${r.reason})`) : '';
   return `${where}: ${decisionText(r.old)} → ${decisionText(r.new)}${tail}`;
-}
-
-/** A side's deciders in order, the default last, and where each set of cubes first decides. */
-interface Side {
-  deciders: Decider[];
-  /** The position of the first decider with these cubes (the same array: the same rule text, see deciders.ts). */
-  firstAt: Map<readonly Cube[], number>;
-}
-
-/** The default's cubes, one array for both sides. */
-const EVERYTHING: Cube[] = [new Map()];
-
-/** A side's deciders in order, the default last (it decides what no deciding rule matches). */
-function sideDeciders(side: Deciders): Side {
-  const deciders: Decider[] = side.rules.map((r, position) => ({ decision: { verdict: r.verdict, rule: r.ref }, cubes: r.cubes, position }));
-  deciders.push({ decision: { verdict: 'allow' }, cubes: EVERYTHING, position: deciders.length });
-  const firstAt = new Map<readonly Cube[], number>();
-  for (const d of deciders) if (!firstAt.has(d.cubes)) firstAt.set(d.cubes, d.position);
-  return { deciders, firstAt };
-}
-
-/** Some decider of the side before `position` has exactly these cubes (so they are decided before it). */
-function decidesBefore(side: Side, cubes: readonly Cube[], position: number): boolean {
-  return (side.firstAt.get(cubes) ?? Infinity) < position;
-}
-
-/**
- * How many deciding rules both sides start with alike: the same cubes, the same verdict, the same rule
- * by identity.ts. Every packet one of them matches is decided alike on both sides, so no pair with one
- * of them holds a change, and the diff starts after them (an edit deep in a long ruleset is cheap).
- */
-function sharedPrefix(olds: Deciders, news: Deciders, sameRule: ReadonlyMap<number, number>): number {
-  let k = 0;
-  while (k < olds.rules.length && k < news.rules.length) {
-    const [a, b] = [olds.rules[k]!, news.rules[k]!];
-    if (a.cubes !== b.cubes || a.verdict !== b.verdict || sameRule.get(a.ref.index) !== b.ref.index) break;
-    k++;
-  }
-  return k;
-}
-
-/** The cubes decided before old decider `a` or new decider `b`: the shared prefix once, then each side's rules after it, each set once. */
-function earlierCubes(oldSide: Side, newSide: Side, shared: number, a: number, b: number): Cube[] {
-  const seen = new Set<readonly Cube[]>();
-  const out: Cube[] = [];
-  const add = (d: Decider) => {
-    if (seen.has(d.cubes)) return;
-    seen.add(d.cubes);
-    out.push(...d.cubes);
-  };
-  for (let i = 0; i < a; i++) add(oldSide.deciders[i]!);
-  for (let i = shared; i < b; i++) add(newSide.deciders[i]!);
-  return out;
-}
-
-/**
- * The cubes both deciders decide: what both match, minus what either side decides before them (`earlier`).
- * Empty when they share nothing; undefined when that is too large to tell.
- */
-function pairPieces(a: Decider, b: Decider, earlier: readonly Cube[]): Cube[] | undefined {
-  if (!a.cubes.some((x) => b.cubes.some((y) => mayOverlap(x, y)))) return [];
-  try {
-    const both = product(a.cubes, b.cubes);
-    if (!both.length) return [];
-    const before = earlier.filter((y) => both.some((x) => mayOverlap(x, y)));
-    if (!firstOutside(both, before)) return [];
-    return coalesce(subtractAll(both, before).filter(holdsAtoms));
-  } catch (e) {
-    if (e instanceof TooComplex) return undefined;
-    throw e;
-  }
-}
-
-/** An opaque part is true or false, never missing: a cube that leaves it neither holds nothing. */
-function holdsAtoms(c: Cube): boolean {
-  for (const [k, d] of c) if (k.startsWith('#') && d.kind === 'ordered' && !d.values.length) return false;
-  return true;
 }
 
 /** What keeps a side from being simulated at all (not an object with an array of rule objects). */
