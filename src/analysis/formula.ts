@@ -255,38 +255,72 @@ export function coalesce(cubes: readonly Cube[]): Cube[] {
     for (const field of fields) {
       // An opaque part stays as each cube assumes it (true or false, never "either": it is named in the text).
       if (field.startsWith('#')) continue;
-      // Cubes grouped by all their other fields; each group becomes one cube.
-      const groups = new Map<string, Cube[]>();
+      // Cubes grouped by all their other fields (bucketed by a hash of them, then compared); each group
+      // becomes one cube.
+      const buckets = new Map<number, Cube[][]>();
+      const groups: Cube[][] = [];
       for (const c of out) {
-        const key = restKey(c, field);
-        const g = groups.get(key);
+        const h = restHash(c, field);
+        let bucket = buckets.get(h);
+        if (!bucket) buckets.set(h, (bucket = []));
+        const g = bucket.find((g) => alikeBut(g[0]!, c, field));
         if (g) g.push(c);
-        else groups.set(key, [c]);
+        else {
+          bucket.push([c]);
+          groups.push(bucket[bucket.length - 1]!);
+        }
       }
-      if (groups.size === out.length) continue;
+      if (groups.length === out.length) continue;
       changed = true;
-      out = [...groups.values()].map((g) => (g.length === 1 ? g[0]! : mergeOn(g, field)));
+      out = groups.map((g) => (g.length === 1 ? g[0]! : mergeOn(g, field)));
     }
   }
   return out;
 }
 
-/** A cube's fields other than `field`, as text: equal for cubes alike on every other field. */
-function restKey(c: Cube, field: string): string {
-  const parts: string[] = [];
-  for (const [k, d] of c) if (k !== field) parts.push(`${k}=${domainKey(d)}`);
-  return parts.sort().join('\u0001');
+/** A hash of a cube's fields other than `field` (the same for cubes alike on them). */
+function restHash(c: Cube, field: string): number {
+  let h = 0;
+  for (const [k, d] of c) if (k !== field) h = (h + Math.imul(stringHash(k), 31) + domainHash(d)) | 0;
+  return h;
 }
 
-const domainKeys = new WeakMap<Domain, string>();
+function stringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
 
-function domainKey(d: Domain): string {
-  let key = domainKeys.get(d);
-  if (key === undefined) {
-    key = d.kind === 'ordered' ? `${d.missing ? 'm' : ''}${d.values.map(([a, b]) => `${a}-${b}`).join(',')}` : `${d.missing ? 'm' : ''}${d.cofinite ? '~' : ''}${[...d.items].sort().join('\u0002')}`;
-    domainKeys.set(d, key);
+/** A hash of a domain from its size and ends (equal domains, equal hashes). */
+function domainHash(d: Domain): number {
+  if (d.kind === 'string') return (d.items.size * 7 + (d.cofinite ? 2 : 0) + (d.missing ? 1 : 0)) | 0;
+  const first = d.values[0];
+  const low = first ? Number(BigInt.asUintN(32, first[0])) : 0;
+  return (Math.imul(d.values.length, 1_000_003) + low + (d.missing ? 1 : 0)) | 0;
+}
+
+/** Both cubes constrain the same fields, other than `field`, to the same domains. */
+function alikeBut(x: Cube, y: Cube, field: string): boolean {
+  const size = (c: Cube) => c.size - (c.has(field) ? 1 : 0);
+  if (size(x) !== size(y)) return false;
+  for (const [k, d] of x) {
+    if (k === field) continue;
+    const e = y.get(k);
+    if (!e || !sameDomain(d, e)) return false;
   }
-  return key;
+  return true;
+}
+
+function sameDomain(a: Domain, b: Domain): boolean {
+  if (a === b) return true;
+  if (a.missing !== b.missing) return false;
+  if (a.kind === 'ordered' && b.kind === 'ordered') {
+    if (a.values === b.values) return true;
+    if (a.values.length !== b.values.length) return false;
+    return a.values.every(([lo, hi], i) => lo === b.values[i]![0] && hi === b.values[i]![1]);
+  }
+  if (a.kind === 'string' && b.kind === 'string') return a.cofinite === b.cofinite && a.items.size === b.items.size && [...a.items].every((s) => b.items.has(s));
+  return false;
 }
 
 /** Cubes alike but on `field`, as one: the union of their domains there (a cube that leaves it free leaves it free). */
