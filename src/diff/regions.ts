@@ -81,7 +81,7 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
   const sameRule = new Map(matches.map((m) => [m.old, m.new]));
   // Compiled when the first witness is confirmed: a diff with no exact region needs no simulator.
   let compiled: { old: CompiledRuleset; new: CompiledRuleset } | undefined;
-  const simulators = () => (compiled ??= { old: compileDeciders(oldRuleset, olds), new: compileDeciders(newRuleset, news) });
+  const simulators = () => (compiled ??= { old: compileDeciders(oldRuleset, olds, true), new: compileDeciders(newRuleset, news, true) });
   const types: FieldTypes = (f) => olds.scheme.get(f)?.type;
   const regions: DiffRegion[] = [];
   const oldSide = sideOf(olds);
