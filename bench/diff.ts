@@ -72,7 +72,7 @@ export function newRules(old: readonly Rule[]): Rule[] {
 }
 
 /** 1M packets of the fields the rules read, a third aimed at the rules' addresses and ports. */
-function packets(rules: readonly Rule[]): Record<string, unknown>[] {
+export function packets(rules: readonly Rule[]): Record<string, unknown>[] {
   const { rnd, int, pick, addr } = picker(7);
   const ruleAddrs = rules.flatMap((r) => [...r.expression.matchAll(/(\d+\.\d+\.\d+)\.\d+\/\d+/g)].map((m) => `${m[1]}.${1 + int(250)}`));
   const ruleInts = rules.flatMap((r) => [...r.expression.matchAll(/\b\d{2,5}\b/g)].map((m) => Number(m[0]))).filter((n) => n < 65536);

@@ -76,11 +76,11 @@ export class DiffCounter {
     const lists = listCatalog(options);
     const valid = problems.length === 0;
     const rulesOf = (r: { rules?: unknown; phase?: unknown }) => (valid ? r : { rules: [] });
-    // Only simulated: the rules' cubes are not needed (the diff holds the regions), nor each side's own
-    // generated decider (the pair decider generates both in one).
+    // Only simulated: the rules' cubes are not needed (the diff holds the regions), nor a decider on
+    // capture slots.
     const sides = {
-      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), true),
-      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), true),
+      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), { decoder: 'objects' }),
+      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), { decoder: 'objects' }),
     };
     this.decidePair = compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
       // No code generation: each side's own decider.

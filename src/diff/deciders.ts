@@ -12,7 +12,7 @@
  */
 import { ListCatalog, NETWORK_SCHEME, print, Scheme, type ExpressionOptions } from '../expression/index.js';
 import { ACTION_CATALOG, actionTerminates, checkedExpression, phaseExpressionOptions, phaseInfo, type Rule } from '../ruleset/index.js';
-import { compileRuleset, type CompiledRuleset } from '../engine/index.js';
+import { compileRuleset, type CompiledRuleset, type SimulationOptions } from '../engine/index.js';
 import { Normalizer, product, TooComplex, type Cube, type Domain } from '../analysis/index.js';
 import type { DiffRuleRef } from './types.js';
 
@@ -120,11 +120,10 @@ export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, option
 }
 
 /**
- * The ruleset compiled for the simulator, with the phase, lists and scheme its deciders were read with.
- * `objectsOnly`: for a few packets (witnesses): each rule's matcher as closures and no decider on capture
- * slots, both of which generate code (the bench's two 200-rule rulesets: 10 ms to 3.8 ms at best).
+ * The ruleset compiled for the simulator, with the phase, lists and scheme its deciders were read with,
+ * and `extra` options (regions.ts decides its few witnesses on closures, without generated code).
  */
-export function compileDeciders(ruleset: { rules?: unknown }, side: Deciders, objectsOnly = false): CompiledRuleset {
+export function compileDeciders(ruleset: { rules?: unknown }, side: Deciders, extra: SimulationOptions = {}): CompiledRuleset {
   const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
-  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, { ...side.simulation, ...(objectsOnly ? { decoder: 'objects', codegen: false } : {}) });
+  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, { ...side.simulation, ...extra });
 }

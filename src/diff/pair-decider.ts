@@ -1,61 +1,60 @@
 /**
- * Both rulesets of a diff decided in one pass over a packet, for the counts: one generated function that
- * loads each field the two read once, then tests the rules of both in one order that keeps each
- * ruleset's (a rule on both sides, the same checked expression, is tested once for both), until both
- * sides are decided.
+ * Both rulesets of a diff decided in one pass over a packet, for the counts: the rules of both in one
+ * order that keeps each ruleset's, a rule on both sides (the same checked expression) tested once for
+ * both, compiled by the engine into one generated decider like a ruleset's own (src/engine
+ * decider-codegen.ts: each field loaded once, `if (test) return code;` per rule).
  *
- * The rules are the compiled simulators' own (src/engine `rulesetEntries`: enabled, checked without
- * errors, in order; only the terminating ones decide), and each test is the code the simulator
- * generates for it, so each side decides exactly as its simulation. Deciding the two sides apart costs
- * two passes over the rules the edit leaves alone; the bench's counts over 1M packets took 2.4× one
- * simulation so, TODO× in one pass.
+ * The rules are the compiled simulators' own (`rulesetEntries`: enabled, checked without errors, in
+ * order; only terminating ones decide), and each test is the code the simulator generates for it, so
+ * each side decides exactly as its simulation. The first step that matches returns a code naming the
+ * rule on each side it is on: a rule on both decides both; a rule on one side only (an edit) decides that
+ * side, and the other is then decided by its own simulator (a few packets: those an edited rule matches).
+ * Each step ends in a plain `return` of a constant, as in the simulator's decider: code that writes
+ * results in a branch seldom taken had V8 throw away the optimized function each time a new branch was
+ * first taken (`Insufficient type feedback`), and a 200-rule function takes V8 0.5 to 1.6 s to optimize
+ * again on a loaded machine.
+ *
+ * Deciding the two sides apart tests every rule the edit leaves alone twice: the bench's counts over
+ * 1M packets took 2.4× one simulation so, TODO× in one pass.
  * @module
  */
-import { jsString } from '../codegen/index.js';
-import { EMPTY_PACKET, emitExpression, HELPERS, type CheckedExpression, type Packet } from '../expression/index.js';
-import { fieldsOf, rulesetEntries, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
+import type { CheckedExpression, Packet } from '../expression/index.js';
+import { compileRulesetDecider, rulesetEntries, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
 
 /** Decide a packet on both sides: `out[0]` the old side's deciding rule index, `out[1]` the new side's (-1: none). */
 export type PairDecider = (packet: Packet, out: Int32Array) => void;
 
-/** One test of the pass: a checked expression, and the rule it is on each side that has it. */
+/** One test of the pass: a rule, on one side or both. */
 interface Step {
-  checked: CheckedExpression;
+  entry: RulesetEntry;
   old?: number;
   new?: number;
 }
 
-/** The pair decider of two compiled rulesets; undefined where code cannot be generated (a strict CSP). */
+/**
+ * A step's code holds the rule index + 1 on each side (0: not on that side) in {@link BITS} bits each,
+ * so that every code is a small integer V8 keeps unboxed; the decider's -1: no rule matched.
+ */
+const BITS = 15;
+const MASK = (1 << BITS) - 1;
+
+/** The pair decider of two compiled rulesets; undefined for rulesets past 32,766 rules (the codes' size). */
 export function compilePairDecider(old: CompiledRuleset, neu: CompiledRuleset): PairDecider | undefined {
   const steps = mergedSteps(deciding(old), deciding(neu));
-  const constants: unknown[] = [];
-  const fields = new Set<string>();
-  for (const s of steps) fieldsOf(s.checked, fields);
-  const vars = new Map([...fields].map((name, i) => [name, `f${i}`]));
-  const ctx = { constant: (v: unknown) => `k[${constants.push(v) - 1}]`, field: (name: string) => vars.get(name) ?? `p[${jsString(name)}]` };
-  const done = 'r[0] = o; r[1] = n; return;';
-  const lines = steps.map((s) => {
-    const test = emitExpression(s.checked, ctx);
-    if (s.old !== undefined && s.new !== undefined) return `  if (${test}) { if (o < 0) o = ${s.old}; if (n < 0) n = ${s.new}; if (o >= 0 && n >= 0) { ${done} } }`;
-    if (s.old !== undefined) return `  if (o < 0 && ${test}) { o = ${s.old}; if (n >= 0) { ${done} } }`;
-    return `  if (n < 0 && ${test}) { n = ${s.new}; if (o >= 0) { ${done} } }`;
-  });
-  const source = [
-    '"use strict";',
-    'return function decidePair(p, r) {',
-    '  if (p === null || typeof p !== "object") p = E;',
-    ...(vars.size ? [`  const ${[...vars].map(([name, v]) => `${v} = p[${jsString(name)}]`).join(', ')};`] : []),
-    '  let t;',
-    '  let o = -1, n = -1;',
-    ...lines,
-    `  ${done}`,
-    '};',
-  ].join('\n');
-  try {
-    return (new Function('k', 'h', 'E', source) as (k: unknown[], h: typeof HELPERS, e: Packet) => PairDecider)(constants, HELPERS, EMPTY_PACKET);
-  } catch {
-    return undefined;
-  }
+  if (steps.some((s) => (s.old ?? 0) >= MASK || (s.new ?? 0) >= MASK)) return undefined;
+  const code = (s: Step) => (((s.old ?? -1) + 1) << BITS) | ((s.new ?? -1) + 1);
+  const decide = compileRulesetDecider(steps.map((s) => ({ ...s.entry, index: code(s), terminating: true })));
+  return (packet, out) => {
+    const c = decide(packet);
+    if (c < 0) {
+      out[0] = -1;
+      out[1] = -1;
+      return;
+    }
+    // A side the matching rule is not on is decided by its own simulator.
+    out[0] = c >>> BITS ? (c >>> BITS) - 1 : (old.decide(packet).decidedBy?.index ?? -1);
+    out[1] = c & MASK ? (c & MASK) - 1 : (neu.decide(packet).decidedBy?.index ?? -1);
+  };
 }
 
 /** The rules that decide (a non-terminating rule's match changes no verdict). */
@@ -80,15 +79,15 @@ function mergedSteps(olds: readonly RulesetEntry[], news: readonly RulesetEntry[
     const a = olds[i];
     const b = news[j];
     if (a && b && a.checked === b.checked) {
-      steps.push({ checked: a.checked, old: a.index, new: b.index });
+      steps.push({ entry: a, old: a.index, new: b.index });
       i++;
       j++;
     } else if (a && (!b || (lastNew.get(a.checked) ?? -1) < j)) {
       // No partner ahead on the new side: the old rule's own step.
-      steps.push({ checked: a.checked, old: a.index });
+      steps.push({ entry: a, old: a.index });
       i++;
     } else {
-      steps.push({ checked: b!.checked, new: b!.index });
+      steps.push({ entry: b!, new: b!.index });
       j++;
     }
   }
