@@ -94,7 +94,8 @@ describe('regions of hand-written changes', () => {
 // Pairs of rulesets: the new one an edit of the old (rules inserted, removed, changed, moved), or another.
 const extra = [fc.constant('ip.src in $blocklist'), fc.constant('ip.src.country matches "^D"')];
 const ruleArb = smallRuleArb(extra);
-const pairArb = rulesetPairArb(ruleArb);
+// Edits of longer rulesets too: a decider swept against many rules of the other side (pairs.ts).
+const pairArb = fc.oneof({ weight: 3, arbitrary: rulesetPairArb(ruleArb) }, { weight: 1, arbitrary: rulesetPairArb(ruleArb, { rules: 12, edits: 4 }) });
 
 /** Who decides a packet on each side, and whether that is a change for the diff (its rule matches). */
 function outcomes(oldRules: Rule[], newRules: Rule[], d: RulesetDiff, packets: Record<string, unknown>[]) {
