@@ -76,11 +76,12 @@ export class DiffCounter {
     const lists = listCatalog(options);
     const valid = problems.length === 0;
     const rulesOf = (r: { rules?: unknown; phase?: unknown }) => (valid ? r : { rules: [] });
-    // Only simulated: the rules' cubes are not needed (the diff holds the regions), nor a decider on
-    // capture slots.
+    // The rules' cubes are not needed (the diff holds the regions), nor each side's generated code: the
+    // pair decider generates both in one (each side's closures decide only where code cannot be generated).
+    const simulated = { decoder: 'objects', codegen: false } as const;
     const sides = {
-      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), { decoder: 'objects' }),
-      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), { decoder: 'objects' }),
+      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), simulated),
+      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), simulated),
     };
     this.decidePair = compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
       // No code generation: each side's own decider.

@@ -11,8 +11,8 @@
  * The others are computed by sweeps rather than one by one: a decider's territory (its cubes minus its
  * side's earlier rules) is carried through the other side's rules in order, each taking its part (the
  * pair's cubes) and leaving the rest to the next — one difference per rule of the other side instead of
- * all its earlier rules again for every pair. A rule the old side decides before the swept one is
- * skipped (the territory holds none of it). The deciders swept are chosen greedily, the one with the
+ * all its earlier rules again for every pair. A rule of the other side that the swept decider's own
+ * side has before it (the same cubes) is skipped: the territory holds none of it. The deciders swept are chosen greedily, the one with the
  * most pairs left first: an edit is swept once against the whole other side. On the bench's pair of
  * 200-rule rulesets (bench/diff.ts) the sweeps took the pairs from 240 ms to TODO ms.
  * @module
@@ -100,7 +100,7 @@ function sharedPrefix(old: Side, neu: Side, sameRule: ReadonlyMap<number, number
 
 /**
  * The cubes each pair decides, merged where they are alike on all fields but one; undefined for a pair
- * too large to split (past {@link MAX_CUBES} cubes or {@link MAX_STEPS} steps).
+ * too large to split (past the analysis's bounds on cubes and steps).
  */
 export function pairCubes(pairs: readonly Pair[], old: Side, neu: Side): Map<Pair, Cube[] | undefined> {
   const out = new Map<Pair, Cube[] | undefined>();
