@@ -14,7 +14,9 @@
  * all its earlier rules again for every pair. A rule of the other side that the swept decider's own
  * side has before it (the same cubes) is skipped: the territory holds none of it. The deciders swept are chosen greedily, the one with the
  * most pairs left first: an edit is swept once against the whole other side. On the bench's pair of
- * 200-rule rulesets (bench/diff.ts) the sweeps took the pairs from 240 ms to TODO ms.
+ * 200-rule rulesets (bench/diff.ts: 203 pairs left after the pruning above, 119 not empty) the sweeps
+ * took the whole diff from about 375 ms to 200 ms (best of 15, before the other speed-ups of the text
+ * and the merging); the pairs now take about 22 ms of its 70.
  * @module
  */
 import { coalesce, firstOutside, mayOverlap, product, subtractAll, TooComplex, type Cube } from '../analysis/index.js';
