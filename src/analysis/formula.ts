@@ -256,7 +256,8 @@ export function coalesce(cubes: readonly Cube[]): Cube[] {
       // An opaque part stays as each cube assumes it (true or false, never "either": it is named in the text).
       if (field.startsWith('#')) continue;
       // Cubes grouped by all their other fields (bucketed by a hash of them, then compared); each group
-      // becomes one cube.
+      // becomes one cube. Text keys of every field of every cube were a third of the bench's 200-rule diff
+      // under the profiler (87 of 266 ms).
       const buckets = new Map<number, Cube[][]>();
       const groups: Cube[][] = [];
       for (const c of out) {
