@@ -7,8 +7,14 @@
  * over 1M packets beside one simulation of the same packets (target: within 1.5×) — the compiled
  * ruleset run on each packet with its summary, the loop `runSimulation` and `rulekit simulate` run — and
  * beside `simulate()`, which also checks each packet's values and keeps each result.
+ *
+ * `--before-dist PATH`: another build's `dist/index.js` (main's, built in its own checkout: `git worktree
+ * add`, `npm run build`), whose diff and counts are timed in the same run on the same rulesets and
+ * packets: before and after side by side, each as a ratio to this run's baseline.
  */
 import { analyzeRuleset, compileRuleset, DiffCounter, diffRulesets, simulate, type Ruleset } from '../dist/index.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { prng } from './capture-gen.js';
 import { measureInterleaved, printTable, ratio } from './harness.js';
 
@@ -66,7 +72,7 @@ export function newRules(old: readonly Rule[]): Rule[] {
 }
 
 /** 1M packets of the fields the rules read, a third aimed at the rules' addresses and ports. */
-function packets(rules: readonly Rule[]): Record<string, unknown>[] {
+export function packets(rules: readonly Rule[]): Record<string, unknown>[] {
   const { rnd, int, pick, addr } = picker(7);
   const ruleAddrs = rules.flatMap((r) => [...r.expression.matchAll(/(\d+\.\d+\.\d+)\.\d+\/\d+/g)].map((m) => `${m[1]}.${1 + int(250)}`));
   const ruleInts = rules.flatMap((r) => [...r.expression.matchAll(/\b\d{2,5}\b/g)].map((m) => Number(m[0]))).filter((n) => n < 65536);
@@ -86,6 +92,18 @@ function packets(rules: readonly Rule[]): Record<string, unknown>[] {
   return out;
 }
 
+function flagValue(name: string): string | undefined {
+  const argv = process.argv;
+  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (at < 0) return undefined;
+  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
+}
+
+const BEFORE_DIST = flagValue('--before-dist');
+
+/** The diff and counts of another build (`--before-dist`). */
+type Build = { diffRulesets: typeof diffRulesets; DiffCounter: typeof DiffCounter };
+
 /** The fastest of `rounds` runs of each, interleaved so that load on the machine hits each alike (ms). */
 function fastest(fns: readonly (() => unknown)[], rounds: number): number[] {
   const best = fns.map(() => Infinity);
@@ -102,6 +120,7 @@ function fastest(fns: readonly (() => unknown)[], rounds: number): number[] {
 export async function run(): Promise<void> {
   const before = { phase: 'network_transit', rules: oldRules() } as Ruleset & { rules: Rule[] };
   const after = { phase: 'network_transit', rules: newRules(before.rules) } as Ruleset & { rules: Rule[] };
+  const other = BEFORE_DIST ? ((await import(pathToFileURL(resolve(BEFORE_DIST)).href)) as Build) : undefined;
   // One run first: a diff far over its target is timed once, beside one run of each baseline.
   const t0 = performance.now();
   const diff = diffRulesets(before, after);
@@ -118,21 +137,35 @@ export async function run(): Promise<void> {
     how = `one run each: the first diff took ${(once / 1000).toFixed(1)} s`;
   }
   const [diffMs, sameMs, analysisMs] = timed as [number, number, number];
+  // The other build's diff, once each (it may take seconds), after this build's rounds.
+  let otherDiff: ReturnType<typeof diffRulesets> | undefined;
+  const otherRows: (string | number)[][] = [];
+  if (other) {
+    const t1 = performance.now();
+    otherDiff = other.diffRulesets(before, after);
+    const otherMs = performance.now() - t1;
+    const t2 = performance.now();
+    other.diffRulesets(before, before);
+    const otherSameMs = performance.now() - t2;
+    otherRows.push(
+      [`before (${BEFORE_DIST}, one run): diffRulesets: ${otherDiff.regions.length} regions (${otherDiff.regions.filter((r) => r.kind === 'exact').length} exact)`, otherMs.toFixed(1), ratio(otherMs, analysisMs), otherMs < 100 ? 'met' : 'missed'],
+      ['before (one run): diffRulesets of the old ruleset with itself', otherSameMs.toFixed(1), ratio(otherSameMs, analysisMs), otherSameMs < 100 ? 'met' : 'missed'],
+    );
+  }
   printTable(`Semantic diff of two 200-rule rulesets (the new one 5 edits away), ms (${how})`, ['', 'ms', 'ratio', '< 100 ms'], [
     [`diffRulesets: ${diff.regions.length} regions (${exact} exact), ${diff.matches.length} rules matched`, diffMs.toFixed(1), ratio(diffMs, analysisMs), diffMs < 100 ? 'met' : 'missed'],
     ['diffRulesets of the old ruleset with itself (no region)', sameMs.toFixed(1), ratio(sameMs, analysisMs), sameMs < 100 ? 'met' : 'missed'],
+    ...otherRows,
     ['analyzeRuleset of the new ruleset (baseline)', analysisMs.toFixed(1), '1.00×', ''],
   ]);
 
   const input = packets(after.rules);
-  let changed = 0;
-  let outside = 0;
-  const counts = () => {
-    const counter = new DiffCounter(before, after, { diff });
+  const outcomes = new Map<string, { changed: number; outside: number }>();
+  const counts = (build: Build, d: ReturnType<typeof diffRulesets>, name: string) => () => {
+    const counter = new build.DiffCounter(before, after, { diff: d });
     for (let i = 0; i < input.length; i++) counter.add(input[i]!, i);
     const r = counter.result();
-    changed = r.changed;
-    outside = r.outside;
+    outcomes.set(name, { changed: r.changed, outside: r.outside });
   };
   const simulation = () => {
     const compiled = compileRuleset(after);
@@ -140,11 +173,14 @@ export async function run(): Promise<void> {
     return compiled.summary();
   };
   const simulateApi = () => simulate(after, input).summary;
-  const [countMs, simMs, apiMs] = fastest([counts, simulation, simulateApi], 2);
+  const fnsCounts = [counts({ diffRulesets, DiffCounter }, diff, 'this'), simulation, simulateApi, ...(other ? [counts(other, otherDiff!, 'before')] : [])];
+  const [countMs, simMs, apiMs, otherCountMs] = fastest(fnsCounts, 2) as [number, number, number, number | undefined];
   const perPacket = (ms: number) => ((ms * 1e6) / PACKETS).toFixed(0);
+  const outcome = (name: string) => `${outcomes.get(name)!.changed} changed, ${outcomes.get(name)!.outside} outside`;
   printTable(`Counts of the diff over ${PACKETS.toLocaleString('en')} packets, ms (fastest of 2 interleaved runs)`, ['', 'ms', 'ns/packet', 'ratio', 'within 1.5×'], [
-    [`DiffCounter (both rulesets, per region and rule pair): ${changed} changed, ${outside} outside`, countMs!.toFixed(0), perPacket(countMs!), ratio(countMs!, simMs!), countMs! <= 1.5 * simMs! ? 'met' : 'missed'],
-    ['one simulation: compileRuleset(new).run per packet + summary (baseline)', simMs!.toFixed(0), perPacket(simMs!), '1.00×', ''],
-    ['simulate(new, packets): values checked, every result kept', apiMs!.toFixed(0), perPacket(apiMs!), ratio(apiMs!, simMs!), ''],
-  ]);
+    [`DiffCounter (both rulesets, per region and rule pair): ${outcome('this')}`, countMs.toFixed(0), perPacket(countMs), ratio(countMs, simMs), countMs <= 1.5 * simMs ? 'met' : 'missed'],
+    ...(otherCountMs !== undefined ? [[`before: DiffCounter: ${outcome('before')}`, otherCountMs.toFixed(0), perPacket(otherCountMs), ratio(otherCountMs, simMs), otherCountMs <= 1.5 * simMs ? 'met' : 'missed']] : []),
+    ['one simulation: compileRuleset(new).run per packet + summary (baseline)', simMs.toFixed(0), perPacket(simMs), '1.00×', ''],
+    ['simulate(new, packets): values checked, every result kept', apiMs.toFixed(0), perPacket(apiMs), ratio(apiMs, simMs), ''],
+  ], [`before: ${BEFORE_DIST ? `the diff and DiffCounter of ${BEFORE_DIST}` : 'no --before-dist given'}.`]);
 }

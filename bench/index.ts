@@ -24,7 +24,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
 };
 
 /** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */
-const VALUE_FLAGS = new Set(['--rows', '--before-cli', '--runs']);
+const VALUE_FLAGS = new Set(['--rows', '--before-cli', '--runs', '--before-dist']);
 const argv = process.argv.slice(2);
 const wanted = argv.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(argv[i - 1] ?? ''));
 const names = wanted.length ? wanted : Object.keys(SUITES);

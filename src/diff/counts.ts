@@ -1,13 +1,14 @@
 /**
- * Traffic counts of a diff: packets (or requests) run through both rulesets by the simulator, each one
- * whose outcome changes counted per region of the diff and per pair of deciding rules, with the first
- * few as examples. The regions only attribute: which packets change is the two simulations' say.
+ * Traffic counts of a diff: packets (or requests) run through both rulesets by the simulator's code (both
+ * in one pass, pair-decider.ts), each one whose outcome changes counted per region of the diff and per
+ * pair of deciding rules, with the first few as examples. The regions only attribute: which packets
+ * change is the two simulations' say.
  * @module
  */
 import type { Packet } from '../expression/index.js';
-import type { CompiledRuleset } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type DiffOptions } from './deciders.js';
 import { ruleRefsOf } from './identity.js';
+import { compilePairDecider, type PairDecider } from './pair-decider.js';
 import { diffRulesets, regionContains, sideProblems } from './regions.js';
 import type { Decision, DiffRuleRef, RulesetDiff } from './types.js';
 
@@ -51,9 +52,14 @@ export interface CountDiffOptions extends DiffOptions {
 /** Counts packets one by one (a capture streamed through it); {@link countDiff} for packets in memory. */
 export class DiffCounter {
   readonly diff: RulesetDiff;
-  private readonly sides: { old: CompiledRuleset; new: CompiledRuleset };
+  /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts). */
+  private readonly decidePair: PairDecider;
+  private readonly decided = new Int32Array(2);
   private readonly refs: { old: DiffRuleRef[]; new: DiffRuleRef[] };
-  private readonly same: Map<number, number>;
+  /** The verdict of each rule by index, each side. */
+  private readonly verdicts: { old: string[]; new: string[] };
+  /** The new index of each old rule that is the same rule (identity.ts), else -1 (as the default: a rule with no partner whose packets go to the default is no change of rule, as regions.ts has it). */
+  private readonly same: Int32Array;
   /** The regions of each pair of deciders (`old new` rule indexes, `-` for none), by index in the diff. */
   private readonly byPair = new Map<string, number[]>();
   private readonly examples: number;
@@ -70,12 +76,23 @@ export class DiffCounter {
     const lists = listCatalog(options);
     const valid = problems.length === 0;
     const rulesOf = (r: { rules?: unknown; phase?: unknown }) => (valid ? r : { rules: [] });
-    this.sides = {
-      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists)),
-      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists)),
+    // The rules' cubes are not needed (the diff holds the regions), nor each side's generated code: the
+    // pair decider generates both in one (each side's closures decide only where code cannot be generated).
+    const simulated = { decoder: 'objects', codegen: false } as const;
+    const sides = {
+      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), simulated),
+      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), simulated),
     };
+    this.decidePair = compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
+      // No code generation: each side's own decider.
+      out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
+      out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
+    });
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
-    this.same = new Map(this.diff.matches.map((m) => [m.old, m.new]));
+    const verdicts = (refs: DiffRuleRef[]) => refs.map((r) => (r.action === 'skip' ? 'allow' : r.action));
+    this.verdicts = { old: verdicts(this.refs.old), new: verdicts(this.refs.new) };
+    this.same = new Int32Array(this.refs.old.length).fill(-1);
+    for (const m of this.diff.matches) if (m.old < this.same.length) this.same[m.old] = m.new;
     this.examples = options.examples ?? 3;
     this.diff.regions.forEach((r, i) => {
       const key = `${r.old.rule?.index ?? '-'} ${r.new.rule?.index ?? '-'}`;
@@ -86,18 +103,19 @@ export class DiffCounter {
   /** Decide one packet on both sides and count it when its outcome changes. */
   add(packet: Packet, index = this.packets): void {
     this.packets++;
-    const a = this.sides.old.decide(packet);
-    const b = this.sides.new.decide(packet);
-    const oldRule = a.decidedBy?.index;
-    const newRule = b.decidedBy?.index;
-    const ruleChanged = oldRule !== undefined ? this.same.get(oldRule) !== newRule : newRule !== undefined;
-    if (a.verdict === b.verdict && !ruleChanged) return;
+    this.decidePair(packet, this.decided);
+    const oldRule = this.decided[0]!;
+    const newRule = this.decided[1]!;
+    const oldVerdict = oldRule < 0 ? 'allow' : this.verdicts.old[oldRule]!;
+    const newVerdict = newRule < 0 ? 'allow' : this.verdicts.new[newRule]!;
+    const ruleChanged = oldRule >= 0 ? this.same[oldRule] !== newRule : newRule >= 0;
+    if (oldVerdict === newVerdict && !ruleChanged) return;
     this.changed++;
-    if (a.verdict !== b.verdict) this.verdictChanged++;
-    const key = `${oldRule ?? '-'} ${newRule ?? '-'}`;
+    if (oldVerdict !== newVerdict) this.verdictChanged++;
+    const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
     let pair = this.pairs.get(key);
     if (!pair) {
-      pair = { old: this.decision(a.verdict, oldRule, this.refs.old), new: this.decision(b.verdict, newRule, this.refs.new), count: 0, examples: [] };
+      pair = { old: this.decision(oldVerdict, oldRule, this.refs.old), new: this.decision(newVerdict, newRule, this.refs.new), count: 0, examples: [] };
       this.pairs.set(key, pair);
     }
     pair.count++;
@@ -122,8 +140,8 @@ export class DiffCounter {
     };
   }
 
-  private decision(verdict: string, index: number | undefined, refs: DiffRuleRef[]): Decision {
-    return index === undefined ? { verdict } : { verdict, rule: refs[index]! };
+  private decision(verdict: string, index: number, refs: DiffRuleRef[]): Decision {
+    return index < 0 ? { verdict } : { verdict, rule: refs[index]! };
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { ListCatalog, NETWORK_SCHEME, print, Scheme, type ExpressionOptions } from '../expression/index.js';
 import { ACTION_CATALOG, actionTerminates, checkedExpression, phaseExpressionOptions, phaseInfo, type Rule } from '../ruleset/index.js';
-import { compileRuleset, type CompiledRuleset } from '../engine/index.js';
+import { compileRuleset, type CompiledRuleset, type SimulationOptions } from '../engine/index.js';
 import { Normalizer, product, TooComplex, type Cube, type Domain } from '../analysis/index.js';
 import type { DiffRuleRef } from './types.js';
 
@@ -57,8 +57,18 @@ export function phaseOf(ruleset: { phase?: unknown }, options: DiffOptions): str
   return typeof ruleset?.phase === 'string' ? ruleset.phase : options.phase;
 }
 
-/** The deciding rules of a ruleset body (`{rules, phase?}`); other members are ignored. */
-export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, options: DiffOptions, lists: ListCatalog | undefined): Deciders {
+/**
+ * The cubes of rules already read, by phase, expression text and the settings that narrow them: given
+ * to both sides of a diff, a rule that the change leaves alone gets the very same cubes array on both,
+ * so the diff tells it is the same set of packets by identity (regions.ts) and reads its text once.
+ */
+export type RuleCubeCache = Map<string, Cube[]>;
+
+/**
+ * The deciding rules of a ruleset body (`{rules, phase?}`); other members are ignored. `cubes: false`
+ * leaves each rule's cubes empty (a side that is only simulated).
+ */
+export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, options: DiffOptions, lists: ListCatalog | undefined, cache: RuleCubeCache = new Map(), withCubes = true): Deciders {
   const phase = phaseOf(ruleset, options);
   const http = phase !== undefined && phaseInfo(phase)?.fields === 'http';
   const given = options.scheme === undefined ? NETWORK_SCHEME : options.scheme instanceof Scheme ? options.scheme : Scheme.fromLiteral(options.scheme).scheme;
@@ -76,25 +86,32 @@ export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, option
     if (typeof action !== 'string' || (http ? !Object.hasOwn(ACTION_CATALOG, action) : action !== 'skip' && action !== 'block')) return;
     if (!actionTerminates(action, rule['action_parameters'])) return;
     const text = typeof rule['expression'] === 'string' ? rule['expression'] : '';
-    let cubes: Cube[];
-    if (http && text.trim() === 'true') cubes = [new Map()];
-    else {
-      const result = checkedExpression(text, exprOptions);
-      const checked = result.checked;
-      const error = result.diagnostics.find((d) => d.severity === 'error');
-      if (!checked || error) return void leftOut.push({ index, error: error?.message ?? 'not checked' });
-      try {
-        cubes = normalizer.cubes(checked);
-      } catch (e) {
-        if (!(e instanceof TooComplex)) throw e;
-        cubes = opaque(print(checked.ast));
+    const key = `${phase}\u0000${text}\u0000${JSON.stringify(rule['ratelimit'])}\u0000${JSON.stringify(rule['exposed_credential_check'])}`;
+    let cubes = cache.get(key);
+    if (!cubes) {
+      if (http && text.trim() === 'true') cubes = [new Map()];
+      else {
+        const result = checkedExpression(text, exprOptions);
+        const checked = result.checked;
+        const error = result.diagnostics.find((d) => d.severity === 'error');
+        if (!checked || error) return void leftOut.push({ index, error: error?.message ?? 'not checked' });
+        if (!withCubes) cubes = [];
+        else {
+          try {
+            cubes = normalizer.cubes(checked);
+          } catch (e) {
+            if (!(e instanceof TooComplex)) throw e;
+            cubes = opaque(print(checked.ast));
+          }
+        }
       }
+      // A rate limiting rule acts past its rate, a credentials check on leaked credentials: on part of what
+      // it matches, which no field tells. Keyed by the settings and the expression: the same rule on both
+      // sides is the same unknown, a changed rate another one.
+      if (withCubes && rule['ratelimit'] !== undefined) cubes = product(cubes, opaque(`the rate limit ${JSON.stringify(rule['ratelimit'])} of \`${text}\` is exceeded`));
+      if (withCubes && rule['exposed_credential_check'] !== undefined) cubes = product(cubes, opaque(`the credentials ${JSON.stringify(rule['exposed_credential_check'])} of \`${text}\` are leaked`));
+      cache.set(key, cubes);
     }
-    // A rate limiting rule acts past its rate, a credentials check on leaked credentials: on part of what
-    // it matches, which no field tells. Keyed by the settings and the expression: the same rule on both
-    // sides is the same unknown, a changed rate another one.
-    if (rule['ratelimit'] !== undefined) cubes = product(cubes, opaque(`the rate limit ${JSON.stringify(rule['ratelimit'])} of \`${text}\` is exceeded`));
-    if (rule['exposed_credential_check'] !== undefined) cubes = product(cubes, opaque(`the credentials ${JSON.stringify(rule['exposed_credential_check'])} of \`${text}\` are leaked`));
     const ref: DiffRuleRef = { index, action, expression: text };
     for (const k of ['id', 'ref', 'description'] as const) if (typeof rule[k] === 'string') ref[k] = rule[k];
     rules.push({ ref, verdict: action === 'skip' ? 'allow' : action, cubes });
@@ -102,8 +119,11 @@ export function decidersOf(ruleset: { rules?: unknown; phase?: unknown }, option
   return { rules, leftOut, phase, http, scheme, simulation: { lists, serviceToken: options.serviceToken, scheme } };
 }
 
-/** The ruleset compiled for the simulator, with the phase, lists and scheme its deciders were read with. */
-export function compileDeciders(ruleset: { rules?: unknown }, side: Deciders): CompiledRuleset {
+/**
+ * The ruleset compiled for the simulator, with the phase, lists and scheme its deciders were read with,
+ * and `extra` options (regions.ts decides its few witnesses on closures, without generated code).
+ */
+export function compileDeciders(ruleset: { rules?: unknown }, side: Deciders, extra: SimulationOptions = {}): CompiledRuleset {
   const rules = Array.isArray(ruleset?.rules) ? ruleset.rules : [];
-  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, side.simulation);
+  return compileRuleset({ ...(ruleset as object), ...(side.phase !== undefined ? { phase: side.phase } : {}), rules: rules as Rule[] }, { ...side.simulation, ...extra });
 }

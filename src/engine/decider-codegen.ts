@@ -12,7 +12,7 @@ import { jsString } from '../codegen/index.js';
 import type { RulesetDecider, RulesetEntry } from './decider.js';
 
 /** The fields a checked expression reads, including the sources of derived fields. */
-function fieldsOf(checked: CheckedExpression, out: Set<string>): void {
+export function fieldsOf(checked: CheckedExpression, out: Set<string>): void {
   for (const p of checked.predicates.values()) {
     if (p.lhs.kind !== 'field' && p.lhs.kind !== 'bit_slice') {
       lhsFields(p.lhs, out);

@@ -10,6 +10,7 @@ export {
   simulate,
   compileRuleset,
   CompiledRuleset,
+  rulesetEntries,
   ValueProblems,
   withGeoIp,
   readsGeoFields,

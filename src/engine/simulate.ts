@@ -78,6 +78,17 @@ export function readsGeoFields(fields: ReadonlySet<string>): boolean {
   return false;
 }
 
+/**
+ * The rules a compiled ruleset decides with, in order: for a decider of two rulesets at once (the diff's
+ * counts, src/diff/pair-decider.ts). Kept beside the class, not on it: not part of its public shape.
+ */
+const compiledEntries = new WeakMap<CompiledRuleset, readonly RulesetEntry[]>();
+
+/** The rules {@link CompiledRuleset} decides with (enabled, checked without errors), in order. */
+export function rulesetEntries(compiled: CompiledRuleset): readonly RulesetEntry[] {
+  return compiledEntries.get(compiled)!;
+}
+
 /** A ruleset compiled for simulation. Feed it packets one by one (streaming) and read the summary. */
 export class CompiledRuleset {
   /** Diagnostics of compiling the rules (expression diagnostics re-based to `/rules/N/expression`). */
@@ -151,6 +162,7 @@ export class CompiledRuleset {
     if (fields.has('ip.geoip.country')) ['ip.src.country', 'ip.dst.country'].forEach((f) => fields.add(f));
     if (fields.has('ip.geoip.asnum')) fields.add('ip.src.asnum');
     this.fields = fields;
+    compiledEntries.set(this, entries);
     this.anyNonTerminating = entries.some((e) => !e.terminating);
     this.decider = compileRulesetDecider(entries, { codegen: options.codegen, generated: (g) => (this.generated = g) });
     if (this.generated && options.decoder !== 'objects') {

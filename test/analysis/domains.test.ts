@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { complement, hasValue, intersect, intersectIntervals, isEmpty, normalize, overlaps, subtractIntervals, type Domain, type Interval, type OrderedDomain } from '../../src/analysis/domains.js';
-import { difference, firstOutside, ipKey, keyToIp, meet, Normalizer, satisfiable, subtractAll, type Cube } from '../../src/analysis/formula.js';
+import { coalesce, difference, firstOutside, ipKey, keyToIp, meet, Normalizer, satisfiable, subtractAll, type Cube } from '../../src/analysis/formula.js';
 import { checkExpression, interpret, NETWORK_SCHEME, parseIpAddress, type Packet } from '../../src/index.js';
 
 const U = 40;
@@ -186,5 +186,24 @@ describe('expressions as cubes, against the interpreter on every packet of the s
         for (const p of SPACE) expect(m !== undefined && inCube(m, p)).toBe(inCube(x, p) && inCube(y, p));
       }
     }), { numRuns: 200 });
+  });
+
+  it('coalescing keeps the packets of the cubes, in no more cubes', () => {
+    fc.assert(fc.property(expr, expr, (a, b) => {
+      // Differences cut cubes into pieces alike but on a field: what coalesce is for.
+      const xs = subtractAll(cubesOf(a).cubes, cubesOf(b).cubes);
+      const merged = coalesce(xs);
+      expect(merged.length).toBeLessThanOrEqual(xs.length);
+      for (const p of SPACE) expect(merged.some((c) => inCube(c, p))).toBe(xs.some((c) => inCube(c, p)));
+    }), { numRuns: 200 });
+    const piece = (port: bigint, syn: boolean): Cube => new Map<string, Domain>([
+      ['tcp.dstport', { kind: 'ordered', values: [[port, port]], universe: [[0n, 65535n]], missing: false }],
+      ['tcp.flags.syn', { kind: 'ordered', values: syn ? [[1n, 1n]] : [[0n, 0n]], universe: [[0n, 1n]], missing: false }],
+    ]);
+    // Alike but on the port: one cube of both ports. Then alike but on syn: one cube of every syn.
+    const merged = coalesce([piece(22n, true), piece(80n, true), piece(22n, false), piece(80n, false)]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.get('tcp.dstport')).toMatchObject({ values: [[22n, 22n], [80n, 80n]] });
+    expect(merged[0]!.get('tcp.flags.syn')).toMatchObject({ values: [[0n, 1n]] });
   });
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRuleset, type Rule } from '../../src/index.js';
 import { diffRulesets, regionContains, type DiffRegion, type RulesetDiff } from '../../src/diff/index.js';
-import { smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
+import { rulesetPairArb, smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
 
 const block = (expression: string, extra: Partial<Rule> = {}): Rule => ({ action: 'block', expression, ...extra });
 const skip = (expression: string, extra: Partial<Rule> = {}): Rule => ({ action: 'skip', action_parameters: { ruleset: 'current' }, expression, ...extra });
@@ -94,26 +94,8 @@ describe('regions of hand-written changes', () => {
 // Pairs of rulesets: the new one an edit of the old (rules inserted, removed, changed, moved), or another.
 const extra = [fc.constant('ip.src in $blocklist'), fc.constant('ip.src.country matches "^D"')];
 const ruleArb = smallRuleArb(extra);
-type Edit = { kind: 'insert' | 'remove' | 'expression' | 'action' | 'enabled' | 'swap'; at: number; rule: Rule };
-const editArb: fc.Arbitrary<Edit> = fc.record({ kind: fc.constantFrom('insert', 'remove', 'expression', 'action', 'enabled', 'swap'), at: fc.nat(8), rule: ruleArb });
-function applyEdits(rules: readonly Rule[], edits: readonly Edit[]): Rule[] {
-  const out = [...rules];
-  for (const e of edits) {
-    const i = out.length ? e.at % out.length : 0;
-    const r = out[i];
-    if (e.kind === 'insert' || !r) out.splice(e.at % (out.length + 1), 0, e.rule);
-    else if (e.kind === 'remove') out.splice(i, 1);
-    else if (e.kind === 'expression') out[i] = { ...r, expression: e.rule.expression };
-    else if (e.kind === 'action') out[i] = r.action === 'block' ? { ...r, action: 'skip', action_parameters: { ruleset: 'current' } } : { action: 'block', expression: r.expression, enabled: r.enabled };
-    else if (e.kind === 'enabled') out[i] = { ...r, enabled: r.enabled === false };
-    else if (i + 1 < out.length) [out[i], out[i + 1]] = [out[i + 1]!, r];
-  }
-  return out;
-}
-const pairArb: fc.Arbitrary<[Rule[], Rule[]]> = fc.oneof(
-  { weight: 3, arbitrary: fc.tuple(fc.array(ruleArb, { maxLength: 6 }), fc.array(editArb, { minLength: 1, maxLength: 3 })).map(([old, edits]): [Rule[], Rule[]] => [old, applyEdits(old, edits)]) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(ruleArb, { maxLength: 5 }), fc.array(ruleArb, { maxLength: 5 })) },
-);
+// Edits of longer rulesets too: a decider swept against many rules of the other side (pairs.ts).
+const pairArb = fc.oneof({ weight: 3, arbitrary: rulesetPairArb(ruleArb) }, { weight: 1, arbitrary: rulesetPairArb(ruleArb, { rules: 12, edits: 4 }) });
 
 /** Who decides a packet on each side, and whether that is a change for the diff (its rule matches). */
 function outcomes(oldRules: Rule[], newRules: Rule[], d: RulesetDiff, packets: Record<string, unknown>[]) {

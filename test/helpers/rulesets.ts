@@ -119,3 +119,33 @@ export const smallPacketArb: fc.Arbitrary<Record<string, unknown>> = fc.record({
   if (p.proto === 'icmp') out['icmp.type'] = p.type;
   return out;
 });
+
+type Edit = { kind: 'insert' | 'remove' | 'expression' | 'action' | 'enabled' | 'swap'; at: number; rule: Rule };
+
+/** A ruleset changed as people change them: rules inserted, removed, rewritten, switched, disabled, swapped. */
+function applyEdits(rules: readonly Rule[], edits: readonly Edit[]): Rule[] {
+  const out = [...rules];
+  for (const e of edits) {
+    const i = out.length ? e.at % out.length : 0;
+    const r = out[i];
+    if (e.kind === 'insert' || !r) out.splice(e.at % (out.length + 1), 0, e.rule);
+    else if (e.kind === 'remove') out.splice(i, 1);
+    else if (e.kind === 'expression') out[i] = { ...r, expression: e.rule.expression };
+    else if (e.kind === 'action') out[i] = r.action === 'block' ? { ...r, action: 'skip', action_parameters: { ruleset: 'current' } } : { action: 'block', expression: r.expression, enabled: r.enabled };
+    else if (e.kind === 'enabled') out[i] = { ...r, enabled: r.enabled === false };
+    else if (i + 1 < out.length) [out[i], out[i + 1]] = [out[i + 1]!, r];
+  }
+  return out;
+}
+
+/**
+ * Pairs of rulesets for the diff's laws: mostly a ruleset and an edit of it (1 to `edits` edits), else
+ * two unrelated rulesets.
+ */
+export function rulesetPairArb(ruleArb: fc.Arbitrary<Rule>, { rules = 6, edits = 3 } = {}): fc.Arbitrary<[Rule[], Rule[]]> {
+  const editArb: fc.Arbitrary<Edit> = fc.record({ kind: fc.constantFrom('insert', 'remove', 'expression', 'action', 'enabled', 'swap'), at: fc.nat(rules + 2), rule: ruleArb });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(fc.array(ruleArb, { maxLength: rules }), fc.array(editArb, { minLength: 1, maxLength: edits })).map(([old, es]): [Rule[], Rule[]] => [old, applyEdits(old, es)]) },
+    { weight: 1, arbitrary: fc.tuple(fc.array(ruleArb, { maxLength: rules - 1 }), fc.array(ruleArb, { maxLength: rules - 1 })) },
+  );
+}
