@@ -14,8 +14,7 @@
 import type { CheckedExpression, Packet } from '../expression/index.js';
 import { jsString } from '../codegen/index.js';
 import { EMPTY_PACKET, emitExpression, HELPERS } from '../expression/index.js';
-import { rulesetEntries, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
-import { fieldsOf } from '../engine/decider-codegen.js';
+import { fieldsOf, rulesetEntries, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
 
 /** Decide a packet on both sides: `out[0]` the old side's deciding rule index, `out[1]` the new side's (-1: none). */
 export type PairDecider = (packet: Packet, out: Int32Array) => void;

@@ -22,6 +22,6 @@ export { checkPacketValues } from './packet-values.js';
 export { frameCounter, type FrameCounter, type FrameCounterTarget, type FrameOptions } from './frame-counter.js';
 // For worker threads and tests: the compiled ruleset as data, and the generated deciders.
 export { PortableCounter, portableConstants, restoreConstants, type PortableRuleset } from './portable.js';
-export { generateRuleset, compileRulesetDecider } from './decider-codegen.js';
+export { generateRuleset, compileRulesetDecider, fieldsOf } from './decider-codegen.js';
 export { generateSlotsRuleset, slotsDeciderFrom } from './slots-codegen.js';
 export type { RulesetDecider, RulesetEntry, SlotsDecider } from './decider.js';
