@@ -15,7 +15,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
@@ -187,10 +187,11 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   if (requests[0]) {
     if (captureFormatOf(head)) throw new UsageError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
     const read = await readRequestsFile(path);
-    read.records.forEach((record, index) => {
+    read.records.forEach((record, i) => {
+      const index = read.lines ? read.lines[i]! - 1 : i;
       for (const c of counters) c.add(record, index);
     });
-    counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+    counters.forEach((c, i) => ((reports[i]!.counts = c.result()), (reports[i]!.examplesAre = read.lines ? 'line' : 'entry')));
     return;
   }
   if (captureFormatOf(head)) {
@@ -200,9 +201,9 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
       for (const c of counters) c.add(packet as unknown as Record<string, unknown>, index);
       index++;
     }
+    for (const r of reports) r.examplesAre = 'frame';
   } else {
     const text = await readText(path);
-    let index = 0;
     for (const [n, line] of text.split('\n').entries()) {
       if (!line.trim()) continue;
       let packet: unknown;
@@ -212,9 +213,10 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
         throw new UsageError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
       }
       if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new UsageError(`${path}:${n + 1}: not a JSON object`);
-      for (const c of counters) c.add(packet as Record<string, unknown>, index);
-      index++;
+      // Its index is its line's, less one: an example is named by the line an editor shows.
+      for (const c of counters) c.add(packet as Record<string, unknown>, n);
     }
+    for (const r of reports) r.examplesAre = 'line';
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
 }
@@ -223,7 +225,7 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
  * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
  * line), or a HAR file. A line that is neither is a usage error naming it.
  */
-async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[] }> {
+async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
   const text = await readText(path);
   const first = text.trimStart();
   if (first.startsWith('{')) {
@@ -241,8 +243,10 @@ async function readRequestsFile(path: string): Promise<{ records: Record<string,
     }
   }
   const records: Record<string, unknown>[] = [];
+  const lines: number[] = [];
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
+    lines.push(n + 1);
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -258,7 +262,7 @@ async function readRequestsFile(path: string): Promise<{ records: Record<string,
     if (!request) throw new UsageError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
     records.push(requestRecord(request));
   }
-  return { records };
+  return { records, lines };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
@@ -273,7 +277,9 @@ function githubAnnotations(reports: (DiffReport & { newSide?: Side })[], file: s
       const level = region.kind === 'unknown' || region.change === 'verdict' ? 'warning' : 'notice';
       const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
       const witness = region.kind === 'exact' && region.witness ? `; for example ${JSON.stringify(region.witness)}` : '';
-      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}`)}`);
+      const counted = r.counts?.regions.find((c) => c.region === r.diff.regions.indexOf(region));
+      const traffic = r.counts ? `; ${counted?.count ?? 0} ${r.diff.unit}(s) of the traffic${counted?.examples[0] ? `, e.g. ${exampleText(counted.examples[0], r.examplesAre)}` : ''}` : '';
+      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}${traffic}`)}`);
     }
   }
   return out.length ? out.join('\n') + '\n' : '';
