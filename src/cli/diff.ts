@@ -15,6 +15,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
+import { LEGACY_RULESET_TYPES } from './diff-legacy-resources.js';
 import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
@@ -131,19 +132,25 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   const src = new SourceText(text);
   const line = (offset: number | undefined) => (offset === undefined ? undefined : src.position(offset).line);
   if (kind === 'terraform') {
-    return terraformResources(text, 'cloudflare_ruleset').map((address) => {
+    const addresses = ['cloudflare_ruleset', ...Object.keys(LEGACY_RULESET_TYPES)].flatMap((type) => terraformResources(text, type));
+    return addresses.map((address) => {
       const rs = terraformRuleset(text, address)!;
+      const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
       const problems = [...rs.unreadable.map((u) => `${u.message} (line ${line(u.range.start)})`)];
       const rules = rs.rules.map((r) => {
         if (!r.expression || r.expression.holes.length) problems.push(`${r.label}.expression is not a literal string (line ${line(r.range.start)}): its packets are known only to Terraform`);
-        const rule: Record<string, unknown> = { action: r.action, expression: r.expression?.map.text ?? '' };
+        const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
+        if (legacy && !as) problems.push(`${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${line(r.range.start)})`);
+        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };
         for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
-        if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
+        if (as?.action_parameters) rule['action_parameters'] = as.action_parameters;
+        else if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
         return rule;
       });
       // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
       if (problems.length && (options.resource === undefined || options.resource === address)) throw new UsageError(`${shown}: ${address}: ${problems.join('; ')}`);
-      return { name: address, ruleset: { rules, ...(rs.phase !== undefined ? { phase: rs.phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
+      const phase = legacy?.phase ?? rs.phase;
+      return { name: address, ruleset: { rules, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
     });
   }
   if (kind === 'rules') throw new UsageError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);
