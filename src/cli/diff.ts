@@ -15,7 +15,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { LEGACY_RULESET_TYPES } from './diff-legacy-resources.js';
+import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
@@ -131,19 +132,25 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   const src = new SourceText(text);
   const line = (offset: number | undefined) => (offset === undefined ? undefined : src.position(offset).line);
   if (kind === 'terraform') {
-    return terraformResources(text, 'cloudflare_ruleset').map((address) => {
+    const addresses = ['cloudflare_ruleset', ...Object.keys(LEGACY_RULESET_TYPES)].flatMap((type) => terraformResources(text, type));
+    return addresses.map((address) => {
       const rs = terraformRuleset(text, address)!;
+      const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
       const problems = [...rs.unreadable.map((u) => `${u.message} (line ${line(u.range.start)})`)];
       const rules = rs.rules.map((r) => {
         if (!r.expression || r.expression.holes.length) problems.push(`${r.label}.expression is not a literal string (line ${line(r.range.start)}): its packets are known only to Terraform`);
-        const rule: Record<string, unknown> = { action: r.action, expression: r.expression?.map.text ?? '' };
+        const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
+        if (legacy && !as) problems.push(`${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${line(r.range.start)})`);
+        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };
         for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
-        if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
+        if (as?.action_parameters) rule['action_parameters'] = as.action_parameters;
+        else if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
         return rule;
       });
       // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
       if (problems.length && (options.resource === undefined || options.resource === address)) throw new UsageError(`${shown}: ${address}: ${problems.join('; ')}`);
-      return { name: address, ruleset: { rules, ...(rs.phase !== undefined ? { phase: rs.phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
+      const phase = legacy?.phase ?? rs.phase;
+      return { name: address, ruleset: { rules, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
     });
   }
   if (kind === 'rules') throw new UsageError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);
@@ -187,10 +194,11 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   if (requests[0]) {
     if (captureFormatOf(head)) throw new UsageError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
     const read = await readRequestsFile(path);
-    read.records.forEach((record, index) => {
+    read.records.forEach((record, i) => {
+      const index = read.lines ? read.lines[i]! - 1 : i;
       for (const c of counters) c.add(record, index);
     });
-    counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+    counters.forEach((c, i) => ((reports[i]!.counts = c.result()), (reports[i]!.examplesAre = read.lines ? 'line' : 'entry')));
     return;
   }
   if (captureFormatOf(head)) {
@@ -200,9 +208,9 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
       for (const c of counters) c.add(packet as unknown as Record<string, unknown>, index);
       index++;
     }
+    for (const r of reports) r.examplesAre = 'frame';
   } else {
     const text = await readText(path);
-    let index = 0;
     for (const [n, line] of text.split('\n').entries()) {
       if (!line.trim()) continue;
       let packet: unknown;
@@ -212,9 +220,10 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
         throw new UsageError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
       }
       if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new UsageError(`${path}:${n + 1}: not a JSON object`);
-      for (const c of counters) c.add(packet as Record<string, unknown>, index);
-      index++;
+      // Its index is its line's, less one: an example is named by the line an editor shows.
+      for (const c of counters) c.add(packet as Record<string, unknown>, n);
     }
+    for (const r of reports) r.examplesAre = 'line';
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
 }
@@ -223,7 +232,7 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
  * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
  * line), or a HAR file. A line that is neither is a usage error naming it.
  */
-async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[] }> {
+async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
   const text = await readText(path);
   const first = text.trimStart();
   if (first.startsWith('{')) {
@@ -241,8 +250,10 @@ async function readRequestsFile(path: string): Promise<{ records: Record<string,
     }
   }
   const records: Record<string, unknown>[] = [];
+  const lines: number[] = [];
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
+    lines.push(n + 1);
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -258,7 +269,7 @@ async function readRequestsFile(path: string): Promise<{ records: Record<string,
     if (!request) throw new UsageError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
     records.push(requestRecord(request));
   }
-  return { records };
+  return { records, lines };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
@@ -273,7 +284,9 @@ function githubAnnotations(reports: (DiffReport & { newSide?: Side })[], file: s
       const level = region.kind === 'unknown' || region.change === 'verdict' ? 'warning' : 'notice';
       const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
       const witness = region.kind === 'exact' && region.witness ? `; for example ${JSON.stringify(region.witness)}` : '';
-      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}`)}`);
+      const counted = r.counts?.regions.find((c) => c.region === r.diff.regions.indexOf(region));
+      const traffic = r.counts ? `; ${counted?.count ?? 0} ${r.diff.unit}(s) of the traffic${counted?.examples[0] ? `, e.g. ${exampleText(counted.examples[0], r.examplesAre)}` : ''}` : '';
+      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}${traffic}`)}`);
     }
   }
   return out.length ? out.join('\n') + '\n' : '';
