@@ -17,13 +17,41 @@ describe('packaging', () => {
     expect(out).toMatchObject({ matcher: 'function', matches: true });
     expect(out.exports).toBeGreaterThan(30);
   });
-  it('the export map has import, require and default conditions on the ES module build', () => {
+  it('the export map sends Node to the Node build and every other runtime to the portable one, import and require alike', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>> };
     for (const [path, entry] of Object.entries(pkg.exports)) {
       if (typeof entry === 'string') continue;
       expect(entry, path).toMatchObject({ import: entry['default'], require: entry['default'] });
-      expect(entry['default'], path).toMatch(/^\.\/dist\/bundle\/[a-z]+\.js$/);
+      // Conditions are matched in order: `node` before the others, or Node would take the portable build.
+      const conditions = Object.keys(entry).filter((c) => c !== 'types');
+      if (entry['node'] === undefined) {
+        expect(entry['default'], path).toMatch(/^\.\/dist\/bundle\/[a-z]+\.js$/);
+        continue;
+      }
+      expect(conditions[0], path).toBe('node');
+      const name = /^\.\/dist\/bundle\/([a-z]+)\.js$/.exec(entry['node'])?.[1];
+      expect(name, path).toBeDefined();
+      expect(entry['default'], path).toBe(`./dist/bundle/portable/${name}.js`);
     }
+  });
+  it('Node resolves each entry point to the Node build, whose lazy files are in the package', () => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      const out = {};
+      for (const e of ['rulekit', 'rulekit/logpush', 'rulekit/capture', 'rulekit/http', 'rulekit/language']) out[e] = import.meta.resolve(e);
+      const m = await import('rulekit');
+      // The first matches (re2js), the first parse error (the Chevrotain grammar) and an IPv6 address (ipaddr.js).
+      const c = m.compileExpression('http.host matches "^a" and ip.src in {2001:db8::/32}', { scheme: m.HTTP_SCHEME });
+      out.matches = c.matcher({ 'http.host': 'ab', 'ip.src': '2001:db8::1' });
+      out.errors = m.parseExpression('tcp.dstport == = 3').diagnostics.map((d) => d.code);
+      console.log(JSON.stringify(out));`], { encoding: 'utf8', cwd: ROOT });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out['rulekit']).toMatch(/\/dist\/bundle\/index\.js$/);
+    expect(out['rulekit/language']).toMatch(/\/dist\/bundle\/language\.js$/);
+    expect(out['matches']).toBe(true);
+    expect((out['errors'] as string[]).length).toBeGreaterThan(0);
+    const files = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toEqual(expect.arrayContaining(['dist/bundle/lazy/*.cjs', 'dist/bundle/portable/*.js']));
   });
   it('the README cites the package\'s own docs, not a spec file a user does not have', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
