@@ -193,7 +193,9 @@ await build({
   platform: 'node',
   // re2js is a dependency of the package: Node requires it on the first `matches` or `wildcard`.
   external: [...library.external, 're2js'],
-  plugins: [deferred('node'), barrelImports(here('src/'))],
+  // Not barrelImports: importing the library reaches every module anyway, and the finer chunks it makes
+  // cost more to load (more files) than they save.
+  plugins: [deferred('node')],
 });
 
 // The library for the rest (browsers, bundlers, workers): no file is loaded by require() there.
@@ -203,7 +205,7 @@ await build({
   outdir: 'dist/bundle/portable',
   platform: 'neutral',
   conditions: ['import', 'module', 'default'],
-  plugins: [deferred('portable'), barrelImports(here('src/'))],
+  plugins: [deferred('portable')],
 });
 
 // The files the Node builds' deferred getters require().
