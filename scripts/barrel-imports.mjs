@@ -1,5 +1,5 @@
 /**
- * An esbuild plugin that sends each named import of a folder's index.ts to the module that defines the
+ * A rewriting of the sources for esbuild (scripts/bundle.mjs applies it) that sends each named import of a folder's index.ts to the module that defines the
  * name. The sources enter a folder only through its index.ts (test/meta/dependencies.test.ts), and esbuild
  * assigns whole files to chunks by which entry points reach them, import by import: through an index, a
  * command that reads one table of a folder reached every module of it, and everything those import
@@ -24,12 +24,12 @@ const LOCAL_EXPORT_LIST = /export\s+\{([^}]*)\}\s*;/g;
 /** The named imports of an index: `import { … } from '….index.js'` (not `import type`). */
 const IMPORT_FROM_INDEX = /import\s+\{([^}]*)\}\s*from\s*'((?:\.\.?\/)+(?:[\w-]+\/)*index\.js)';/g;
 
-/** A source path of an import specifier ('./x.js' → …/x.ts). */
+/** A source path of an import specifier ('./x.js' → …/x.ts). @type {(from: string, specifier: string) => string} */
 function sourcePath(from, specifier) {
   return resolve(dirname(from), specifier).replace(/\.js$/, '.ts');
 }
 
-/** `a`, `b as c`, `type T` → [{ name, alias, type }]. */
+/** `a`, `b as c`, `type T` → [{ name, alias, type }]. @type {(list: string) => { name: string, alias: string, type: boolean }[]} */
 function specifiers(list) {
   return list.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
     const type = /^type\s+/.test(s);
@@ -38,13 +38,15 @@ function specifiers(list) {
   });
 }
 
-/** The plugin; `root` is the absolute path of src/ (only modules there are rewritten). */
+/** The rewriting, as a function of (path, source); `root` is the absolute path of src/ (only modules there are rewritten). */
+/** @type {(root: string) => (path: string, src: string) => string} */
 export function barrelImports(root) {
-  /** index path → Map(exported name → { file, name }) */
+  /** index path → Map(exported name → { file, name }) @type {Map<string, Map<string, { file: string, name: string }>>} */
   const tables = new Map();
+  /** @type {(path: string) => string} */
   const text = (path) => readFileSync(path, 'utf8');
 
-  /** What a module exports itself (names only). */
+  /** What a module exports itself (names only). @type {(path: string) => Set<string>} */
   function ownNames(path) {
     const src = text(path);
     const names = new Set([...src.matchAll(DECLARED)].map((m) => m[1]));
@@ -52,7 +54,7 @@ export function barrelImports(root) {
     return names;
   }
 
-  /** Where each name an index re-exports is defined. */
+  /** Where each name an index re-exports is defined. @type {(index: string) => Map<string, { file: string, name: string }>} */
   function table(index) {
     let t = tables.get(index);
     if (t) return t;
@@ -76,40 +78,33 @@ export function barrelImports(root) {
     return t;
   }
 
-  /** @type {import('esbuild').Plugin} */
-  return {
-    name: 'barrel-imports',
-    setup(b) {
-      b.onLoad({ filter: /\.ts$/ }, (args) => {
-        if (!args.path.startsWith(root)) return undefined;
-        const src = text(args.path);
-        if (!IMPORT_FROM_INDEX.test(src)) return undefined;
-        IMPORT_FROM_INDEX.lastIndex = 0;
-        const contents = src.replace(IMPORT_FROM_INDEX, (whole, list, specifier) => {
-          const index = sourcePath(args.path, specifier);
-          const t = table(index);
-          const byFile = new Map();
-          const keep = [];
-          for (const s of specifiers(list)) {
-            if (s.type) continue; // erased by TypeScript: dropped here, not kept as an import of the index
-            const place = t.get(s.name);
-            if (!place) { keep.push(s); continue; }
-            const rel = relativeSpecifier(args.path, place.file);
-            if (!byFile.has(rel)) byFile.set(rel, []);
-            byFile.get(rel).push(place.name === s.alias ? s.alias : `${place.name} as ${s.alias}`);
-          }
-          const lines = [...byFile].map(([file, names]) => `import { ${names.join(', ')} } from '${file}';`);
-          if (keep.length) lines.push(`import { ${keep.map((s) => `${s.name === s.alias ? s.name : `${s.name} as ${s.alias}`}`).join(', ')} } from '${specifier}';`);
-          // One line for the statement's lines, so that the source map's line numbers still hold.
-          return lines.join(' ') + '\n'.repeat((whole.match(/\n/g) ?? []).length);
-        });
-        return { contents, loader: 'ts', resolveDir: dirname(args.path) };
-      });
-    },
+  /** The source of `path` with its named imports of indexes sent to the defining modules. */
+  return function rewrite(path, src) {
+    if (!path.startsWith(root)) return src;
+    return src.replace(IMPORT_FROM_INDEX, (/** @type {string} */ whole, /** @type {string} */ list, /** @type {string} */ specifier) => {
+      const index = sourcePath(path, specifier);
+      const t = table(index);
+      /** @type {Map<string, string[]>} */
+      const byFile = new Map();
+      const keep = [];
+      for (const s of specifiers(list)) {
+        if (s.type) continue; // erased by TypeScript: dropped here, not kept as an import of the index
+        const place = t.get(s.name);
+        if (!place) { keep.push(s); continue; }
+        const rel = relativeSpecifier(path, place.file);
+        const names = byFile.get(rel) ?? [];
+        byFile.set(rel, names);
+        names.push(place.name === s.alias ? s.alias : `${place.name} as ${s.alias}`);
+      }
+      const lines = [...byFile].map(([file, names]) => `import { ${names.join(', ')} } from '${file}';`);
+      if (keep.length) lines.push(`import { ${keep.map((s) => `${s.name === s.alias ? s.name : `${s.name} as ${s.alias}`}`).join(', ')} } from '${specifier}';`);
+      // One line for the statement's lines, so that the source map's line numbers still hold.
+      return lines.join(' ') + '\n'.repeat((whole.match(/\n/g) ?? []).length);
+    });
   };
 }
 
-/** './x.js' or '../f/x.js' from one source file to another. */
+/** './x.js' or '../f/x.js' from one source file to another. @type {(from: string, to: string) => string} */
 function relativeSpecifier(from, to) {
   const fromParts = dirname(from).split('/');
   const toParts = to.split('/');

@@ -18,14 +18,14 @@
  * Run after `tsc`, which emits the type declarations.
  */
 import { dirname, relative } from 'node:path';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { barrelImports } from './barrel-imports.mjs';
 
 /** What the server imports from node_modules at run time. */
 const SERVER_PACKAGES = ['fastify', 'fastify-plugin', '@fastify/swagger', 'better-sqlite3', 'pg', '@duckdb/node-api', 'chdb', '@clickhouse/client'];
 
-/** Where a path of the checkout is. */
+/** Where a path of the checkout is. @type {(p: string) => string} */
 const here = (p) => new URL(`../${p}`, import.meta.url).pathname;
 
 /**
@@ -33,28 +33,39 @@ const here = (p) => new URL(`../${p}`, import.meta.url).pathname;
  * (a source file or a package) with its dependencies, but for the `host` modules, which are the calling
  * bundle's own instances handed to `load(host)` (the grammar's token types must be the lexer's).
  */
+/** @type {{ name: string, entry: string, host: string[] }[]} */
 const LAZY = [
   { name: 'expression-grammar', entry: 'src/expression/parser.ts', host: ['src/expression/tokens.ts', 'src/expression/diagnostics.ts'] },
   { name: 'ipaddr', entry: 'ipaddr.js', host: [] },
 ];
 
-/** The line of a Node bundle that loads a LAZY file with its host modules (bound to `host${i}`). */
-function lazyLoad(name) {
+/** The LAZY file of that name. @type {(name: string) => (typeof LAZY)[number]} */
+function lazyFile(name) {
   const lazy = LAZY.find((l) => l.name === name);
+  if (!lazy) throw new Error(`no lazy file ${name}`);
+  return lazy;
+}
+
+/** The line of a Node bundle that loads a LAZY file with its host modules (bound to `host${i}`). @type {(name: string) => string} */
+function lazyLoad(name) {
+  const lazy = lazyFile(name);
   const host = lazy.host.map((h, i) => `${JSON.stringify(h)}: host${i}`).join(', ');
   return `lazyRequire('./lazy/${name}.cjs').load({ ${host} })`;
 }
 
-/** The imports of a LAZY file's host modules, from a deferred module in `dir`. */
+/** The imports of a LAZY file's host modules, from a deferred module in `dir`. @type {(name: string, dir: string) => string} */
 function hostImports(name, dir) {
-  const lazy = LAZY.find((l) => l.name === name);
+  const lazy = lazyFile(name);
   return lazy.host.map((h, i) => `import * as host${i} from './${relative(dir, h)}';`).join('\n');
 }
 
 /** A Node deferred module's `require`: esbuild leaves a call of it alone (the file is read at run time). */
 const LAZY_REQUIRE = "import { createRequire } from 'node:module';\nconst lazyRequire = createRequire(import.meta.url);";
 
-/** Modules replaced in the bundles by getters (see above): for Node, and for the portable build. */
+/**
+ * Modules replaced in the bundles by getters (see above): for Node, and for the portable build.
+ * @type {Record<string, { node: string, portable: string }>}
+ */
 const DEFERRED = {
   'src/expression/deferred.ts': {
     node: [
@@ -75,7 +86,7 @@ const DEFERRED = {
   },
 };
 
-/** The esbuild plugin that swaps in the DEFERRED modules of a `target` (node or portable). */
+/** The esbuild plugin that swaps in the DEFERRED modules of a `target`. @type {(target: 'node' | 'portable') => import('esbuild').Plugin} */
 function deferred(target) {
   /** @type {import('esbuild').Plugin} */
   return {
@@ -84,7 +95,7 @@ function deferred(target) {
       b.onLoad({ filter: /deferred\.ts$/ }, (args) => {
         const replaced = Object.keys(DEFERRED).find((p) => here(p) === args.path);
         if (!replaced) return undefined;
-        return { contents: DEFERRED[replaced][target], loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: DEFERRED[replaced]?.[target], loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
@@ -145,6 +156,26 @@ const commanderSpawnsLazily = {
   },
 };
 
+/**
+ * The esbuild plugin that sends named imports of folder indexes to the defining modules
+ * (scripts/barrel-imports.mjs). The DEFERRED modules are deferred()'s.
+ * @type {import('esbuild').Plugin}
+ */
+const directImports = (() => {
+  const barrel = barrelImports(here('src/'));
+  return {
+    name: 'direct-imports',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(here('src/')) || Object.keys(DEFERRED).some((p) => here(p) === args.path)) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        const contents = barrel(args.path, source);
+        return contents === source ? undefined : { contents, loader: 'ts' };
+      });
+    },
+  };
+})();
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -193,7 +224,7 @@ await build({
   platform: 'node',
   // re2js is a dependency of the package: Node requires it on the first `matches` or `wildcard`.
   external: [...library.external, 're2js'],
-  // Not barrelImports: importing the library reaches every module anyway, and the finer chunks it makes
+  // No barrel rewriting: importing the library reaches every module anyway, and the finer chunks it makes
   // cost more to load (more files) than they save.
   plugins: [deferred('node')],
 });
@@ -238,5 +269,5 @@ await build({
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
-  plugins: [deferred('node'), barrelImports(here('src/')), commanderSpawnsLazily],
+  plugins: [deferred('node'), directImports, commanderSpawnsLazily],
 });
