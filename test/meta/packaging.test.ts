@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import vm from 'node:vm';
+import { build } from 'esbuild';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -52,6 +54,19 @@ describe('packaging', () => {
     expect((out['errors'] as string[]).length).toBeGreaterThan(0);
     const files = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
     expect(files).toEqual(expect.arrayContaining(['dist/bundle/lazy/*.cjs', 'dist/bundle/portable/*.js']));
+  });
+  it('the portable build runs without Node: bundled for a browser it pulls in no built-in, and works in a bare V8 context', async () => {
+    const r = await build({ entryPoints: [join(ROOT, 'dist/bundle/portable/index.js')], bundle: true, platform: 'browser', format: 'iife', globalName: 'rulekit', write: false, metafile: true, logLevel: 'silent' });
+    const imported = Object.values(r.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => p.startsWith('node:'))).toEqual([]);
+    const context = vm.createContext({ TextDecoder, TextEncoder, console });
+    vm.runInContext(`${r.outputFiles[0]!.text}; globalThis.rulekit = rulekit;`, context);
+    const api = (context as { rulekit: typeof import('../../src/index.js') }).rulekit;
+    // re2js, the Chevrotain grammar and ipaddr.js, which the Node build requires from files, are inside.
+    const c = api.compileExpression('http.host matches "^a" and ip.src in {2001:db8::/32}', { scheme: api.HTTP_SCHEME });
+    expect(c.diagnostics).toEqual([]);
+    expect(c.matcher!({ 'http.host': 'ab', 'ip.src': '2001:db8::1' })).toBe(true);
+    expect(api.parseExpression('tcp.dstport == = 3').diagnostics.length).toBeGreaterThan(0);
   });
   it('the README cites the package\'s own docs, not a spec file a user does not have', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
