@@ -1,6 +1,6 @@
 /**
- * A rewriting of the sources for esbuild (scripts/bundle.mjs applies it) that sends each named import of a folder's index.ts to the module that defines the
- * name. The sources enter a folder only through its index.ts (test/meta/dependencies.test.ts), and esbuild
+ * A rewriting of the sources for esbuild (scripts/bundle.mjs applies it to the CLI's bundle) that sends
+ * each named import of a folder's index.ts to the module that defines the name. The sources enter a folder only through its index.ts (test/meta/dependencies.test.ts), and esbuild
  * assigns whole files to chunks by which entry points reach them, import by import: through an index, a
  * command that reads one table of a folder reached every module of it, and everything those import
  * (`rulekit check` read the phase catalog through src/ruleset/index.ts and so loaded the Logpush datasets
@@ -8,7 +8,7 @@
  *
  * Only `import { a, b as c } from '…/index.js'` is rewritten, and only for names found in the index's own
  * `export { … } from` and `export * from` lines (followed through indexes that re-export indexes); a name
- * the index declares itself, or that the plugin cannot place, is still imported from the index. The
+ * the index declares itself, or that the rewriting cannot place, is still imported from the index. The
  * project's modules build their tables for their own exports and do nothing else at import, so skipping
  * an index's other modules changes no behaviour (entry points, which do act, are never skipped).
  */
