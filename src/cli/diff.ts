@@ -235,7 +235,11 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
 async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
   const read = readTrafficRecords(await readText(path));
   const bad = read.diagnostics.find((d) => d.severity === 'error');
-  if (bad) throw new UsageError(`${path}: ${bad.message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
+  if (bad) {
+    const line = bad.data?.['line'] as number | undefined;
+    const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
+    throw new UsageError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
+  }
   return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
 }
 
