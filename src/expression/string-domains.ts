@@ -18,9 +18,11 @@ import type { FieldDef } from './scheme.js';
 
 /** A field's known values, most usual first (a witness takes the first one the region allows). */
 export interface StringDomain {
+  /** The values, most usual first. */
   values: readonly string[];
   /** Whether the field can hold only these values. */
   closed: boolean;
+  /** Where the table comes from. */
   why: string;
 }
 

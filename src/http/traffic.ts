@@ -13,6 +13,7 @@ import { requestRecord } from './record.js';
 
 /** One request's record and where it is in the input. */
 export interface TrafficRecord {
+  /** The fields the rules read (`requestRecord`, or `logpushRecord` for a Logpush line). */
   record: Record<string, unknown>;
   /** 0-based: the NDJSON line less one, or the HAR entry's index. */
   index: number;
@@ -22,6 +23,7 @@ export interface TrafficRecord {
 export interface TrafficRecords {
   /** `ndjson` (request objects), `logpush` (the first line is a Logpush line) or `har`. */
   format: 'ndjson' | 'logpush' | 'har';
+  /** The requests read, in order. */
   records: TrafficRecord[];
   /** What an index counts: NDJSON lines or HAR entries (people number both from 1). */
   indexOf: 'line' | 'entry';

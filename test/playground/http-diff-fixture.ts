@@ -2,11 +2,13 @@
 const phase = 'http_request_firewall_custom';
 
 /** Before: the admin pages blocked. */
-export const HTTP_DIFF_OLD = JSON.stringify({ phase, rules: [{ ref: 'admin', action: 'block', expression: 'http.request.uri.path eq "/admin/users"' }] }, null, 2);
+export const HTTP_DIFF_OLD = JSON.stringify({ name: 'waf', kind: 'zone', phase, rules: [{ ref: 'admin', action: 'block', expression: 'http.request.uri.path eq "/admin/users"' }] }, null, 2);
 
 /** After: the admin pages challenged instead, and POSTs blocked. */
 export const HTTP_DIFF_NEW = JSON.stringify(
   {
+    name: 'waf',
+    kind: 'zone',
     phase,
     rules: [
       { ref: 'admin', action: 'managed_challenge', expression: 'http.request.uri.path eq "/admin/users"' },
