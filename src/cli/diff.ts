@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
-import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
+import { readTrafficRecords } from '../http/index.js';
 import { SourceText, type Diagnostic } from '../diagnostics/index.js';
 import { LEGACY_RULESET_TYPES } from './diff-legacy-resources.js';
 import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
@@ -229,47 +229,18 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
 }
 
 /**
- * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
- * line), or a HAR file. A line that is neither is a usage error naming it.
+ * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines, or a HAR file
+ * (src/http/traffic.ts). A line that is neither is a usage error naming it.
  */
 async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
-  const text = await readText(path);
-  const first = text.trimStart();
-  if (first.startsWith('{')) {
-    try {
-      const whole = JSON.parse(first) as unknown;
-      if (isHar(whole)) {
-        const read = readRequests(text, { format: 'har' });
-        const bad = read.diagnostics.find((d) => d.severity === 'error');
-        if (bad) throw new UsageError(`${path}: ${bad.message}`);
-        return { records: read.requests.map((r) => requestRecord(r.request)) };
-      }
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      // several lines: NDJSON
-    }
+  const read = readTrafficRecords(await readText(path));
+  const bad = read.diagnostics.find((d) => d.severity === 'error');
+  if (bad) {
+    const line = bad.data?.['line'] as number | undefined;
+    const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
+    throw new UsageError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
   }
-  const records: Record<string, unknown>[] = [];
-  const lines: number[] = [];
-  for (const [n, line] of text.split('\n').entries()) {
-    if (!line.trim()) continue;
-    lines.push(n + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new UsageError(`${path}:${n + 1}: not JSON (NDJSON request objects or Logpush http_requests lines)`);
-    }
-    if (isLogpushLine(value)) {
-      records.push(logpushRecord(value).record);
-      continue;
-    }
-    const out: Diagnostic[] = [];
-    const request = readRequestObject(value, { pointer: '', line: n + 1 }, out);
-    if (!request) throw new UsageError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
-    records.push(requestRecord(request));
-  }
-  return { records, lines };
+  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
