@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   capture: () => import('./capture.js'),
   decide: () => import('./decide.js'),
   simulate: () => import('./simulate.js'),
+  'simulate-sql': () => import('./simulate-sql.js'),
   analysis: () => import('./analysis.js'),
   diff: () => import('./diff.js'),
   lint: () => import('./lint.js'),
@@ -24,7 +25,7 @@ const SUITES: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
 };
 
 /** Flags that take a value (`--rows 10000000`): the value is not a bench's name. */
-const VALUE_FLAGS = new Set(['--rows', '--before-cli', '--runs', '--before-dist']);
+const VALUE_FLAGS = new Set(['--rows', '--before-cli', '--runs', '--before-dist', '--only']);
 const argv = process.argv.slice(2);
 const wanted = argv.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(argv[i - 1] ?? ''));
 const names = wanted.length ? wanted : Object.keys(SUITES);

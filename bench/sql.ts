@@ -116,7 +116,7 @@ export function logLine(r: () => number, i: number): unknown {
   };
 }
 
-function flowRow(r: () => number): unknown {
+export function flowRow(r: () => number): unknown {
   const tcp = r() < 0.7;
   const v6 = r() < 0.1;
   const src = v6 ? `2001:db8:${Math.floor(r() * 64).toString(16)}::${Math.floor(r() * 65536).toString(16)}` : `${Math.floor(r() * 224)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}.${Math.floor(r() * 256)}`;

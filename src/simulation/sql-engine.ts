@@ -16,7 +16,7 @@ import { suggest } from '../diagnostics/index.js';
 import { httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
-import { checkedFlowColumn, dialectOf, flowFields, jsonFlowColumn, rulesetSummarySql, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -56,14 +56,18 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
  */
-async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; invalid?: { field: FieldDef; cond: string }[] }> {
+async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
   const id = (s: string) => dialect.identifier(s);
-  const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${id(f.name)}`;
+  // An address field is read as text first, its keys then computed once a row (keyedAddresses).
+  const named = (f: FieldDef) => id(f.type === 'Ip' ? ipTextColumn(f.name) : f.name);
+  const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
+  const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string) => `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from}) AS flows`;
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string) =>
+    keyedAddresses(dialect, fields, `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -72,29 +76,38 @@ async function flowSource(run: Runner, dialect: Dialect, files: readonly string[
     const cols = fields.map((f) => {
       const type = types.get(f.name);
       if (type === undefined) return absent(f);
-      const native = f.type === 'Ip' ? source.nativeIpText(id(f.name), type) : undefined;
-      return native !== undefined ? `${native} AS ${id(f.name)}` : checkedFlowColumn(dialect, f);
+      if (f.type === 'Ip') return `${source.nativeIpText(id(f.name), type) ?? id(f.name)} AS ${named(f)}`;
+      return checkedFlowColumn(dialect, f);
     });
     // The packet read back for an example: the table's field columns (a timestamp or other column is not a packet member).
     const members = flowFields(undefined, { aliases: true }).filter((f) => types.has(f.name)).map((f) => f.name);
     const packetOf = members.length ? source.rowJson(members) : `'{}'`;
-    return { from: (packet) => numbered(packet ? packetOf : undefined, cols, name), settings: source.readInOrder('rows') };
+    return { from: (packet) => numbered(packet ? packetOf : undefined, cols, name), settings: source.readInOrder('rows'), ipKeys };
   }
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
-    const cols = fields.map((f) => (have.has(f.name) ? checkedFlowColumn(dialect, f) : absent(f)));
+    const cols = fields.map((f) => (!have.has(f.name) ? absent(f) : f.type === 'Ip' ? `${id(f.name)} AS ${named(f)}` : checkedFlowColumn(dialect, f)));
     const parquet = source.parquet(files);
-    return { from: (packet) => numbered(packet ? parquet.rowJson : undefined, cols, parquet.from), settings: source.readInOrder('rows') };
+    return { from: (packet) => numbered(packet ? parquet.rowJson : undefined, cols, parquet.from), settings: source.readInOrder('rows'), ipKeys };
   }
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
   const line = source.lineColumn;
-  const cols = fields.map((f) => jsonFlowColumn(dialect, f, line));
+  // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
+  const members = source.lineMembers(line, fields.map((f) => f.name));
+  const cols = fields.map((f, i) => {
+    const [col, key] = members.member(i);
+    if (f.type !== 'Ip') return jsonFlowColumn(dialect, f, col, key ?? null);
+    const x = dialect.json(col, key);
+    return `${dialect.nullUnless(x.isString, x.text)} AS ${named(f)}`;
+  });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
-  const present = fields.map((f, i) => `${dialect.json(line, f.name).has} AS p${i}`);
+  const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
+  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${source.objectLines(files)}) AS lines` : source.objectLines(files);
   return {
     invalid: invalidValues(fields, dialect),
-    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], source.objectLines(files)),
+    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines),
     settings: source.readInOrder('lines'),
+    ipKeys,
   };
 }
 
@@ -188,9 +201,9 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const { from, settings, ipKeys, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
-    const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
+    const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const [row] = await run.rows(query.sql + settings);

@@ -93,6 +93,14 @@ export interface SourceSql {
   keepNumbering(relation: string): string;
   /** The text of an address column of the engine's own address type, `undefined` for other types. */
   nativeIpText(col: string, type: string): string | undefined;
+  /**
+   * The members `keys` of the JSON object in the line column `col`, to read each with {@link Dialect.json}:
+   * select items computed once a row beside the line (`items`), and the column and key that then read
+   * member `i` (`member(i)`). DuckDB extracts every member with one parse of the line (each JSON function
+   * call would parse the whole line again; a member the line lacks is NULL, a JSON null stays `null`);
+   * ClickHouse reads the line itself, its JSON functions being fast on whole lines.
+   */
+  lineMembers(col: string, keys: readonly string[]): { items: string[]; member: (i: number) => [col: string, key?: string] };
 }
 
 /** One SQL engine's dialect. */
@@ -157,6 +165,8 @@ export interface Dialect {
   countIf(cond: string): string;
   /** The `n` lowest values of `expr` over the rows where `cond` holds, ascending, as an array (`[]` for none). */
   lowestIf(expr: string, n: number, cond: string): string;
+  /** The `n` lowest values of the arrays `expr` (each ascending) over the rows where `cond` holds, as {@link lowestIf} gives them. */
+  mergeLowestIf(expr: string, n: number, cond: string): string;
   /** An empty array of 64-bit integers. */
   readonly emptyInt64Array: string;
 

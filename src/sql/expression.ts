@@ -16,7 +16,7 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, type CheckedExpression, type ExprNode, type ListCatalog, type ListItems, type Predicate, type Scheme, type SchemeLiteral } from '../expression/index.js';
-import type { IpRange, IpSet } from '../net/index.js';
+import type { IpAddress, IpRange, IpSet } from '../net/index.js';
 import type { Dialect } from './dialect.js';
 import { dialectOf, type SqlDialect } from './dialects/index.js';
 import { hasLoneSurrogate, sqlInt } from './quote.js';
@@ -36,6 +36,11 @@ export interface ExpressionSqlOptions {
    * their targets, as the matcher reads a packet that carries them (flows read from NDJSON packet objects).
    */
   aliasColumns?: boolean;
+  /**
+   * Per address field, the columns holding its keys (the dialect's `ip.keys.of` of its text, computed once
+   * a row by the source): tests of the field compare these instead of parsing the text each time.
+   */
+  ipKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Writes the SQL of one checked expression; problems collect `sql-no-exact-form` errors. */
@@ -45,6 +50,7 @@ export class ExpressionWriter {
     private readonly dialect: Dialect,
     private readonly columns: Readonly<Record<string, string>> = {},
     private readonly aliasColumns = false,
+    private readonly ipKeys: Readonly<Record<string, readonly string[]>> = {},
   ) {}
 
   /** The SQL of a whole checked expression. */
@@ -95,14 +101,14 @@ export class ExpressionWriter {
     if (p.lhs.kind === 'value' || p.lhs.kind === 'quantifier') return this.problem('functions, [ ] / [*] indexing and any() / all() have no SQL form here', range);
     const f = p.lhs.field;
     const names = f.aliasOf !== undefined ? [f.aliasOf] : f.anyOf?.length ? f.anyOf : [f.name];
-    const tests = names.map((name) => `COALESCE(${this.test(p, op, this.column(name), range)}, FALSE)`);
+    const tests = names.map((name) => `COALESCE(${this.test(p, op, this.column(name), range, name)}, FALSE)`);
     const targets = tests.length === 1 ? tests[0]! : `(${tests.join(' OR ')})`;
     if (!this.aliasColumns || names[0] === f.name) return targets;
     const own = this.column(f.name);
     return `(CASE WHEN ${own} IS NOT NULL THEN COALESCE(${this.test(p, op, own, range)}, FALSE) ELSE ${targets} END)`;
   }
 
-  private test(p: Predicate, op: string | undefined, col: string, range: { start: number; end: number }): string {
+  private test(p: Predicate, op: string | undefined, col: string, range: { start: number; end: number }, field?: string): string {
     switch (p.kind) {
       case 'bare':
         return `${col} = TRUE`;
@@ -133,15 +139,25 @@ export class ExpressionWriter {
       case 'regex':
         return this.pattern(p.source, op, col, range);
       case 'ip': {
-        if (p.op === 'eq') return this.dialect.ip.inRanges(col, [{ first: p.value, last: p.value }]);
-        if (p.op === 'ne') return `(${this.dialect.ip.isAddress(col)} AND NOT ${this.dialect.ip.inRanges(col, [{ first: p.value, last: p.value }])})`;
-        return this.dialect.ip.compare(col, SQL_OP[p.op] as '<' | '<=' | '>' | '>=', p.value);
+        const ip = this.ipOf(col, field);
+        if (p.op === 'eq') return ip.inRanges([{ first: p.value, last: p.value }]);
+        if (p.op === 'ne') return `(${ip.isAddress()} AND NOT ${ip.inRanges([{ first: p.value, last: p.value }])})`;
+        return ip.compare(SQL_OP[p.op] as '<' | '<=' | '>' | '>=', p.value);
       }
       case 'ip-set':
-        return this.dialect.ip.inRanges(col, rangesOf(p.set));
+        return this.ipOf(col, field).inRanges(rangesOf(p.set));
       case 'string-list':
         return this.problem(`$${p.list} is a ${p.listKind} list: its matching (subdomain wildcards, URL parts) has no SQL form here`, range);
     }
+  }
+
+  /** The address tests of a column: over its keys when the source computed them, else over its text. */
+  private ipOf(col: string, field: string | undefined) {
+    const ip = this.dialect.ip;
+    const keys = field !== undefined && Object.prototype.hasOwnProperty.call(this.ipKeys, field) ? this.ipKeys[field]!.map((k) => this.dialect.identifier(k)) : undefined;
+    return keys
+      ? { isAddress: () => ip.keys.isAddress(keys), inRanges: (rs: readonly IpRange[]) => ip.keys.inRanges(keys, rs), compare: (o: '<' | '<=' | '>' | '>=', a: IpAddress) => ip.keys.compare(keys, o, a) }
+      : { isAddress: () => ip.isAddress(col), inRanges: (rs: readonly IpRange[]) => ip.inRanges(col, rs), compare: (o: '<' | '<=' | '>' | '>=', a: IpAddress) => ip.compare(col, o, a) };
   }
 
   /** `strict wildcard` (and a `wildcard` without cased characters) as LIKE; `matches` has no exact form. */
@@ -191,7 +207,7 @@ export function expressionToSql(input: string | CheckedExpression, options: Expr
     checked = r.checked;
   } else checked = input;
   if (!checked || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  const w = new ExpressionWriter(dialectOf(options.dialect), options.columns, options.aliasColumns);
+  const w = new ExpressionWriter(dialectOf(options.dialect), options.columns, options.aliasColumns, options.ipKeys);
   const sql = w.expression(checked);
   diagnostics.push(...w.problems);
   return w.problems.length ? { diagnostics } : { sql, diagnostics };

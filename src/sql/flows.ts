@@ -34,8 +34,9 @@ export function flowColumnFromJson(f: FieldDef, json: string, dialect: SqlDialec
 }
 
 /** {@link flowColumnFromJson} in a resolved dialect. */
-export function jsonFlowColumn(d: Dialect, f: FieldDef, json: string): string {
-  return `${d.nullUnless(...jsonValueOf(d, f, d.json(json, f.name)))} AS ${d.identifier(f.name)}`;
+export function jsonFlowColumn(d: Dialect, f: FieldDef, json: string, key: string | null = f.name): string {
+  // null: `json` holds the member's value itself.
+  return `${d.nullUnless(...jsonValueOf(d, f, d.json(json, key ?? undefined)))} AS ${d.identifier(f.name)}`;
 }
 
 /** The condition under which the simulator takes a member's JSON value for the field, and the value then. */
@@ -72,4 +73,30 @@ export function checkedFlowColumn(d: Dialect, f: FieldDef, source = f.name): str
   }
   if (f.type === 'Ip') return `${d.nullUnless(d.ip.isAddress(col), col)} AS ${name}`;
   return `${col} AS ${name}`;
+}
+
+/** The column holding an address field's text before its keys are taken (see {@link keyedAddresses}). */
+export const ipTextColumn = (field: string): string => `${field} text`;
+
+/**
+ * Address fields with their keys computed once a row (the dialect's `ip.keys`): `relation`, a parenthesised
+ * subquery, holds each Ip field of `fields` as text in {@link ipTextColumn}; the result (aliased `alias`)
+ * adds the key columns and the field's own column, its text where it is an address and NULL elsewhere, as
+ * the simulator takes it. `ipKeys` is the SQL option that makes rules compare the keys.
+ */
+export function keyedAddresses(d: Dialect, fields: readonly FieldDef[], relation: string, alias: string): { from: string; ipKeys: Record<string, string[]> } {
+  const ips = fields.filter((f) => f.type === 'Ip');
+  if (!ips.length) return { from: `${relation} AS ${alias}`, ipKeys: {} };
+  const ipKeys: Record<string, string[]> = {};
+  const keyItems: string[] = [];
+  const fieldItems: string[] = [];
+  for (const f of ips) {
+    const text = d.identifier(ipTextColumn(f.name));
+    const exprs = d.ip.keys.of(text);
+    const names = exprs.map((_, i) => `${f.name} key${i}`);
+    ipKeys[f.name] = names;
+    exprs.forEach((e, i) => keyItems.push(`${e} AS ${d.identifier(names[i]!)}`));
+    fieldItems.push(`${d.nullUnless(d.ip.keys.isAddress(names.map((n) => d.identifier(n))), text)} AS ${d.identifier(f.name)}`);
+  }
+  return { from: `(SELECT *, ${fieldItems.join(', ')} FROM (SELECT *, ${keyItems.join(', ')} FROM ${relation} AS texts) AS keyed) AS ${alias}`, ipKeys };
 }

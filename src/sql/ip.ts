@@ -63,6 +63,22 @@ export interface IpSql {
   inRanges(col: string, ranges: readonly IpRange[]): string;
   /** Compare with one address (`<`, `<=`, `>`, `>=`), same family only. */
   compare(col: string, op: '<' | '<=' | '>' | '>=', a: IpAddress): string;
+  /** The same tests over an address column's keys, computed once a row (see {@link IpKeySql}). */
+  readonly keys: IpKeySql;
+}
+
+/**
+ * An address column's comparison keys, computed once a row by the flow source from the column's text, so
+ * that the rules reading the column compare keys instead of each parsing the text again (a ruleset of 50
+ * rules reads `ip.src` in a dozen). `of` gives the key expressions (each NULL unless the text is an address
+ * of the key's kind); the tests take the key columns in the same order and hold as {@link IpSql}'s over
+ * the text.
+ */
+export interface IpKeySql {
+  of(col: string): string[];
+  isAddress(keys: readonly string[]): string;
+  inRanges(keys: readonly string[], ranges: readonly IpRange[]): string;
+  compare(keys: readonly string[], op: '<' | '<=' | '>' | '>=', a: IpAddress): string;
 }
 
 /** Ranges at most this many are written as OR-ed BETWEENs; more go into one array the engine scans. */

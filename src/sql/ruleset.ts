@@ -67,7 +67,7 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const diagnostics: Diagnostic[] = [];
   const rules: RuleSql[] = [];
-  const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns);
+  const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns, options.ipKeys);
   ruleset.rules.forEach((rule, index) => {
     if (rule.enabled === false || (rule.action !== 'skip' && rule.action !== 'block')) return;
     const checked = checkExpression(rule.expression, { lists, scheme: options.scheme, serviceToken: options.serviceToken });
@@ -136,32 +136,41 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const m = (i: number) => `m${i}`;
   const count = (cond: string) => dialect.countIf(cond);
   const examples = (cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.lowestIf('rn', n, cond));
-  const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
-  const cols = [`count(*) AS packets`, `${blocks.length ? count(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${count('d = -1')} AS default_allowed`];
   // The extra conditions, carried to the aggregate as columns c0, c1, …
   const counts = options.counts ?? [];
   const carried = counts.map((c, i) => `, COALESCE(${c}, FALSE) AS c${i}`).join('');
-  counts.forEach((_, i) => cols.push(`${count(`c${i}`)} AS counted_${i}`));
+  // Per row: the deciding rule `d`, and the match of each rule that does not end evaluation (`mI`, where reached).
   let rows: string;
+  const reachedNonTerminating = (x: RuleSql) => `${m(x.index)} AND (d = -1 OR d > ${x.index})`;
   if (options.evaluation === 'lazy') {
     const byIndex = new Map(r.rules.map((x) => [x.index, x.sql]));
     const decided = `SELECT *, ${firstMatch(r.rules, (i) => byIndex.get(i)!, dialect, indexOf, '-1')} AS d FROM ${from}`;
     // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached.
     const reached = (x: RuleSql) => dialect.andThen(`d = -1 OR d > ${x.index}`, x.sql);
     rows = `SELECT ${rn} AS rn, d${carried}${r.rules.filter((x) => !x.terminating).map((x) => `, ${reached(x)} AS ${m(x.index)}`).join('')} FROM (${decided}) AS decided`;
-    for (const x of r.rules) {
-      // A terminating rule reached and matched is the deciding one.
-      const matched = x.terminating ? `d = ${x.index}` : m(x.index);
-      cols.push(`${count(matched)} AS matched_${x.index}`, `${x.terminating ? count(matched) : '0'} AS decided_${x.index}`, `${examples(matched)} AS examples_${x.index}`);
-    }
   } else {
     const inner = `SELECT ${rn} AS rn${carried}${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
     rows = `SELECT *, ${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d FROM (${inner}) AS matches`;
-    for (const x of r.rules) {
-      const reached = `${m(x.index)} AND (d = -1 OR d >= ${x.index})`;
-      cols.push(`${count(reached)} AS matched_${x.index}`, `${count(`d = ${x.index}`)} AS decided_${x.index}`);
-      cols.push(`${examples(x.terminating ? `d = ${x.index}` : reached)} AS examples_${x.index}`);
-    }
   }
-  return { sql: `SELECT ${cols.join(', ')} FROM (${rows}) AS decided`, rules: r.rules, diagnostics: r.diagnostics };
+  // Two stages: the rows grouped by their deciding rule (a few groups, a few aggregates each: far cheaper
+  // than an aggregate per rule over every row), then the groups folded into the one summary row. A
+  // terminating rule's matches where reached are exactly its group; a non-terminating rule is counted
+  // in every group, as it matches where no earlier rule decided.
+  const groupCols = [`d`, `count(*) AS n`, `${examples('TRUE')} AS ex`];
+  counts.forEach((_, i) => groupCols.push(`${count(`c${i}`)} AS cc${i}`));
+  for (const x of r.rules.filter((y) => !y.terminating)) {
+    const reached = options.evaluation === 'lazy' ? m(x.index) : reachedNonTerminating(x);
+    groupCols.push(`${count(reached)} AS mm${x.index}`, `${examples(reached)} AS ex${x.index}`);
+  }
+  const sumIf = (cond: string, v = 'n') => `COALESCE(sum(CASE WHEN ${cond} THEN ${v} ELSE 0 END), 0)`;
+  const lowest = (list: string, cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.mergeLowestIf(list, n, cond));
+  const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
+  const cols = [`${sumIf('TRUE')} AS packets`, `${blocks.length ? sumIf(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${sumIf('d = -1')} AS default_allowed`];
+  counts.forEach((_, i) => cols.push(`${sumIf('TRUE', `cc${i}`)} AS counted_${i}`));
+  for (const x of r.rules) {
+    if (x.terminating) cols.push(`${sumIf(`d = ${x.index}`)} AS matched_${x.index}`, `${sumIf(`d = ${x.index}`)} AS decided_${x.index}`, `${lowest('ex', `d = ${x.index}`)} AS examples_${x.index}`);
+    else cols.push(`${sumIf('TRUE', `mm${x.index}`)} AS matched_${x.index}`, `0 AS decided_${x.index}`, `${lowest(`ex${x.index}`, 'TRUE')} AS examples_${x.index}`);
+  }
+  const grouped = `SELECT ${groupCols.join(', ')} FROM (${rows}) AS decided GROUP BY d`;
+  return { sql: `SELECT ${cols.join(', ')} FROM (${grouped}) AS groups`, rules: r.rules, diagnostics: r.diagnostics };
 }

@@ -28,17 +28,18 @@ const DIALECT_MEMBERS = {
   name: 'string', title: 'string', string: 'function', identifier: 'function', flowTypes: 'object', double: 'function', toInt64: 'function', holdsFieldType: 'function',
   nullUnless: 'function', firstOf: 'function', andThen: 'function', bitAnd: 'function', contains: 'function', startsWith: 'function',
   endsWith: 'function', like: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
-  lowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
+  lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
   lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
-  rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function',
+  rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {
   isString: 'string', isNumber: 'string', isBool: 'string', isArray: 'string', present: 'string', has: 'string', text: 'string', num: 'string',
   boolTrue: 'string', bool: 'string', some: 'function',
 } as const satisfies Record<keyof JsonValueSql, Kind>;
-const IP_MEMBERS = { isAddress: 'function', inRanges: 'function', compare: 'function' } as const satisfies Record<keyof Dialect['ip'], Kind>;
+const IP_MEMBERS = { isAddress: 'function', inRanges: 'function', compare: 'function', keys: 'object' } as const satisfies Record<keyof Dialect['ip'], Kind>;
+const IP_KEY_MEMBERS = { of: 'function', isAddress: 'function', inRanges: 'function', compare: 'function' } as const satisfies Record<keyof Dialect['ip']['keys'], Kind>;
 const TYPE_MEMBERS = { Int: 'string', String: 'string', Ip: 'string', Bool: 'string' } as const satisfies Record<keyof FlowColumnTypes, Kind>;
 
 function kinds(o: object): Record<string, string> {
@@ -56,6 +57,7 @@ describe('the dialect table', () => {
       expect(kinds(d), d.name).toEqual(DIALECT_MEMBERS);
       expect(kinds(d.source), `${d.name}.source`).toEqual(SOURCE_MEMBERS);
       expect(kinds(d.ip), `${d.name}.ip`).toEqual(IP_MEMBERS);
+      expect(kinds(d.ip.keys), `${d.name}.ip.keys`).toEqual(IP_KEY_MEMBERS);
       expect(kinds(d.flowTypes), `${d.name}.flowTypes`).toEqual(TYPE_MEMBERS);
       expect(kinds(d.json('c', 'k')), `${d.name}.json`).toEqual(JSON_MEMBERS);
       expect(d.title).not.toBe('');
@@ -146,6 +148,9 @@ for (const name of ENGINES) {
         const [r] = await run.rows(`SELECT ${d.countIf('f')} AS c, ${d.lowestIf('rn', n, 'f')} AS low, ${d.emptyInt64Array} AS none FROM (${rows}) AS t`);
         const held = flags.flatMap((f, i) => (f ? [i] : []));
         expect([num(r!['c']), (r!['low'] as unknown[]).map(num), r!['none']]).toEqual([held.length, held.slice(0, n), []]);
+        // The same lowest values from groups of rows: each group's lowest, then merged.
+        const [m] = await run.rows(`SELECT ${d.mergeLowestIf('low', n, 'g >= 0')} AS low FROM (SELECT g, ${d.lowestIf('rn', n, 'f')} AS low FROM (SELECT rn, rn % 3 AS g, f FROM (${rows}) AS t0) AS t GROUP BY g) AS groups`);
+        expect((m!['low'] as unknown[]).map(num)).toEqual(held.slice(0, n));
       }), { numRuns: RUNS });
     });
 

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileExpression } from '../../src/expression/index.js';
 import { isIpAddressText } from '../../src/net/index.js';
-import { expressionToSql, IPV4_PATTERN, IPV6_PATTERN, sqlIdentifier, sqlString } from '../../src/sql/index.js';
+import { dialectOf, expressionToSql, ipTextColumn, IPV4_PATTERN, IPV6_PATTERN, keyedAddresses, sqlIdentifier, sqlString } from '../../src/sql/index.js';
+import { NETWORK_FIELDS } from '../../src/expression/index.js';
 import { expression, ipItem, LISTS, packet } from '../expression/arbitraries.js';
 import { FLOW_COLUMNS, flowRow, ipish } from '../helpers/sql-flows.js';
 import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type Engine } from '../helpers/sql-engines.js';
@@ -16,11 +17,31 @@ import { bool, describeSkippedEngines, duckdbEngine, SQL_ENGINES, relation, type
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 200 : 100));
 const flowPacket = fc.tuple(packet, fc.option(ipish), fc.option(ipish)).map(([p, s, d]) => ({ ...p, ...(s !== null ? { 'ip.src': s } : {}), ...(d !== null ? { 'ip.dst': d } : {}) }));
 
+/** Address fields, read by the flow source as text and then keyed (keyedAddresses). */
+const IP_FIELDS = NETWORK_FIELDS.filter((f) => f.type === 'Ip');
+const IP_NAMES = new Set(IP_FIELDS.map((f) => f.name));
+const TEXT_COLUMNS = FLOW_COLUMNS.map(([n, d, c]) => [IP_NAMES.has(n) ? ipTextColumn(n) : n, d, c] as [string, string, string]);
+
 describeSkippedEngines('network expressions');
 for (const make of SQL_ENGINES) {
   describe(`network expressions on ${make === duckdbEngine ? 'DuckDB' : 'ClickHouse (chdb)'}`, () => {
     let engine: Engine;
     const q = (n: string) => sqlIdentifier(n, engine.dialect);
+    /** The rows with each address's keys computed once (as simulate --engine reads flows), and the option that compares them. */
+    const keyed = (rows: readonly Record<string, unknown>[]) => {
+      const texts = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [IP_NAMES.has(k) ? ipTextColumn(k) : k, v])));
+      const inner = relation(texts, TEXT_COLUMNS, engine.dialect, q);
+      // relation() gives `(…) AS t` or `(VALUES …) AS t(…)`: a subquery of its own for keyedAddresses.
+      return keyedAddresses(dialectOf(engine.dialect), IP_FIELDS, `(SELECT * FROM ${inner})`, 'k');
+    };
+    /** The expression over plain rows and over keyed rows: both must give the matcher's answers. */
+    const both = async (text: string, rows: readonly Record<string, unknown>[], lists: NonNullable<Parameters<typeof expressionToSql>[1]>['lists'], plain: string): Promise<boolean[][]> => {
+      const k = keyed(rows);
+      const withKeys = expressionToSql(text, { dialect: engine.dialect, lists, ipKeys: k.ipKeys }).sql!;
+      const a = await engine.rows(`SELECT i, ${plain} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
+      const b = await engine.rows(`SELECT i, ${withKeys} AS m FROM ${k.from} ORDER BY i`);
+      return [a.map((r) => bool(r['m'])), b.map((r) => bool(r['m']))];
+    };
     beforeAll(async () => {
       engine = await make();
     });
@@ -48,8 +69,10 @@ for (const make of SQL_ENGINES) {
           return;
         }
         const rows = packets.map(flowRow);
-        const got = await engine.rows(`SELECT i, ${sql.sql} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
-        expect(got.map((r) => bool(r['m']))).toEqual(rows.map((r) => compiled.matcher!(r)));
+        const [plain, withKeys] = await both(text, rows, LISTS, sql.sql);
+        const want = rows.map((r) => compiled.matcher!(r));
+        expect(plain).toEqual(want);
+        expect(withKeys, 'over address keys').toEqual(want);
         compared += rows.length;
       }), { numRuns: RUNS });
       expect(compared).toBeGreaterThan(RUNS);
@@ -80,8 +103,10 @@ for (const make of SQL_ENGINES) {
         if (!compiled.matcher) return;
         const sql = expressionToSql(text, { dialect: engine.dialect, lists }).sql!;
         const rows = packets.map(flowRow);
-        const got = await engine.rows(`SELECT i, ${sql} AS m FROM ${relation(rows, FLOW_COLUMNS, engine.dialect, q)} ORDER BY i`);
-        expect(got.map((r) => bool(r['m']))).toEqual(rows.map((r) => compiled.matcher!(r)));
+        const [plain, withKeys] = await both(text, rows, lists, sql);
+        const want = rows.map((r) => compiled.matcher!(r));
+        expect(plain).toEqual(want);
+        expect(withKeys, 'over address keys').toEqual(want);
         compared++;
       }), { numRuns: 40 });
       // Generated items are valid list items: nearly every run compares.

@@ -12,7 +12,7 @@
  */
 import { formatIpAddress, type IpAddress, type IpRange } from '../../net/index.js';
 import type { Dialect, JsonValueSql } from '../dialect.js';
-import { cachedArray, INLINE_RANGES, IPV4_PATTERN, IPV6_PATTERN, v4Number, type IpSql } from '../ip.js';
+import { cachedArray, INLINE_RANGES, IPV4_PATTERN, IPV6_PATTERN, v4Number, type IpKeySql, type IpSql } from '../ip.js';
 
 /**
  * A string literal: a backslash and a quote are escaped with a backslash and a NUL is written `\0`; every
@@ -92,7 +92,29 @@ function family(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | und
   return `(${guard} AND (${rs.map((r) => `${a6(c)} BETWEEN ${lit6(r.first)} AND ${lit6(r.last)}`).join(' OR ')}))`;
 }
 
+/** The range test of one family's key, `undefined` when the ranges hold none of that family. */
+function keyFamily(k: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined {
+  const rs = ranges.filter((r) => r.first.family === fam);
+  if (!rs.length) return undefined;
+  const lit = (a: IpAddress) => (fam === 4 ? String(v4Number(a)) : lit6(a));
+  if (ranges.length > INLINE_RANGES) return `arrayExists(r -> ${k} BETWEEN r.1 AND r.2, [${rs.map((r) => `(${lit(r.first)}, ${lit(r.last)})`).join(', ')}])`;
+  return `(${rs.map((r) => `${k} BETWEEN ${lit(r.first)} AND ${lit(r.last)}`).join(' OR ')})`;
+}
+
+/** Two keys a row: the address as a UInt32 when IPv4 text, as an IPv6 when IPv6 text (each NULL otherwise). */
+const keys: IpKeySql = {
+  of: (c) => [`if(${is4(c)}, ${n4(c)}, NULL)`, `if(${is6(c)}, ${a6(c)}, NULL)`],
+  isAddress: ([k4, k6]) => `(${k4} IS NOT NULL OR ${k6} IS NOT NULL)`,
+  // Each family's test is FALSE, not NULL, on the other family's rows: `!=` negates the whole.
+  inRanges: ([k4, k6], ranges) => {
+    const parts = [keyFamily(k4!, 4, ranges), keyFamily(k6!, 6, ranges)].filter((p): p is string => p !== undefined);
+    return parts.length ? `(${parts.map((p) => `COALESCE(${p}, FALSE)`).join(' OR ')})` : 'FALSE';
+  },
+  compare: ([k4, k6], op, a) => (a.family === 4 ? `${k4} ${op} ${v4Number(a)}` : `${k6} ${op} ${lit6(a)}`),
+};
+
 const ip: IpSql = {
+  keys,
   isAddress: (c) => `(${is4(c)} OR ${is6(c)})`,
   inRanges: (c, ranges) => {
     const parts = [family(c, 4, ranges), family(c, 6, ranges)].filter((p): p is string => p !== undefined);
@@ -129,6 +151,7 @@ export const CLICKHOUSE: Dialect = {
   nullableArrays: false,
   countIf: (cond) => `countIf(${cond})`,
   lowestIf: (expr, n, cond) => `groupArraySortedIf(${n})(${expr}, ${cond})`,
+  mergeLowestIf: (expr, n, cond) => `arraySlice(arraySort(arrayFlatten(groupArrayIf(${expr}, ${cond}))), 1, ${n})`,
   emptyInt64Array: "CAST([], 'Array(Int64)')",
   json,
   jsonKeys: (col) => `arrayJoin(JSONExtractKeys(${col}))`,
@@ -157,5 +180,6 @@ export const CLICKHOUSE: Dialect = {
     keepNumbering: (relation) => `(SELECT * FROM ${relation} LIMIT 9223372036854775807) AS numbered`,
     // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
     nativeIpText: (col, type) => (/\bIPv[46]\b/.test(type) ? `toString(${col})` : undefined),
+    lineMembers: (col, keys) => ({ items: [], member: (i) => [col, keys[i]] }),
   },
 };

@@ -9,7 +9,7 @@
  */
 import type { IpAddress, IpRange } from '../../net/index.js';
 import type { Dialect, JsonValueSql } from '../dialect.js';
-import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, type IpSql } from '../ip.js';
+import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, type IpKeySql, type IpSql } from '../ip.js';
 
 /**
  * A string literal: a quote is doubled, a backslash is an ordinary character. A NUL cannot appear inside a
@@ -100,7 +100,25 @@ function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | und
   return `list_transform([${key(c, fam)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
 }
 
+/**
+ * One key a row for both families: the family tag keeps them apart in every comparison (a `4…` key is
+ * never between two `6…` keys), so a range list of both families is one list of key pairs.
+ */
+const keys: IpKeySql = {
+  of: (c) => [`list_transform([${c}], s -> COALESCE(${KEY4}, ${KEY6}))[1]`],
+  isAddress: ([k]) => `${k} IS NOT NULL`,
+  inRanges: ([k], ranges) => {
+    if (!ranges.length) return 'FALSE';
+    if (ranges.length <= INLINE_RANGES) return `(${ranges.map((r) => `${k} BETWEEN ${string(ipKey(r.first))} AND ${string(ipKey(r.last))}`).join(' OR ')})`;
+    const array = cachedArray(ranges, 'duckdb-keys', () => `[${ranges.map((r) => `[${string(ipKey(r.first))}, ${string(ipKey(r.last))}]`).join(', ')}]`);
+    return `list_transform([${k}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+  },
+  // The tag first: an IPv6 key is above every IPv4 one.
+  compare: ([k], op, a) => `(starts_with(${k}, '${a.family}') AND ${k} ${op} ${string(ipKey(a))})`,
+};
+
 const ip: IpSql = {
+  keys,
   isAddress: (c) => `(regexp_full_match(${c}, ${string(IPV4_PATTERN)}) OR regexp_full_match(${c}, ${string(IPV6_PATTERN)}))`,
   inRanges: (c, ranges) => {
     const parts = [within(c, 4, ranges), within(c, 6, ranges)].filter((p): p is string => p !== undefined);
@@ -132,6 +150,7 @@ export const DUCKDB: Dialect = {
   nullableArrays: true,
   countIf: (cond) => `count(*) FILTER (WHERE ${cond})`,
   lowestIf: (expr, n, cond) => `COALESCE(min(${expr}, ${n}) FILTER (WHERE ${cond}), [])`,
+  mergeLowestIf: (expr, n, cond) => `COALESCE(list_slice(list_sort(flatten(list(${expr}) FILTER (WHERE ${cond}))), 1, ${n}), [])`,
   emptyInt64Array: '[]::BIGINT[]',
   json,
   jsonKeys: (col) => `unnest(json_keys(${col}))`,
@@ -157,5 +176,6 @@ export const DUCKDB: Dialect = {
     keepNumbering: (relation) => relation,
     // Addresses are text here (no inet extension): no column holds an address type.
     nativeIpText: () => undefined,
+    lineMembers: (col, keys) => ({ items: keys.length ? [`json_extract(${col}, [${keys.map(memberPath).join(', ')}]) AS rulekit_members`] : [], member: (i) => [`rulekit_members[${i + 1}]`] }),
   },
 };
