@@ -9,15 +9,12 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
-import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
-import { SourceText, type Diagnostic } from '../diagnostics/index.js';
+import { SourceText } from '../diagnostics/index.js';
 import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
-import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
+import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
+import { readTrafficRecords, TrafficFileError } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './lists.js';
 
@@ -125,51 +122,30 @@ function gitShow(rev: string, path: string): string {
   }
 }
 
-/** The rulesets of one file, by the kind its name (else its content) says. */
+/** The rulesets of one file (src/lint/ruleset-sides.ts), with their rules' lines; a side that cannot be compared is a usage error. */
 function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
-  const kind = kindOfPath(path) ?? detectKind(text);
   const src = new SourceText(text);
-  const line = (offset: number | undefined) => (offset === undefined ? undefined : src.position(offset).line);
-  if (kind === 'terraform') {
-    return terraformResources(text, 'cloudflare_ruleset').map((address) => {
-      const rs = terraformRuleset(text, address)!;
-      const problems = [...rs.unreadable.map((u) => `${u.message} (line ${line(u.range.start)})`)];
-      const rules = rs.rules.map((r) => {
-        if (!r.expression || r.expression.holes.length) problems.push(`${r.label}.expression is not a literal string (line ${line(r.range.start)}): its packets are known only to Terraform`);
-        const rule: Record<string, unknown> = { action: r.action, expression: r.expression?.map.text ?? '' };
-        for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
-        if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
-        return rule;
-      });
-      // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
-      if (problems.length && (options.resource === undefined || options.resource === address)) throw new UsageError(`${shown}: ${address}: ${problems.join('; ')}`);
-      return { name: address, ruleset: { rules, ...(rs.phase !== undefined ? { phase: rs.phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
-    });
+  try {
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource }).map((s) => ({
+      name: s.name,
+      ruleset: s.ruleset,
+      lineOf: (i: number) => {
+        const at = s.rangeOf(i)?.start;
+        return at === undefined ? undefined : src.position(at).line;
+      },
+    }));
+  } catch (e) {
+    throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-  if (kind === 'rules') throw new UsageError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);
-  const extracted = kind === 'json' ? extractJson(text, true) : extractYaml(text, true);
-  const bad = extracted.diagnostics.find((d: Diagnostic) => d.severity === 'error');
-  if (bad) throw new UsageError(`${shown}:${line(bad.range?.start) ?? 1}: ${bad.message}`);
-  const bodies = extracted.items.filter((i): i is BodyItem => i.kind === 'ruleset');
-  if (!bodies.length) throw new UsageError(`${shown}: holds no ruleset (a create or PUT body, an array of rules)`);
-  return bodies.map((b) => {
-    const value = b.value as { rules: unknown[]; phase?: unknown };
-    const phase = typeof value.phase === 'string' ? value.phase : options.phase;
-    return { name: bodies.length === 1 ? shown : b.label, ruleset: { ...value, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(b.locate(`/rules/${i}`, 'value')?.start) };
-  });
 }
 
-/** The rulesets to compare: the one of each file, or those of the same name (one side empty where only the other has it). */
+/** The rulesets to compare (src/lint/ruleset-sides.ts). */
 function pairSides(olds: Side[], news: Side[], resource: string | undefined): [Side | undefined, Side | undefined][] {
-  if (resource !== undefined) {
-    const o = olds.find((s) => s.name === resource);
-    const n = news.find((s) => s.name === resource);
-    if (!o && !n) throw new UsageError(`no ruleset ${resource} on either side (they have ${[...new Set([...olds, ...news].map((s) => s.name))].join(', ')})`);
-    return [[o, n]];
+  try {
+    return pairRulesetSides(olds, news, resource);
+  } catch (e) {
+    throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-  if (olds.length === 1 && news.length === 1) return [[olds[0], news[0]]];
-  const names = [...new Set([...olds, ...news].map((s) => s.name))];
-  return names.map((name) => [olds.find((s) => s.name === name), news.find((s) => s.name === name)]);
 }
 
 /** Count the packets of a capture or NDJSON file through every pair at once (the file is read once). */
@@ -180,85 +156,14 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   });
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
-  const head = new Uint8Array(4);
-  const fd = await open(path, 'r');
-  await fd.read(head, 0, 4, 0);
-  await fd.close();
-  if (requests[0]) {
-    if (captureFormatOf(head)) throw new UsageError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
-    const read = await readRequestsFile(path);
-    read.records.forEach((record, index) => {
+  try {
+    await readTrafficRecords(path, requests[0] ? 'request' : 'packet', (record, index) => {
       for (const c of counters) c.add(record, index);
     });
-    counters.forEach((c, i) => (reports[i]!.counts = c.result()));
-    return;
-  }
-  if (captureFormatOf(head)) {
-    let index = 0;
-    for await (const record of readCapture(createReadStream(path))) {
-      const { packet } = decodePacket(record, { problems: false });
-      for (const c of counters) c.add(packet as unknown as Record<string, unknown>, index);
-      index++;
-    }
-  } else {
-    const text = await readText(path);
-    let index = 0;
-    for (const [n, line] of text.split('\n').entries()) {
-      if (!line.trim()) continue;
-      let packet: unknown;
-      try {
-        packet = JSON.parse(line);
-      } catch {
-        throw new UsageError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
-      }
-      if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new UsageError(`${path}:${n + 1}: not a JSON object`);
-      for (const c of counters) c.add(packet as Record<string, unknown>, index);
-      index++;
-    }
+  } catch (e) {
+    throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
-}
-
-/**
- * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
- * line), or a HAR file. A line that is neither is a usage error naming it.
- */
-async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[] }> {
-  const text = await readText(path);
-  const first = text.trimStart();
-  if (first.startsWith('{')) {
-    try {
-      const whole = JSON.parse(first) as unknown;
-      if (isHar(whole)) {
-        const read = readRequests(text, { format: 'har' });
-        const bad = read.diagnostics.find((d) => d.severity === 'error');
-        if (bad) throw new UsageError(`${path}: ${bad.message}`);
-        return { records: read.requests.map((r) => requestRecord(r.request)) };
-      }
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      // several lines: NDJSON
-    }
-  }
-  const records: Record<string, unknown>[] = [];
-  for (const [n, line] of text.split('\n').entries()) {
-    if (!line.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new UsageError(`${path}:${n + 1}: not JSON (NDJSON request objects or Logpush http_requests lines)`);
-    }
-    if (isLogpushLine(value)) {
-      records.push(logpushRecord(value).record);
-      continue;
-    }
-    const out: Diagnostic[] = [];
-    const request = readRequestObject(value, { pointer: '', line: n + 1 }, out);
-    if (!request) throw new UsageError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
-    records.push(requestRecord(request));
-  }
-  return { records };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
