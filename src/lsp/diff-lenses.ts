@@ -84,7 +84,7 @@ export async function diffLenses(input: DiffLensInput): Promise<DiffLensResult> 
 /** Per pair of deciding rules, the changed traffic (from the counts) or the regions (without). */
 interface Bucket {
   regions: number[];
-  counts: { old: Decision; new: Decision; count: number; example?: Record<string, unknown> }[];
+  counts: { old: Decision; new: Decision; count: number; example?: { index: number; record: Record<string, unknown> } }[];
 }
 
 async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: DiffLensInput): Promise<DiffLens[]> {
@@ -121,7 +121,7 @@ async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: Dif
   const buckets = new Map<number, Bucket>();
   const bucket = (k: number) => buckets.get(k) ?? (buckets.set(k, { regions: [], counts: [] }), buckets.get(k)!);
   diff.regions.forEach((r, i) => bucket(owner(r.old.rule?.index, r.new.rule?.index)).regions.push(i));
-  for (const p of counts?.pairs ?? []) bucket(owner(p.old.rule?.index, p.new.rule?.index)).counts.push({ old: p.old, new: p.new, count: p.count, example: p.examples[0]?.packet as Record<string, unknown> | undefined });
+  for (const p of counts?.pairs ?? []) bucket(owner(p.old.rule?.index, p.new.rule?.index)).counts.push({ old: p.old, new: p.new, count: p.count, ...(p.examples[0] ? { example: { index: p.examples[0].index, record: p.examples[0].packet as Record<string, unknown> } } : {}) });
   // Every added or edited rule has a lens, whatever its edit changes; so has the ruleset when rules were removed.
   newRules.forEach((_, i) => changed(i) && bucket(i));
   if (removed.length) bucket(-1);
@@ -171,6 +171,12 @@ function regionsTitle(b: Bucket, diff: RulesetDiff): string {
 
 const code = (s: string) => `\`${s.replace(/`/g, 'ˋ')}\``;
 
+/** A record in one short line: its scalar fields (a decoded packet's raw header bytes left out), cut at 160 characters. */
+function shortRecord(r: Record<string, unknown>): string {
+  const s = JSON.stringify(Object.fromEntries(Object.entries(r).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))));
+  return s.length > 160 ? `${s.slice(0, 159)}…` : s;
+}
+
 /** The Markdown behind a lens: its regions with witnesses (or why unknown), and the counted traffic. */
 function detailOf(b: Bucket, diff: RulesetDiff, counts: TrafficDiff | undefined, input: DiffLensInput, what: string): string {
   const out = [`**rulekit diff** against ${code(input.oldName)}: ${what}`, ''];
@@ -185,7 +191,7 @@ function detailOf(b: Bucket, diff: RulesetDiff, counts: TrafficDiff | undefined,
   }
   if (counts && b.counts.length) {
     out.push('', `Traffic of ${input.traffic!.name}:`);
-    for (const c of b.counts) out.push(`- ${plural(c.count, diff.unit)}: ${decisionText(c.old)} → ${decisionText(c.new)}${c.example ? `, e.g. ${code(JSON.stringify(c.example))}` : ''}`);
+    for (const c of b.counts) out.push(`- ${plural(c.count, diff.unit)}: ${decisionText(c.old)} → ${decisionText(c.new)}${c.example ? `, e.g. #${c.example.index} ${code(shortRecord(c.example.record))}` : ''}`);
   }
   return out.join('\n');
 }

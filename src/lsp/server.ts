@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CodeActionKind, CodeLensRefreshRequest, DidChangeConfigurationNotification, MarkupKind, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, DidChangeConfigurationNotification, MarkupKind, MessageType, ShowMessageNotification, TextDocuments, TextDocumentSyncKind,
   type Connection, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fullCheck, kindOf, quickCheck, type DocumentCheck } from './check.js';
@@ -135,6 +135,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       waitingForSettings = undefined;
       checks.clear();
       for (const doc of documents.all()) if (!waited || waited.has(doc.uri) || configurationRequests) schedule(doc.uri);
+      // The diff lenses read rulekit.diff: shown lenses may say otherwise now.
+      if (!waited) lenses.refreshAll();
     }
   };
 
@@ -172,12 +174,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     store.setClient((change.settings as { rulekit?: unknown } | null)?.rulekit);
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
+    lenses.refreshAll();
   });
 
   connection.onShutdown(() => Promise.all([checker.close(), lenses.close()]).then(() => undefined));
   // rulekit.config.json changed (clients that watch it say so): settings are re-read on the next check.
   connection.onDidChangeWatchedFiles(() => {
     store.invalidate();
+    lenses.refreshAll();
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
   });
@@ -214,7 +218,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onExecuteCommand((p) => {
     if (p.command !== SHOW_DIFF_COMMAND) return null;
     const detail = typeof p.arguments?.[1] === 'string' ? p.arguments[1] : '';
-    void connection.window.showInformationMessage(detail);
+    // A notification: a client that does not answer window/showMessageRequest must not leave a promise to reject.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: detail });
     return detail;
   });
   connection.onSignatureHelp((p) => withDoc(p.textDocument.uri, (doc, c) => signatureHelp(c, doc.offsetAt(p.position), settingsOf(doc.uri)), null));

@@ -73,6 +73,11 @@ export class DiffLenses {
     }, this.host.delay));
   }
 
+  /** The settings changed: clients showing lenses are asked to ask again. */
+  refreshAll(): void {
+    if (this.asked.size) this.host.refresh?.();
+  }
+
   closed(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
