@@ -180,9 +180,9 @@ export class SettingsStore {
       return out;
     }
     if (typeof given.base === 'string' && given.base.trim()) out.base = given.base.trim();
-    else if (given.base !== undefined) problems.push('rulekit.diff.base is a git revision (HEAD, main, HEAD~1)');
+    else if (given.base !== undefined && given.base !== '' && given.base !== null) problems.push('rulekit.diff.base is a git revision (HEAD, main, HEAD~1)');
     if (typeof given.capture === 'string' && given.capture.trim()) out.capture = isAbsolute(given.capture) ? given.capture : resolve(this.clientRoot, given.capture);
-    else if (given.capture !== undefined) problems.push('rulekit.diff.capture is the path of a pcap/pcapng capture or an NDJSON file');
+    else if (given.capture !== undefined && given.capture !== '' && given.capture !== null) problems.push('rulekit.diff.capture is the path of a pcap/pcapng capture or an NDJSON file');
     return out;
   }
 }
