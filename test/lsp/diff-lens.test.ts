@@ -55,11 +55,11 @@ function repository(): string {
 }
 
 interface CliPair { old: { verdict: string; rule?: { index: number } }; new: { verdict: string; rule?: { index: number } }; count: number }
-interface CliReport { regions: { change: 'verdict' | 'rule'; old: { verdict: string; rule?: { index: number } }; new: { verdict: string; rule?: { index: number } }; witness?: unknown }[]; matches: { old: number; new: number }[]; counts?: { pairs: CliPair[] } }
+interface CliReport { regions: { change: 'verdict' | 'rule'; old: { verdict: string; rule?: { index: number } }; new: { verdict: string; rule?: { index: number } }; witness?: unknown }[]; matches: { old: number; new: number }[]; counts?: { pairs: CliPair[]; verdictChanged: number } }
 
-/** `rulekit diff --git HEAD fw.json [--against cap.pcap] --format json` of the file as it is on disk. */
-function cliDiff(dir: string, against: boolean): CliReport {
-  const r = spawnSync(process.execPath, [CLI, 'diff', '--git', 'HEAD', 'fw.json', ...(against ? ['--against', 'cap.pcap'] : []), '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+/** `rulekit diff --git HEAD FILE [--against CAPTURE] --format json` of the file as it is on disk. */
+function cliDiff(dir: string, against: string | undefined, file = 'fw.json'): CliReport {
+  const r = spawnSync(process.execPath, [CLI, 'diff', '--git', 'HEAD', file, ...(against ? ['--against', against] : []), '--format', 'json'], { cwd: dir, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { reports: CliReport[] }).reports[0]!;
 }
@@ -118,13 +118,15 @@ describeGit('rulekit lsp: diff lenses', () => {
     const lenses = await lensesOf(lsp, doc.uri);
     // The editor's text on disk, for the CLI (the LSP read the base from git, the text from the editor).
     writeFileSync(join(dir, 'fw.json'), EDITED);
-    const cli = cliDiff(dir, true);
+    const cli = cliDiff(dir, 'cap.pcap');
     const web = cliFigures(cli, 2);
     const office = cliFigures(cli, 1);
     const removed = cliFigures(cli, -1);
     // The capture has port-443 packets the widened rule now blocks, and UDP packets the removed rule blocked.
     expect(web.blocks).toBeGreaterThan(0);
     expect(removed.allows).toBeGreaterThan(0);
+    // Every packet whose verdict changes is on exactly one lens.
+    expect([web, office, removed].reduce((n, f) => n + f.blocks + f.allows, 0)).toBe(cli.counts!.verdictChanged);
     expect(lensAt(doc, lenses, '"ref": "web"')?.command?.title).toBe(`blocks ${web.blocks} more · allows ${web.allows} more packets of cap.pcap`);
     expect(lensAt(doc, lenses, '"ref": "office"')?.command?.title).toBe(office.blocks + office.allows ? `blocks ${office.blocks} more · allows ${office.allows} more packets of cap.pcap` : 'no change in traffic of cap.pcap');
     // The removed rule's lens is on the ruleset (its first line).
@@ -151,7 +153,7 @@ describeGit('rulekit lsp: diff lenses', () => {
     await applied;
     const doc = TextDocument.create(uri, 'json', 2, EDITED);
     const lenses = await lensesOf(lsp, uri);
-    const cli = cliDiff(dir, false);
+    const cli = cliDiff(dir, undefined);
     const web = cliFigures(cli, 2).regions;
     expect(web.length).toBeGreaterThan(0);
     const changes = [...new Set(web.map((r) => (r.change === 'rule' ? `${r.new.verdict} by another rule` : `${r.old.verdict} → ${r.new.verdict}`)))].join(', ');
@@ -159,6 +161,45 @@ describeGit('rulekit lsp: diff lenses', () => {
     const removed = cliFigures(cli, -1).regions;
     expect(lenses.some((l) => l.command?.title.startsWith(`removed rule 2 "udp": ${removed.length} region`))).toBe(true);
     const back = lsp.diagnostics(uri);
+    await lsp.changeSettings({ diff: { capture: 'cap.pcap' } });
+    await back;
+  });
+
+  it('Terraform, an HTTP phase, Logpush lines as the traffic: requests counted as the CLI counts them', async () => {
+    const tf = (bots: string) => `resource "cloudflare_ruleset" "waf" {
+  zone_id = var.zone
+  name    = "waf"
+  kind    = "zone"
+  phase   = "http_request_firewall_custom"
+  rules = [
+    { ref = "admin", action = "block", expression = "http.request.uri.path eq \\"/admin\\"" },
+    { ref = "posts", action = "block", expression = "${bots}" },
+  ]
+}
+`;
+    const before = tf('ip.src.country eq \\"XX\\" and http.request.method eq \\"POST\\"');
+    const after = tf('ip.src.country eq \\"XX\\"');
+    writeFileSync(join(dir, 'waf.tf'), before);
+    git(dir, 'add', 'waf.tf');
+    git(dir, 'commit', '-q', '-m', 'waf');
+    const line = (uri: string, country: string, method: string) => JSON.stringify({ ClientRequestMethod: method, ClientRequestScheme: 'https', ClientRequestHost: 'example.com', ClientRequestURI: uri, ClientIP: '192.0.2.9', ClientCountry: country, EdgeStartTimestamp: '2026-11-28T10:00:00Z', RayID: '8c1f' });
+    writeFileSync(join(dir, 'http.ndjson'), [line('/admin', 'de', 'GET'), line('/login', 'xx', 'POST'), line('/login', 'xx', 'GET'), line('/cart', 'xx', 'GET'), line('/cart', 'us', 'POST')].join('\n') + '\n');
+    const applied = lsp.diagnostics(fileUri(join(dir, 'fw.json')));
+    await lsp.changeSettings({ diff: { capture: 'http.ndjson' } });
+    await applied;
+
+    const uri = fileUri(join(dir, 'waf.tf'));
+    await lsp.open(uri, 'terraform', before, 1);
+    await lsp.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: 2 }, contentChanges: [{ text: after }] });
+    const doc = TextDocument.create(uri, 'terraform', 2, after);
+    const lenses = await lensesOf(lsp, uri);
+    writeFileSync(join(dir, 'waf.tf'), after);
+    const posts = cliFigures(cliDiff(dir, 'http.ndjson', 'waf.tf'), 1);
+    expect(posts.blocks).toBe(2);
+    expect(lenses.map((l) => l.command?.title)).toEqual([`blocks ${posts.blocks} more · allows ${posts.allows} more requests of http.ndjson`]);
+    expect(lensAt(doc, lenses, '{ ref = "posts"')).toBeDefined();
+
+    const back = lsp.diagnostics(fileUri(join(dir, 'fw.json')));
     await lsp.changeSettings({ diff: { capture: 'cap.pcap' } });
     await back;
   });
