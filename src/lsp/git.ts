@@ -5,6 +5,7 @@
  * @module
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** The text, or why there is none (git's first line of error, or that git is not installed). */
@@ -15,6 +16,8 @@ export const REVISION = /^[^-\s][^\s:]*$/;
 
 export function gitShow(rev: string, path: string): Promise<GitText> {
   if (!REVISION.test(rev)) return Promise.resolve({ reason: `rulekit.diff.base is a revision (a commit, a branch, HEAD~1), not ${JSON.stringify(rev)}` });
+  // A missing working directory fails the spawn with ENOENT too: said here, not taken for a missing git.
+  if (!existsSync(dirname(path))) return Promise.resolve({ reason: `${dirname(path)} does not exist` });
   return new Promise((resolve) => {
     execFile('git', ['show', `${rev}:./${basename(path)}`], { cwd: dirname(path), encoding: 'utf8', maxBuffer: 256 << 20, windowsHide: true }, (error, stdout, stderr) => {
       if (!error) return resolve({ text: stdout });
