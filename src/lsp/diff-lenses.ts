@@ -25,6 +25,8 @@ export interface DiffLens {
   title: string;
   /** The regions with witnesses and counts, as Markdown (hover, the lens's command). */
   detail: string;
+  /** The figures of the title: regions (and unknown ones); with traffic, the records blocked, allowed and decided otherwise. */
+  figures: { regions: number; unknown: number; traffic?: { blocks: number; allows: number; other: number } };
 }
 
 /** What {@link diffLenses} needs. */
@@ -132,8 +134,10 @@ async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: Dif
     if (!range) continue;
     const unit = diff.unit;
     const removedText = k < 0 && removed.length ? `removed ${removed.map((i) => ruleName(oldRules[i], i)).join(', ')}: ` : '';
-    const title = removedText + (input.traffic ? trafficTitle(b, unit, input.traffic.name) : regionsTitle(b, diff));
-    out.push({ start: range.start, end: range.end, target: k >= 0 ? 'rule' : 'ruleset', ...(k >= 0 ? { index: k } : {}), title, detail: detailOf(b, diff, counts, input, k >= 0 ? `rule ${k}` : n.name) });
+    const traffic = input.traffic ? trafficFigures(b) : undefined;
+    const title = removedText + (traffic ? trafficTitle(traffic, unit, input.traffic!.name) : regionsTitle(b, diff));
+    const figures = { regions: b.regions.length, unknown: b.regions.filter((i) => diff.regions[i]!.kind === 'unknown').length, ...(traffic ? { traffic } : {}) };
+    out.push({ figures, start: range.start, end: range.end, target: k >= 0 ? 'rule' : 'ruleset', ...(k >= 0 ? { index: k } : {}), title, detail: detailOf(b, diff, counts, input, k >= 0 ? `rule ${k}` : n.name) });
   }
   return out;
 }
@@ -144,8 +148,8 @@ function ruleName(rule: unknown, index: number): string {
   return `rule ${index}${name !== undefined ? ` ${JSON.stringify(name)}` : ''}`;
 }
 
-/** `blocks 3 more · allows 0 more packets of capture.pcap` (and what else changes), or no change. */
-function trafficTitle(b: Bucket, unit: string, name: string): string {
+/** The records this lens's change blocks that were not blocked, allows that were not allowed, and decides otherwise. */
+function trafficFigures(b: Bucket): { blocks: number; allows: number; other: number } {
   let blocks = 0;
   let allows = 0;
   let other = 0;
@@ -154,6 +158,11 @@ function trafficTitle(b: Bucket, unit: string, name: string): string {
     else if (c.new.verdict === 'allow' && c.old.verdict !== 'allow') allows += c.count;
     else other += c.count;
   }
+  return { blocks, allows, other };
+}
+
+/** `blocks 3 more · allows 0 more packets of capture.pcap` (and what else changes), or no change. */
+function trafficTitle({ blocks, allows, other }: { blocks: number; allows: number; other: number }, unit: string, name: string): string {
   if (blocks + allows + other === 0) return `no change in traffic of ${name}`;
   return `blocks ${blocks} more · allows ${allows} more ${unit}s of ${name}${other ? ` · ${other} decided otherwise` : ''}`;
 }
