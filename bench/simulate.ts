@@ -5,6 +5,9 @@
  * (bench/ruleset-fixture.ts), which tshark gets as exported by `rulekit export --wireshark`. Every pair is
  * printed as packets/s and as a ratio, with rulekit's peak RSS at each size (memory should not grow
  * with the capture). tshark's and rulekit's counts of blocked packets must agree, or the bench throws.
+ * With the first rule, `tcpdump -r FILE -w /dev/null BPF` runs in the same interleaved rounds: libpcap's
+ * compiled BPF is the physical anchor for a header-only rule (the issue's target: rulekit ≤ 2.5× tcpdump
+ * at 1M packets); the packets it matches are counted once, untimed, from its `-w -` output.
  * A second table times rulekit on the same captures written as pcapng (one Enhanced Packet Block per
  * packet) beside the pcap, in the same interleaved runs.
  *
@@ -93,9 +96,31 @@ interface Cell {
   tshark?: RunStats;
   tsharkPeakMB?: number;
   tsharkNote?: string;
+  tcpdump?: RunStats;
+  tcpdumpMatched?: number;
 }
 
 const tsharkInstalled = spawnSync('tshark', ['-v'], { stdio: 'ignore' }).status === 0;
+const tcpdumpInstalled = spawnSync('tcpdump', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** The fixture's first rule, and the same packets as a libpcap filter (written by hand: rulekit has no BPF exporter). */
+const FIRST_RULE = 'tcp.dstport in {1000 2000 3000..3010}';
+const FIRST_RULE_BPF = 'tcp dst port 1000 or tcp dst port 2000 or tcp dst portrange 3000-3010';
+
+/** Packets in a pcap byte stream (tcpdump's `-w -`): the 24-byte file header, then a 16-byte header and the bytes of each record. */
+function pcapRecords(bytes: Buffer): number {
+  const little = bytes.readUInt32LE(0) === 0xa1b2c3d4 || bytes.readUInt32LE(0) === 0xa1b23c4d;
+  let n = 0;
+  for (let at = 24; at + 16 <= bytes.length; n++) at += 16 + (little ? bytes.readUInt32LE(at + 8) : bytes.readUInt32BE(at + 8));
+  return n;
+}
+
+/** What tcpdump matches in `file` with the first rule's filter (one untimed run). */
+function tcpdumpMatched(file: string): number {
+  const r = spawnSync('tcpdump', ['-n', '-r', file, '-w', '-', FIRST_RULE_BPF], { maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`tcpdump failed: ${r.stderr.toString()}`);
+  return pcapRecords(r.stdout);
+}
 
 /** Lines of `-T fields -e frame.number`: one per packet that passed the filter. */
 const matchedLines = (r: ProcessRun) => r.stdout.split('\n').filter((l) => l.length > 0).length;
@@ -114,6 +139,7 @@ async function compare(fixtureDir: string): Promise<void> {
   const filters = await exportRules(fx.specs, fx.lists);
   const firstFilter = filters[0]!;
   const wsConfig = wiresharkConfig(join(fixtureDir, 'wireshark'), blockedFilter(fx.specs, filters));
+  if (fx.specs[0]!.expression !== FIRST_RULE) throw new Error(`the fixture's first rule is ${fx.specs[0]!.expression}; FIRST_RULE_BPF says ${FIRST_RULE}`);
 
   const cells: Cell[] = [];
   for (const n of SIZES) {
@@ -139,7 +165,9 @@ async function compare(fixtureDir: string): Promise<void> {
     ];
     const withTshark = (p: (typeof pairs)[number]) => tsharkInstalled && n <= p.max;
     // rulekit's two commands, then tshark's where it runs at this size: all interleaved (bench/processes.ts).
-    const commands = [...pairs.map((p) => p.rulekit), ...pairs.filter(withTshark).map((p) => p.tshark)];
+    const tcpdump: Command | undefined = tcpdumpInstalled ? { name: 'tcpdump (first rule)', cmd: 'tcpdump', args: ['-n', '-r', file, '-w', '/dev/null', FIRST_RULE_BPF] } : undefined;
+    const commands = [...pairs.map((p) => p.rulekit), ...pairs.filter(withTshark).map((p) => p.tshark), ...(tcpdump ? [tcpdump] : [])];
+    const tcpdumpAt = tcpdump ? commands.length - 1 : -1;
     const blocked: number[][] = commands.map(() => []);
     const peaks: number[][] = pairs.map(() => []);
     const { stats: timed, runs } = runInterleaved(commands, {
@@ -150,7 +178,7 @@ async function compare(fixtureDir: string): Promise<void> {
           const m = /peak RSS ([\d.]+) MB/.exec(r.stderr);
           if (!m) throw new Error(`no --stats line from rulekit simulate: ${r.stderr}`);
           peaks[i]!.push(Number(m[1]));
-        } else blocked[i]!.push(matchedLines(r));
+        } else if (i !== tcpdumpAt) blocked[i]!.push(matchedLines(r));
       },
     });
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -167,6 +195,10 @@ async function compare(fixtureDir: string): Promise<void> {
         if (tp.length) cell.tsharkPeakMB = Math.max(...tp);
         t++;
       } else cell.tsharkNote = tsharkInstalled ? `not run above ${countLabel(p.max)} packets (${p.knob})` : 'tshark not installed';
+      if (tcpdump && p.rules === 'first rule') {
+        cell.tcpdump = timed[tcpdumpAt]!;
+        cell.tcpdumpMatched = tcpdumpMatched(file);
+      }
       cells.push(cell);
     });
   }
@@ -196,6 +228,26 @@ async function compare(fixtureDir: string): Promise<void> {
       ...(canMeasurePeak ? [] : ['tshark peak RSS not measured (no GNU time at /usr/bin/time)']),
     ],
   );
+
+  const withTcpdump = cells.filter((c) => c.tcpdump);
+  if (withTcpdump.length) {
+    printTable(
+      'rulekit simulate vs tcpdump, the first rule (header-only): whole processes, same files, same rounds',
+      ['capture', 'rulekit s med (min)', 'tcpdump s med (min)', 'rulekit × tcpdump (time)', 'rulekit blocked', 'tcpdump matched'],
+      withTcpdump.map((c) => [
+        `${countLabel(c.packets)} packets`,
+        `${s(c.rulekit.median)} (${s(c.rulekit.min)})`,
+        `${s(c.tcpdump!.median)} (${s(c.tcpdump!.min)})`,
+        `${(c.rulekit.median / c.tcpdump!.median).toFixed(2)}×`,
+        String(c.rulekitBlocked),
+        `${c.tcpdumpMatched}${c.tcpdumpMatched === c.rulekitBlocked ? ' (equal)' : ' (differs)'}`,
+      ]),
+      [
+        `target (issue 37): rulekit ≤ 2.5× tcpdump at 1M packets; rulekit: \`simulate first-rule.json FILE … --format json\` (${FIRST_RULE}); tcpdump: \`tcpdump -n -r FILE -w /dev/null '${FIRST_RULE_BPF}'\` (libpcap's BPF, written by hand), timed in the rounds above; its matched packets counted once from \`-w -\``,
+        `where counts differ, the two filters read different packets: libpcap's \`tcp dst port\` skips IPv6 behind extension headers and tunnelled packets, which rulekit's fields reach`,
+      ],
+    );
+  }
 
   // The same captures as pcapng: rulekit alone, the whole ruleset, both formats interleaved.
   const rows: string[][] = [];

@@ -1,45 +1,180 @@
 /**
  * The shipped build. Bundling is what keeps start-up short: Node then loads a handful of files instead of
  * the hundreds of modules of the sources and of Chevrotain, which took ~0.3 s to link and evaluate.
- * - The library: one ES module per public entry point (and the simulation worker), the shared code in
- *   common chunks, so that a class is the same class whichever entry a program imports it from.
- * - The CLI: one file with its dependencies inside. commander and cli-progress are CommonJS that
- *   require() Node built-ins, so this bundle gets a `require` from createRequire; bundled, they are not
- *   scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
- * - Deferred modules: a module that `require()`s another is bundled with that one wrapped in a function
- *   esbuild calls on the first require, so a dependency needed only by some calls is not evaluated at
- *   import. src/expression/deferred.ts and src/net/deferred.ts are such modules (their sources import
- *   plainly; see there).
+ * - The library, twice: for Node (dist/bundle/, the export map's `node` condition) and portable
+ *   (dist/bundle/portable/, every other runtime: browsers, bundlers, workers). Each is one ES module per
+ *   public entry point (and the simulation worker), the shared code in common chunks, so that a class is
+ *   the same class whichever entry a program imports it from.
+ * - The CLI: its commands' modules with their dependencies inside. commander and cli-progress are
+ *   CommonJS that require() Node built-ins, so these bundles get a `require` from createRequire; bundled,
+ *   they are not scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
+ * - Deferred modules: src/expression/deferred.ts and src/net/deferred.ts hold the large dependencies that
+ *   only some calls need (re2js, the Chevrotain grammar, ipaddr.js) behind getters; their sources import
+ *   plainly. Node parses every byte of a module file before running it, and V8 compiles a large module
+ *   more than linearly slower (the expression chunk with these inside: ~40 ms; without: ~6 ms), so for
+ *   Node the getters require() files of their own (dist/bundle/lazy/*.cjs, re2js from its package), read
+ *   on the first call. The portable build, which has no synchronous file loading, keeps them inside,
+ *   wrapped in functions esbuild evaluates on the first call.
  * Run after `tsc`, which emits the type declarations.
  */
-import { dirname } from 'node:path';
-import { rmSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { barrelImports } from './barrel-imports.mjs';
 
 /** What the server imports from node_modules at run time. */
 const SERVER_PACKAGES = ['fastify', 'fastify-plugin', '@fastify/swagger', 'better-sqlite3', 'pg', '@duckdb/node-api', 'chdb', '@clickhouse/client'];
 
-/** Modules replaced in the bundle by getters that require() what the source imports (see above). */
-const DEFERRED = {
-  'src/expression/deferred.ts': [
-    "export function regexEngine() { return require('re2js').RE2JS; }",
-    "export function grammarParser() { return require('./parser.ts'); }",
-  ].join('\n'),
-  'src/net/deferred.ts': "export function ipaddrLib() { return require('ipaddr.js'); }",
-};
+/** Where a path of the checkout is. @type {(p: string) => string} */
+const here = (p) => new URL(`../${p}`, import.meta.url).pathname;
 
-/** The esbuild plugin that swaps in the DEFERRED modules. @type {import('esbuild').Plugin} */
-const deferred = {
-  name: 'deferred',
-  setup(b) {
-    const paths = Object.keys(DEFERRED).map((p) => new URL(`../${p}`, import.meta.url).pathname);
-    b.onLoad({ filter: /deferred\.ts$/ }, (args) => {
-      const i = paths.indexOf(args.path);
-      if (i < 0) return undefined;
-      return { contents: Object.values(DEFERRED)[i], loader: 'js', resolveDir: dirname(args.path) };
-    });
+/**
+ * Files loaded by Node on first use, beside the chunks (dist/bundle/lazy/NAME.cjs): the code of `entry`
+ * (a source file or a package) with its dependencies, but for the `host` modules, which are the calling
+ * bundle's own instances handed to `load(host)` (the grammar's token types must be the lexer's).
+ */
+/** @type {{ name: string, entry: string, host: string[] }[]} */
+const LAZY = [
+  { name: 'expression-grammar', entry: 'src/expression/parser.ts', host: ['src/expression/tokens.ts', 'src/expression/diagnostics.ts'] },
+  { name: 'ipaddr', entry: 'ipaddr.js', host: [] },
+];
+
+/** The LAZY file of that name. @type {(name: string) => (typeof LAZY)[number]} */
+function lazyFile(name) {
+  const lazy = LAZY.find((l) => l.name === name);
+  if (!lazy) throw new Error(`no lazy file ${name}`);
+  return lazy;
+}
+
+/** The line of a Node bundle that loads a LAZY file with its host modules (bound to `host${i}`). @type {(name: string) => string} */
+function lazyLoad(name) {
+  const lazy = lazyFile(name);
+  const host = lazy.host.map((h, i) => `${JSON.stringify(h)}: host${i}`).join(', ');
+  return `lazyRequire('./lazy/${name}.cjs').load({ ${host} })`;
+}
+
+/** The imports of a LAZY file's host modules, from a deferred module in `dir`. @type {(name: string, dir: string) => string} */
+function hostImports(name, dir) {
+  const lazy = lazyFile(name);
+  return lazy.host.map((h, i) => `import * as host${i} from './${relative(dir, h)}';`).join('\n');
+}
+
+/** A Node deferred module's `require`: esbuild leaves a call of it alone (the file is read at run time). */
+const LAZY_REQUIRE = "import { createRequire } from 'node:module';\nconst lazyRequire = createRequire(import.meta.url);";
+
+/**
+ * Modules replaced in the bundles by getters (see above): for Node, and for the portable build.
+ * @type {Record<string, { node: string, portable: string }>}
+ */
+const DEFERRED = {
+  'src/expression/deferred.ts': {
+    node: [
+      LAZY_REQUIRE,
+      hostImports('expression-grammar', 'src/expression'),
+      'let grammar;',
+      "export function regexEngine() { return lazyRequire('re2js').RE2JS; }",
+      `export function grammarParser() { return grammar ??= ${lazyLoad('expression-grammar')}; }`,
+    ].join('\n'),
+    portable: [
+      "export function regexEngine() { return require('re2js').RE2JS; }",
+      "export function grammarParser() { return require('./parser.ts'); }",
+    ].join('\n'),
+  },
+  'src/net/deferred.ts': {
+    node: `${LAZY_REQUIRE}\nlet ipaddr;\nexport function ipaddrLib() { return ipaddr ??= ${lazyLoad('ipaddr')}; }`,
+    portable: "export function ipaddrLib() { return require('ipaddr.js'); }",
   },
 };
+
+/** The esbuild plugin that swaps in the DEFERRED modules of a `target`. @type {(target: 'node' | 'portable') => import('esbuild').Plugin} */
+function deferred(target) {
+  /** @type {import('esbuild').Plugin} */
+  return {
+    name: 'deferred',
+    setup(b) {
+      b.onLoad({ filter: /deferred\.ts$/ }, (args) => {
+        const replaced = Object.keys(DEFERRED).find((p) => here(p) === args.path);
+        if (!replaced) return undefined;
+        return { contents: DEFERRED[replaced]?.[target], loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
+ * The esbuild plugin of a LAZY file: its host modules become `host[path]`, and any other of the
+ * project's modules reached from its entry fails the build (a second copy of a module is a second state).
+ * @type {(lazy: (typeof LAZY)[number]) => import('esbuild').Plugin}
+ */
+function lazyHost(lazy) {
+  return {
+    name: 'lazy-host',
+    setup(b) {
+      b.onResolve({ filter: /^rulekit-lazy:/ }, (args) => ({ path: args.path.slice('rulekit-lazy:'.length), namespace: 'rulekit-lazy' }));
+      b.onLoad({ filter: /^entry$/, namespace: 'rulekit-lazy' }, () => ({
+        // `load` sets the host before requiring the entry, whose module code runs on that require.
+        contents: `import { setHost } from 'rulekit-lazy:holder';\nexport function load(host) { setHost(host); return require(${JSON.stringify(lazy.entry.startsWith('src/') ? here(lazy.entry) : lazy.entry)}); }`,
+        loader: 'js',
+        resolveDir: here('.'),
+      }));
+      b.onLoad({ filter: /^holder$/, namespace: 'rulekit-lazy' }, () => ({ contents: 'export let host;\nexport function setHost(h) { host = h; }', loader: 'js' }));
+      b.onLoad({ filter: /^host\//, namespace: 'rulekit-lazy' }, (args) => ({
+        contents: `module.exports = require('rulekit-lazy:holder').host[${JSON.stringify(args.path.slice('host/'.length))}];`,
+        loader: 'js',
+        resolveDir: here('.'),
+      }));
+      b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData?.lazyHost || args.namespace !== 'file') return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { lazyHost: true } });
+        if (r.errors.length) return { errors: r.errors };
+        const path = relative(here('.'), r.path);
+        if (lazy.host.includes(path)) return { path: `host/${path}`, namespace: 'rulekit-lazy' };
+        if (path.startsWith('src/') && path !== lazy.entry) {
+          return { errors: [{ text: `${lazy.name}: ${path} would be copied into the lazy file; hand it in as a host module` }] };
+        }
+        return { path: r.path };
+      });
+    },
+  };
+}
+
+/**
+ * commander requires node:child_process at import for the subcommands it can run as programs, which
+ * rulekit has none of; loading it (with net, dgram and the stream code) is ~10 ms of every command's start.
+ * In the CLI's bundle commander gets it through a getter, read if it ever spawns.
+ * @type {import('esbuild').Plugin}
+ */
+const commanderSpawnsLazily = {
+  name: 'commander-spawns-lazily',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents: "let m;\nmodule.exports = new Proxy({}, { get: (_, k) => (m ??= require('node:child_process'))[k] });",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The esbuild plugin that sends named imports of folder indexes to the defining modules
+ * (scripts/barrel-imports.mjs). The DEFERRED modules are deferred()'s.
+ * @type {import('esbuild').Plugin}
+ */
+const directImports = (() => {
+  const barrel = barrelImports(here('src/'));
+  return {
+    name: 'direct-imports',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(here('src/')) || Object.keys(DEFERRED).some((p) => here(p) === args.path)) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        const contents = barrel(args.path, source);
+        return contents === source ? undefined : { contents, loader: 'ts' };
+      });
+    },
+  };
+})();
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -55,34 +190,68 @@ const common = {
   // library's code is about half the bytes. The source maps keep stack traces readable.
   minify: true,
   logLevel: 'warning',
-  plugins: [deferred],
 };
 
 // Chunk names carry content hashes: without a clean directory, every build would leave the old ones behind.
 rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
 
-await build({
+/** The library's entry points: those that run anywhere, then the Node-only ones. */
+const PORTABLE_ENTRIES = {
+  index: 'src/index.ts',
+  logpush: 'src/logpush/index.ts',
+  capture: 'src/capture/index.ts',
+  http: 'src/http/index.ts',
+  language: 'src/language/index.ts',
+};
+const NODE_ENTRIES = { node: 'src/simulation/index.ts', worker: 'src/simulation/worker.ts', server: 'src/server/index.ts' };
+
+/** What every library build leaves outside. */
+const library = {
   ...common,
-  entryPoints: {
-    index: 'src/index.ts',
-    logpush: 'src/logpush/index.ts',
-    capture: 'src/capture/index.ts',
-    http: 'src/http/index.ts',
-    language: 'src/language/index.ts',
-    node: 'src/simulation/index.ts',
-    worker: 'src/simulation/worker.ts',
-    server: 'src/server/index.ts',
-  },
-  outdir: 'dist/bundle',
   splitting: true,
-  platform: 'neutral',
   mainFields: ['module', 'main'],
-  conditions: ['import', 'module', 'default'],
+  chunkNames: '[name]-[hash]',
   // mmdb-lib is CommonJS, loaded by import() only when a .mmdb table is read. The server's packages stay
   // packages: better-sqlite3 is a native addon, and fastify and pg are loaded only by the server entry.
   external: ['node:*', 'mmdb-lib', ...SERVER_PACKAGES],
-  chunkNames: '[name]-[hash]',
+};
+
+// The library for Node (the export map's `node` condition).
+await build({
+  ...library,
+  entryPoints: { ...PORTABLE_ENTRIES, ...NODE_ENTRIES },
+  outdir: 'dist/bundle',
+  platform: 'node',
+  // re2js is a dependency of the package: Node requires it on the first `matches` or `wildcard`.
+  external: [...library.external, 're2js'],
+  // No barrel rewriting: importing the library reaches every module anyway, and the finer chunks it makes
+  // cost more to load (more files) than they save.
+  plugins: [deferred('node')],
 });
+
+// The library for the rest (browsers, bundlers, workers): no file is loaded by require() there.
+await build({
+  ...library,
+  entryPoints: PORTABLE_ENTRIES,
+  outdir: 'dist/bundle/portable',
+  platform: 'neutral',
+  conditions: ['import', 'module', 'default'],
+  plugins: [deferred('portable')],
+});
+
+// The files the Node builds' deferred getters require().
+for (const lazy of LAZY) {
+  await build({
+    ...common,
+    entryPoints: { [lazy.name]: 'rulekit-lazy:entry' },
+    outdir: 'dist/bundle/lazy',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    platform: 'node',
+    mainFields: ['module', 'main'],
+    plugins: [lazyHost(lazy)],
+  });
+}
 
 await build({
   ...common,
@@ -96,9 +265,10 @@ await build({
   splitting: true,
   chunkNames: 'cli-[name]-[hash]',
   // @cdktf/hcl2json loads its WebAssembly from its own directory at run time (and only for `rulekit lint`
-  // of a .tf file): it stays a package.
-  external: ['mmdb-lib', '@cdktf/hcl2json', ...SERVER_PACKAGES],
+  // of a .tf file): it stays a package. re2js as in the library.
+  external: ['mmdb-lib', '@cdktf/hcl2json', 're2js', ...SERVER_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
+  plugins: [deferred('node'), directImports, commanderSpawnsLazily],
 });

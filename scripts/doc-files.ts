@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, INT_FIELD_DOMAINS, domainText, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -285,6 +285,19 @@ export function docFiles(): Record<string, string> {
     '| field | type | meaning |',
     '| --- | --- | --- |',
     ...HTTP_FIELDS.map((f) => `| \`${f.name}\` | ${f.container ?? f.type} | ${f.doc}${f.deprecated ? ` Deprecated: ${f.deprecated}.` : ''} |`),
+    '',
+    '## Domains of the Int fields',
+    '',
+    'The values each Int field (or the items of an Int array or map) can hold (`INT_FIELD_DOMAINS`,',
+    'src/expression/field-domains.ts; a test holds it against both field tables). The analysis and the',
+    'semantic diff reason within them (`ip.src.asnum lt 100` is `ip.src.asnum 0..99`; a change that touches',
+    'only values outside a domain is no change), and a simulated packet or request whose value lies outside',
+    'is told so (`simulation-invalid-value`) and read as missing. A literal outside a domain is still valid',
+    'in an HTTP expression (it is a `value-out-of-range` error only where the field has a range, above).',
+    '',
+    '| field | domain | why |',
+    '| --- | --- | --- |',
+    ...Object.entries(INT_FIELD_DOMAINS).map(([name, row]) => `| \`${name}\` | ${domainText(row)} | ${row.why} |`),
     '',
     '## Comparison operators',
     '',

@@ -13,7 +13,7 @@
  * satisfiable only when one choice of transport lets every constrained field be what the cube says.
  * @module
  */
-import { print, type CheckedExpression, type ExprNode, type FieldDef, type Predicate, type Scheme } from '../expression/index.js';
+import { domainBounds, print, type CheckedExpression, type ExprNode, type FieldDef, type IntDomain, type Predicate, type Scheme } from '../expression/index.js';
 import type { IpAddress, IpSet } from '../net/index.js';
 import { complement, hasValue, intersect, isEmpty, normalize, overlaps, type Domain, type Interval, type OrderedDomain } from './domains.js';
 
@@ -53,7 +53,18 @@ export function keyToIp(k: bigint): string {
 function universeOf(f: FieldDef): readonly Interval[] {
   if (f.type === 'Ip') return IP_UNIVERSE;
   if (f.type === 'Bool') return BOOL_UNIVERSE;
+  // The field's domain, else its literal range: `ip.src.asnum lt 100` is 0..99, never a negative AS number.
+  if (f.domain) return domainUniverse(f.domain);
   return f.range ? [[BigInt(f.range[0]), BigInt(f.range[1])]] : INT_UNIVERSE;
+}
+
+const domainUniverses = new WeakMap<IntDomain, readonly Interval[]>();
+
+/** One universe object per domain: `intersect` and `complement` recognise a domain's whole universe by identity. */
+function domainUniverse(d: IntDomain): readonly Interval[] {
+  let u = domainUniverses.get(d);
+  if (!u) domainUniverses.set(d, (u = [domainBounds(d)]));
+  return u;
 }
 
 function ordered(f: FieldDef, values: Interval[]): OrderedDomain {

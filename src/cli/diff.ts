@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { basename, dirname, resolve } from 'node:path';
 import { SourceText } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
 import { readTrafficRecords, TrafficFileError } from '../simulation/index.js';
@@ -157,9 +157,10 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
   try {
-    await readTrafficRecords(path, requests[0] ? 'request' : 'packet', (record, index) => {
+    const examplesAre = await readTrafficRecords(path, requests[0] ? 'request' : 'packet', (record, index) => {
       for (const c of counters) c.add(record, index);
     });
+    for (const r of reports) r.examplesAre = examplesAre;
   } catch (e) {
     throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
   }
@@ -178,7 +179,9 @@ function githubAnnotations(reports: (DiffReport & { newSide?: Side })[], file: s
       const level = region.kind === 'unknown' || region.change === 'verdict' ? 'warning' : 'notice';
       const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
       const witness = region.kind === 'exact' && region.witness ? `; for example ${JSON.stringify(region.witness)}` : '';
-      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}`)}`);
+      const counted = r.counts?.regions.find((c) => c.region === r.diff.regions.indexOf(region));
+      const traffic = r.counts ? `; ${counted?.count ?? 0} ${r.diff.unit}(s) of the traffic${counted?.examples[0] ? `, e.g. ${exampleText(counted.examples[0], r.examplesAre)}` : ''}` : '';
+      out.push(`::${level} file=${prop(file)},line=${line},title=${prop(title)}::${data(`${r.name}: ${region.text}${witness}${traffic}`)}`);
     }
   }
   return out.length ? out.join('\n') + '\n' : '';

@@ -12,10 +12,17 @@ import { compilePairDecider, type PairDecider } from './pair-decider.js';
 import { diffRulesets, regionContains, sideProblems } from './regions.js';
 import type { Decision, DiffRuleRef, RulesetDiff } from './types.js';
 
-/** An example of changed traffic: its position in the input, and the packet. */
+/**
+ * An example of changed traffic: its position in the input, the values of the fields the rules of either
+ * side read (what a reader needs to see why it changed), and the whole packet or request record.
+ */
 export interface DiffExample {
+  /** 0-based position in the input (the CLI gives a capture's frame or an NDJSON file's line, less one). */
   index: number;
-  packet: Packet;
+  /** The fields the rules of both sides read that the record holds (header bytes as `aa:bb:…`). */
+  fields: Record<string, unknown>;
+  /** The whole record, as decided. */
+  record: Packet;
 }
 
 /** Changed traffic of one pair of deciders (or one region). */
@@ -63,6 +70,8 @@ export class DiffCounter {
   /** The regions of each pair of deciders (`old new` rule indexes, `-` for none), by index in the diff. */
   private readonly byPair = new Map<string, number[]>();
   private readonly examples: number;
+  /** The fields the enabled rules of either side read, in a stable order: an example shows these. */
+  readonly readFields: readonly string[];
   private readonly pairs = new Map<string, PairCount>();
   private readonly regions = new Map<number, { region: number; count: number; examples: DiffExample[] }>();
   private packets = 0;
@@ -88,6 +97,7 @@ export class DiffCounter {
       out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
       out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
     });
+    this.readFields = [...new Set([...sides.old.fields, ...sides.new.fields])].sort();
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
     const verdicts = (refs: DiffRuleRef[]) => refs.map((r) => (r.action === 'skip' ? 'allow' : r.action));
     this.verdicts = { old: verdicts(this.refs.old), new: verdicts(this.refs.new) };
@@ -119,13 +129,13 @@ export class DiffCounter {
       this.pairs.set(key, pair);
     }
     pair.count++;
-    if (pair.examples.length < this.examples) pair.examples.push({ index, packet });
+    if (pair.examples.length < this.examples) pair.examples.push(this.example(index, packet));
     const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, packet));
     if (at === undefined) return void this.outside++;
     let region = this.regions.get(at);
     if (!region) this.regions.set(at, (region = { region: at, count: 0, examples: [] }));
     region.count++;
-    if (region.examples.length < this.examples) region.examples.push({ index, packet });
+    if (region.examples.length < this.examples) region.examples.push(this.example(index, packet));
   }
 
   /** The counts so far. */
@@ -138,6 +148,15 @@ export class DiffCounter {
       pairs: [...this.pairs.values()].sort((x, y) => y.count - x.count),
       outside: this.outside,
     };
+  }
+
+  private example(index: number, record: Packet): DiffExample {
+    const fields: Record<string, unknown> = {};
+    for (const f of this.readFields) {
+      const v = (record as Record<string, unknown>)[f];
+      if (v !== undefined) fields[f] = v instanceof Uint8Array ? [...v].map((b) => b.toString(16).padStart(2, '0')).join(':') : v;
+    }
+    return { index, fields, record };
   }
 
   private decision(verdict: string, index: number, refs: DiffRuleRef[]): Decision {

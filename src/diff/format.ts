@@ -6,7 +6,7 @@
  */
 import { decisionText } from './regions.js';
 import { diffSummary } from './summary.js';
-import type { TrafficDiff } from './counts.js';
+import type { DiffExample, TrafficDiff } from './counts.js';
 import type { DiffRegion, RulesetDiff } from './types.js';
 
 /** One compared pair of rulesets: its name (a file, a Terraform address), its diff and its counts. */
@@ -14,6 +14,16 @@ export interface DiffReport {
   name: string;
   diff: RulesetDiff;
   counts?: TrafficDiff;
+  /**
+   * What an example's index counts, to name it: `frame` (a capture) or `line` (NDJSON) or `entry` (a HAR
+   * file), numbered from 1 as Wireshark and editors number them; else `#index`.
+   */
+  examplesAre?: 'frame' | 'line' | 'entry';
+}
+
+/** An example as people read it: where it is in the input, and the fields the rules read (`frame 12 {"tcp.dstport":22}`). */
+export function exampleText(e: DiffExample, examplesAre: DiffReport['examplesAre']): string {
+  return `${examplesAre ? `${examplesAre} ${e.index + 1}` : `#${e.index}`} ${JSON.stringify(e.fields)}`;
 }
 
 const where = (r: DiffRegion, unit: string) => (r.conditions.length ? r.conditions.map((c) => c.text).join(', ') : r.reason?.startsWith('too large') ? `some ${unit}s` : `every ${unit}`);
@@ -26,7 +36,7 @@ function trafficOf(counts: TrafficDiff | undefined): Map<number, number> {
 /** The diff as text: a headline per pair of rulesets, then its regions. */
 export function formatDiffText(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts } of reports) {
+  for (const { name, diff, counts, examplesAre } of reports) {
     const s = diffSummary([diff]);
     out.push(`${name}: ${s.regions ? `${s.regions} region(s) of ${diff.unit}s that change (${s.exact} exact, ${s.unknown} unknown)` : `no ${diff.unit} changes`}`);
     const traffic = trafficOf(counts);
@@ -38,7 +48,7 @@ export function formatDiffText(reports: readonly DiffReport[]): string {
     });
     if (counts) {
       out.push(`  traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict)`);
-      for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${decisionText(p.old)} → ${decisionText(p.new)}${p.examples.length ? `  e.g. #${p.examples[0]!.index} ${JSON.stringify(p.examples[0]!.packet)}` : ''}`);
+      for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${decisionText(p.old)} → ${decisionText(p.new)}${p.examples.length ? `  e.g. ${exampleText(p.examples[0]!, examplesAre)}` : ''}`);
       if (counts.outside) out.push(`  ${counts.outside} changed ${diff.unit}(s) lie in no region: please report this`);
     }
   }
@@ -51,7 +61,7 @@ const code = (s: string) => (s ? `\`${s.replace(/`/g, 'ˋ')}\`` : '');
 /** The diff as Markdown, for a pull-request comment: a table of regions per pair of rulesets. */
 export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts } of reports) {
+  for (const { name, diff, counts, examplesAre } of reports) {
     const s = diffSummary([diff]);
     out.push(`### ${cell(name)}`, '');
     if (!s.regions) {
@@ -60,10 +70,13 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
     }
     out.push(`${s.regions} region(s) of ${diff.unit}s that change: ${s.exact} exact, ${s.unknown} unknown; ${s.blocksAdded} block what was allowed, ${s.allowsAdded} allow what was blocked.`, '');
     const traffic = trafficOf(counts);
-    out.push(`| | ${diff.unit[0]!.toUpperCase() + diff.unit.slice(1)}s | Before | After |${counts ? ' Traffic |' : ''} Witness or why unknown |`, `|---|---|---|---|${counts ? '---|' : ''}---|`);
+    const example = new Map((counts?.regions ?? []).map((r) => [r.region, r.examples[0]]));
+    out.push(`| | ${diff.unit[0]!.toUpperCase() + diff.unit.slice(1)}s | Before | After |${counts ? ' Traffic | Example |' : ''} Witness or why unknown |`, `|---|---|---|---|${counts ? '---|---|' : ''}---|`);
     diff.regions.forEach((r, i) => {
       const why = r.kind === 'exact' && r.witness ? code(JSON.stringify(r.witness)) : cell(r.reason ?? '');
-      out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} |` : ''} ${why} |`);
+      const e = example.get(i);
+      const shown = e ? cell(`${examplesAre ? `${examplesAre} ${e.index + 1}` : `#${e.index}`} ${code(JSON.stringify(e.fields))}`) : '';
+      out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} | ${shown} |` : ''} ${why} |`);
     });
     out.push('');
     if (counts) out.push(`Traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict).`, '');

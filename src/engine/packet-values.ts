@@ -18,7 +18,9 @@ function wrongType(def: FieldDef, v: unknown): string | undefined {
     case 'Int': {
       if (typeof v !== 'number') return `a ${describe(v)}, not a number`;
       if (!Number.isInteger(v)) return `${String(v)}, not a whole number`;
-      const [lo, hi] = def.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+      // The field's domain (a bot score 0..99, an AS number 0..4294967295): the analysis never places a packet outside it.
+      const lo = def.domain?.min ?? def.range?.[0] ?? Number.MIN_SAFE_INTEGER;
+      const hi = def.domain?.max ?? def.range?.[1] ?? Number.MAX_SAFE_INTEGER;
       return v < lo || v > hi ? `${v}, outside ${lo}..${hi}` : undefined;
     }
     case 'Bool':

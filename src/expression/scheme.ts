@@ -5,6 +5,7 @@
  */
 
 import { HTTP_DEPRECATED_ALIASES, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_ROWS, type DocType } from './http-fields.js';
+import { INT_FIELD_DOMAINS, type IntDomain } from './field-domains.js';
 
 /** The value types of the language. */
 export type FieldType = 'Int' | 'String' | 'Ip' | 'Bool';
@@ -15,8 +16,14 @@ export interface FieldDef {
   type: FieldType;
   /** One-line description (hover, completion, docs). */
   doc: string;
-  /** Inclusive range of valid Int literals (ports 0..65535). */
+  /** Inclusive range of valid Int literals (ports 0..65535); a literal outside it is an error. */
   range?: readonly [number, number];
+  /**
+   * The values an Int field (or the items of an Int container) can hold in a packet or request
+   * (`field-domains.ts`): the analysis reasons within it, the simulator takes a value outside it as bad.
+   * Absent: any 64-bit integer.
+   */
+  domain?: IntDomain;
   /** String fields whose values are ISO 3166-1 alpha-2 country codes. */
   country?: boolean;
   /** Raw header bytes, usable only through `bit_slice`. */
@@ -43,8 +50,20 @@ const BYTE = [0, 255] as const;
 const U16 = [0, 65535] as const;
 const U32 = [0, 4294967295] as const;
 
+/** Each Int field with its domain from {@link INT_FIELD_DOMAINS} (the table is held against the fields by a test). */
+function withDomains(fields: readonly FieldDef[]): FieldDef[] {
+  return fields.map((f) => {
+    const row = f.type === 'Int' ? INT_FIELD_DOMAINS[f.name] : undefined;
+    if (!row) return f;
+    const domain: IntDomain = {};
+    if (row.min !== undefined) domain.min = row.min;
+    if (row.max !== undefined) domain.max = row.max;
+    return { ...f, domain };
+  });
+}
+
 /** The network fields of `network_transit` rules (expressions.md). */
-export const NETWORK_FIELDS: readonly FieldDef[] = [
+export const NETWORK_FIELDS: readonly FieldDef[] = withDomains([
   { name: 'ip.src', type: 'Ip', doc: 'Source IP address (IPv4 or IPv6).' },
   { name: 'ip.dst', type: 'Ip', doc: 'Destination IP address (IPv4 or IPv6).' },
   { name: 'tcp.srcport', type: 'Int', doc: 'TCP source port.', range: PORT },
@@ -87,7 +106,7 @@ export const NETWORK_FIELDS: readonly FieldDef[] = [
   { name: 'tcp.flags.reset', type: 'Bool', doc: 'TCP RST flag is set.' },
   { name: 'tcp.flags.syn', type: 'Bool', doc: 'TCP SYN flag is set.' },
   { name: 'tcp.flags.urg', type: 'Bool', doc: 'TCP URG flag is set.' },
-];
+]);
 
 const TYPES: ReadonlySet<string> = new Set(['Int', 'String', 'Ip', 'Bool']);
 
@@ -188,7 +207,7 @@ function httpField(name: string, doc: DocType, summary: string): FieldDef {
 
 /** The fields of the HTTP phases (the public fields reference; `http-fields.ts`), deprecated aliases last. */
 export const HTTP_FIELDS: readonly FieldDef[] = (() => {
-  const rows = [...HTTP_FIELD_ROWS, ...HTTP_EXTRA_FIELD_ROWS].map(([name, doc, summary]) => httpField(name, doc, summary));
+  const rows = withDomains([...HTTP_FIELD_ROWS, ...HTTP_EXTRA_FIELD_ROWS].map(([name, doc, summary]) => httpField(name, doc, summary)));
   const byName = new Map(rows.map((f) => [f.name, f]));
   const aliases = Object.entries(HTTP_DEPRECATED_ALIASES).map(([name, of]): FieldDef => ({
     ...byName.get(of)!,

@@ -1,6 +1,7 @@
 /**
  * The rulesets of a file as the semantic diff compares them: JSON or YAML bodies (create, PUT, a bare
- * array of rules, a rule-management tool's file) and Terraform `cloudflare_ruleset` resources, each named
+ * array of rules, a rule-management tool's file) and Terraform `cloudflare_ruleset` resources (and the
+ * older resources of ./legacy-rulesets.ts, read in the phase that replaced them), each named
  * (the file, the body's label, the Terraform address) and paired with the ruleset of the same name on the
  * other side. `rulekit diff` and the language server's diff lenses read both sides through here, so the
  * two see the same rules.
@@ -9,6 +10,7 @@
 import type { Diagnostic, Range } from '../diagnostics/index.js';
 import { extractJson, extractYaml } from './bodies.js';
 import { kindOfPath } from './files.js';
+import { LEGACY_RULESET_TYPES } from './legacy-rulesets.js';
 import { detectKind } from './run.js';
 import { terraformResources, terraformRuleset } from './terraform.js';
 import type { BodyItem } from './types.js';
@@ -49,21 +51,27 @@ export interface RulesetSideOptions {
 export function rulesetSides(text: string, shown: string, path: string, options: RulesetSideOptions = {}): RulesetSide[] {
   const kind = kindOfPath(path) ?? detectKind(text);
   if (kind === 'terraform') {
-    return terraformResources(text, 'cloudflare_ruleset').map((address) => {
+    const addresses = ['cloudflare_ruleset', ...Object.keys(LEGACY_RULESET_TYPES)].flatMap((type) => terraformResources(text, type));
+    return addresses.map((address) => {
       const rs = terraformRuleset(text, address)!;
+      const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
       const problems = rs.unreadable.map((u) => ({ message: `${u.message} (line ${lineAt(text, u.range.start)})`, at: u.range.start }));
       const rules = rs.rules.map((r) => {
         if (!r.expression || r.expression.holes.length) problems.push({ message: `${r.label}.expression is not a literal string (line ${lineAt(text, r.range.start)}): its packets are known only to Terraform`, at: r.range.start });
-        const rule: Record<string, unknown> = { action: r.action, expression: r.expression?.map.text ?? '' };
+        const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
+        if (legacy && !as) problems.push({ message: `${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${lineAt(text, r.range.start)})`, at: r.range.start });
+        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };
         for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
-        if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
+        if (as?.action_parameters) rule['action_parameters'] = as.action_parameters;
+        else if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
         return rule;
       });
       // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
       if (problems.length && (options.resource === undefined || options.resource === address)) {
         throw new RulesetSideError(`${shown}: ${address}: ${problems.map((p) => p.message).join('; ')}`, problems[0]!.at);
       }
-      return { name: address, ruleset: { rules, ...(rs.phase !== undefined ? { phase: rs.phase } : {}) }, range: rs.range, rangeOf: (i: number) => rs.rules[i]?.range };
+      const phase = legacy?.phase ?? rs.phase;
+      return { name: address, ruleset: { rules, ...(phase !== undefined ? { phase } : {}) }, range: rs.range, rangeOf: (i: number) => rs.rules[i]?.range };
     });
   }
   if (kind === 'rules') throw new RulesetSideError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);

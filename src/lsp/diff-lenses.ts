@@ -9,7 +9,7 @@
  * (rules moved, nothing edited) the new deciding rule's, or the old one's partner.
  * @module
  */
-import { decisionText, DiffCounter, diffRulesets, type Decision, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
+import { decisionText, DiffCounter, diffRulesets, exampleText, type Decision, type DiffExample, type DiffReport, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import type { ListItems } from '../expression/index.js';
 import { pairRulesetSides, rulesetSides, RulesetSideError, type RulesetSide } from '../lint/index.js';
 
@@ -40,7 +40,14 @@ export interface DiffLensInput {
   lists?: ListItems;
   serviceToken?: string;
   /** The traffic to count: its name, and its records read as packets or as requests; absent: regions only. */
-  traffic?: { name: string; read(unit: 'packet' | 'request'): Promise<readonly Record<string, unknown>[]> };
+  traffic?: { name: string; read(unit: 'packet' | 'request'): Promise<TrafficRecords> };
+}
+
+/** A traffic file's records, each with its index, and what the indexes count (as `rulekit diff` names examples). */
+export interface TrafficRecords {
+  records: readonly Record<string, unknown>[];
+  indexes?: readonly number[];
+  examplesAre?: DiffReport['examplesAre'];
 }
 
 /** The lenses, or why there are none (a side that cannot be read: a syntax error while typing). */
@@ -86,7 +93,7 @@ export async function diffLenses(input: DiffLensInput): Promise<DiffLensResult> 
 /** Per pair of deciding rules, the changed traffic (from the counts) or the regions (without). */
 interface Bucket {
   regions: number[];
-  counts: { old: Decision; new: Decision; count: number; example?: { index: number; record: Record<string, unknown> } }[];
+  counts: { old: Decision; new: Decision; count: number; example?: DiffExample }[];
 }
 
 async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: DiffLensInput): Promise<DiffLens[]> {
@@ -94,10 +101,13 @@ async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: Dif
   const options = { lists: input.lists, serviceToken: input.serviceToken };
   const diff = diffRulesets(oldRuleset, n.ruleset, options);
   let counts: TrafficDiff | undefined;
+  let examplesAre: DiffReport['examplesAre'];
   if (input.traffic) {
     const counter = new DiffCounter(oldRuleset, n.ruleset, { ...options, diff, examples: 1 });
-    (await input.traffic.read(diff.unit)).forEach((r, i) => counter.add(r, i));
+    const read = await input.traffic.read(diff.unit);
+    read.records.forEach((r, i) => counter.add(r, read.indexes?.[i] ?? i));
     counts = counter.result();
+    examplesAre = read.examplesAre;
   }
 
   // Which new rules the edit touched, and where each old rule went.
@@ -123,7 +133,7 @@ async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: Dif
   const buckets = new Map<number, Bucket>();
   const bucket = (k: number) => buckets.get(k) ?? (buckets.set(k, { regions: [], counts: [] }), buckets.get(k)!);
   diff.regions.forEach((r, i) => bucket(owner(r.old.rule?.index, r.new.rule?.index)).regions.push(i));
-  for (const p of counts?.pairs ?? []) bucket(owner(p.old.rule?.index, p.new.rule?.index)).counts.push({ old: p.old, new: p.new, count: p.count, ...(p.examples[0] ? { example: { index: p.examples[0].index, record: p.examples[0].packet as Record<string, unknown> } } : {}) });
+  for (const p of counts?.pairs ?? []) bucket(owner(p.old.rule?.index, p.new.rule?.index)).counts.push({ old: p.old, new: p.new, count: p.count, ...(p.examples[0] ? { example: p.examples[0] } : {}) });
   // Every added or edited rule has a lens, whatever its edit changes; so has the ruleset when rules were removed.
   newRules.forEach((_, i) => changed(i) && bucket(i));
   if (removed.length) bucket(-1);
@@ -137,7 +147,7 @@ async function pairLenses(o: RulesetSide | undefined, n: RulesetSide, input: Dif
     const traffic = input.traffic ? trafficFigures(b) : undefined;
     const title = removedText + (traffic ? trafficTitle(traffic, unit, input.traffic!.name) : regionsTitle(b, diff));
     const figures = { regions: b.regions.length, unknown: b.regions.filter((i) => diff.regions[i]!.kind === 'unknown').length, ...(traffic ? { traffic } : {}) };
-    out.push({ figures, start: range.start, end: range.end, target: k >= 0 ? 'rule' : 'ruleset', ...(k >= 0 ? { index: k } : {}), title, detail: detailOf(b, diff, counts, input, k >= 0 ? `rule ${k}` : n.name) });
+    out.push({ figures, start: range.start, end: range.end, target: k >= 0 ? 'rule' : 'ruleset', ...(k >= 0 ? { index: k } : {}), title, detail: detailOf(b, diff, counts, examplesAre, input, k >= 0 ? `rule ${k}` : n.name) });
   }
   return out;
 }
@@ -180,14 +190,8 @@ function regionsTitle(b: Bucket, diff: RulesetDiff): string {
 
 const code = (s: string) => `\`${s.replace(/`/g, 'ˋ')}\``;
 
-/** A record in one short line: its scalar fields (a decoded packet's raw header bytes left out), cut at 160 characters. */
-function shortRecord(r: Record<string, unknown>): string {
-  const s = JSON.stringify(Object.fromEntries(Object.entries(r).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v))));
-  return s.length > 160 ? `${s.slice(0, 159)}…` : s;
-}
-
 /** The Markdown behind a lens: its regions with witnesses (or why unknown), and the counted traffic. */
-function detailOf(b: Bucket, diff: RulesetDiff, counts: TrafficDiff | undefined, input: DiffLensInput, what: string): string {
+function detailOf(b: Bucket, diff: RulesetDiff, counts: TrafficDiff | undefined, examplesAre: DiffReport['examplesAre'], input: DiffLensInput, what: string): string {
   const out = [`**rulekit diff** against ${code(input.oldName)}: ${what}`, ''];
   const traffic = new Map((counts?.regions ?? []).map((r) => [r.region, r.count]));
   if (!b.regions.length) out.push(`No ${diff.unit}s change.`);
@@ -200,7 +204,7 @@ function detailOf(b: Bucket, diff: RulesetDiff, counts: TrafficDiff | undefined,
   }
   if (counts && b.counts.length) {
     out.push('', `Traffic of ${input.traffic!.name}:`);
-    for (const c of b.counts) out.push(`- ${plural(c.count, diff.unit)}: ${decisionText(c.old)} → ${decisionText(c.new)}${c.example ? `, e.g. #${c.example.index} ${code(shortRecord(c.example.record))}` : ''}`);
+    for (const c of b.counts) out.push(`- ${plural(c.count, diff.unit)}: ${decisionText(c.old)} → ${decisionText(c.new)}${c.example ? `, e.g. ${code(exampleText(c.example, examplesAre))}` : ''}`);
   }
   return out.join('\n');
 }

@@ -22,8 +22,14 @@ export class TrafficFileError extends Error {
 /** What the records stand for: packets (network phases) or HTTP requests. */
 export type TrafficUnit = 'packet' | 'request';
 
-/** Call `each` with every record of the file, in order (its index counts records, not lines). Throws {@link TrafficFileError}. */
-export async function readTrafficRecords(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<void> {
+/** What a record's index counts: a capture's frames, an NDJSON file's lines (less one), a HAR file's entries. */
+export type TrafficIndex = 'frame' | 'line' | 'entry';
+
+/**
+ * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
+ * the answer says which). Throws {@link TrafficFileError}.
+ */
+export async function readTrafficRecords(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<TrafficIndex> {
   const head = new Uint8Array(4);
   const fd = await open(path, 'r');
   try {
@@ -33,16 +39,17 @@ export async function readTrafficRecords(path: string, unit: TrafficUnit, each: 
   }
   if (unit === 'request') {
     if (captureFormatOf(head)) throw new TrafficFileError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
-    (await requestRecords(path)).forEach(each);
-    return;
+    const read = await requestRecords(path);
+    read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
+    return read.lines ? 'line' : 'entry';
   }
-  let index = 0;
   if (captureFormatOf(head)) {
+    let index = 0;
     for await (const record of readCapture(createReadStream(path))) {
       const { packet } = decodePacket(record, { problems: false });
       each(packet as unknown as Record<string, unknown>, index++);
     }
-    return;
+    return 'frame';
   }
   const text = await textOf(path);
   for (const [n, line] of text.split('\n').entries()) {
@@ -54,8 +61,10 @@ export async function readTrafficRecords(path: string, unit: TrafficUnit, each: 
       throw new TrafficFileError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
     }
     if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new TrafficFileError(`${path}:${n + 1}: not a JSON object`);
-    each(packet as Record<string, unknown>, index++);
+    // Its index is its line's, less one: an example is named by the line an editor shows.
+    each(packet as Record<string, unknown>, n);
   }
+  return 'line';
 }
 
 async function textOf(path: string): Promise<string> {
@@ -66,7 +75,7 @@ async function textOf(path: string): Promise<string> {
  * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
  * line), or a HAR file. A line that is neither is an error naming it.
  */
-async function requestRecords(path: string): Promise<Record<string, unknown>[]> {
+async function requestRecords(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
   const text = await textOf(path);
   const first = text.trimStart();
   if (first.startsWith('{')) {
@@ -76,7 +85,7 @@ async function requestRecords(path: string): Promise<Record<string, unknown>[]> 
         const read = readRequests(text, { format: 'har' });
         const bad = read.diagnostics.find((d) => d.severity === 'error');
         if (bad) throw new TrafficFileError(`${path}: ${bad.message}`);
-        return read.requests.map((r) => requestRecord(r.request));
+        return { records: read.requests.map((r) => requestRecord(r.request)) };
       }
     } catch (e) {
       if (e instanceof TrafficFileError) throw e;
@@ -84,8 +93,10 @@ async function requestRecords(path: string): Promise<Record<string, unknown>[]> 
     }
   }
   const records: Record<string, unknown>[] = [];
+  const lines: number[] = [];
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
+    lines.push(n + 1);
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -101,5 +112,5 @@ async function requestRecords(path: string): Promise<Record<string, unknown>[]> 
     if (!request) throw new TrafficFileError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
     records.push(requestRecord(request));
   }
-  return records;
+  return { records, lines };
 }

@@ -121,6 +121,26 @@ resource "cloudflare_ruleset" "other" {
     expect(json.reports[0].counts).toMatchObject({ packets: 4, changed: 2, outside: 0 });
   });
 
+  it('--against: an example names its line and shows only the fields the rules of both sides read; JSON keeps the whole record too', () => {
+    // Extra fields no rule reads (ip.ttl, udp.srcport) are left out of the printed examples.
+    const packets = file('p2.ndjson', '\n' + [443, 22].map((p) => JSON.stringify({ 'ip.proto': 'tcp', 'ip.src': '192.0.2.1', 'ip.ttl': 64, 'tcp.dstport': p, 'tcp.srcport': 40000 })).join('\n') + '\n');
+    const text = run(before, after, { against: packets }).out;
+    expect(text).toContain('allow → block by rule 1 "web"  e.g. line 2 {"ip.src":"192.0.2.1","tcp.dstport":443}');
+    expect(text).not.toContain('ip.ttl');
+    const md = run(before, after, { against: packets, format: 'markdown' }).out;
+    expect(md).toContain('| 1 | line 2 `{"ip.src":"192.0.2.1","tcp.dstport":443}` |');
+    expect(md).not.toContain('ip.ttl');
+    const gh = run(before, after, { against: packets, format: 'github' }).out;
+    expect(gh).toContain('1 packet(s) of the traffic, e.g. line 2 {"ip.src":"192.0.2.1","tcp.dstport":443}');
+    expect(gh).not.toContain('ip.ttl');
+    const json = JSON.parse(run(before, after, { against: packets, format: 'json' }).out);
+    expect(json.reports[0].counts.regions[0].examples[0]).toEqual({
+      index: 1,
+      fields: { 'ip.src': '192.0.2.1', 'tcp.dstport': 443 },
+      record: { 'ip.proto': 'tcp', 'ip.src': '192.0.2.1', 'ip.ttl': 64, 'tcp.dstport': 443, 'tcp.srcport': 40000 },
+    });
+  });
+
   it('--against Logpush http_requests lines (or NDJSON request objects) for an HTTP-phase ruleset: the requests that change', () => {
     const waf = (rules: object[]) => ({ name: 'waf', kind: 'zone', phase: 'http_request_firewall_custom', rules });
     const old = file('waf-old.json', waf([{ action: 'block', expression: 'http.request.uri.path eq "/admin"', ref: 'admin' }]));

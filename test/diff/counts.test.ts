@@ -15,7 +15,8 @@ describe('countDiff', () => {
     const packets = [22, 443, 443, 8080, 443].map((p) => ({ 'ip.proto': 'tcp', 'tcp.dstport': p }));
     const counts = countDiff(old, next, packets, { examples: 2 });
     expect(counts).toMatchObject({ packets: 5, changed: 3, verdictChanged: 3, outside: 0 });
-    expect(counts.regions).toEqual([{ region: 0, count: 3, examples: [{ index: 1, packet: packets[1] }, { index: 2, packet: packets[2] }] }]);
+    // An example shows the fields the rules read (here tcp.dstport only), and keeps the whole record.
+    expect(counts.regions).toEqual([{ region: 0, count: 3, examples: [{ index: 1, fields: { 'tcp.dstport': 443 }, record: packets[1] }, { index: 2, fields: { 'tcp.dstport': 443 }, record: packets[2] }] }]);
     expect(counts.pairs).toMatchObject([{ old: { verdict: 'allow' }, new: { verdict: 'block', rule: { index: 0 } }, count: 3 }]);
   });
 

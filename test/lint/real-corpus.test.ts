@@ -1,5 +1,5 @@
 /**
- * `rulekit lint` on 130 real public files where Cloudflare rules live (test/fixtures/real, each with its
+ * `rulekit lint` on 132 real public files where Cloudflare rules live (test/fixtures/real, each with its
  * repository, commit, path and SHA-256 in SOURCES.json): Terraform of both provider generations, JSON and
  * YAML bodies, Crossplane resources, octorules files.
  * - No false green, by an outside oracle: in every Terraform file, each rule expression, legacy filter

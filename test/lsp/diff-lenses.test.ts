@@ -17,7 +17,7 @@ describe('diff lenses', () => {
     await fc.assert(fc.asyncProperty(rulesetPairArb(smallRuleArb()), fc.array(smallPacketArb, { maxLength: 40 }), async ([oldRules, newRules], packets) => {
       const oldText = body(oldRules);
       const newText = body(newRules);
-      const traffic = { name: 'p.ndjson', read: async () => packets };
+      const traffic = { name: 'p.ndjson', read: async () => ({ records: packets }) };
       const { lenses, problem } = await diffLenses({ oldText, newText, path: 'fw.json', oldName: 'HEAD:fw.json', traffic });
       expect(problem).toBeUndefined();
       const phase = { phase: 'network_transit' };

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import vm from 'node:vm';
+import { build } from 'esbuild';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -17,13 +19,54 @@ describe('packaging', () => {
     expect(out).toMatchObject({ matcher: 'function', matches: true });
     expect(out.exports).toBeGreaterThan(30);
   });
-  it('the export map has import, require and default conditions on the ES module build', () => {
+  it('the export map sends Node to the Node build and every other runtime to the portable one, import and require alike', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Record<string, string>> };
     for (const [path, entry] of Object.entries(pkg.exports)) {
       if (typeof entry === 'string') continue;
       expect(entry, path).toMatchObject({ import: entry['default'], require: entry['default'] });
-      expect(entry['default'], path).toMatch(/^\.\/dist\/bundle\/[a-z]+\.js$/);
+      // Conditions are matched in order: `node` before the others, or Node would take the portable build.
+      const conditions = Object.keys(entry).filter((c) => c !== 'types');
+      if (entry['node'] === undefined) {
+        expect(entry['default'], path).toMatch(/^\.\/dist\/bundle\/[a-z]+\.js$/);
+        continue;
+      }
+      expect(conditions[0], path).toBe('node');
+      const name = /^\.\/dist\/bundle\/([a-z]+)\.js$/.exec(entry['node'])?.[1];
+      expect(name, path).toBeDefined();
+      expect(entry['default'], path).toBe(`./dist/bundle/portable/${name}.js`);
     }
+  });
+  it('Node resolves each entry point to the Node build, whose lazy files are in the package', () => {
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+      const out = {};
+      for (const e of ['rulekit', 'rulekit/logpush', 'rulekit/capture', 'rulekit/http', 'rulekit/language']) out[e] = import.meta.resolve(e);
+      const m = await import('rulekit');
+      // The first matches (re2js), the first parse error (the Chevrotain grammar) and an IPv6 address (ipaddr.js).
+      const c = m.compileExpression('http.host matches "^a" and ip.src in {2001:db8::/32}', { scheme: m.HTTP_SCHEME });
+      out.matches = c.matcher({ 'http.host': 'ab', 'ip.src': '2001:db8::1' });
+      out.errors = m.parseExpression('tcp.dstport == = 3').diagnostics.map((d) => d.code);
+      console.log(JSON.stringify(out));`], { encoding: 'utf8', cwd: ROOT });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out['rulekit']).toMatch(/\/dist\/bundle\/index\.js$/);
+    expect(out['rulekit/language']).toMatch(/\/dist\/bundle\/language\.js$/);
+    expect(out['matches']).toBe(true);
+    expect((out['errors'] as string[]).length).toBeGreaterThan(0);
+    const files = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
+    expect(files).toEqual(expect.arrayContaining(['dist/bundle/lazy/*.cjs', 'dist/bundle/portable/*.js']));
+  });
+  it('the portable build runs without Node: bundled for a browser it pulls in no built-in, and works in a bare V8 context', async () => {
+    const r = await build({ entryPoints: [join(ROOT, 'dist/bundle/portable/index.js')], bundle: true, platform: 'browser', format: 'iife', globalName: 'rulekit', write: false, metafile: true, logLevel: 'silent' });
+    const imported = Object.values(r.metafile!.inputs).flatMap((i) => i.imports.map((x) => x.path));
+    expect(imported.filter((p) => p.startsWith('node:'))).toEqual([]);
+    const context = vm.createContext({ TextDecoder, TextEncoder, console });
+    vm.runInContext(`${r.outputFiles[0]!.text}; globalThis.rulekit = rulekit;`, context);
+    const api = (context as { rulekit: typeof import('../../src/index.js') }).rulekit;
+    // re2js, the Chevrotain grammar and ipaddr.js, which the Node build requires from files, are inside.
+    const c = api.compileExpression('http.host matches "^a" and ip.src in {2001:db8::/32}', { scheme: api.HTTP_SCHEME });
+    expect(c.diagnostics).toEqual([]);
+    expect(c.matcher!({ 'http.host': 'ab', 'ip.src': '2001:db8::1' })).toBe(true);
+    expect(api.parseExpression('tcp.dstport == = 3').diagnostics.length).toBeGreaterThan(0);
   });
   it('the README cites the package\'s own docs, not a spec file a user does not have', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

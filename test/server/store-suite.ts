@@ -202,6 +202,24 @@ export function storeSuite(name: string, open: () => Promise<Store>): void {
       expect((await s.listJobs(Z)).map((j) => j.name)).toEqual(['two']);
     }));
 
+    it('answers list revisions asked together, each account its own, and a revision asked after a list write sees it', withStore(async (s) => {
+      const limits = { maxLists: 10, maxListsOfKind: 10, maxItemsOfKind: 10 };
+      const list = (name: string) => ({ id: `${name}0000000000000000000000000000`.slice(0, 32), name, kind: 'ip' as const, description: '', created_on: '2024-01-01T00:00:00Z', modified_on: '2024-01-01T00:00:00Z' });
+      expect(await Promise.all([s.lists.revision('acc1'), s.lists.revision('acc2'), s.lists.revision('acc1')])).toEqual([0, 0, 0]);
+      await s.lists.createList('acc1', list('one'), limits);
+      const asked = [s.lists.revision('acc1'), s.lists.revision('acc2'), s.lists.revision('acc1')];
+      await s.lists.createList('acc2', list('two'), limits);
+      await s.lists.createList('acc2', list('three'), limits);
+      const after = s.lists.revision('acc2');
+      const [a1, b, a1again] = await Promise.all(asked);
+      expect(a1).toBeGreaterThan(0);
+      expect(a1again).toBe(a1);
+      // Asked before acc2's writes: it may see them or not, but never a revision past what was written.
+      expect(b).toBeLessThanOrEqual(await after);
+      expect(await after).toBeGreaterThan(0);
+      expect(await s.lists.revision('nobody')).toBe(0);
+    }));
+
     it('answers ping', withStore(async (s) => {
       await expect(s.ping()).resolves.toBeUndefined();
     }));

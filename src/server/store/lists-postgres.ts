@@ -158,9 +158,39 @@ export class PostgresListStore implements ListStore {
     return [...byId.values()];
   }
 
-  async revision(account: string): Promise<number> {
-    const { rows } = await this.read<{ revision: string }>('SELECT revision FROM list_revisions WHERE account = $1', [account]);
-    return rows[0] ? Number(rows[0].revision) : 0;
+  /**
+   * Every ruleset write that names a list reads its account's revision, and automation sends them many at
+   * once: the reads asked in one turn of the event loop go as one query. A read joins only a query not yet
+   * sent, so it still sees every list write committed before it was asked (through any replica).
+   */
+  revision(account: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let batch = this.revisionsAsked;
+      if (!batch) {
+        batch = this.revisionsAsked = new Map();
+        setImmediate(() => this.readRevisions());
+      }
+      const waiting = batch.get(account);
+      if (waiting) waiting.push({ resolve, reject });
+      else batch.set(account, [{ resolve, reject }]);
+    });
+  }
+
+  /** The revision reads asked since the last query was sent, by account. */
+  private revisionsAsked?: Map<string, { resolve: (revision: number) => void; reject: (e: unknown) => void }[]>;
+
+  private readRevisions(): void {
+    const batch = this.revisionsAsked!;
+    this.revisionsAsked = undefined;
+    this.read<{ account: string; revision: string }>('SELECT account, revision FROM list_revisions WHERE account = ANY ($1::text[])', [[...batch.keys()]]).then(
+      ({ rows }) => {
+        const revisions = new Map(rows.map((r) => [r.account, Number(r.revision)]));
+        for (const [account, waiting] of batch) for (const w of waiting) w.resolve(revisions.get(account) ?? 0);
+      },
+      (e: unknown) => {
+        for (const waiting of batch.values()) for (const w of waiting) w.reject(e);
+      },
+    );
   }
 }
 
