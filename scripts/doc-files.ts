@@ -4,7 +4,7 @@
  * docs/datasets.md (Logpush dataset fields and the filter operators each takes).
  * `npm run docs:gen` writes them; a test keeps them current.
  */
-import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, INT_FIELD_DOMAINS, domainText, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
+import { DIAGNOSTIC_CODES, NETWORK_FIELDS, COMPARE_OPERATORS, LOGICAL_OPERATORS, FUNCTIONS, FUNCTIONS_SOURCE, NEWER_FUNCTIONS_SOURCE, HTTP_FIELDS, HTTP_FIELDS_SOURCE, INT_FIELD_DOMAINS, domainText, STRING_FIELD_DOMAINS, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, PHASE_CATALOG, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor } from '../src/index.js';
 import { EXPRESSION_CODES } from '../src/expression/codes.js';
 import { LOGPUSH_CODES } from '../src/logpush/codes.js';
 import { RULESET_CODES } from '../src/ruleset/codes.js';
@@ -298,6 +298,19 @@ export function docFiles(): Record<string, string> {
     '| field | domain | why |',
     '| --- | --- | --- |',
     ...Object.entries(INT_FIELD_DOMAINS).map(([name, row]) => `| \`${name}\` | ${domainText(row)} | ${row.why} |`),
+    '',
+    '## Values of String fields with a table',
+    '',
+    'String fields whose values come from a known table (`STRING_FIELD_DOMAINS`,',
+    'src/expression/string-domains.ts; the other country fields read the country codes too). Where the analysis',
+    'or the semantic diff shows a value of such a field — a witness — it is one of the table\'s, the first the',
+    'region allows (`ip.proto outside {"icmp"}` is shown with `"tcp"`); free-text fields get an arbitrary',
+    'string. A closed table is every value the field holds; an open one its usual values. The analysis still',
+    'reasons over every string: a region that excludes a whole closed table is reported, with another string.',
+    '',
+    '| field | closed | values (first ones) | why |',
+    '| --- | --- | --- | --- |',
+    ...Object.entries(STRING_FIELD_DOMAINS).map(([name, row]) => `| \`${name}\` | ${row.closed ? 'yes' : 'no'} | ${row.values.slice(0, 8).map((v) => `\`${v}\``).join(' ')}${row.values.length > 8 ? ` … (${row.values.length})` : ''} | ${row.why} |`),
     '',
     '## Comparison operators',
     '',

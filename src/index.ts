@@ -64,6 +64,8 @@ export {
   domainText,
   type IntDomain,
   type IntDomainRow,
+  STRING_FIELD_DOMAINS,
+  type StringDomain,
   type SchemeOptions,
   COMPARE_OPERATORS,
   LOGICAL_OPERATORS,

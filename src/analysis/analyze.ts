@@ -14,7 +14,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, COUNTRY_CODES, doubleBounds, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
+import { checkExpression, doubleBounds, stringDomainOf, interpret, ListCatalog, NETWORK_SCHEME, nodeCost, Scheme, walk, type AnyNode, type CheckedExpression, type ExpressionOptions, type ExprNode, type Packet, type Predicate, type ValuePlan, type VectorPlan } from '../expression/index.js';
 import { actionTerminates, phaseExpressionOptions, phaseInfo } from '../ruleset/index.js';
 import { ANALYSIS_CODES, type AnalysisCode } from './codes.js';
 import { hasValue, type Domain } from './domains.js';
@@ -104,12 +104,18 @@ const MAX_DECIDED = 16_384;
  */
 const terminates = (r: AnalysisRule): boolean => actionTerminates(r.action, r.action_parameters) && r.ratelimit === undefined && r.exposed_credential_check === undefined;
 
-/** A value that is in the domain (domains here always have one when asked). */
-function valueOf(field: string, d: Domain, scheme: Scheme): unknown {
+/**
+ * A value that is in the domain (domains here always have one when asked). A String field with a table of
+ * values (string-domains.ts: protocols, countries, methods…) gets one of the table's, `ip.proto` the
+ * transport the packet was given when it can; an arbitrary string only for free text, or when the region
+ * excludes every value of the table.
+ */
+function valueOf(field: string, d: Domain, scheme: Scheme, transport?: string): unknown {
   const def = scheme.get(field);
   if (d.kind === 'string') {
-    if (!d.cofinite) return [...d.items].sort()[0];
-    const pool = def?.country ? [...COUNTRY_CODES] : ['x', 'example', 'other'];
+    const table = stringDomainOf(def, field)?.values ?? [];
+    if (!d.cofinite) return table.find((s) => d.items.has(s)) ?? [...d.items].sort()[0];
+    const pool = field === 'ip.proto' && transport ? [transport, ...table] : table.length ? table : ['x', 'example', 'other'];
     const free = pool.find((s) => !d.items.has(s));
     if (free !== undefined) return free;
     for (let i = 0; ; i++) if (!d.items.has(`x${i}`)) return `x${i}`;
@@ -139,7 +145,7 @@ export function witnessOf(c: Cube, scheme: Scheme): { packet: Packet; assumes: s
     }
     const own = transportOf(k);
     if (own && own !== t) continue;
-    if (hasValue(d)) packet[k] = valueOf(k, d, scheme);
+    if (hasValue(d)) packet[k] = valueOf(k, d, scheme, t === 'none' ? undefined : t);
   }
   return { packet, assumes };
 }

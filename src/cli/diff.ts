@@ -14,7 +14,7 @@ import { SourceText } from '../diagnostics/index.js';
 import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
-import { readTrafficRecords, TrafficFileError } from '../simulation/index.js';
+import { readTrafficFile, TrafficFileError } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './lists.js';
 
@@ -157,7 +157,7 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
   try {
-    const examplesAre = await readTrafficRecords(path, requests[0] ? 'request' : 'packet', (record, index) => {
+    const examplesAre = await readTrafficFile(path, requests[0] ? 'request' : 'packet', (record, index) => {
       for (const c of counters) c.add(record, index);
     });
     for (const r of reports) r.examplesAre = examplesAre;

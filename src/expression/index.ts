@@ -23,6 +23,7 @@ export * from './ast.js';
 export { EXPRESSION_CODES, type ExpressionCode } from './codes.js';
 export { Scheme, NETWORK_SCHEME, NETWORK_FIELDS, HTTP_SCHEME, HTTP_FIELDS, type FieldDef, type FieldType, type SchemeLiteral, type SchemeOptions } from './scheme.js';
 export { INT_FIELD_DOMAINS, domainBounds, domainText, type IntDomain, type IntDomainRow } from './field-domains.js';
+export { STRING_FIELD_DOMAINS, stringDomainOf, type StringDomain } from './string-domains.js';
 export { HTTP_FIELD_ROWS, HTTP_EXTRA_FIELD_ROWS, HTTP_FIELD_PHASES, HTTP_FIELDS_SOURCE, HTTP_DEPRECATED_ALIASES } from './http-fields.js';
 export { ListCatalog, LIST_KINDS, LIST_KIND_NAMES, HostnameSet, RedirectSet, MANAGED_LISTS, MANAGED_LIST_CATALOG, MANAGED_LISTS_SOURCE, managedListsFor, type ManagedListInfo, type ListItems, type ListKind, type BuiltList, type StringList } from './lists.js';
 export { COMPARE_OPERATORS, LOGICAL_OPERATORS, NOT_OPERATOR, IN_OPERATOR, IN_SET_TYPES, IN_LIST_TYPES, type CompareOperatorInfo, type LogicalOperatorInfo } from './operators.js';

@@ -22,6 +22,7 @@ export { readHar, isHar } from './har.js';
 export { readNdjsonRequests, readRequestObject } from './ndjson.js';
 export { isLogpushLine, logpushRecord, LogpushMissing, LOGPUSH_REQUEST_FIELDS, RULE_FIELD_NEEDS, type LogpushRecord, type LogpushRequestField } from './logpush.js';
 export { simulateRequests, executeNotSimulated } from './simulate.js';
+export { readTrafficRecords, type TrafficRecord, type TrafficRecords } from './traffic.js';
 export { splitUrl, normalizePath, removeDotSegments, pathExtension, type UrlParts } from './url.js';
 
 /** One request read, with where it was: a HAR entry's pointer or an NDJSON line. */

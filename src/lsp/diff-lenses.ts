@@ -40,11 +40,11 @@ export interface DiffLensInput {
   lists?: ListItems;
   serviceToken?: string;
   /** The traffic to count: its name, and its records read as packets or as requests; absent: regions only. */
-  traffic?: { name: string; read(unit: 'packet' | 'request'): Promise<TrafficRecords> };
+  traffic?: { name: string; read(unit: 'packet' | 'request'): Promise<LensTraffic> };
 }
 
 /** A traffic file's records, each with its index, and what the indexes count (as `rulekit diff` names examples). */
-export interface TrafficRecords {
+export interface LensTraffic {
   records: readonly Record<string, unknown>[];
   indexes?: readonly number[];
   examplesAre?: DiffReport['examplesAre'];

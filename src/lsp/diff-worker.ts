@@ -7,8 +7,8 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ListItems } from '../expression/index.js';
-import { readTrafficRecords, type TrafficUnit } from '../simulation/index.js';
-import { diffLenses, type DiffLensResult, type TrafficRecords } from './diff-lenses.js';
+import { readTrafficFile, type TrafficUnit } from '../simulation/index.js';
+import { diffLenses, type DiffLensResult, type LensTraffic } from './diff-lenses.js';
 
 /** A diff to make. */
 export interface DiffLensRequest {
@@ -29,16 +29,16 @@ export type DiffLensReply = { id: number; result: DiffLensResult } | { id: numbe
 export const DIFF_WORKER_KIND = 'rulekit-lsp-diff';
 
 /** Records of captures read, by path, stamp and unit (the last few). */
-const records = new Map<string, Promise<TrafficRecords>>();
+const records = new Map<string, Promise<LensTraffic>>();
 const KEPT = 4;
 
-function recordsOf(path: string, stamp: string, unit: TrafficUnit): Promise<TrafficRecords> {
+function recordsOf(path: string, stamp: string, unit: TrafficUnit): Promise<LensTraffic> {
   const key = `${unit} ${stamp} ${path}`;
   let known = records.get(key);
   if (!known) {
     const out: Record<string, unknown>[] = [];
     const indexes: number[] = [];
-    known = readTrafficRecords(path, unit, (r, i) => void (out.push(r), indexes.push(i))).then((examplesAre) => ({ records: out, indexes, examplesAre }));
+    known = readTrafficFile(path, unit, (r, i) => void (out.push(r), indexes.push(i))).then((examplesAre) => ({ records: out, indexes, examplesAre }));
     known.catch(() => records.delete(key));
     records.set(key, known);
     while (records.size > KEPT) records.delete(records.keys().next().value!);

@@ -1,10 +1,13 @@
 /**
  * What the diff tab computes, apart from the page: the regions of `diffRulesets` between two ruleset
- * bodies (each with its witness), and — over the sample packets or a dropped capture — how much traffic
- * each region and each pair of deciding rules changes. Plain functions, tested without a browser.
+ * bodies (each with its witness), and how much traffic each region and each pair of deciding rules
+ * changes — over the sample packets or a dropped capture (network phases), over the sample requests or a
+ * dropped file of NDJSON requests, Logpush http_requests lines or HAR (HTTP phases), read as
+ * `rulekit diff --against` reads them. Plain functions, tested without a browser.
  * @module
  */
-import { DiffCounter, decisionText, diffRulesets, type DiffRegion, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
+import { DiffCounter, decisionText, diffRulesets, exampleText, type DiffRegion, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
+import { readTrafficRecords, type TrafficRecord } from '../http/index.js';
 import { decodePacket, readCaptureBatches } from '../capture/index.js';
 import type { Packet } from '../index.js';
 import { parseLists } from './run.js';
@@ -87,13 +90,22 @@ export function runDiff(oldText: string, newText: string, listsText: string): Di
 export interface DiffCounts extends TrafficDiff {
   /** What was counted: `4 sample packets`, `capture.pcapng`. */
   over: string;
-  /** `old → new` per pair, most changed first. */
-  perRule: { label: string; count: number; verdictChanged: boolean }[];
+  /**
+   * `old → new` per pair, most changed first, with its first example as the CLI prints it: where it is
+   * and only the fields the rules of both sides read (`line 3 {"http.request.method":"POST"}`).
+   */
+  perRule: { label: string; count: number; verdictChanged: boolean; example?: string }[];
+  /** Lines of a dropped file that are no request (skipped), as messages. */
+  problems?: string[];
 }
 
-function countsOf(counter: DiffCounter, over: string): DiffCounts {
+function countsOf(counter: DiffCounter, over: string, examplesAre?: 'frame' | 'line' | 'entry'): DiffCounts {
   const r = counter.result();
-  return { ...r, over, perRule: r.pairs.map((p) => ({ label: `${decisionText(p.old)} → ${decisionText(p.new)}`, count: p.count, verdictChanged: p.old.verdict !== p.new.verdict })) };
+  return {
+    ...r,
+    over,
+    perRule: r.pairs.map((p) => ({ label: `${decisionText(p.old)} → ${decisionText(p.new)}`, count: p.count, verdictChanged: p.old.verdict !== p.new.verdict, ...(p.examples[0] ? { example: exampleText(p.examples[0], examplesAre) } : {}) })),
+  };
 }
 
 /** Count packets already decoded (the sample packets of the rules tab). */
@@ -103,6 +115,27 @@ export function countDiffPackets(oldText: string, newText: string, listsText: st
   const counter = new DiffCounter(sides.old, sides.new, { lists: sides.lists, diff });
   packets.forEach((p, i) => counter.add(p, i));
   return countsOf(counter, over);
+}
+
+/** Count request records (HTTP phases): the sample requests' records, or those of a dropped file. */
+export function countDiffRequests(oldText: string, newText: string, listsText: string, records: readonly TrafficRecord[], over: string, diff?: RulesetDiff, examplesAre?: 'line' | 'entry'): DiffCounts | undefined {
+  const sides = diffSides(oldText, newText, listsText);
+  if (!sides.old || !sides.new) return undefined;
+  const counter = new DiffCounter(sides.old, sides.new, { lists: sides.lists, diff });
+  for (const r of records) counter.add(r.record, r.index);
+  return countsOf(counter, over, examplesAre);
+}
+
+/**
+ * Count a dropped file of HTTP traffic (NDJSON request objects, Logpush http_requests lines or HAR), read
+ * by the library's reader as `rulekit diff --against` reads it; its lines that are no request are skipped
+ * and named in `problems`.
+ */
+export function countDiffTraffic(oldText: string, newText: string, listsText: string, text: string, over: string, diff?: RulesetDiff): DiffCounts | undefined {
+  const read = readTrafficRecords(text);
+  const counts = countDiffRequests(oldText, newText, listsText, read.records, `${over} (${read.format === 'har' ? 'HAR' : read.format === 'logpush' ? 'Logpush http_requests lines' : 'NDJSON requests'})`, diff, read.indexOf);
+  const problems = read.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  return counts && problems.length ? { ...counts, problems } : counts;
 }
 
 /** Count a capture's packets (decoded in the page, as `rulekit diff --against` does). */
@@ -116,5 +149,5 @@ export async function countDiffCapture(oldText: string, newText: string, listsTe
     if (next.done) break;
     for (const r of next.value) counter.add(decodePacket({ linkType: r.linkType, data: r.data }, { problems: false }).packet as unknown as Packet, r.index);
   }
-  return countsOf(counter, over);
+  return countsOf(counter, over, 'frame');
 }

@@ -17,7 +17,9 @@ import { createEditor, setText } from './editor.js';
 import { byId, debounce, fill, h } from './dom.js';
 import { PacketTable } from './packets-table.js';
 import { barChart, binTimes, timeChart } from './charts.js';
-import { countDiffCapture, countDiffPackets, runDiff, type DiffCounts, type DiffOutcome } from './diff-run.js';
+import { countDiffCapture, countDiffPackets, countDiffRequests, countDiffTraffic, runDiff, type DiffCounts, type DiffOutcome } from './diff-run.js';
+import { captureFormatOf } from '../capture/index.js';
+import { readTrafficRecords } from '../http/index.js';
 import { isHttpPhase, packetOf, parseLists, rulesOf, runExpression, runLogFilter, runRuleset, simulateCapture, type CaptureOutcome, type RequestOutcome, type RulesOutcome } from './run.js';
 import { decodeState, encodeState, TABS, type PlaygroundState, type Tab } from './state.js';
 import { defaultState } from './samples.js';
@@ -339,15 +341,40 @@ const diffNewEditor = diffEditor('diff-new-editor', 'ruleset after the change', 
 /** Later diffs win: a capture counted slowly must not overwrite the result of a newer edit. */
 let diffGeneration = 0;
 
+/** A file of HTTP traffic dropped on the diff tab (NDJSON requests, Logpush lines, HAR), counted for HTTP phases. */
+let lastTraffic: { name: string; text: string } | undefined;
+
+/**
+ * The traffic the diff is counted over: for network phases the dropped capture, else the sample packets;
+ * for HTTP phases the dropped traffic file, else the sample requests of the rules tab.
+ */
+async function diffCounts(out: DiffOutcome): Promise<DiffCounts | undefined> {
+  const { diffOld, diffNew, lists: listsText } = state;
+  if (out.diff!.unit === 'request') {
+    if (lastTraffic) return countDiffTraffic(diffOld, diffNew, listsText, lastTraffic.text, lastTraffic.name, out.diff);
+    const read = readTrafficRecords(state.requests);
+    return countDiffRequests(diffOld, diffNew, listsText, read.records, `the ${read.records.length} sample request(s) of the rules tab`, out.diff, read.indexOf);
+  }
+  if (lastCapture) return countDiffCapture(diffOld, diffNew, listsText, lastCapture.bytes, lastCapture.name, out.diff);
+  return countDiffPackets(diffOld, diffNew, listsText, state.packets.map((row) => packetOf(row).packet), `the ${state.packets.length} sample packet(s) of the rules tab`, out.diff);
+}
+
 async function showDiff(): Promise<void> {
   const generation = ++diffGeneration;
   const out = runDiff(state.diffOld, state.diffNew, state.lists);
-  renderDiff(out, undefined, lastCapture ? `counting ${lastCapture.name}…` : undefined);
+  const slow = out.diff?.unit === 'request' ? lastTraffic : lastCapture;
+  renderDiff(out, undefined, slow ? `counting ${slow.name}…` : undefined);
   if (!out.diff || out.error) return;
-  let counts: DiffCounts | undefined;
-  if (lastCapture) counts = await countDiffCapture(state.diffOld, state.diffNew, state.lists, lastCapture.bytes, lastCapture.name, out.diff);
-  else if (out.diff.unit === 'packet') counts = countDiffPackets(state.diffOld, state.diffNew, state.lists, state.packets.map((row) => packetOf(row).packet), `the ${state.packets.length} sample packet(s) of the rules tab`, out.diff);
+  const counts = await diffCounts(out);
   if (generation === diffGeneration) renderDiff(out, counts);
+}
+
+/** A file dropped on the diff tab: a capture (network phases) or HTTP traffic (HTTP phases), told by its first bytes. */
+async function readDiffFile(file: File): Promise<void> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if (captureFormatOf(bytes.subarray(0, 4))) lastCapture = { name: file.name, bytes };
+  else lastTraffic = { name: file.name, text: new TextDecoder().decode(bytes) };
+  void showDiff();
 }
 
 function renderDiff(out: DiffOutcome, counts: DiffCounts | undefined, pending?: string): void {
@@ -413,6 +440,19 @@ function renderDiff(out: DiffOutcome, counts: DiffCounts | undefined, pending?: 
           legend(['swatch-block', 'verdict changes'], ['swatch-rule', 'deciding rule changes']),
         ),
       ),
+    counts &&
+      counts.perRule.length > 0 &&
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'pairs', 'data-testid': 'diff-pairs' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'before → after'), h('th', { class: 'num' }, `${unit}s`), h('th', {}, 'for example (the fields the rules read)'))),
+          h('tbody', {}, ...counts.perRule.map((p) => h('tr', {}, h('td', { class: p.verdictChanged ? 'change-verdict' : 'change-rule' }, p.label), h('td', { class: 'num' }, String(p.count)), h('td', { class: 'witness' }, p.example ? h('code', {}, p.example) : '—')))),
+        ),
+      ),
+    !!counts?.problems?.length && h('details', {}, h('summary', {}, `${counts.problems.length} line(s) of ${counts.over} skipped`), h('ul', { class: 'problems' }, ...counts.problems.slice(0, 20).map((p) => h('li', { class: 'problem-error' }, p)))),
   );
 }
 
@@ -436,16 +476,34 @@ dropzone.addEventListener('drop', (e) => {
     void readCaptureFile(f);
   }
 });
-// A capture dropped anywhere on the page is read too (the browser would otherwise open the file).
+const diffDropzone = byId('diff-dropzone');
+const diffFileInput = byId<HTMLInputElement>('diff-file');
+diffFileInput.addEventListener('change', () => {
+  const f = diffFileInput.files?.[0];
+  if (f) void readDiffFile(f);
+});
+diffDropzone.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  diffDropzone.classList.add('over');
+});
+diffDropzone.addEventListener('dragleave', () => diffDropzone.classList.remove('over'));
+diffDropzone.addEventListener('drop', (e) => {
+  e.preventDefault();
+  diffDropzone.classList.remove('over');
+  const f = e.dataTransfer?.files[0];
+  if (f) void readDiffFile(f);
+});
+// A file dropped anywhere on the page is read too (the browser would otherwise open it): by the diff tab
+// when it is open, else as a capture.
 window.addEventListener('dragover', (e) => e.preventDefault());
 window.addEventListener('drop', (e) => {
   if (e.defaultPrevented) return;
   e.preventDefault();
   const f = e.dataTransfer?.files[0];
-  if (f) {
-    selectTab('capture');
-    void readCaptureFile(f);
-  }
+  if (!f) return;
+  if (state.tab === 'diff') return void readDiffFile(f);
+  selectTab('capture');
+  void readCaptureFile(f);
 });
 
 // ---- tabs, the URL, updates ----

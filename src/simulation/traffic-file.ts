@@ -1,15 +1,14 @@
 /**
  * The records of a traffic file, one by one, as the semantic diff counts them: packets of a pcap/pcapng
  * capture or NDJSON packet objects; requests as NDJSON request objects, Logpush `http_requests` lines
- * (told by each line) or a HAR file. `rulekit diff --against` and the language server's diff lenses both
+ * (told by each line) or a HAR file (src/http/traffic.ts, which the playground's diff tab reads too). `rulekit diff --against` and the language server's diff lenses both
  * read through here, so both count the same records.
  * @module
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
-import type { Diagnostic } from '../diagnostics/index.js';
-import { isHar, isLogpushLine, logpushRecord, readRequestObject, readRequests, requestRecord } from '../http/index.js';
+import { readTrafficRecords as readHttpTraffic } from '../http/index.js';
 
 /** A traffic file that cannot be read as asked: the message names the file (and line) and says why. */
 export class TrafficFileError extends Error {
@@ -29,7 +28,7 @@ export type TrafficIndex = 'frame' | 'line' | 'entry';
  * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
  * the answer says which). Throws {@link TrafficFileError}.
  */
-export async function readTrafficRecords(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<TrafficIndex> {
+export async function readTrafficFile(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<TrafficIndex> {
   const head = new Uint8Array(4);
   const fd = await open(path, 'r');
   try {
@@ -71,46 +70,14 @@ async function textOf(path: string): Promise<string> {
   return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
 }
 
-/**
- * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines (told by the first
- * line), or a HAR file. A line that is neither is an error naming it.
- */
+/** The records of an HTTP input (src/http/traffic.ts); the first line that is no request is an error naming it. */
 async function requestRecords(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
-  const text = await textOf(path);
-  const first = text.trimStart();
-  if (first.startsWith('{')) {
-    try {
-      const whole = JSON.parse(first) as unknown;
-      if (isHar(whole)) {
-        const read = readRequests(text, { format: 'har' });
-        const bad = read.diagnostics.find((d) => d.severity === 'error');
-        if (bad) throw new TrafficFileError(`${path}: ${bad.message}`);
-        return { records: read.requests.map((r) => requestRecord(r.request)) };
-      }
-    } catch (e) {
-      if (e instanceof TrafficFileError) throw e;
-      // several lines: NDJSON
-    }
+  const read = readHttpTraffic(await textOf(path));
+  const bad = read.diagnostics.find((d) => d.severity === 'error');
+  if (bad) {
+    const line = bad.data?.['line'] as number | undefined;
+    const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
+    throw new TrafficFileError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
   }
-  const records: Record<string, unknown>[] = [];
-  const lines: number[] = [];
-  for (const [n, line] of text.split('\n').entries()) {
-    if (!line.trim()) continue;
-    lines.push(n + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new TrafficFileError(`${path}:${n + 1}: not JSON (NDJSON request objects or Logpush http_requests lines)`);
-    }
-    if (isLogpushLine(value)) {
-      records.push(logpushRecord(value).record);
-      continue;
-    }
-    const out: Diagnostic[] = [];
-    const request = readRequestObject(value, { pointer: '', line: n + 1 }, out);
-    if (!request) throw new TrafficFileError(`${path}:${n + 1}: ${out[0]?.message ?? 'not a request'} (NDJSON request objects or Logpush http_requests lines)`);
-    records.push(requestRecord(request));
-  }
-  return { records, lines };
+  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
 }

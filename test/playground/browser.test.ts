@@ -15,6 +15,9 @@ import { describeNeedsTool, needsTool, toolAvailable } from '../helpers/tools.js
 import { CLI, ensureBuilt, ROOT } from '../server/process.js';
 import { runSimulation } from '../../src/simulation/index.js';
 import { decodeState, defaultState } from '../../src/playground/index.js';
+import { countDiff, decisionText } from '../../src/diff/index.js';
+import { readTrafficRecords } from '../../src/http/index.js';
+import { HTTP_DIFF_NEW, HTTP_DIFF_OLD, LOGPUSH_LINES } from './http-diff-fixture.js';
 
 const CAPTURE = join(ROOT, 'test', 'fixtures', 'capture', 'two-interfaces.pcapng');
 const SHOTS = mkdtempSync(join(tmpdir(), 'rulekit-playground-shots-'));
@@ -192,6 +195,39 @@ describeNeedsTool('chromium')('the playground in Chromium', () => {
     await paste(page, 'diff-new-editor', defaultState().diffNew.replace('udp.dstport == 5061', 'udp.dstport in {5060 5061}'));
     await poll(() => page.textContent('[data-testid=diff-totals]')).toBe('2 region(s) of packets change fate: 2 exact, 0 unknown');
     await poll(() => page.textContent('[data-testid=diff-counts]')).toContain('0 of 4 packet(s) change fate');
+    expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the diff tab, an HTTP-phase pair: counted over the sample requests, then over dropped Logpush lines, as the library counts them', async () => {
+    const page = await open(url);
+    await page.click('#tab-diff');
+    await paste(page, 'diff-old-editor', HTTP_DIFF_OLD);
+    await paste(page, 'diff-new-editor', HTTP_DIFF_NEW);
+    await poll(() => page.textContent('[data-testid=diff-totals]')).toMatch(/region\(s\) of requests change fate/);
+    // The library's counter over the same requests (the sample requests, read as the CLI reads NDJSON).
+    const lib = (text: string) => countDiff(JSON.parse(HTTP_DIFF_OLD), JSON.parse(HTTP_DIFF_NEW), readTrafficRecords(text).records.map((r) => r.record));
+    const samples = lib(defaultState().requests);
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toBe(`over the ${samples.packets} sample request(s) of the rules tab: ${samples.changed} of ${samples.packets} request(s) change fate (${samples.verdictChanged} verdict, ${samples.changed - samples.verdictChanged} deciding rule only)`);
+    const pairs = () => page.locator('[data-testid=diff-pairs] tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+    expect(await pairs()).toEqual(samples.pairs.map((p) => [`${decisionText(p.old)} → ${decisionText(p.new)}`, String(p.count), `line ${p.examples[0]!.index + 1} ${JSON.stringify(p.examples[0]!.fields)}`]));
+    expect((await pairs()).map((r) => r[2])).toEqual(['line 1 {"http.request.method":"GET","http.request.uri.path":"/admin/users"}', 'line 2 {"http.request.method":"POST","http.request.uri.path":"/login"}']);
+    expect(await page.locator('[data-testid=diff-drawings] svg.bars rect title').allTextContents()).toEqual(samples.pairs.map((p) => `${decisionText(p.old)} → ${decisionText(p.new)}: ${p.count} request(s)`));
+    await shot(page, '10-diff-http-samples');
+    // Logpush http_requests lines dropped on the tab's zone.
+    await page.evaluate(
+      ({ text }) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'http_requests.ndjson', { type: 'application/x-ndjson' }));
+        document.querySelector('#diff-dropzone')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      { text: LOGPUSH_LINES },
+    );
+    const logs = lib(LOGPUSH_LINES);
+    await poll(() => page.textContent('[data-testid=diff-counts]')).toBe(`over http_requests.ndjson (Logpush http_requests lines): ${logs.changed} of ${logs.packets} request(s) change fate (${logs.verdictChanged} verdict, ${logs.changed - logs.verdictChanged} deciding rule only)`);
+    expect(await pairs()).toEqual(logs.pairs.map((p) => [`${decisionText(p.old)} → ${decisionText(p.new)}`, String(p.count), `line ${p.examples[0]!.index + 1} ${JSON.stringify(p.examples[0]!.fields)}`]));
+    expect(logs.changed).toBe(2);
+    await shot(page, '10b-diff-http-logpush');
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
     await page.close();
   });

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../../src/index.js';
-import { countDiffPackets, runDiff, witnessText } from '../../src/playground/diff-run.js';
+import { countDiffPackets, countDiffRequests, countDiffTraffic, runDiff, witnessText } from '../../src/playground/diff-run.js';
+import { countDiff } from '../../src/diff/index.js';
+import { readTrafficRecords } from '../../src/http/index.js';
+import { HTTP_DIFF_NEW, HTTP_DIFF_OLD, LOGPUSH_LINES } from './http-diff-fixture.js';
 import { binTimes } from '../../src/playground/charts.js';
 import { defaultState } from '../../src/playground/index.js';
 import { packetOf, parseLists } from '../../src/playground/run.js';
@@ -35,7 +38,35 @@ describe('the diff tab', () => {
     const counts = countDiffPackets(s.diffOld, s.diffNew, s.lists, packets, 'samples')!;
     expect([counts.packets, counts.changed, counts.verdictChanged, counts.outside]).toEqual([4, 1, 1, 0]);
     expect(counts.regions.map((r) => [r.region, r.count, r.examples.map((e) => e.index)])).toEqual([[0, 1, [3]]]);
-    expect(counts.perRule).toEqual([{ label: 'block by rule 4 "no-sip" → allow', count: 1, verdictChanged: true }]);
+    expect(counts.perRule).toEqual([{ label: 'block by rule 4 "no-sip" → allow', count: 1, verdictChanged: true, example: '#3 {"ip.src":"192.0.2.9","udp.dstport":5060}' }]);
+  });
+
+  it('an HTTP-phase change counted over the sample requests: per pair, each with an example showing the fields the rules read', () => {
+    const out = runDiff(HTTP_DIFF_OLD, HTTP_DIFF_NEW, s.lists);
+    expect(out.diff!.unit).toBe('request');
+    const read = readTrafficRecords(s.requests);
+    const counts = countDiffRequests(HTTP_DIFF_OLD, HTTP_DIFF_NEW, s.lists, read.records, 'samples', out.diff, read.indexOf)!;
+    expect([counts.packets, counts.changed, counts.verdictChanged, counts.outside]).toEqual([3, 2, 2, 0]);
+    expect(counts.perRule).toEqual([
+      { label: 'block by rule 0 "admin" → managed_challenge by rule 0 "admin"', count: 1, verdictChanged: true, example: 'line 1 {"http.request.method":"GET","http.request.uri.path":"/admin/users"}' },
+      { label: 'allow → block by rule 1 "posts"', count: 1, verdictChanged: true, example: 'line 2 {"http.request.method":"POST","http.request.uri.path":"/login"}' },
+    ]);
+    // The library's counter over the same records says the same.
+    const lib = countDiff(JSON.parse(HTTP_DIFF_OLD), JSON.parse(HTTP_DIFF_NEW), read.records.map((r) => r.record));
+    expect(lib.pairs.map((p) => p.count)).toEqual(counts.perRule.map((p) => p.count));
+  });
+
+  it('a dropped file of Logpush http_requests lines: read as the CLI reads it, its bad lines named and skipped', () => {
+    const counts = countDiffTraffic(HTTP_DIFF_OLD, HTTP_DIFF_NEW, s.lists, `${LOGPUSH_LINES}\nnot json\n`, 'logs.ndjson')!;
+    expect(counts.over).toBe('logs.ndjson (Logpush http_requests lines)');
+    expect([counts.packets, counts.changed]).toEqual([4, 2]);
+    expect(counts.perRule.map((p) => [p.label, p.count, p.example])).toEqual([
+      ['allow → block by rule 1 "posts"', 2, 'line 2 {"http.request.method":"POST","http.request.uri.path":"/login"}'],
+    ]);
+    expect(counts.problems).toEqual([expect.stringMatching(/^line 5: not JSON/)]);
+    // A HAR document: examples name its entries.
+    const har = JSON.stringify({ log: { entries: [{ request: { method: 'POST', url: 'https://example.com/upload', headers: [] } }] } });
+    expect(countDiffTraffic(HTTP_DIFF_OLD, HTTP_DIFF_NEW, s.lists, har, 'site.har')!.perRule[0]!.example).toBe('entry 1 {"http.request.method":"POST","http.request.uri.path":"/upload"}');
   });
 
   it('a side that is not a ruleset is named, and nothing is compared', () => {
