@@ -255,8 +255,9 @@ for (const lazy of LAZY) {
 
 await build({
   ...common,
-  // The language server's full-check thread is a module of its own beside the CLI's chunks (src/lsp/full-check.ts).
-  entryPoints: { cli: 'src/cli/main.ts', 'lsp-worker': 'src/lsp/worker.ts' },
+  // The language server's full-check and diff-lens threads are modules of their own beside the CLI's chunks
+  // (src/lsp/full-check.ts, src/lsp/diff-client.ts).
+  entryPoints: { cli: 'src/cli/main.ts', 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
   outdir: 'dist/bundle',
   platform: 'node',
   // `rulekit serve` is a chunk of its own, imported only by that command: the other commands never load

@@ -9,16 +9,12 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
-import { readTrafficRecords } from '../http/index.js';
-import { SourceText, type Diagnostic } from '../diagnostics/index.js';
-import { LEGACY_RULESET_TYPES } from './diff-legacy-resources.js';
+import { SourceText } from '../diagnostics/index.js';
 import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
 import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
-import { detectKind, extractJson, extractYaml, kindOfPath, terraformResources, terraformRuleset, type BodyItem } from '../lint/index.js';
+import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
+import { readTrafficFile, TrafficFileError } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { loadLists } from './lists.js';
 
@@ -126,57 +122,30 @@ function gitShow(rev: string, path: string): string {
   }
 }
 
-/** The rulesets of one file, by the kind its name (else its content) says. */
+/** The rulesets of one file (src/lint/ruleset-sides.ts), with their rules' lines; a side that cannot be compared is a usage error. */
 function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
-  const kind = kindOfPath(path) ?? detectKind(text);
   const src = new SourceText(text);
-  const line = (offset: number | undefined) => (offset === undefined ? undefined : src.position(offset).line);
-  if (kind === 'terraform') {
-    const addresses = ['cloudflare_ruleset', ...Object.keys(LEGACY_RULESET_TYPES)].flatMap((type) => terraformResources(text, type));
-    return addresses.map((address) => {
-      const rs = terraformRuleset(text, address)!;
-      const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
-      const problems = [...rs.unreadable.map((u) => `${u.message} (line ${line(u.range.start)})`)];
-      const rules = rs.rules.map((r) => {
-        if (!r.expression || r.expression.holes.length) problems.push(`${r.label}.expression is not a literal string (line ${line(r.range.start)}): its packets are known only to Terraform`);
-        const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
-        if (legacy && !as) problems.push(`${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${line(r.range.start)})`);
-        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };
-        for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
-        if (as?.action_parameters) rule['action_parameters'] = as.action_parameters;
-        else if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };
-        return rule;
-      });
-      // A rule the diff cannot read would make every region around it a guess: refused, not half-compared.
-      if (problems.length && (options.resource === undefined || options.resource === address)) throw new UsageError(`${shown}: ${address}: ${problems.join('; ')}`);
-      const phase = legacy?.phase ?? rs.phase;
-      return { name: address, ruleset: { rules, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(rs.rules[i]?.range.start) };
-    });
+  try {
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource }).map((s) => ({
+      name: s.name,
+      ruleset: s.ruleset,
+      lineOf: (i: number) => {
+        const at = s.rangeOf(i)?.start;
+        return at === undefined ? undefined : src.position(at).line;
+      },
+    }));
+  } catch (e) {
+    throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-  if (kind === 'rules') throw new UsageError(`${shown}: a .rules file holds expressions without actions; give a ruleset (JSON or YAML body, Terraform)`);
-  const extracted = kind === 'json' ? extractJson(text, true) : extractYaml(text, true);
-  const bad = extracted.diagnostics.find((d: Diagnostic) => d.severity === 'error');
-  if (bad) throw new UsageError(`${shown}:${line(bad.range?.start) ?? 1}: ${bad.message}`);
-  const bodies = extracted.items.filter((i): i is BodyItem => i.kind === 'ruleset');
-  if (!bodies.length) throw new UsageError(`${shown}: holds no ruleset (a create or PUT body, an array of rules)`);
-  return bodies.map((b) => {
-    const value = b.value as { rules: unknown[]; phase?: unknown };
-    const phase = typeof value.phase === 'string' ? value.phase : options.phase;
-    return { name: bodies.length === 1 ? shown : b.label, ruleset: { ...value, ...(phase !== undefined ? { phase } : {}) }, lineOf: (i: number) => line(b.locate(`/rules/${i}`, 'value')?.start) };
-  });
 }
 
-/** The rulesets to compare: the one of each file, or those of the same name (one side empty where only the other has it). */
+/** The rulesets to compare (src/lint/ruleset-sides.ts). */
 function pairSides(olds: Side[], news: Side[], resource: string | undefined): [Side | undefined, Side | undefined][] {
-  if (resource !== undefined) {
-    const o = olds.find((s) => s.name === resource);
-    const n = news.find((s) => s.name === resource);
-    if (!o && !n) throw new UsageError(`no ruleset ${resource} on either side (they have ${[...new Set([...olds, ...news].map((s) => s.name))].join(', ')})`);
-    return [[o, n]];
+  try {
+    return pairRulesetSides(olds, news, resource);
+  } catch (e) {
+    throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-  if (olds.length === 1 && news.length === 1) return [[olds[0], news[0]]];
-  const names = [...new Set([...olds, ...news].map((s) => s.name))];
-  return names.map((name) => [olds.find((s) => s.name === name), news.find((s) => s.name === name)]);
 }
 
 /** Count the packets of a capture or NDJSON file through every pair at once (the file is read once). */
@@ -187,60 +156,15 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   });
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
-  const head = new Uint8Array(4);
-  const fd = await open(path, 'r');
-  await fd.read(head, 0, 4, 0);
-  await fd.close();
-  if (requests[0]) {
-    if (captureFormatOf(head)) throw new UsageError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
-    const read = await readRequestsFile(path);
-    read.records.forEach((record, i) => {
-      const index = read.lines ? read.lines[i]! - 1 : i;
+  try {
+    const examplesAre = await readTrafficFile(path, requests[0] ? 'request' : 'packet', (record, index) => {
       for (const c of counters) c.add(record, index);
     });
-    counters.forEach((c, i) => ((reports[i]!.counts = c.result()), (reports[i]!.examplesAre = read.lines ? 'line' : 'entry')));
-    return;
-  }
-  if (captureFormatOf(head)) {
-    let index = 0;
-    for await (const record of readCapture(createReadStream(path))) {
-      const { packet } = decodePacket(record, { problems: false });
-      for (const c of counters) c.add(packet as unknown as Record<string, unknown>, index);
-      index++;
-    }
-    for (const r of reports) r.examplesAre = 'frame';
-  } else {
-    const text = await readText(path);
-    for (const [n, line] of text.split('\n').entries()) {
-      if (!line.trim()) continue;
-      let packet: unknown;
-      try {
-        packet = JSON.parse(line);
-      } catch {
-        throw new UsageError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
-      }
-      if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new UsageError(`${path}:${n + 1}: not a JSON object`);
-      // Its index is its line's, less one: an example is named by the line an editor shows.
-      for (const c of counters) c.add(packet as Record<string, unknown>, n);
-    }
-    for (const r of reports) r.examplesAre = 'line';
+    for (const r of reports) r.examplesAre = examplesAre;
+  } catch (e) {
+    throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
-}
-
-/**
- * The records of an HTTP input: NDJSON request objects, Logpush `http_requests` lines, or a HAR file
- * (src/http/traffic.ts). A line that is neither is a usage error naming it.
- */
-async function readRequestsFile(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
-  const read = readTrafficRecords(await readText(path));
-  const bad = read.diagnostics.find((d) => d.severity === 'error');
-  if (bad) {
-    const line = bad.data?.['line'] as number | undefined;
-    const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
-    throw new UsageError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
-  }
-  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */

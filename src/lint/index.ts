@@ -18,3 +18,4 @@ export { CONFIG_FILE, CONFIG_MEMBERS, ConfigError, configIgnores, findConfig, lo
 export { applySuppressions, findDirectives, DISABLE_NEXT_LINE, type Directive, type PointerIgnore, type SuppressOptions } from './suppress.js';
 export { Excludes, resolveTargets, kindOfPath, globToRegExp, type LintTarget } from './files.js';
 export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';
+export { rulesetSides, pairRulesetSides, RulesetSideError, type RulesetSide, type RulesetSideOptions } from './ruleset-sides.js';

@@ -8,13 +8,14 @@
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind,
+  CodeActionKind, CodeLensRefreshRequest, DidChangeConfigurationNotification, MarkupKind, MessageType, ShowMessageNotification, TextDocuments, TextDocumentSyncKind,
   type Connection, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { fullCheck, kindOf, quickCheck, type DocumentCheck } from './check.js';
 import { FullChecker } from './full-check.js';
 import { lspDiagnostic } from './convert.js';
 import { codeActions, FIX_ALL_KIND } from './features/actions.js';
+import { DiffLenses, SHOW_DIFF_COMMAND } from './features/diff-lens.js';
 import { completion, hover, signatureHelp } from './features/completion.js';
 import { formatting } from './features/formatting.js';
 import { documentSymbols } from './features/symbols.js';
@@ -55,6 +56,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let configurationRequests = false;
   let dynamicConfiguration = false;
   const checker = new FullChecker();
+  let lensRefresh = false;
+  const lenses = new DiffLenses({
+    delay: fullDelay,
+    document: (uri) => documents.get(uri),
+    check: (doc) => current(doc),
+    settings: (uri) => settingsOf(uri),
+    path: pathOf,
+    log: (line) => connection.console.log(line),
+    refresh: () => {
+      if (lensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    },
+  });
   /** Documents opened before the client's settings arrived: checked once they have (not twice). */
   let waitingForSettings: Set<string> | undefined = new Set();
 
@@ -122,6 +135,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       waitingForSettings = undefined;
       checks.clear();
       for (const doc of documents.all()) if (!waited || waited.has(doc.uri) || configurationRequests) schedule(doc.uri);
+      // The diff lenses read rulekit.diff: shown lenses may say otherwise now.
+      if (!waited) lenses.refreshAll();
     }
   };
 
@@ -131,6 +146,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     store.setClient((params.initializationOptions as { settings?: unknown } | undefined)?.settings);
     configurationRequests = params.capabilities.workspace?.configuration === true;
     dynamicConfiguration = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    lensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -140,6 +156,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
         documentFormattingProvider: true,
         documentSymbolProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [SHOW_DIFF_COMMAND] },
       },
       serverInfo: { name: 'rulekit', version: SERVER_VERSION },
     };
@@ -156,12 +174,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     store.setClient((change.settings as { rulekit?: unknown } | null)?.rulekit);
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
+    lenses.refreshAll();
   });
 
-  connection.onShutdown(() => checker.close());
+  connection.onShutdown(() => Promise.all([checker.close(), lenses.close()]).then(() => undefined));
   // rulekit.config.json changed (clients that watch it say so): settings are re-read on the next check.
   connection.onDidChangeWatchedFiles(() => {
     store.invalidate();
+    lenses.refreshAll();
     checks.clear();
     for (const doc of documents.all()) schedule(doc.uri);
   });
@@ -170,8 +190,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     checker.warm();
     schedule(e.document.uri);
   });
-  documents.onDidChangeContent((e) => schedule(e.document.uri));
+  documents.onDidChangeContent((e) => {
+    lenses.changed(e.document.uri);
+    schedule(e.document.uri);
+  });
   documents.onDidClose((e) => {
+    lenses.closed(e.document.uri);
     clearTimeout(fullTimers.get(e.document.uri));
     checks.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -182,7 +206,22 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return doc ? f(doc, current(doc)) : none;
   };
   connection.onCompletion((p) => withDoc(p.textDocument.uri, (doc, c) => completion(doc, c, doc.offsetAt(p.position), settingsOf(doc.uri)), null));
-  connection.onHover((p) => withDoc(p.textDocument.uri, (doc, c) => hover(doc, c, doc.offsetAt(p.position), settingsOf(doc.uri)), null));
+  connection.onHover((p) => withDoc(p.textDocument.uri, (doc, c) => {
+    const offset = doc.offsetAt(p.position);
+    const h = hover(doc, c, offset, settingsOf(doc.uri));
+    const diff = lenses.detailAt(doc, offset);
+    if (!diff) return h;
+    const before = h && typeof h.contents === 'object' && 'value' in h.contents ? `${h.contents.value}\n\n---\n\n` : '';
+    return { contents: { kind: MarkupKind.Markdown, value: before + diff }, ...(h?.range ? { range: h.range } : {}) };
+  }, null));
+  connection.onCodeLens((p, token) => lenses.codeLenses(p.textDocument.uri, token));
+  connection.onExecuteCommand((p) => {
+    if (p.command !== SHOW_DIFF_COMMAND) return null;
+    const detail = typeof p.arguments?.[1] === 'string' ? p.arguments[1] : '';
+    // A notification: a client that does not answer window/showMessageRequest must not leave a promise to reject.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: detail });
+    return detail;
+  });
   connection.onSignatureHelp((p) => withDoc(p.textDocument.uri, (doc, c) => signatureHelp(c, doc.offsetAt(p.position), settingsOf(doc.uri)), null));
   connection.onCodeAction((p) => withDoc(p.textDocument.uri, (doc, c) => codeActions(doc, c, p), []));
   connection.onDocumentFormatting((p) => withDoc(p.textDocument.uri, (doc, c) => formatting(doc, c), []));

@@ -20,6 +20,16 @@ export interface ClientSettings {
   serviceToken?: string;
   /** Code → off, hint, info, warn(ing), error. */
   severity?: Record<string, string>;
+  /** The diff lenses: the traffic counted (a file relative to the workspace) and the git revision compared with. */
+  diff?: { capture?: string; base?: string };
+}
+
+/** The diff lenses' settings, resolved. */
+export interface DiffSettings {
+  /** The git revision the editor's text is compared with (default HEAD). */
+  base: string;
+  /** Absolute path of the capture or NDJSON file counted, when one is set. */
+  capture?: string;
 }
 
 /** The settings as plain data (what a worker thread is sent). */
@@ -37,6 +47,8 @@ export interface Settings {
   plain: PlainSettings;
   expression: ExpressionOptions;
   severity: Record<string, SeveritySetting>;
+  /** The diff lenses' settings (absent: base HEAD, no capture). */
+  diff?: DiffSettings;
   /** Why part of the settings was left out. */
   problems: string[];
 }
@@ -156,7 +168,22 @@ export class SettingsStore {
     if (scheme) plain.scheme = scheme as SchemeLiteral;
     if (serviceToken) plain.serviceToken = serviceToken;
     const expression = expressionOptions(plain, problems);
-    return { id: nextId++, plain, expression, severity, problems };
+    return { id: nextId++, plain, expression, severity, diff: this.diffSettings(problems), problems };
+  }
+
+  private diffSettings(problems: string[]): DiffSettings {
+    const given = this.client.diff;
+    const out: DiffSettings = { base: 'HEAD' };
+    if (given === undefined || given === null) return out;
+    if (typeof given !== 'object' || Array.isArray(given)) {
+      problems.push('rulekit.diff is an object ({"capture": "capture.pcap", "base": "HEAD"})');
+      return out;
+    }
+    if (typeof given.base === 'string' && given.base.trim()) out.base = given.base.trim();
+    else if (given.base !== undefined && given.base !== '' && given.base !== null) problems.push('rulekit.diff.base is a git revision (HEAD, main, HEAD~1)');
+    if (typeof given.capture === 'string' && given.capture.trim()) out.capture = isAbsolute(given.capture) ? given.capture : resolve(this.clientRoot, given.capture);
+    else if (given.capture !== undefined && given.capture !== '' && given.capture !== null) problems.push('rulekit.diff.capture is the path of a pcap/pcapng capture or an NDJSON file');
+    return out;
   }
 }
 

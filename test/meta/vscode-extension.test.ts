@@ -76,6 +76,6 @@ describe('the VS Code extension', () => {
     expect(join(EXT, pkg.contributes.grammars[0]!.path)).toBe(join(ROOT, TM_LANGUAGE_PATH));
     expect(pkg.contributes.grammars[0]!.scopeName).toBe('source.rulekit');
     // The settings the server reads from the client's `rulekit` section.
-    expect(Object.keys(pkg.contributes.configuration.properties).sort()).toEqual(['rulekit.lists', 'rulekit.path', 'rulekit.scheme', 'rulekit.serviceToken', 'rulekit.severity']);
+    expect(Object.keys(pkg.contributes.configuration.properties).sort()).toEqual(['rulekit.diff.base', 'rulekit.diff.capture', 'rulekit.lists', 'rulekit.path', 'rulekit.scheme', 'rulekit.serviceToken', 'rulekit.severity']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Terraform resources older than `cloudflare_ruleset` whose rules `rulekit diff` reads as a ruleset of
+ * Terraform resources older than `cloudflare_ruleset` whose rules the diff (`rulekit diff`, the LSP's lenses) reads as a ruleset of
  * the phase that replaced them. `cloudflare_magic_firewall_ruleset` (provider v4) holds an account's
  * Magic Firewall rules, evaluated in order, the first match deciding (the provider's docs): its `allow`
  * lets the packet through and ends the evaluation, which in the `magic_transit` phase is a `skip` of the

@@ -1,0 +1,83 @@
+/**
+ * The records of a traffic file, one by one, as the semantic diff counts them: packets of a pcap/pcapng
+ * capture or NDJSON packet objects; requests as NDJSON request objects, Logpush `http_requests` lines
+ * (told by each line) or a HAR file (src/http/traffic.ts, which the playground's diff tab reads too). `rulekit diff --against` and the language server's diff lenses both
+ * read through here, so both count the same records.
+ * @module
+ */
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
+import { readTrafficRecords as readHttpTraffic } from '../http/index.js';
+
+/** A traffic file that cannot be read as asked: the message names the file (and line) and says why. */
+export class TrafficFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TrafficFileError';
+  }
+}
+
+/** What the records stand for: packets (network phases) or HTTP requests. */
+export type TrafficUnit = 'packet' | 'request';
+
+/** What a record's index counts: a capture's frames, an NDJSON file's lines (less one), a HAR file's entries. */
+export type TrafficIndex = 'frame' | 'line' | 'entry';
+
+/**
+ * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
+ * the answer says which). Throws {@link TrafficFileError}.
+ */
+export async function readTrafficFile(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<TrafficIndex> {
+  const head = new Uint8Array(4);
+  const fd = await open(path, 'r');
+  try {
+    await fd.read(head, 0, 4, 0);
+  } finally {
+    await fd.close();
+  }
+  if (unit === 'request') {
+    if (captureFormatOf(head)) throw new TrafficFileError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
+    const read = await requestRecords(path);
+    read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
+    return read.lines ? 'line' : 'entry';
+  }
+  if (captureFormatOf(head)) {
+    let index = 0;
+    for await (const record of readCapture(createReadStream(path))) {
+      const { packet } = decodePacket(record, { problems: false });
+      each(packet as unknown as Record<string, unknown>, index++);
+    }
+    return 'frame';
+  }
+  const text = await textOf(path);
+  for (const [n, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    let packet: unknown;
+    try {
+      packet = JSON.parse(line);
+    } catch {
+      throw new TrafficFileError(`${path}:${n + 1}: not a JSON object (NDJSON packet objects, or a pcap/pcapng capture)`);
+    }
+    if (packet === null || typeof packet !== 'object' || Array.isArray(packet)) throw new TrafficFileError(`${path}:${n + 1}: not a JSON object`);
+    // Its index is its line's, less one: an example is named by the line an editor shows.
+    each(packet as Record<string, unknown>, n);
+  }
+  return 'line';
+}
+
+async function textOf(path: string): Promise<string> {
+  return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+}
+
+/** The records of an HTTP input (src/http/traffic.ts); the first line that is no request is an error naming it. */
+async function requestRecords(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
+  const read = readHttpTraffic(await textOf(path));
+  const bad = read.diagnostics.find((d) => d.severity === 'error');
+  if (bad) {
+    const line = bad.data?.['line'] as number | undefined;
+    const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
+    throw new TrafficFileError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
+  }
+  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
+}
