@@ -24,7 +24,7 @@ import { prng } from './capture-gen.js';
 import { measureInterleaved, printTable, ratio } from './harness.js';
 import { cachedCapture } from './capture-cache.js';
 import { CLI_ENTRY } from './paths.js';
-import { runInterleaved } from './processes.js';
+import { runInterleaved, type RunStats } from './processes.js';
 
 type Rule = { action: string; expression: string; ref: string; action_parameters?: { ruleset: string } };
 
@@ -219,7 +219,7 @@ function wholeProcesses(before: Ruleset, after: Ruleset): void {
         if (i === 1) packetsOf.push((out['summary'] as { packets: number }).packets);
       },
     });
-    const [d, sim] = stats as [{ median: number; min: number }, { median: number; min: number }];
+    const [d, sim] = stats as [RunStats, RunStats];
     printTable(`rulekit diff --against vs rulekit simulate, whole processes, the same ${PACKETS.toLocaleString('en')}-packet capture (medians of 5 interleaved runs)`, ['command', 's med (min)', 'ratio', 'within 1.5×'], [
       ['rulekit diff old.json new.json --against capture.pcap --format json', `${(d.median / 1000).toFixed(2)} (${(d.min / 1000).toFixed(2)})`, ratio(d.median, sim.median), d.median <= 1.5 * sim.median ? 'met' : 'missed'],
       ['rulekit simulate new.json capture.pcap --format json (baseline)', `${(sim.median / 1000).toFixed(2)} (${(sim.min / 1000).toFixed(2)})`, '1.00×', ''],
