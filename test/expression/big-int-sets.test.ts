@@ -65,12 +65,16 @@ describe('integers beyond ±2^53 in a set', () => {
     expect(expressionToSql('cf.threat_score gt 9223372036854775806', opts).sql).toContain('9223372036854775806');
   });
 
-  it('the analysis reads them as 64-bit integers: no false "matches nothing", shadowing found', () => {
+  it('the analysis reads them as 64-bit integers inside each field\'s domain: no false "matches nothing", shadowing found', () => {
     const http = (rules: object[]) => analyzeRuleset({ phase: 'http_request_firewall_custom', rules });
-    expect(http([{ action: 'block', expression: 'cf.threat_score == 4611686018427387904' }]).diagnostics).toEqual([]);
-    const a = http([{ action: 'block', expression: 'cf.threat_score in {9223372036854775000..9223372036854775807}' }, { action: 'block', expression: 'cf.threat_score in {9223372036854775807}' }]);
+    // No scalar Int field of the catalog reaches 2^53 (src/expression/field-domains.ts): a value beyond its
+    // field's domain matches nothing, and the analysis says so rather than rounding it into the domain.
+    expect(http([{ action: 'block', expression: 'cf.threat_score == 4611686018427387904' }]).diagnostics.map((d) => d.code)).toEqual(['rule-never-matches']);
+    expect(http([{ action: 'block', expression: 'cf.threat_score in {100 9223372036854775807}' }]).diagnostics).toEqual([]);
+    // At the top of a domain, one apart: exact.
+    const a = http([{ action: 'block', expression: 'ip.src.asnum in {4294967000..4294967295}' }, { action: 'block', expression: 'ip.src.asnum in {4294967295}' }]);
     expect(a.diagnostics.map((d) => d.code)).toEqual(['rule-redundant']);
-    const b = http([{ action: 'block', expression: 'cf.threat_score in {9223372036854775806}' }, { action: 'block', expression: 'cf.threat_score in {9223372036854775807}' }]);
+    const b = http([{ action: 'block', expression: 'ip.src.asnum in {4294967294}' }, { action: 'block', expression: 'ip.src.asnum in {4294967295}' }]);
     expect(b.diagnostics).toEqual([]);
   });
 });
