@@ -26,4 +26,4 @@ export { loadGeoIpFile } from './geoip-file.js';
 export { simulateOnEngine, type EngineSimulationOptions, type EngineSimulationReport } from './sql-engine.js';
 export { type SqlEngineName } from './sql-runner.js';
 export { queryLogs, type LogQueryOptions, type LogQueryResult } from './sql-query.js';
-export { countDiffOnEngine, countLogFilterDiffOnEngine, type EngineDiffOptions, type EngineLogDiffOptions, type EngineDiffReport } from './sql-diff.js';
+export { countDiffOnEngine, countLogFilterDiffOnEngine, readParquetObjects, type EngineDiffOptions, type EngineLogDiffOptions, type EngineDiffReport } from './sql-diff.js';
