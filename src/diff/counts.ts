@@ -57,6 +57,9 @@ export class DiffCounter {
   /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
   private decidePairMade?: PairDecider;
   private readonly makeDecider: () => PairDecider;
+  /** The fields either side reads: their values are checked before deciding. */
+  private fields: string[] = [];
+  private readonly problems: Diagnostic[] = [];
   /** The scheme the packets' values are read with (a value of the wrong type is missing, as the simulator has it). */
   private readonly scheme: Scheme;
   private readonly decided = new Int32Array(2);
@@ -88,6 +91,7 @@ export class DiffCounter {
     this.scheme = deciders.old.scheme;
     this.makeDecider = () => {
       const sides = { old: compileDeciders(rulesOf(oldRuleset), deciders.old, simulated), new: compileDeciders(rulesOf(newRuleset), deciders.new, simulated) };
+      this.fields = [...new Set([...sides.old.fields, ...sides.new.fields])];
       return compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
         // No code generation: each side's own decider.
         out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
@@ -108,13 +112,16 @@ export class DiffCounter {
 
   /** Decide one packet on both sides and count it when its outcome changes. */
   add(packet: Packet, index = this.packets): void {
-    (this.decidePairMade ??= this.makeDecider())(packet, this.decided);
+    const decide = (this.decidePairMade ??= this.makeDecider());
+    // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
+    // address) is a missing field, to the rules and to the regions.
+    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
+    this.problems.length = 0;
+    decide(seen, this.decided);
     const oldRule = this.decided[0]!;
     const newRule = this.decided[1]!;
     if (!this.changes(oldRule, newRule)) return void this.packets++;
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
-    // Attributed on the values the simulator decided with: a value of the wrong type is missing there.
-    const seen = checkPacketValues(packet, Object.keys(packet), { text: '', pointer: '' }, [] as Diagnostic[], this.scheme);
     const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, seen)) ?? -1;
     this.addDecided(oldRule, newRule, 1, at, [{ index, packet }]);
   }
