@@ -8,12 +8,18 @@
  * ruleset run on each packet with its summary, the loop `runSimulation` and `rulekit simulate` run — and
  * beside `simulate()`, which also checks each packet's values and keeps each result.
  *
+ * With `--engine`, the counts are also made by DuckDB (`countDiffOnEngine`) over the same packets
+ * written as NDJSON and as Parquet: one grouped query, the file read by the engine, beside the
+ * in-process counts (which here start from packets already in memory).
+ *
  * `--before-dist PATH`: another build's `dist/index.js` (main's, built in its own checkout: `git worktree
  * add`, `npm run build`), whose diff and counts are timed in the same run on the same rulesets and
  * packets: before and after side by side, each as a ratio to this run's baseline.
  */
 import { analyzeRuleset, compileRuleset, DiffCounter, diffRulesets, simulate, type Ruleset } from '../dist/index.js';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prng } from './capture-gen.js';
 import { measureInterleaved, printTable, ratio } from './harness.js';
@@ -183,4 +189,39 @@ export async function run(): Promise<void> {
     ['one simulation: compileRuleset(new).run per packet + summary (baseline)', simMs.toFixed(0), perPacket(simMs), '1.00×', ''],
     ['simulate(new, packets): values checked, every result kept', apiMs.toFixed(0), perPacket(apiMs), ratio(apiMs, simMs), ''],
   ], [`before: ${BEFORE_DIST ? `the diff and DiffCounter of ${BEFORE_DIST}` : 'no --before-dist given'}.`]);
+
+  if (process.argv.includes('--engine')) await engineCounts(before, after, input, countMs);
+}
+
+/** The counts on DuckDB over the packets as NDJSON and as Parquet, beside the in-process counts. */
+async function engineCounts(before: Ruleset, after: Ruleset, input: readonly Record<string, unknown>[], inProcessMs: number): Promise<void> {
+  const { countDiffOnEngine, simulateOnEngine } = await import('../dist/simulation/index.js');
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const dir = mkdtempSync(join(tmpdir(), 'rulekit-bench-diff-'));
+  try {
+    const ndjson = join(dir, 'flows.ndjson');
+    const parquet = join(dir, 'flows.parquet');
+    writeFileSync(ndjson, input.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const columns = `{"ip.proto": 'VARCHAR', "ip.src": 'VARCHAR', "ip.dst": 'VARCHAR', "tcp.srcport": 'BIGINT', "tcp.dstport": 'BIGINT', "tcp.flags.syn": 'BOOLEAN', "tcp.flags.ack": 'BOOLEAN', "udp.srcport": 'BIGINT', "udp.dstport": 'BIGINT', "icmp.type": 'BIGINT'}`;
+    await con.run(`COPY (SELECT * FROM read_json('${ndjson}', columns = ${columns})) TO '${parquet}' (FORMAT parquet)`);
+    con.closeSync();
+    db.closeSync();
+    const rows: (string | number)[][] = [];
+    for (const [name, file] of [['NDJSON', ndjson], ['Parquet', parquet]] as const) {
+      const t0 = performance.now();
+      const r = await countDiffOnEngine(before as never, after as never, [file], { engine: 'duckdb' });
+      const ms = performance.now() - t0;
+      const t1 = performance.now();
+      await simulateOnEngine(JSON.stringify(after), [file], { engine: 'duckdb' });
+      const simMs = performance.now() - t1;
+      rows.push([`countDiffOnEngine, DuckDB, ${name}: ${r.counts?.changed ?? 'no'} changed, ${r.counts?.outside ?? '-'} outside`, ms.toFixed(0), ratio(ms, inProcessMs), ratio(ms, simMs)]);
+      rows.push([`simulateOnEngine of the new ruleset, DuckDB, ${name}`, simMs.toFixed(0), ratio(simMs, inProcessMs), '1.00×']);
+    }
+    rows.push(['DiffCounter in process, packets in memory (baseline)', inProcessMs.toFixed(0), '1.00×', '']);
+    printTable(`Counts of the diff over ${input.length.toLocaleString('en')} packets on DuckDB, ms (one run each)`, ['', 'ms', 'ratio', 'to one engine simulation'], rows);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

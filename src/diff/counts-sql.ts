@@ -63,7 +63,10 @@ export function diffCountsSql(oldRuleset: { rules: readonly Rule[] }, newRuleset
   };
   const od = decide(sides[0].rules!);
   const nd = decide(sides[1].rules!);
-  const branches: [string, string][] = [];
+  // The regions of each pair of deciders, in index order (the first that holds a row is its region, as
+  // in process); a row's pair is tested first, so a region's conditions are evaluated only on the rows
+  // its pair decides (both engines evaluate a branch only where its condition held).
+  const byPair = new Map<string, [string, string][]>();
   for (const [i, region] of diff.regions.entries()) {
     const held = regionCube(region);
     if (!held) throw new Error('the diff was not made by diffRulesets: its regions have no cubes');
@@ -72,8 +75,10 @@ export function diffCountsSql(oldRuleset: { rules: readonly Rule[] }, newRuleset
       diagnostics.push({ code: 'sql-no-exact-form', severity: 'error', message: `region ${i} of the diff (${region.text}) names a string SQL cannot hold (a lone surrogate)`, pointer: '' });
       return { fields, diagnostics };
     }
-    branches.push([`od = ${region.old.rule?.index ?? -1} AND nd = ${region.new.rule?.index ?? -1} AND ${inside}`, String(i)]);
+    const pair = `od = ${region.old.rule?.index ?? -1} AND nd = ${region.new.rule?.index ?? -1}`;
+    byPair.set(pair, [...(byPair.get(pair) ?? []), [inside, String(i)]]);
   }
+  const branches = [...byPair].map(([pair, regions]) => [pair, d.firstOf(regions, '-1')] as [string, string]);
   const rn = d.identifier(options.rowNumber ?? 'rn');
   const n = Math.max(0, Math.floor(options.examples ?? 3));
   const matches = `SELECT *${[...columns].map(([sql, c]) => `, ${sql} AS ${c}`).join('')} FROM ${from}`;

@@ -20,7 +20,7 @@ describe('countDiff', () => {
   });
 
   it('decides a value of the wrong type as missing, as the simulator does (and attributes it so)', () => {
-    const next = { rules: [{ action: 'block', expression: 'not tcp.dstport in {0..8}' }] };
+    const next = { rules: [{ action: 'block' as const, expression: 'not tcp.dstport in {0..8}' }] };
     const packets = [{ 'tcp.dstport': '3' }, { 'tcp.dstport': 3 }, { 'tcp.dstport': 2.5 }];
     const counts = countDiff({ rules: [] }, next, packets);
     expect(simulate(next, packets).results.map((r) => r.verdict)).toEqual(['block', 'allow', 'block']);
