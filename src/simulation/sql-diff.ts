@@ -46,6 +46,16 @@ function groups(rows: Record<string, unknown>[]): { row: Record<string, unknown>
     .sort((a, b) => a.first - b.first);
 }
 
+/**
+ * The query with its settings, and room for its length: ClickHouse parses at most 256 KiB of a query by
+ * default, and a diff's regions over addresses write an address test each (the dialect's address
+ * patterns included). The engines that take settings take them in one `SETTINGS` clause, which the
+ * dialect's read-in-order settings open; an engine without (DuckDB) has no such limit.
+ */
+function withRoom(sql: string, settings: string): string {
+  return settings.trim().startsWith('SETTINGS') ? `${sql}${settings}, max_query_size = ${Math.max(262_144, sql.length * 2)}` : sql + settings;
+}
+
 /** The rows of the given numbers, as JSON text, from a numbered relation. */
 async function readBack(run: SqlRunner, dialect: Dialect, relation: string, text: string, numbers: readonly number[], settings: string): Promise<Map<number, string>> {
   if (!numbers.length) return new Map();
@@ -84,7 +94,7 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
     for (const f of probe.fields) read.add(f);
     const { from, settings } = await flowSource(run, dialect, files, read, false);
     const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
-    const grouped = groups(await run.rows(query.sql! + settings));
+    const grouped = groups(await run.rows(withRoom(query.sql!, settings)));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
     const packets = await readBack(run, dialect, from(true), 'packet', [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) {
@@ -128,7 +138,7 @@ export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: s
   const run = await openEngine(options.engine);
   try {
     const truth = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
-    const grouped = groups(await run.rows(query.sql + settings));
+    const grouped = groups(await run.rows(withRoom(query.sql, settings)));
     const changed = grouped.filter((g) => truth(g.row['o']) !== truth(g.row['nw']));
     const lines = await readBack(run, dialect, relation, textOf(dialect, 'line'), [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) counter.addDecided(truth(g.row['o']), truth(g.row['nw']), g.n, g.reg, g.ex.map((index) => ({ index, line: JSON.parse(lines.get(index) ?? '{}') as unknown })));
