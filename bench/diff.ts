@@ -11,6 +11,10 @@
  * Then the same as users pay it: `rulekit diff OLD NEW --against CAPTURE` beside `rulekit simulate NEW
  * CAPTURE`, whole processes interleaved, on the bench's 1M-packet synthetic capture (bench/capture-cache.ts).
  *
+ * With `--engine`, the counts are also made by DuckDB (`countDiffOnEngine`) over the same packets
+ * written as NDJSON and as Parquet: one grouped query, the file read by the engine, beside the
+ * in-process counts (which here start from packets already in memory).
+ *
  * `--before-dist PATH`: another build's `dist/index.js` (main's, built in its own checkout: `git worktree
  * add`, `npm run build`), whose diff and counts are timed in the same run on the same rulesets and
  * packets: before and after side by side, each as a ratio to this run's baseline.
@@ -198,6 +202,7 @@ export async function run(): Promise<void> {
   ], [`before: ${BEFORE_DIST ? `the diff and DiffCounter of ${BEFORE_DIST}` : 'no --before-dist given'}.`]);
 
   wholeProcesses(before, after);
+  if (process.argv.includes('--engine')) await engineCounts(before, after, input, countMs);
 }
 
 /** `rulekit diff --against` beside `rulekit simulate` over one capture: what a user pays, start-up included. */
@@ -224,6 +229,39 @@ function wholeProcesses(before: Ruleset, after: Ruleset): void {
       ['rulekit diff old.json new.json --against capture.pcap --format json', `${(d.median / 1000).toFixed(2)} (${(d.min / 1000).toFixed(2)})`, ratio(d.median, sim.median), d.median <= 1.5 * sim.median ? 'met' : 'missed'],
       ['rulekit simulate new.json capture.pcap --format json (baseline)', `${(sim.median / 1000).toFixed(2)} (${(sim.min / 1000).toFixed(2)})`, '1.00×', ''],
     ], [`the two 200-rule rulesets above; the synthetic capture of bench/capture-cache.ts (${packetsOf[0]} packets read by simulate); start-up and reading the capture in both`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The counts on DuckDB over the packets as NDJSON and as Parquet, beside the in-process counts. */
+async function engineCounts(before: Ruleset, after: Ruleset, input: readonly Record<string, unknown>[], inProcessMs: number): Promise<void> {
+  const { countDiffOnEngine, simulateOnEngine } = await import('../dist/simulation/index.js');
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const dir = mkdtempSync(join(tmpdir(), 'rulekit-bench-diff-'));
+  try {
+    const ndjson = join(dir, 'flows.ndjson');
+    const parquet = join(dir, 'flows.parquet');
+    writeFileSync(ndjson, input.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const db = await DuckDBInstance.create(':memory:');
+    const con = await db.connect();
+    const columns = `{"ip.proto": 'VARCHAR', "ip.src": 'VARCHAR', "ip.dst": 'VARCHAR', "tcp.srcport": 'BIGINT', "tcp.dstport": 'BIGINT', "tcp.flags.syn": 'BOOLEAN', "tcp.flags.ack": 'BOOLEAN', "udp.srcport": 'BIGINT', "udp.dstport": 'BIGINT', "icmp.type": 'BIGINT'}`;
+    await con.run(`COPY (SELECT * FROM read_json('${ndjson}', columns = ${columns})) TO '${parquet}' (FORMAT parquet)`);
+    con.closeSync();
+    db.closeSync();
+    const rows: (string | number)[][] = [];
+    for (const [name, file] of [['NDJSON', ndjson], ['Parquet', parquet]] as const) {
+      const t0 = performance.now();
+      const r = await countDiffOnEngine(before as never, after as never, [file], { engine: 'duckdb' });
+      const ms = performance.now() - t0;
+      const t1 = performance.now();
+      await simulateOnEngine(JSON.stringify(after), [file], { engine: 'duckdb' });
+      const simMs = performance.now() - t1;
+      rows.push([`countDiffOnEngine, DuckDB, ${name}: ${r.counts?.changed ?? 'no'} changed, ${r.counts?.outside ?? '-'} outside`, ms.toFixed(0), ratio(ms, inProcessMs), ratio(ms, simMs)]);
+      rows.push([`simulateOnEngine of the new ruleset, DuckDB, ${name}`, simMs.toFixed(0), ratio(simMs, inProcessMs), '1.00×']);
+    }
+    rows.push(['DiffCounter in process, packets in memory (baseline)', inProcessMs.toFixed(0), '1.00×', '']);
+    printTable(`Counts of the diff over ${input.length.toLocaleString('en')} packets on DuckDB, ms (one run each)`, ['', 'ms', 'ratio', 'to one engine simulation'], rows);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

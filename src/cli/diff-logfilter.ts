@@ -13,6 +13,7 @@ import {
   type LogFilterDiffReport, type LogFilterGate,
 } from '../diff/index.js';
 import { DATASET_NAMES, getDataset } from '../logpush/index.js';
+import { countLogFilterDiffOnEngine, readParquetObjects, type SqlEngineName } from '../simulation/index.js';
 import { inputLines } from './input-lines.js';
 import { checkRegularFile, UsageError } from './io.js';
 
@@ -62,7 +63,27 @@ export interface FilterDiffOptions {
   format?: 'text' | 'json' | 'markdown' | 'github';
   failOn?: string;
   examples?: number;
+  /** Count `--against` on a SQL engine (log lines as NDJSON, gzip or not, or Parquet; globs allowed). */
+  engine?: SqlEngineName;
 }
+/** The engines `--engine` takes. */
+const ENGINES: readonly SqlEngineName[] = ['duckdb', 'clickhouse'];
+
+/** `--against` is a file (a glob with `--engine`), and `--engine` a known engine with something to count. */
+export function checkAgainst(options: { against?: string; engine?: string }): void {
+  if (options.engine !== undefined) {
+    if (!ENGINES.includes(options.engine as SqlEngineName)) throw new UsageError(`--engine takes duckdb or clickhouse, not ${JSON.stringify(options.engine)}`);
+    if (options.against === undefined) throw new UsageError('--engine counts what --against holds: give --against FILE');
+  }
+  if (options.against === undefined) return;
+  if (options.engine !== undefined && /[*?[]/.test(options.against)) return;
+  checkRegularFile(options.against);
+}
+
+/** Whether a path names Parquet (by its extension, as the engines tell it). */
+export const isParquetPath = (path: string) => /\.parquet$/i.test(path);
+
+
 
 /** Diff two filter sides; returns the exit code (1: `--fail-on` holds, or a filter has errors). */
 export async function diffFilterSides(olds: FilterSide, news: FilterSide, shownOld: string, shownNew: string, options: FilterDiffOptions, write: (s: string) => void, note: (s: string) => void): Promise<number> {
@@ -71,7 +92,22 @@ export async function diffFilterSides(olds: FilterSide, news: FilterSide, shownO
   const dataset = datasetOf(olds, news, shownOld, shownNew, options.dataset);
   const diff = diffLogFilters(olds.filter, news.filter, dataset);
   const report: LogFilterDiffReport = { name: shownNew, diff };
-  if (options.against !== undefined) report.counts = await countLines(options.against, olds.filter, news.filter, dataset, diff, options.examples ?? 3, note);
+  checkAgainst(options);
+  if (options.against !== undefined && options.engine !== undefined) {
+    let got;
+    try {
+      got = await countLogFilterDiffOnEngine(olds.filter, news.filter, dataset, [options.against], { engine: options.engine, diff, examples: options.examples ?? 3 });
+    } catch (e) {
+      if (e instanceof Error && e.name === 'MissingPartError') throw e;
+      throw new UsageError(`${options.against}: ${options.engine} could not read it: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (!got.ok) {
+      for (const d of got.diagnostics.filter((x) => x.severity === 'error')) note(`rulekit: ${d.data?.['side'] === 'old' ? shownOld : shownNew}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      note(`rulekit: the filters cannot be counted on ${options.engine}; count in this process (leave out --engine)\n`);
+      return 1;
+    }
+    report.counts = got.counts;
+  } else if (options.against !== undefined) report.counts = await countLines(options.against, olds.filter, news.filter, dataset, diff, options.examples ?? 3, note);
 
   let failed = false;
   for (const d of diff.diagnostics) {
@@ -101,8 +137,12 @@ function datasetOf(olds: FilterSide, news: FilterSide, shownOld: string, shownNe
 
 /** Count the log lines of an NDJSON file (gzipped or not) the two filters push differently. */
 async function countLines(path: string, oldFilter: string, newFilter: string, dataset: string, diff: LogFilterDiffReport['diff'], examples: number, note: (s: string) => void) {
-  checkRegularFile(path);
   const counter = new LogFilterDiffCounter(oldFilter, newFilter, dataset, { diff, examples });
+  if (isParquetPath(path)) {
+    // Parquet rows read by DuckDB, run through the filters here.
+    (await readParquetObjects([path])).forEach((line, index) => counter.add(line, index));
+    return counter.result();
+  }
   let index = 0;
   let warned = false;
   for await (const { line, bytes } of inputLines(path, () => {})) {

@@ -9,13 +9,15 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
+import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
+import { captureFormatOf } from '../capture/index.js';
 import { SourceText } from '../diagnostics/index.js';
 import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
-import { diffFilterSides, readFilterSide } from './diff-logfilter.js';
+import { checkAgainst, diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
-import { readTrafficFile, TrafficFileError } from '../simulation/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
+import { countDiffOnEngine, readTrafficFile, TrafficFileError, type SqlEngineName } from '../simulation/index.js';
 import { loadLists } from './lists.js';
 
 /** Options of the diff command. */
@@ -40,6 +42,11 @@ export interface DiffCommandOptions {
   serviceToken?: string;
   /** Example packets kept per region and per pair of rules (default 3). */
   examples?: number;
+  /**
+   * Count `--against` on a SQL engine instead of in this process: flow files (NDJSON packet objects or
+   * Parquet, globs allowed) for network-phase rulesets, log lines (NDJSON, gzip or not, or Parquet) for filters.
+   */
+  engine?: SqlEngineName;
 }
 
 /** One ruleset of a file, with the way back to its rules' lines. */
@@ -84,7 +91,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   const news = readSides(newText, shownNew, shownNew, options);
   const pairs = pairSides(olds, news, options.resource);
   const lists = await loadLists(options.lists);
-  if (options.against !== undefined) checkRegularFile(options.against);
+  checkAgainst(options);
 
   const diffOptions = { lists, serviceToken: options.serviceToken, phase: options.phase };
   const reports: (DiffReport & { newSide?: Side; oldSide?: Side })[] = pairs.map(([o, n]) => ({
@@ -93,7 +100,9 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
     newSide: n,
     oldSide: o,
   }));
-  if (options.against !== undefined) await countAgainst(options.against, reports, pairs, diffOptions, options.examples ?? 3);
+  if (options.against !== undefined && options.engine !== undefined) {
+    if (!(await countOnEngine(options.against, options.engine, reports, pairs, diffOptions, options.examples ?? 3, note))) return 1;
+  } else if (options.against !== undefined) await countAgainst(options.against, reports, pairs, diffOptions, options.examples ?? 3);
 
   let failed = false;
   for (const r of reports) {
@@ -146,6 +155,41 @@ function pairSides(olds: Side[], news: Side[], resource: string | undefined): [S
   } catch (e) {
     throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
+}
+
+/**
+ * `--engine`: each pair's counts from one query over the flow files. Network-phase rulesets only (the
+ * engines' SQL reads flows); a capture is refused. False when a side has no SQL form (said on stderr).
+ */
+async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number, note: (s: string) => void): Promise<boolean> {
+  if (reports.some((r) => r.diff.unit === 'request')) throw new UsageError('--engine counts packets of flow files for network-phase rulesets; count HTTP requests in this process (leave out --engine)');
+  if (!/[*?[]/.test(path)) {
+    const head = new Uint8Array(4);
+    const fd = await open(path, 'r');
+    await fd.read(head, 0, 4, 0);
+    await fd.close();
+    const format = captureFormatOf(head);
+    if (format) throw new UsageError(`${path} is a ${format} capture, but --engine reads flow rows (NDJSON or Parquet, one packet object per row); count the capture in this process (leave out --engine)`);
+  }
+  for (const [i, r] of reports.entries()) {
+    const [o, n] = pairs[i]!;
+    const empty = { rules: [] };
+    let got;
+    try {
+      got = await countDiffOnEngine((o?.ruleset ?? empty) as never, (n?.ruleset ?? empty) as never, [path], { engine, lists: options.lists as never, serviceToken: options.serviceToken, phase: options.phase, diff: r.diff, examples });
+    } catch (e) {
+      if (e instanceof Error && e.name === 'MissingPartError') throw e;
+      throw new UsageError(`${path}: ${engine} could not read it: ${(e as Error).message.split('\n')[0]}`);
+    }
+    if (!got.ok) {
+      for (const d of got.diagnostics.filter((x) => x.severity === 'error')) note(`rulekit: ${r.name}: the ${String(d.data?.['side'] ?? '')} ruleset${d.pointer ? ` at ${d.pointer}` : ''}: ${d.severity}: ${d.message} [${d.code}]\n`);
+      note(`rulekit: ${r.name}: the rulesets cannot be counted on ${engine} (a rule without an exact SQL form); count in this process (leave out --engine)\n`);
+      return false;
+    }
+    r.counts = got.counts;
+    r.examplesAre = /\.parquet$/i.test(path) ? 'row' : 'line';
+  }
+  return true;
 }
 
 /** Count the packets of a capture or NDJSON file through every pair at once (the file is read once). */

@@ -5,7 +5,9 @@
  * change is the two simulations' say.
  * @module
  */
-import type { Packet } from '../expression/index.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import type { Packet, Scheme } from '../expression/index.js';
+import { checkPacketValues } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type DiffOptions } from './deciders.js';
 import { ruleRefsOf } from './identity.js';
 import { compilePairDecider, type PairDecider } from './pair-decider.js';
@@ -59,8 +61,14 @@ export interface CountDiffOptions extends DiffOptions {
 /** Counts packets one by one (a capture streamed through it); {@link countDiff} for packets in memory. */
 export class DiffCounter {
   readonly diff: RulesetDiff;
-  /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts). */
-  private readonly decidePair: PairDecider;
+  /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
+  private decidePairMade?: PairDecider;
+  private readonly makeDecider: () => PairDecider;
+  /** The fields either side reads: their values are checked before deciding. */
+  private fields: string[] = [];
+  private readonly problems: Diagnostic[] = [];
+  /** The scheme the packets' values are read with (a value of the wrong type is missing, as the simulator has it). */
+  private readonly scheme: Scheme;
   private readonly decided = new Int32Array(2);
   private readonly refs: { old: DiffRuleRef[]; new: DiffRuleRef[] };
   /** The verdict of each rule by index, each side. */
@@ -70,8 +78,12 @@ export class DiffCounter {
   /** The regions of each pair of deciders (`old new` rule indexes, `-` for none), by index in the diff. */
   private readonly byPair = new Map<string, number[]>();
   private readonly examples: number;
+  private sortedFields: readonly string[] = [];
   /** The fields the enabled rules of either side read, in a stable order: an example shows these. */
-  readonly readFields: readonly string[];
+  get readFields(): readonly string[] {
+    this.decidePairMade ??= this.makeDecider();
+    return this.sortedFields;
+  }
   private readonly pairs = new Map<string, PairCount>();
   private readonly regions = new Map<number, { region: number; count: number; examples: DiffExample[] }>();
   private packets = 0;
@@ -88,16 +100,18 @@ export class DiffCounter {
     // The rules' cubes are not needed (the diff holds the regions), nor each side's generated code: the
     // pair decider generates both in one (each side's closures decide only where code cannot be generated).
     const simulated = { decoder: 'objects', codegen: false } as const;
-    const sides = {
-      old: compileDeciders(rulesOf(oldRuleset), decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), simulated),
-      new: compileDeciders(rulesOf(newRuleset), decidersOf(rulesOf(newRuleset), options, lists, new Map(), false), simulated),
+    const deciders = { old: decidersOf(rulesOf(oldRuleset), options, lists, new Map(), false), new: decidersOf(rulesOf(newRuleset), options, lists, new Map(), false) };
+    this.scheme = deciders.old.scheme;
+    this.makeDecider = () => {
+      const sides = { old: compileDeciders(rulesOf(oldRuleset), deciders.old, simulated), new: compileDeciders(rulesOf(newRuleset), deciders.new, simulated) };
+      this.fields = [...new Set([...sides.old.fields, ...sides.new.fields])];
+      this.sortedFields = [...this.fields].sort();
+      return compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
+        // No code generation: each side's own decider.
+        out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
+        out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
+      });
     };
-    this.decidePair = compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
-      // No code generation: each side's own decider.
-      out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
-      out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
-    });
-    this.readFields = [...new Set([...sides.old.fields, ...sides.new.fields])].sort();
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
     const verdicts = (refs: DiffRuleRef[]) => refs.map((r) => (r.action === 'skip' ? 'allow' : r.action));
     this.verdicts = { old: verdicts(this.refs.old), new: verdicts(this.refs.new) };
@@ -112,30 +126,56 @@ export class DiffCounter {
 
   /** Decide one packet on both sides and count it when its outcome changes. */
   add(packet: Packet, index = this.packets): void {
-    this.packets++;
-    this.decidePair(packet, this.decided);
+    const decide = (this.decidePairMade ??= this.makeDecider());
+    // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
+    // address) is a missing field, to the rules and to the regions.
+    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
+    this.problems.length = 0;
+    decide(seen, this.decided);
     const oldRule = this.decided[0]!;
     const newRule = this.decided[1]!;
-    const oldVerdict = oldRule < 0 ? 'allow' : this.verdicts.old[oldRule]!;
-    const newVerdict = newRule < 0 ? 'allow' : this.verdicts.new[newRule]!;
-    const ruleChanged = oldRule >= 0 ? this.same[oldRule] !== newRule : newRule >= 0;
-    if (oldVerdict === newVerdict && !ruleChanged) return;
-    this.changed++;
-    if (oldVerdict !== newVerdict) this.verdictChanged++;
+    if (!this.changes(oldRule, newRule)) return void this.packets++;
+    const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
+    const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, seen)) ?? -1;
+    this.addDecided(oldRule, newRule, 1, at, [{ index, packet }]);
+  }
+
+  /**
+   * Count `count` packets decided by rule `oldRule` of the old side and `newRule` of the new one (−1:
+   * none), that lie in region `region` (−1: none), their first few `examples` in input order: the counts
+   * of an engine that decided and grouped them (src/simulation/sql-diff.ts). Groups are given in the order
+   * of their first packet, as one by one they would have come.
+   */
+  addDecided(oldRule: number, newRule: number, count: number, region: number, examples: readonly { index: number; packet: Packet }[]): void {
+    this.packets += count;
+    if (!this.changes(oldRule, newRule)) return;
+    const oldVerdict = this.verdictOf('old', oldRule);
+    const newVerdict = this.verdictOf('new', newRule);
+    this.changed += count;
+    if (oldVerdict !== newVerdict) this.verdictChanged += count;
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
     let pair = this.pairs.get(key);
     if (!pair) {
       pair = { old: this.decision(oldVerdict, oldRule, this.refs.old), new: this.decision(newVerdict, newRule, this.refs.new), count: 0, examples: [] };
       this.pairs.set(key, pair);
     }
-    pair.count++;
-    if (pair.examples.length < this.examples) pair.examples.push(this.example(index, packet));
-    const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, packet));
-    if (at === undefined) return void this.outside++;
-    let region = this.regions.get(at);
-    if (!region) this.regions.set(at, (region = { region: at, count: 0, examples: [] }));
-    region.count++;
-    if (region.examples.length < this.examples) region.examples.push(this.example(index, packet));
+    pair.count += count;
+    this.keepFirst(pair.examples, examples);
+    if (region < 0) return void (this.outside += count);
+    let r = this.regions.get(region);
+    if (!r) this.regions.set(region, (r = { region, count: 0, examples: [] }));
+    r.count += count;
+    this.keepFirst(r.examples, examples);
+  }
+
+  /** Whether a packet decided so changes: its verdict, or its deciding rule is not the same rule (identity.ts). */
+  changes(oldRule: number, newRule: number): boolean {
+    if (this.verdictOf('old', oldRule) !== this.verdictOf('new', newRule)) return true;
+    return oldRule >= 0 ? this.same[oldRule] !== newRule : newRule >= 0;
+  }
+
+  private verdictOf(side: 'old' | 'new', rule: number): string {
+    return rule < 0 ? 'allow' : this.verdicts[side][rule]!;
   }
 
   /** The counts so far. */
@@ -148,6 +188,15 @@ export class DiffCounter {
       pairs: [...this.pairs.values()].sort((x, y) => y.count - x.count),
       outside: this.outside,
     };
+  }
+
+  /** Add `more` examples to `kept`, keeping the first few in input order (made into examples only when kept). */
+  private keepFirst(kept: DiffExample[], more: readonly { index: number; packet: Packet }[]): void {
+    const n = this.examples;
+    if (!more.length || (kept.length >= n && more[0]!.index > kept[kept.length - 1]!.index)) return;
+    kept.push(...more.slice(0, n).map((m) => this.example(m.index, m.packet)));
+    kept.sort((x, y) => x.index - y.index);
+    kept.length = Math.min(kept.length, n);
   }
 
   private example(index: number, record: Packet): DiffExample {

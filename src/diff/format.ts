@@ -18,7 +18,7 @@ export interface DiffReport {
    * What an example's index counts, to name it: `frame` (a capture) or `line` (NDJSON) or `entry` (a HAR
    * file), numbered from 1 as Wireshark and editors number them; else `#index`.
    */
-  examplesAre?: 'frame' | 'line' | 'entry';
+  examplesAre?: 'frame' | 'line' | 'entry' | 'row';
 }
 
 /** An example as people read it: where it is in the input, and the fields the rules read (`frame 12 {"tcp.dstport":22}`). */

@@ -12,9 +12,11 @@ export { DIFF_CODES, diffDiagnostic, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
 export { exampleText, formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';
-export { diffLogFilters, logRegionContains, type LogFilterDiff, type LogFilterRegion } from './logfilter.js';
+export { diffLogFilters, logRegionContains, logRegionCube, type LogFilterDiff, type LogFilterRegion } from './logfilter.js';
 export { countLogFilterDiff, LogFilterDiffCounter, type LogFilterCounts, type LogFilterCountOptions } from './logfilter-counts.js';
 export {
   logFilterDiffSummary, failsLogFilterGate, formatLogFilterDiffText, formatLogFilterDiffMarkdown, LOG_FILTER_GATES,
   type LogFilterDiffSummary, type LogFilterGate, type LogFilterDiffReport,
 } from './logfilter-format.js';
+export { diffCountsSql, type DiffCountsSql, type DiffCountsSqlOptions } from './counts-sql.js';
+export { logFilterDiffCountsSql, type LogFilterDiffCountsSql, type LogFilterDiffCountsSqlOptions } from './logfilter-counts-sql.js';

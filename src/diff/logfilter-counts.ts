@@ -51,19 +51,31 @@ export class LogFilterDiffCounter {
 
   /** Run one parsed log line through both filters and count it when they push it differently. */
   add(line: unknown, index = this.counts.lines): void {
-    this.counts.lines++;
     const a = this.old(line as Record<string, unknown>);
     const b = this.new(line as Record<string, unknown>);
-    if (a === b) return;
+    if (a === b) return void this.counts.lines++;
     const change = b ? 'pushed' : 'dropped';
-    if (b) this.counts.newlyPushed++;
-    else this.counts.newlyDropped++;
     const at = this.diff.regions.findIndex((r) => r.change === change && logRegionContains(r, line));
-    if (at < 0) return void this.counts.outside++;
-    let r = this.byRegion.get(at);
-    if (!r) this.byRegion.set(at, (r = { region: at, count: 0, examples: [] }));
-    r.count++;
-    if (r.examples.length < this.examples) r.examples.push({ index, line });
+    this.addDecided(a, b, 1, at, [{ index, line }]);
+  }
+
+  /**
+   * Count `count` lines the old filter pushes or not (`oldPushes`) and the new one, that lie in region
+   * `region` (−1: none), their first few `examples` in input order: the counts of an engine that decided
+   * and grouped them (src/simulation/sql-diff.ts).
+   */
+  addDecided(oldPushes: boolean, newPushes: boolean, count: number, region: number, examples: readonly { index: number; line: unknown }[]): void {
+    this.counts.lines += count;
+    if (oldPushes === newPushes) return;
+    if (newPushes) this.counts.newlyPushed += count;
+    else this.counts.newlyDropped += count;
+    if (region < 0) return void (this.counts.outside += count);
+    let r = this.byRegion.get(region);
+    if (!r) this.byRegion.set(region, (r = { region, count: 0, examples: [] }));
+    r.count += count;
+    r.examples.push(...examples);
+    r.examples.sort((x, y) => x.index - y.index);
+    r.examples.length = Math.min(r.examples.length, this.examples);
   }
 
   /** The counts so far. */

@@ -162,6 +162,11 @@ function lineInCube(c: Cube, line: Readonly<Record<string, unknown>>): boolean {
 
 const regionCubes = new WeakMap<LogFilterRegion, Cube | null>();
 
+/** The cube of a region (null: filters too large to split, every line); undefined for a region this module did not make. */
+export function logRegionCube(region: LogFilterRegion): Cube | null | undefined {
+  return regionCubes.get(region);
+}
+
 /**
  * Whether a log line lies in a region as far as its fields tell (the opaque parts it assumes are not
  * looked at; a region too large to split holds every line). False for a region this module did not make.

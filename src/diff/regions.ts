@@ -45,6 +45,11 @@ export function regionContains(region: DiffRegion, packet: Readonly<Record<strin
   return held.cube === null || cubeContains(held.cube, packet, held.types);
 }
 
+/** The cube of a region and its fields' types (null cube: a pair too large to split); undefined for a region this module did not make. */
+export function regionCube(region: DiffRegion): { cube: Cube | null; types: FieldTypes } | undefined {
+  return regionCubes.get(region);
+}
+
 /** `allow`, `block by rule 3 "web"`: a decision in a region's text. */
 export function decisionText(d: Decision): string {
   if (!d.rule) return d.verdict;

@@ -27,3 +27,4 @@ export { simulateOnEngine, type EngineSimulationOptions, type EngineSimulationRe
 export { type SqlEngineName } from './sql-runner.js';
 export { queryLogs, type LogQueryOptions, type LogQueryResult } from './sql-query.js';
 export { readTrafficFile, TrafficFileError, type TrafficIndex, type TrafficUnit } from './traffic-file.js';
+export { countDiffOnEngine, countLogFilterDiffOnEngine, readParquetObjects, type EngineDiffOptions, type EngineLogDiffOptions, type EngineDiffReport } from './sql-diff.js';

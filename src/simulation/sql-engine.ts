@@ -56,7 +56,7 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
  */
-async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { readTrafficRecords as readHttpTraffic } from '../http/index.js';
+import { readParquetObjects } from './sql-diff.js';
 
 /** A traffic file that cannot be read as asked: the message names the file (and line) and says why. */
 export class TrafficFileError extends Error {
@@ -22,7 +23,7 @@ export class TrafficFileError extends Error {
 export type TrafficUnit = 'packet' | 'request';
 
 /** What a record's index counts: a capture's frames, an NDJSON file's lines (less one), a HAR file's entries. */
-export type TrafficIndex = 'frame' | 'line' | 'entry';
+export type TrafficIndex = 'frame' | 'line' | 'entry' | 'row';
 
 /**
  * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
@@ -41,6 +42,11 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
     const read = await requestRecords(path);
     read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
     return read.lines ? 'line' : 'entry';
+  }
+  if (/\.parquet$/i.test(path)) {
+    // Parquet flow rows, read by DuckDB and decided by the caller.
+    (await readParquetObjects([path])).forEach((packet, index) => each(packet, index));
+    return 'row';
   }
   if (captureFormatOf(head)) {
     let index = 0;

@@ -20,6 +20,15 @@ describe('countDiff', () => {
     expect(counts.pairs).toMatchObject([{ old: { verdict: 'allow' }, new: { verdict: 'block', rule: { index: 0 } }, count: 3 }]);
   });
 
+  it('decides a value of the wrong type as missing, as the simulator does (and attributes it so)', () => {
+    const next = { rules: [{ action: 'block' as const, expression: 'not tcp.dstport in {0..8}' }] };
+    const packets = [{ 'tcp.dstport': '3' }, { 'tcp.dstport': 3 }, { 'tcp.dstport': 2.5 }];
+    const counts = countDiff({ rules: [] }, next, packets);
+    expect(simulate(next, packets).results.map((r) => r.verdict)).toEqual(['block', 'allow', 'block']);
+    expect(counts).toMatchObject({ changed: 2, outside: 0 });
+    expect(counts.regions[0]?.examples.map((e) => e.index)).toEqual([0, 2]);
+  });
+
   it('equals two simulations over the same packets, every change in a region', () => {
     const extra = [fc.constant('ip.src in $blocklist'), fc.constant('ip.src.country matches "^D"')];
     // Edits of longer rulesets too: the rules both sides share are tested once for both (pair-decider.ts).

@@ -1,0 +1,169 @@
+/**
+ * The traffic counts of a diff on a SQL engine (Node only): `rulekit diff --against FILES --engine
+ * duckdb|clickhouse`. Rulesets over flow files (NDJSON packet objects or Parquet, read as `simulate
+ * --engine` reads them: src/simulation/sql-engine.ts), Logpush filters over log lines (NDJSON, gzip or
+ * not, or Parquet rows). One query each (src/diff `diffCountsSql`, `logFilterDiffCountsSql`) decides
+ * both sides per row and groups the rows; the figures are made from the groups by the in-process
+ * counters' own code, so they have its shape, and the example rows are read back by number.
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { ListCatalog, type ListItems, type Packet } from '../expression/index.js';
+import { compileRuleset } from '../engine/index.js';
+import type { Rule } from '../ruleset/index.js';
+import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSql, type LogFilterCounts, type LogFilterDiff, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
+import { dialectOf, type Dialect } from '../sql/index.js';
+import { flowSource } from './sql-engine.js';
+import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+
+/** Options of {@link countDiffOnEngine}. */
+export interface EngineDiffOptions {
+  engine: SqlEngineName;
+  lists?: ListItems | ListCatalog;
+  serviceToken?: string;
+  phase?: string;
+  /** The diff when already made (its regions are what rows are attributed to). */
+  diff?: RulesetDiff;
+  /** Examples kept per pair and per region (default 3). */
+  examples?: number;
+}
+
+/** What {@link countDiffOnEngine} returns: the counts, or (not ok) the diagnostics that stopped it. */
+export interface EngineDiffReport<C> {
+  ok: boolean;
+  counts?: C;
+  diagnostics: Diagnostic[];
+  /** The query as run. */
+  sql?: string;
+}
+
+const isParquet = (f: string) => /\.parquet$/i.test(f);
+
+/** Grouped rows as numbers (engines give BIGINTs as bigint or text), in the order of their first row. */
+function groups(rows: Record<string, unknown>[]): { row: Record<string, unknown>; n: number; reg: number; ex: number[] }[] {
+  return rows
+    .map((row) => ({ row, n: Number(row['n']), reg: Number(row['reg']), first: Number(row['first']), ex: ((row['ex'] as unknown[]) ?? []).map(Number) }))
+    .sort((a, b) => a.first - b.first);
+}
+
+/**
+ * The query with its settings, and room for its length: ClickHouse parses at most 256 KiB of a query by
+ * default, and a diff's regions over addresses write an address test each (the dialect's address
+ * patterns included). The engines that take settings take them in one `SETTINGS` clause, which the
+ * dialect's read-in-order settings open; an engine without (DuckDB) has no such limit.
+ */
+function withRoom(sql: string, settings: string): string {
+  return settings.trim().startsWith('SETTINGS') ? `${sql}${settings}, max_query_size = ${Math.max(262_144, sql.length * 2)}` : sql + settings;
+}
+
+/** The rows of the given numbers, as JSON text, from a numbered relation. */
+async function readBack(run: SqlRunner, dialect: Dialect, relation: string, text: string, numbers: readonly number[], settings: string): Promise<Map<number, string>> {
+  if (!numbers.length) return new Map();
+  const got = await run.rows(`SELECT rn, ${text} AS t FROM ${dialect.source.keepNumbering(relation)} WHERE rn IN (${numbers.join(', ')})${settings}`);
+  return new Map(got.map((r) => [Number(r['rn']), String(r['t'])]));
+}
+
+/** A row read back: JSON members, NULLs (Parquet's missing values) left out. */
+function objectOf(text: string | undefined): Record<string, unknown> {
+  const v = JSON.parse(text ?? '{}') as Record<string, unknown>;
+  for (const k of Object.keys(v)) if (v[k] === null) delete v[k];
+  return v;
+}
+
+/**
+ * Count the packets of flow files whose outcome changes between two network-phase rulesets, on an
+ * engine: the figures of `countDiff` over the same packets.
+ *
+ * ```ts
+ * const r = await countDiffOnEngine(oldRuleset, newRuleset, ['flows.parquet'], { engine: 'duckdb' });
+ * r.counts?.changed;
+ * ```
+ */
+export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; phase?: unknown }, newRuleset: { rules: readonly Rule[]; phase?: unknown }, files: readonly string[], options: EngineDiffOptions): Promise<EngineDiffReport<TrafficDiff>> {
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const counter = new DiffCounter(oldRuleset, newRuleset, { lists, serviceToken: options.serviceToken, phase: options.phase, diff: options.diff, examples: options.examples });
+  const dialect = dialectOf(options.engine);
+  if (files.some(isParquet) && !files.every(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
+  const run = await openEngine(options.engine);
+  try {
+    const read = new Set<string>();
+    for (const side of [oldRuleset, newRuleset]) for (const f of compileRuleset(side, { lists, serviceToken: options.serviceToken }).fields) read.add(f);
+    // The query's fields first (the regions name only fields the rules read; asked for all the same).
+    const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS flows', { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
+    if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
+    for (const f of probe.fields) read.add(f);
+    const { from, settings } = await flowSource(run, dialect, files, read, false);
+    const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
+    const grouped = groups(await run.rows(withRoom(query.sql!, settings)));
+    const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
+    const packets = await readBack(run, dialect, from(true), 'packet', [...new Set(changed.flatMap((g) => g.ex))], settings);
+    for (const g of grouped) {
+      counter.addDecided(Number(g.row['od']), Number(g.row['nd']), g.n, g.reg, g.ex.map((index) => ({ index, packet: objectOf(packets.get(index)) as Packet })));
+    }
+    return { ok: true, counts: counter.result(), diagnostics: query.diagnostics, sql: query.sql };
+  } finally {
+    await run.close();
+  }
+}
+
+/** Options of {@link countLogFilterDiffOnEngine}. */
+export interface EngineLogDiffOptions {
+  engine: SqlEngineName;
+  diff?: LogFilterDiff;
+  examples?: number;
+}
+
+/**
+ * Count the log lines of files (NDJSON, gzip or not, or Parquet rows) two filters push differently, on
+ * an engine: the figures of `countLogFilterDiff` over the same lines.
+ */
+export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: string, dataset: string, files: readonly string[], options: EngineLogDiffOptions): Promise<EngineDiffReport<LogFilterCounts>> {
+  const counter = new LogFilterDiffCounter(oldFilter, newFilter, dataset, { diff: options.diff, examples: options.examples });
+  const dialect = dialectOf(options.engine);
+  const { source } = dialect;
+  let relation: string;
+  let settings: string;
+  if (files.every(isParquet)) {
+    const parquet = source.parquet(files);
+    relation = `(SELECT ${source.rowNumber} AS rn, ${parquet.rowJson} AS line FROM ${parquet.from}) AS lines`;
+    settings = source.readInOrder('rows');
+  } else if (files.some(isParquet)) {
+    throw new Error('give log lines as NDJSON or as Parquet, not both in one run');
+  } else {
+    relation = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`;
+    settings = source.readInOrder('lines');
+  }
+  const query = logFilterDiffCountsSql(oldFilter, newFilter, counter.diff, relation, { dialect: options.engine, examples: options.examples });
+  if (!query.sql) return { ok: false, diagnostics: query.diagnostics };
+  const run = await openEngine(options.engine);
+  try {
+    const truth = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+    const grouped = groups(await run.rows(withRoom(query.sql, settings)));
+    const changed = grouped.filter((g) => truth(g.row['o']) !== truth(g.row['nw']));
+    const lines = await readBack(run, dialect, relation, textOf(dialect, 'line'), [...new Set(changed.flatMap((g) => g.ex))], settings);
+    for (const g of grouped) counter.addDecided(truth(g.row['o']), truth(g.row['nw']), g.n, g.reg, g.ex.map((index) => ({ index, line: JSON.parse(lines.get(index) ?? '{}') as unknown })));
+    return { ok: true, counts: counter.result(), diagnostics: query.diagnostics, sql: query.sql };
+  } finally {
+    await run.close();
+  }
+}
+
+/** A JSON line column as text (DuckDB's JSON type cast; ClickHouse's String as it is). */
+function textOf(dialect: Dialect, col: string): string {
+  return dialect.source.lineText.replace(dialect.source.lineColumn, col);
+}
+
+/**
+ * The rows of Parquet files as objects (NULL columns left out: missing), in file order, read by DuckDB:
+ * for the in-process counts over Parquet, which the simulator's own readers do not read.
+ */
+export async function readParquetObjects(files: readonly string[]): Promise<Record<string, unknown>[]> {
+  const dialect = dialectOf('duckdb');
+  const parquet = dialect.source.parquet(files);
+  const run = await openEngine('duckdb');
+  try {
+    return (await run.rows(`SELECT ${parquet.rowJson} AS t FROM ${parquet.from}`)).map((r) => objectOf(String(r['t'])));
+  } finally {
+    await run.close();
+  }
+}
