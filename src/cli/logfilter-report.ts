@@ -94,6 +94,11 @@ export class JsonReport {
     this.lines.add(arrayItem(entry));
   }
 
+  /** A line's entry without --explain, `{line, kept}`, written out (what `arrayItem` gives, without its cost a line). */
+  verdict(line: number, kept: boolean): void {
+    this.lines.add(`    {\n      "line": ${line},\n      "kept": ${kept}\n    }`);
+  }
+
   invalidLine(line: number, message: string): void {
     this.invalid.add(arrayItem({ line, message }));
   }

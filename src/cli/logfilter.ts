@@ -128,7 +128,7 @@ export async function logfilterCommand(
           out += (text ?? bytes.toString('utf8', start, end)) + '\n';
           flush(false);
         }
-      } else if (jsonReport) jsonReport.line({ line, kept });
+      } else if (jsonReport) jsonReport.verdict(line, kept);
       else {
         const t = text ?? bytes.toString('utf8', start, end);
         textReport!.row(line, kept, t.length > 100 ? t.slice(0, 99) + '…' : t, []);
