@@ -5,6 +5,7 @@
  * @module
  */
 import { isUtf8 } from 'node:buffer';
+import { once } from 'node:events';
 import { renderDiagnostic, type Diagnostic } from '../index.js';
 import { parseJsonText } from '../json/index.js';
 import { decodeJsonString } from '../lint/index.js';
@@ -12,6 +13,7 @@ import { compileLogFilter, DATASET_NAMES, getDataset, logFilterToExpression, typ
 import { LineScanner, lineScannerFor } from './line-scanner.js';
 import { decideLine, reasonText } from '../ruletest/index.js';
 import { inputLineBatches } from './input-lines.js';
+import { JsonReport, TextReport, type LogfilterCounts } from './logfilter-report.js';
 import { readInput, UsageError, useColor } from './io.js';
 
 /** Options of `rulekit logfilter`. */
@@ -24,7 +26,14 @@ export interface LogfilterOptions {
 }
 
 /** Run `rulekit logfilter`; returns the exit code (1: the filter or some lines have errors). */
-export async function logfilterCommand(filterPath: string, linesPath: string, options: LogfilterOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
+export async function logfilterCommand(
+  filterPath: string,
+  linesPath: string,
+  options: LogfilterOptions,
+  output: (s: string) => boolean | void,
+  note: (s: string) => void = (s) => process.stderr.write(s),
+  drained: () => Promise<unknown> = () => once(process.stdout, 'drain'),
+): Promise<number> {
   if (filterPath === '-' && linesPath === '-') throw new UsageError('the filter and the lines cannot both be standard input');
   if (options.dataset !== undefined && !getDataset(options.dataset)) throw new UsageError(`unknown dataset ${JSON.stringify(options.dataset)}; the datasets are ${DATASET_NAMES.join(', ')}`);
   const filterText = (await readInput(filterPath)).text;
@@ -75,17 +84,29 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
   // The explanation of a line is far dearer than its verdict: it is built only where it is shown.
   const explain = options.explain === true;
   let gzip = false;
-  const counts = { lines: 0, kept: 0, dropped: 0, invalid: 0 };
-  const invalid: { line: number; message: string }[] = [];
+  // Output is written as lines are read: when it says it is full (a pipe read slower than the lines are),
+  // reading waits for it to drain, or what is written would pile up in memory.
+  let full = false;
+  const write = (s: string) => {
+    if (output(s) === false) full = true;
+  };
+  const pause = async () => {
+    if (full) {
+      full = false;
+      await drained();
+    }
+  };
+  const counts: LogfilterCounts = { lines: 0, kept: 0, dropped: 0, invalid: 0 };
+  const expression = filter ? logFilterToExpression(filter) : null;
+  // No format keeps a line's record to the end (see logfilter-report.ts): ndjson writes the kept lines,
+  // text a row a line, json spools each line's entry for the document written at the end.
+  const textReport = format === 'text' ? new TextReport(`filter (${dataset}): ${expression ?? 'none: every line is pushed'}`, write) : undefined;
+  const jsonReport = format === 'json' ? new JsonReport(write) : undefined;
   const refuse = (line: number, message: string) => {
     counts.invalid++;
-    if (format === 'json') invalid.push({ line, message });
+    jsonReport?.invalidLine(line, message);
     note(`${shownLines}:${line}:1: error[invalid-log-line]: ${message}\n`);
   };
-  // What is kept until the end is what the format needs there: nothing for ndjson, a small record a line
-  // for json, the report's lines for text (their width depends on the last line number).
-  const jsonLines: object[] = [];
-  const textRows: { line: number; kept: boolean; shown: string; tree: string[] }[] = [];
   let out = '';
   const flush = (force: boolean) => {
     if (out.length >= 1 << 16 || (force && out)) {
@@ -93,9 +114,9 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
       out = '';
     }
   };
-  // Without --explain only the filter's keys are read from each line (see line-scanner.ts); a line the
-  // scanner is not sure of, and a line that is not UTF-8, is parsed whole as before.
-  const scanner = explain ? undefined : filter ? lineScannerFor(filter) : new LineScanner([]);
+  // Only the filter's keys are read from each line (see line-scanner.ts), all an explanation reads too; a
+  // line the scanner is not sure of, and a line that is not UTF-8, is parsed whole.
+  const scanner = filter ? lineScannerFor(filter) : new LineScanner([]);
   /** A line read as a log line: its verdict, and what the format keeps of it. */
   const decided = (line: number, record: Record<string, unknown>, bytes: Buffer, start: number, end: number, text: string | undefined) => {
     counts.lines++;
@@ -107,23 +128,22 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
           out += (text ?? bytes.toString('utf8', start, end)) + '\n';
           flush(false);
         }
-      } else if (format === 'json') jsonLines.push({ line, kept });
+      } else if (jsonReport) jsonReport.verdict(line, kept);
       else {
         const t = text ?? bytes.toString('utf8', start, end);
-        textRows.push({ line, kept, shown: t.length > 100 ? t.slice(0, 99) + '…' : t, tree: [] });
+        textReport!.row(line, kept, t.length > 100 ? t.slice(0, 99) + '…' : t, []);
       }
       return;
     }
-    const t = text ?? bytes.toString('utf8', start, end);
     const d = decideLine(filter, matcher, record);
     if (d.kept) counts.kept++;
     if (format === 'ndjson') {
       if (d.kept) {
-        out += t + '\n';
+        out += (text ?? bytes.toString('utf8', start, end)) + '\n';
         flush(false);
       }
-    } else if (format === 'json') jsonLines.push({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
-    else textRows.push({ line, kept: d.kept, shown: reasonText(d), tree: filter && d.explanation.children ? renderTree(d.explanation, '') : [] });
+    } else if (jsonReport) jsonReport.line({ line, kept: d.kept, reason: reasonText(d), decidedBy: d.decidedBy, explanation: d.explanation });
+    else textReport!.row(line, d.kept, reasonText(d), filter && d.explanation.children ? renderTree(d.explanation, '') : []);
   };
   /** A line the scanner did not read: blank, not UTF-8, or parsed whole. */
   const readLine = (bytes: Buffer, utf8: boolean, line: number, start: number, end: number) => {
@@ -155,47 +175,35 @@ export async function logfilterCommand(filterPath: string, linesPath: string, op
     }
     decided(line, obj as Record<string, unknown>, bytes, start, end, t);
   };
-  for await (const { firstLine, bytes } of inputLineBatches(linesPath, () => (gzip = true))) {
-    // UTF-8 is checked once a chunk; only a chunk that is not is checked line by line, for the warnings.
-    const utf8 = isUtf8(bytes);
-    const n = bytes.length;
-    let line = firstLine;
-    let at = 0;
-    while (at < n) {
-      // The scanner finds the line's end itself; a line it cannot read is cut at its LF and read whole.
-      let nl = utf8 && scanner ? scanner.scanLine(bytes, at, n) : -1;
-      const scanned = nl >= 0;
-      if (!scanned) {
-        nl = bytes.indexOf(10, at);
-        if (nl < 0) nl = n;
+  try {
+    for await (const { firstLine, bytes } of inputLineBatches(linesPath, () => (gzip = true))) {
+      // UTF-8 is checked once a chunk; only a chunk that is not is checked line by line, for the warnings.
+      const utf8 = isUtf8(bytes);
+      const n = bytes.length;
+      let line = firstLine;
+      let at = 0;
+      while (at < n) {
+        // The scanner finds the line's end itself; a line it cannot read is cut at its LF and read whole.
+        let nl = utf8 && scanner ? scanner.scanLine(bytes, at, n) : -1;
+        const scanned = nl >= 0;
+        if (!scanned) {
+          nl = bytes.indexOf(10, at);
+          if (nl < 0) nl = n;
+        }
+        const end = nl > at && bytes[nl - 1] === 13 ? nl - 1 : nl;
+        if (scanned) decided(line, scanner!.record, bytes, at, end, undefined);
+        else readLine(bytes, utf8, line, at, end);
+        line++;
+        at = nl + 1;
       }
-      const end = nl > at && bytes[nl - 1] === 13 ? nl - 1 : nl;
-      if (scanned) decided(line, scanner!.record, bytes, at, end, undefined);
-      else readLine(bytes, utf8, line, at, end);
-      line++;
-      at = nl + 1;
+      await pause();
     }
-  }
-  flush(true);
-  counts.dropped = counts.lines - counts.kept;
-  if (format === 'json') {
-    write(
-      JSON.stringify(
-        { dataset, filter: filter ? logFilterToExpression(filter) : null, gzip, counts, lines: jsonLines, invalid },
-        null,
-        2,
-      ) + '\n',
-    );
-  } else if (format === 'text') {
-    const report: string[] = [`filter (${dataset}): ${filter ? logFilterToExpression(filter) : 'none: every line is pushed'}`];
-    const width = String(textRows.at(-1)?.line ?? 1).length;
-    const indent = ' '.repeat(width + 16);
-    for (const r of textRows) {
-      report.push(`line ${String(r.line).padStart(width)}  ${r.kept ? 'kept   ' : 'dropped'}  ${r.shown}`);
-      for (const l of r.tree) report.push(indent + l);
-    }
-    report.push(`${counts.lines} line(s): ${counts.kept} kept (would be pushed), ${counts.dropped} dropped${counts.invalid ? `, ${counts.invalid} not a log line` : ''}`);
-    write(report.join('\n') + '\n');
+    flush(true);
+    counts.dropped = counts.lines - counts.kept;
+    await jsonReport?.end({ dataset, filter: expression, gzip, counts }, pause);
+    textReport?.end(counts);
+  } finally {
+    jsonReport?.dispose();
   }
   return counts.invalid ? 1 : 0;
 }
