@@ -39,9 +39,12 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
   }
   if (unit === 'request') {
     if (captureFormatOf(head)) throw new TrafficFileError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
-    const read = await requestRecords(path);
+    // Parquet rows (Logpush http_requests lines stored as Parquet, or request objects), read by DuckDB and
+    // then read as the same lines would be in NDJSON: one reader decides what a request is.
+    const parquet = /\.parquet$/i.test(path);
+    const read = await requestRecords(path, parquet ? (await readParquetObjects([path])).map((row) => JSON.stringify(row)).join('\n') : await textOf(path));
     read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
-    return read.lines ? 'line' : 'entry';
+    return parquet ? 'row' : read.lines ? 'line' : 'entry';
   }
   if (/\.parquet$/i.test(path)) {
     // Parquet flow rows, read by DuckDB and decided by the caller.
@@ -77,8 +80,8 @@ async function textOf(path: string): Promise<string> {
 }
 
 /** The records of an HTTP input (src/http/traffic.ts); the first line that is no request is an error naming it. */
-async function requestRecords(path: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
-  const read = readHttpTraffic(await textOf(path));
+async function requestRecords(path: string, text: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
+  const read = readHttpTraffic(text);
   const bad = read.diagnostics.find((d) => d.severity === 'error');
   if (bad) {
     const line = bad.data?.['line'] as number | undefined;

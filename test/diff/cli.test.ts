@@ -151,6 +151,13 @@ resource "cloudflare_ruleset" "other" {
     expect(json.reports[0].counts).toMatchObject({ packets: 4, changed: 1 });
     const objects = file('http-objects.ndjson', JSON.stringify({ method: 'POST', url: 'https://example.com/login', clientIp: '192.0.2.9', country: 'XX' }) + '\n');
     expect(JSON.parse(run(old, neu, { against: objects, format: 'json' }).out).reports[0].counts).toMatchObject({ packets: 1, changed: 1 });
+    // The same lines stored as Parquet (written by DuckDB from the NDJSON): the same counts, examples by row.
+    const parquet = join(dir, 'http.parquet');
+    execFileSync(process.execPath, ['-e', `(async () => { const { DuckDBInstance } = await import('@duckdb/node-api'); const db = await DuckDBInstance.create(':memory:'); const c = await db.connect(); await c.run(${JSON.stringify(`COPY (SELECT * FROM read_json_auto('${lines}')) TO '${parquet}' (FORMAT parquet)`)}); })()`], { cwd: join(import.meta.dirname, '..', '..') });
+    const fromParquet = JSON.parse(run(old, neu, { against: parquet, format: 'json' }).out).reports[0].counts;
+    expect(fromParquet).toMatchObject({ packets: 4, changed: 1 });
+    expect(fromParquet.pairs.map((p: { count: number }) => p.count)).toEqual(json.reports[0].counts.pairs.map((p: { count: number }) => p.count));
+    expect(run(old, neu, { against: parquet }).out).toMatch(/e\.g\. row 2 \{/);
     const pcap = run(old, neu, { against: file('not-requests.ndjson', '{"ip.src": "1.2.3.4"}\n') });
     expect(pcap.code).toBe(2);
     expect(pcap.err).toMatch(/not-requests\.ndjson:1: .*Logpush http_requests lines/);
