@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DiffLensResult } from './diff-lenses.js';
 import { DIFF_WORKER_KIND, runDiffLenses, type DiffLensReply, type DiffLensRequest } from './diff-worker.js';
+import { RequestThread } from '../threads/index.js';
 
 /** The worker's file: beside the CLI bundle's chunks as lsp-diff-worker.js, beside this file in tsc's build; under vitest, the bundle's. */
 function workerUrl(): URL {
@@ -15,52 +16,14 @@ function workerUrl(): URL {
 }
 
 export class DiffLensClient {
-  private worker: Worker | undefined;
-  private failed = false;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (r: DiffLensResult) => void; reject: (e: Error) => void }>();
+  private readonly thread = new RequestThread<DiffLensRequest, DiffLensResult>(() => new Worker(workerUrl(), { workerData: DIFF_WORKER_KIND }), 'diff worker', (m) => (m as unknown as Extract<DiffLensReply, { result: unknown }>).result);
 
   /** The lenses of an edit. Rejects when the capture cannot be read. */
   run(request: DiffLensRequest): Promise<DiffLensResult> {
-    const worker = this.start();
-    if (!worker) return runDiffLenses(request);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
-    });
+    return this.thread.send(request) ?? runDiffLenses(request);
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) await w.terminate();
-  }
-
-  private start(): Worker | undefined {
-    if (this.worker || this.failed) return this.worker;
-    try {
-      const w = new Worker(workerUrl(), { workerData: DIFF_WORKER_KIND });
-      w.unref();
-      w.on('message', (m: DiffLensReply) => {
-        const p = this.waiting.get(m.id);
-        this.waiting.delete(m.id);
-        if ('error' in m) p?.reject(new Error(m.error));
-        else p?.resolve(m.result);
-      });
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', () => this.fail(new Error('the diff worker exited')));
-      this.worker = w;
-    } catch {
-      this.failed = true;
-    }
-    return this.worker;
-  }
-
-  private fail(e: Error): void {
-    this.worker = undefined;
-    this.failed = true;
-    for (const p of this.waiting.values()) p.reject(e);
-    this.waiting.clear();
+    await this.thread.close();
   }
 }

@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { RequestThread } from '../threads/index.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 import type { ListItems } from '../expression/index.js';
 import type { LogpushJobContext } from '../logpush/index.js';
@@ -32,8 +33,8 @@ export interface RulesetCheck {
   listsTag?: string;
 }
 
-type Request = { id: number; kind: 'ruleset'; text: string; context: RulesetCheck } | { id: number; kind: 'job'; text: string; context: LogpushJobContext };
-type Reply = { id: number; diagnostics: Diagnostic[] } | { id: number; error: string };
+/** A request to the worker (sent with an id); it replies `{ id, diagnostics }` or `{ id, error }`. */
+type Request = { kind: 'ruleset'; text: string; context: RulesetCheck } | { kind: 'job'; text: string; context: LogpushJobContext };
 
 /** The library the worker loads: the bundle's index.js beside this module, or the build's. */
 function libraryFile(): string | undefined {
@@ -78,19 +79,18 @@ import(workerData.library).then((lib) => {
 
 /** The worker that validates large bodies; one per server, started on first use. */
 export class OffThreadChecks {
-  private worker: Worker | undefined;
-  private failed = false;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (d: Diagnostic[]) => void; reject: (e: Error) => void }>();
+  private readonly thread: RequestThread<Request, Diagnostic[]>;
   /** Bodies validated off the thread so far (what the tests and the log read). */
   handled = 0;
 
   /** @param library URL of the library the worker loads; null: none (every body is validated on the caller's thread). */
-  constructor(private readonly library: string | null = libraryFile() ?? null) {}
+  constructor(library: string | null = libraryFile() ?? null) {
+    this.thread = new RequestThread(() => (library ? new Worker(WORKER, { eval: true, workerData: { library } }) : undefined), 'validation thread', (m) => m['diagnostics'] as Diagnostic[]);
+  }
 
   /** Whether a body of this text is validated off the thread here. */
   takes(text: string): boolean {
-    return text.length >= OFF_THREAD_BYTES && this.start() !== undefined;
+    return text.length >= OFF_THREAD_BYTES && this.thread.start() !== undefined;
   }
 
   /** `validateRuleset(text, …)` on the worker; undefined when there is no worker (validate on this thread). */
@@ -104,53 +104,12 @@ export class OffThreadChecks {
   }
 
   async close(): Promise<void> {
-    const w = this.worker;
-    this.worker = undefined;
-    this.failed = true;
-    if (w) await w.terminate();
+    await this.thread.close();
   }
 
-  private send(request: { kind: 'ruleset'; text: string; context: RulesetCheck } | { kind: 'job'; text: string; context: LogpushJobContext }): Promise<Diagnostic[]> | undefined {
-    const worker = this.start();
-    if (!worker) return undefined;
-    const id = this.nextId++;
-    this.handled++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, ...request } as Request);
-    });
-  }
-
-  private start(): Worker | undefined {
-    if (this.worker || this.failed) return this.worker;
-    if (!this.library) {
-      this.failed = true;
-      return undefined;
-    }
-    try {
-      const w = new Worker(WORKER, { eval: true, workerData: { library: this.library } });
-      // A server that is closing does not wait for the worker; close() ends it.
-      w.unref();
-      w.on('message', (m: Reply | { ready: true }) => {
-        if ('ready' in m) return;
-        const p = this.waiting.get(m.id);
-        this.waiting.delete(m.id);
-        if ('error' in m) p?.reject(new Error(m.error));
-        else p?.resolve(m.diagnostics);
-      });
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', () => this.fail(new Error('the validation thread exited')));
-      this.worker = w;
-    } catch {
-      this.failed = true;
-    }
-    return this.worker;
-  }
-
-  private fail(e: Error): void {
-    this.worker = undefined;
-    this.failed = true;
-    for (const p of this.waiting.values()) p.reject(e);
-    this.waiting.clear();
+  private send(request: Request): Promise<Diagnostic[]> | undefined {
+    const answer = this.thread.send(request);
+    if (answer) this.handled++;
+    return answer;
   }
 }

@@ -11,7 +11,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 /** Folders that run in a browser (everything but the Node-only entry points). */
 const CORE = '^src/(diagnostics|expression|net|ruleset|engine|capture|logpush|export|json|codegen|language|playground|http|diff)/';
 /** Node-only folders. */
-const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host)/';
+const NODE_ONLY = '^src/(cli|simulation|server|lint|ruletest|lsp|playground-host|threads)/';
 
 /**
  * Dependencies loaded only when first needed: outside the modules that hold them behind getters (see
