@@ -26,6 +26,7 @@ const CLEAN: ReadonlyArray<readonly [string, 'pcap' | 'pcapng', number[]]> = [
   ['spb.pcapng', 'pcapng', [1]],
   ['text2pcap.pcapng', 'pcapng', [1]],
   ['ipv6-ext.pcap', 'pcap', [1]],
+  ['magic-wan.pcap', 'pcap', [1]],
 ];
 
 function compare(records: CaptureRecord[], rows: Row[], count = rows.length): void {
