@@ -56,7 +56,7 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
  * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
  * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
  */
-export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[]; lineKey?: boolean }> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
@@ -66,9 +66,8 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
   const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  // `rn` is `rn0` where given (a read-order key standing for the number), the number otherwise.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rn = source.rowNumber) =>
-    keyedAddresses(dialect, fields, `(SELECT ${rn} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string) =>
+    keyedAddresses(dialect, fields, `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -103,18 +102,10 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
   const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
-  // Where the engine has a read-order key, the summary compares it in place of the number (see lineKey).
-  const ordered = source.orderedObjectLines(files);
-  const objects = ordered ?? source.objectLines(files);
-  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS lines` : objects;
-  const selected = [...cols, ...present];
+  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${source.objectLines(files)}) AS lines` : source.objectLines(files);
   return {
     invalid: invalidValues(fields, dialect),
-    lineKey: ordered !== undefined,
-    from: (packet) =>
-      ordered === undefined ? numbered(packet ? source.lineText : undefined, selected, lines)
-      : packet ? numbered(source.lineText, ['rulekit_line', ...selected], lines)
-      : numbered(undefined, selected, lines, 'rulekit_line'),
+    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines),
     settings: source.readInOrder('lines'),
     ipKeys,
   };
@@ -210,7 +201,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], lineKey = false } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const { from, settings, ipKeys, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
@@ -236,14 +227,11 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {
       const numbered = dialect.source.keepNumbering(from(true));
-      // With a line key the summary's lowest keys are the lowest numbers (the key grows with the number): each
-      // is turned into its number here.
-      const key = lineKey ? 'rulekit_line' : 'rn';
-      const got = await run.rows(`SELECT rn, ${key} AS k, packet FROM ${numbered} WHERE ${key} IN (${numbers.join(', ')})${settings}`);
-      const byKey = new Map(got.map((r) => [Number(r['k']), { rn: Number(r['rn']), packet: packetOf(String(r['packet'])) }]));
+      const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
+      const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
       const scratch: Diagnostic[] = [];
-      for (const [index, keys] of wanted) {
-        summary.rules[index]!.examples = keys.map((k) => ({ index: byKey.get(k)?.rn ?? k, packet: checkPacketValues(byKey.get(k)?.packet ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+      for (const [index, rns] of wanted) {
+        summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
       }
     }
     return { ok: true, summary, diagnostics, sql: query.sql };

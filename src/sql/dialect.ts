@@ -64,13 +64,6 @@ export interface SourceSql {
    */
   objectLines(files: readonly string[], limit?: number): string;
   /**
-   * {@link objectLines} with a column `rulekit_line` that grows with read order but may skip numbers (it
-   * counts the lines dropped too), where the engine gives one without a window over the whole scan (which
-   * would read in one thread): rows are then told apart by it, and numbered ({@link rowNumber}) only when
-   * an example is read back. Undefined where the engine has none.
-   */
-  orderedObjectLines(files: readonly string[]): string | undefined;
-  /**
    * What follows `FROM` to read NDJSON files' lines with one column per member the caller names: each
    * column, named by its member, holds that member's value alone as one JSON value, read with
    * {@link Dialect.json} without a key. A line is parsed once for its members; the type tests, text and

@@ -161,8 +161,6 @@ export const CLICKHOUSE: Dialect = {
     lineText: 'line',
     // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
     // nothing is pushed past it.
-    // No read-order key but the number itself (rowNumberInAllBlocks, read on one thread).
-    orderedObjectLines: () => undefined,
     objectLines: (files, limit) => `(SELECT line FROM (${lines(files)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
     // Each member's raw text (`''` when missing, which JSONType reads as 'Null'); the line itself is renamed
     // so that a member named `line` does not shadow it. A line that is not a JSON object is a row without members.

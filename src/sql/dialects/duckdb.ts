@@ -163,8 +163,6 @@ export const DUCKDB: Dialect = {
       const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT'`;
       return limit === undefined ? lines : `(SELECT json FROM ${lines} LIMIT ${limit})`;
     },
-    // WITH ORDINALITY counts the table function's rows in the order they are read, on every thread.
-    orderedObjectLines: (files) => `read_ndjson_objects(${fileList(files)}, ignore_errors = true) WITH ORDINALITY AS lines_read(json, rulekit_line) WHERE json_type(json) = 'OBJECT'`,
     // Each member as a column of type JSON: the line is parsed once and only the members are kept. read_json
     // raises on a line that is not an object and on a key given twice, where JSON.parse keeps the last.
     memberColumns: (files, members) => `read_json(${fileList(files)}, format = 'newline_delimited', records = true, columns = {${members.map((m) => `${string(m)}: 'JSON'`).join(', ')}})`,
