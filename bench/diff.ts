@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { prng } from './capture-gen.js';
-import { measureInterleaved, printTable, ratio } from './harness.js';
+import { measureInterleaved, printTable, ratio, flagValue } from './harness.js';
 import { cachedCapture } from './capture-cache.js';
 import { CLI_ENTRY } from './paths.js';
 import { runInterleaved, type RunStats } from './processes.js';
@@ -104,12 +104,6 @@ export function packets(rules: readonly Rule[]): Record<string, unknown>[] {
   return out;
 }
 
-function flagValue(name: string): string | undefined {
-  const argv = process.argv;
-  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (at < 0) return undefined;
-  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
-}
 
 const BEFORE_DIST = flagValue('--before-dist');
 

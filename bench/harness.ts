@@ -137,3 +137,11 @@ export function retainedMB<T>(build: () => T): { value: T; mb: number } {
   const after = process.memoryUsage().heapUsed;
   return { value, mb: (after - before) / 1048576 };
 }
+
+/** The value of a command-line flag of the bench (`--name VALUE` or `--name=VALUE`), else undefined. */
+export function flagValue(name: string): string | undefined {
+  const argv = process.argv;
+  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (at < 0) return undefined;
+  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
+}

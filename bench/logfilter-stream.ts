@@ -11,19 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { printTable, ratio, fmt } from './harness.js';
+import { printTable, ratio, fmt, flagValue } from './harness.js';
 import { canMeasurePeak, runInterleaved, runProcess, type Command } from './processes.js';
 import { logLine, writeLines } from './sql.js';
 
-function flag(name: string): string | undefined {
-  const argv = process.argv;
-  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (at < 0) return undefined;
-  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
-}
-const ROWS = Number(flag('--rows') ?? 1_000_000);
-const RUNS = Number(flag('--runs') ?? 3);
-const BEFORE_CLI = flag('--before-cli');
+const ROWS = Number(flagValue('--rows') ?? 1_000_000);
+const RUNS = Number(flagValue('--runs') ?? 3);
+const BEFORE_CLI = flagValue('--before-cli');
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bundle/cli.js');
 const FILTER = { where: { and: [{ key: 'EdgeResponseStatus', operator: 'geq', value: 500 }, { key: 'ClientCountry', operator: 'in', value: ['us', 'de'] }, { key: 'ClientRequestMethod', operator: 'eq', value: 'GET' }] } };

@@ -18,20 +18,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { printTable, ratio, fmt } from './harness.js';
+import { printTable, ratio, fmt, flagValue } from './harness.js';
 import { canMeasurePeak, runInterleaved, runProcess, type Command } from './processes.js';
 import { ruleSpecs, rulesetBody, type RuleSpec } from './ruleset-fixture.js';
 import { flowRow, writeLines } from './sql.js';
 import { flowFields, flowColumnFromJson, sqlString } from '../dist/index.js';
 
-function flag(name: string): string | undefined {
-  const argv = process.argv;
-  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (at < 0) return undefined;
-  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
-}
-const ROWS = Number(flag('--rows') ?? 1_000_000);
-const RUNS = Number(flag('--runs') ?? 3);
+const ROWS = Number(flagValue('--rows') ?? 1_000_000);
+const RUNS = Number(flagValue('--runs') ?? 3);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bundle/cli.js');
 /** NDJSON and Parquet of one flow row, about. */
@@ -134,7 +128,7 @@ export async function run(): Promise<void> {
     { what: 'DuckDB, Parquet', bytes: statSync(parquet).size, hand: engineCommand('hand: DuckDB read_parquet', 'duckdb', handSql(specs, 'duckdb', parquet, true)), rulekit: sim('duckdb', parquet) },
     { what: 'chdb, NDJSON', bytes: statSync(ndjson).size, hand: engineCommand('hand: chdb JSONEachRow', 'chdb', handSql(specs, 'chdb', ndjson, false)), rulekit: sim('clickhouse', ndjson) },
     { what: 'chdb, Parquet', bytes: statSync(parquet).size, hand: engineCommand('hand: chdb Parquet', 'chdb', handSql(specs, 'chdb', parquet, true)), rulekit: sim('clickhouse', parquet) },
-  ].filter((p) => !flag('--only') || p.what.toLowerCase().includes(flag('--only')!.toLowerCase()));
+  ].filter((p) => !flagValue('--only') || p.what.toLowerCase().includes(flagValue('--only')!.toLowerCase()));
   const commands = pairs.flatMap((p) => [p.hand, p.rulekit]);
   let expected: string | undefined;
   const { stats } = runInterleaved(commands, {

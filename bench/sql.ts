@@ -28,7 +28,7 @@ import { createInterface } from 'node:readline';
 import { execSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { prng } from './capture-gen.js';
-import { measureInterleaved, printTable, ratio, fmt } from './harness.js';
+import { measureInterleaved, printTable, ratio, fmt, flagValue } from './harness.js';
 import { canMeasurePeak, runInterleaved, runProcess, type Command, type ProcessRun } from './processes.js';
 import { rulesetBody, ruleSpecs, blocklist } from './ruleset-fixture.js';
 import { compileRuleset, ListCatalog, logFilterToSql, rulesetToSql, sqlString, flowFields, flowColumnFromJson } from '../dist/index.js';
@@ -46,13 +46,6 @@ function rowsOption(): number {
   return n;
 }
 const ROWS = rowsOption();
-/** A flag's value (`--name VALUE` or `--name=VALUE`), undefined when not given. */
-function flagValue(name: string): string | undefined {
-  const argv = process.argv;
-  const at = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
-  if (at < 0) return undefined;
-  return argv[at]!.includes('=') ? argv[at]!.slice(name.length + 1) : argv[at + 1];
-}
 /**
  * `--before-cli PATH`: the CLI of another build (main's `dist/bundle/cli.js`, built in its own checkout),
  * whose `query --count` is timed in the same rounds as this build's: before and after from one run.
