@@ -8,20 +8,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countDiff, countLogFilterDiff, diffLogFilters, diffRulesets, type TrafficDiff } from '../../src/diff/index.js';
 import { compileLogFilter } from '../../src/logpush/index.js';
 import type { Rule } from '../../src/ruleset/index.js';
 import { countDiffOnEngine, countLogFilterDiffOnEngine, type SqlEngineName } from '../../src/simulation/index.js';
-import { flowColumnFromJson, flowFields, hasLoneSurrogate, sqlString } from '../../src/sql/index.js';
+import { hasLoneSurrogate } from '../../src/sql/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb as logLineArb, nodeArb } from '../helpers/logfilter-arbitraries.js';
 import { rulesetPairArb, smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
 import { lineArb as flowLineArb, validRuleArb } from '../helpers/sql-rulesets.js';
 import { describeSkippedEngines } from '../helpers/sql-engines.js';
 import { mutationRun } from '../helpers/tools.js';
+import { flowsToParquet as toParquet } from '../helpers/sql-flows.js';
 
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 30 : 15));
 /** chdb is left out under mutation testing only (it crashes in Stryker's worker threads; see sql-engines.ts). */
@@ -32,14 +32,6 @@ const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-engine-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let file = 0;
 
-async function toParquet(ndjson: string, parquet: string): Promise<void> {
-  const db = await DuckDBInstance.create(':memory:');
-  const con = await db.connect();
-  const cols = flowFields(undefined, { aliases: true }).map((f) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
-  await con.run(`COPY (SELECT ${cols} FROM read_ndjson_objects(${sqlString(ndjson)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT') TO ${sqlString(parquet)} (FORMAT parquet)`);
-  con.closeSync();
-  db.closeSync();
-}
 
 /** An object without its null members (an engine reads a NULL back as missing). */
 const withoutNulls = (o: unknown) => Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([, v]) => v !== null));

@@ -1,7 +1,7 @@
 /** Flow rows for the SQL equality tests: the flow table's columns, packets as rows, address-like text. */
 import fc from 'fast-check';
 import { NETWORK_FIELDS } from '../../src/expression/index.js';
-import { hasLoneSurrogate } from '../../src/sql/index.js';
+import { flowColumnFromJson, flowFields, hasLoneSurrogate, sqlString } from '../../src/sql/index.js';
 import { ip } from '../expression/arbitraries.js';
 
 const SQL_TYPES = { Int: ['BIGINT', 'Nullable(Int64)'], String: ['VARCHAR', 'Nullable(String)'], Ip: ['VARCHAR', 'Nullable(String)'], Bool: ['BOOLEAN', 'Nullable(Bool)'] } as const;
@@ -28,3 +28,14 @@ export const ipish = fc.oneof(
   fc.tuple(ip, fc.constantFrom('0', ':', '::', '.', '%eth0', ' ', 'g', '1', ':1', '.0')).chain(([a, s]) => fc.nat(a.length).map((i) => a.slice(0, i) + s + a.slice(i))),
   fc.constantFrom('01.2.3.4', '1.2.3.04', '1.2.3', '1.2.3.4.5', '256.1.1.1', '::ffff:1.2.3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7::', '::1:2:3:4:5:6:7', '1::2::3', '12345::', ':1::', '1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', '::1.2.3.4', '1::1.2.3.4', 'fe80::1%1', '', '0.0.0.0', '::'),
 );
+
+/** NDJSON flow objects written as Parquet by DuckDB, a column per flow field (lines that are not objects left out). */
+export async function flowsToParquet(ndjson: string, parquet: string): Promise<void> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  const cols = flowFields(undefined, { aliases: true }).map((f) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
+  await con.run(`COPY (SELECT ${cols} FROM read_ndjson_objects(${sqlString(ndjson)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT') TO ${sqlString(parquet)} (FORMAT parquet)`);
+  con.closeSync();
+  db.closeSync();
+}

@@ -13,10 +13,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
-import { flowColumnFromJson, flowFields, sqlString } from '../../src/sql/index.js';
+import { sqlString } from '../../src/sql/index.js';
 import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
+import { flowsToParquet as toParquet } from '../helpers/sql-flows.js';
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-engine-'));
@@ -24,14 +25,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 30 : 15));
 
-async function toParquet(ndjson: string, parquet: string): Promise<void> {
-  const db = await DuckDBInstance.create(':memory:');
-  const con = await db.connect();
-  const cols = flowFields(undefined, { aliases: true }).map((f) => flowColumnFromJson(f, 'json', 'duckdb')).join(', ');
-  await con.run(`COPY (SELECT ${cols} FROM read_ndjson_objects(${sqlString(ndjson)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT') TO ${sqlString(parquet)} (FORMAT parquet)`);
-  con.closeSync();
-  db.closeSync();
-}
 
 const figures = (s: SimulationSummary) => ({ ...s, rules: s.rules.map(({ examples, ...r }) => ({ ...r, examples: examples.map((e) => e.index) })) });
 
