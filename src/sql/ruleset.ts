@@ -7,7 +7,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, ListCatalog } from '../expression/index.js';
+import { checkExpression, HTTP_SCHEME, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
 import { httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
@@ -15,7 +15,13 @@ import type { Dialect } from './dialect.js';
 import { dialectOf } from './dialects/index.js';
 
 /** Options of {@link rulesetToSql}: those of an expression, since each rule's expression is written with them. */
-export type RulesetSqlOptions = ExpressionSqlOptions;
+export interface RulesetSqlOptions extends ExpressionSqlOptions {
+  /**
+   * The rows are HTTP requests (a request table: src/sql/requests.ts): an HTTP-phase ruleset is written
+   * over them, its rules read with the HTTP fields. Without, HTTP phases are refused (flows hold packets).
+   */
+  requests?: boolean;
+}
 
 /** One rule the SQL decides with. */
 export interface RuleSql {
@@ -59,7 +65,7 @@ const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block
  * ```
  */
 export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, options: RulesetSqlOptions = {}): RulesetSqlResult {
-  const http = httpPhaseRefusal(ruleset, 'SQL is written for network-phase rulesets over flows');
+  const http = options.requests ? [] : httpPhaseRefusal(ruleset, 'SQL is written for network-phase rulesets over flows');
   if (http.length) return { diagnostics: http };
   const shape = rulesetShapeProblems(ruleset);
   if (shape.length) return { diagnostics: shape };
@@ -70,7 +76,7 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns, options.ipKeys);
   ruleset.rules.forEach((rule, index) => {
     if (rule.enabled === false || (rule.action !== 'skip' && rule.action !== 'block')) return;
-    const checked = checkExpression(rule.expression, { lists, scheme: options.scheme, serviceToken: options.serviceToken });
+    const checked = checkExpression(rule.expression, { lists, scheme: options.scheme ?? (options.requests ? HTTP_SCHEME : undefined), serviceToken: options.serviceToken });
     const at = (d: Diagnostic): Diagnostic => ({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
     diagnostics.push(...checked.diagnostics.map(at));
     // As the simulator: a rule whose expression has errors takes no part.
