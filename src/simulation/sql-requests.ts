@@ -1,0 +1,222 @@
+/**
+ * HTTP-phase rulesets on a SQL engine (Node only): `simulate --engine` and `diff --against --engine` over
+ * Logpush `http_requests` lines — NDJSON (plain or gzip) or Parquet rows, each row read as the JSON object
+ * the in-process readers make of it. The request table is src/sql/requests.ts's; the summary and the
+ * counts are those of the in-process simulator and diff over the same lines, examples read back and
+ * turned into records by `logpushRecord` itself.
+ *
+ * Before deciding, one pass counts what an engine must not guess: rows that are not Logpush lines
+ * (request objects), values without an exact SQL reading, and the rule fields lines lack. Either of the
+ * first two stops the run with an error naming the field and the count (count in process then); the
+ * last is the simulator's per-rule warning (`http-logpush-missing-field`).
+ * @module
+ */
+import type { Diagnostic } from '../diagnostics/index.js';
+import { HTTP_SCHEME, ListCatalog, referencedFields, checkExpression, type ListItems } from '../expression/index.js';
+import { compileRuleset, type SimulationSummary } from '../engine/index.js';
+import { logpushRecord, LogpushMissing } from '../http/index.js';
+import type { Rule, Ruleset } from '../ruleset/index.js';
+import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
+import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
+import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+
+const isParquet = (f: string) => /\.parquet$/i.test(f);
+
+/** The lines of files as a relation with `rn` (read order) and `line` (JSON), and the settings that keep the order. */
+export function logpushLines(dialect: Dialect, files: readonly string[]): { lines: string; settings: string; text: string } {
+  const { source } = dialect;
+  const text = source.lineText.replace(source.lineColumn, 'line');
+  if (files.every(isParquet)) {
+    const parquet = source.parquet(files);
+    return { lines: `(SELECT ${source.rowNumber} AS rn, ${parquet.rowJson} AS line FROM ${parquet.from}) AS lines`, settings: source.readInOrder('rows'), text };
+  }
+  if (files.some(isParquet)) throw new Error('give Logpush lines as NDJSON or as Parquet, not both in one run');
+  return { lines: `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`, settings: source.readInOrder('lines'), text };
+}
+
+/** The fields the rules of rulesets read (HTTP fields), the checked rules only. */
+function fieldsRead(rulesets: readonly { rules?: unknown }[], lists: ListCatalog | undefined, serviceToken: string | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const r of rulesets) {
+    for (const rule of Array.isArray(r.rules) ? (r.rules as Rule[]) : []) {
+      if (typeof rule?.expression !== 'string') continue;
+      const { ast } = checkExpression(rule.expression, { scheme: HTTP_SCHEME, lists, serviceToken });
+      if (ast) for (const f of referencedFields(ast)) out.add(f);
+    }
+  }
+  return out;
+}
+
+/** The counts the first pass makes, as numbers. */
+interface Checked {
+  rows: number;
+  notLogpush: number;
+  inexact: Map<string, number>;
+  lacks: Map<string, number>;
+}
+
+/** One pass over the request table: rows, rows that are no Logpush line, inexact values per field, lacking Logpush fields. */
+async function checkRows(run: SqlRunner, dialect: Dialect, table: LogpushRequestsSql, settings: string): Promise<Checked> {
+  const id = (s: string) => dialect.identifier(s);
+  const inexact = [...table.inexact.keys()];
+  const cols = [`count(*) AS n`, `${dialect.countIf(id(requestCheckColumn.notLogpush))} AS nl`];
+  inexact.forEach((f, i) => cols.push(`${dialect.countIf(id(requestCheckColumn.inexact(f)))} AS x${i}`));
+  table.logpush.forEach((k, i) => cols.push(`${dialect.countIf(id(requestCheckColumn.lacks(k)))} AS l${i}`));
+  const [row = {}] = await run.rows(`SELECT ${cols.join(', ')} FROM ${table.relation}${settings}`);
+  const n = (k: string) => Number(row[k] ?? 0);
+  return {
+    rows: n('n'),
+    notLogpush: n('nl'),
+    inexact: new Map(inexact.map((f, i) => [f, n(`x${i}`)])),
+    lacks: new Map(table.logpush.map((k, i) => [k, n(`l${i}`)])),
+  };
+}
+
+/** The errors that stop a run: rows that are no Logpush line, values without an exact reading. */
+function refusals(checked: Checked, table: LogpushRequestsSql, engine: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (checked.notLogpush) {
+    out.push({ code: 'sql-not-logpush-lines', severity: 'error', message: `${checked.notLogpush} of ${checked.rows} rows are not Logpush http_requests lines (request objects {method, url}, or objects without ClientRequestHost, ClientRequestMethod, ClientRequestURI, EdgeStartTimestamp or RayID): ${engine} reads Logpush lines only; count them in this process (leave out --engine)`, pointer: '', data: { rows: checked.notLogpush } });
+  }
+  for (const [field, count] of checked.inexact) {
+    if (!count) continue;
+    const { logpush, why } = table.inexact.get(field)!;
+    out.push({ code: 'sql-inexact-value', severity: 'error', message: `${count} of ${checked.rows} lines hold a ${logpush} value that ${field} is not read from exactly in SQL (${why}); count them in this process (leave out --engine)`, pointer: '', data: { field, logpush, lines: count } });
+  }
+  return out;
+}
+
+/** Per rule field, the lines lacking it and the Logpush fields they lack (for LogpushMissing). */
+function missingByField(checked: Checked, table: LogpushRequestsSql): Map<string, { lines: number; logpush: readonly string[] }> {
+  const out = new Map<string, { lines: number; logpush: readonly string[] }>();
+  for (const [field, needs] of table.needs) {
+    if (!needs.length) {
+      out.set(field, { lines: checked.rows, logpush: [] });
+      continue;
+    }
+    const lacked = needs.filter((k) => (checked.lacks.get(k) ?? 0) > 0);
+    // A field needing one Logpush field is lacked by exactly its lines; with several, a line may lack more than one.
+    // Fields with a reading need one Logpush field (src/sql/requests.ts): its lines lacking it are the field's.
+    if (lacked.length === 1 && needs.length === 1) out.set(field, { lines: checked.lacks.get(needs[0]!)!, logpush: lacked });
+  }
+  return out;
+}
+
+/** Options of {@link simulateRequestsOnEngine}. */
+export interface EngineRequestSimulationOptions {
+  engine: SqlEngineName;
+  lists?: ListItems | ListCatalog;
+  serviceToken?: string;
+  examplesPerRule?: number;
+}
+
+/**
+ * Run an HTTP-phase ruleset (parsed, without errors) over Logpush lines on an engine: the simulator's
+ * summary and diagnostics, or (not ok) the errors that stopped it.
+ */
+export async function simulateRequestsOnEngine(body: Ruleset, files: readonly string[], options: EngineRequestSimulationOptions, diagnostics: Diagnostic[]): Promise<{ ok: boolean; summary: SimulationSummary; diagnostics: Diagnostic[]; sql?: string }> {
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const examples = options.examplesPerRule ?? 3;
+  const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
+  diagnostics.push(...compiled.diagnostics);
+  const dialect = dialectOf(options.engine);
+  const { lines, settings, text } = logpushLines(dialect, files);
+  const table = logpushRequestsSql(dialect, fieldsRead([body], lists, options.serviceToken), lines);
+  const query = rulesetSummarySql(body, table.relation, { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, requests: true });
+  const refused = [...table.refused, ...query.diagnostics.filter((d) => d.code.startsWith('sql-'))];
+  if (refused.length || !query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
+  const run = await openEngine(options.engine);
+  try {
+    const checked = await checkRows(run, dialect, table, settings);
+    const stop = refusals(checked, table, dialect.title);
+    if (stop.length) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...stop] };
+    const missing = new LogpushMissing();
+    missing.addCounted(checked.rows, missingByField(checked, table));
+    const [row] = await run.rows(query.sql + settings);
+    const summary = compiled.summary();
+    const n = (k: string) => Number(row?.[k] ?? 0);
+    summary.packets = n('packets');
+    summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
+    summary.defaultAllowed = n('default_allowed');
+    const wanted = new Map<number, number[]>();
+    for (const r of query.rules!) {
+      const s = summary.rules[r.index]!;
+      s.matched = n(`matched_${r.index}`);
+      s.decided = n(`decided_${r.index}`);
+      wanted.set(r.index, ((row?.[`examples_${r.index}`] as unknown[]) ?? []).map(Number));
+    }
+    const got = await readBack(run, dialect, lines, text, [...new Set([...wanted.values()].flat())], settings);
+    for (const [index, rns] of wanted) {
+      summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: logpushRecord(JSON.parse(got.get(i) ?? '{}') as Record<string, unknown>, compiled.fields).record }));
+    }
+    diagnostics.push(...missing.diagnostics(body.rules));
+    return { ok: true, summary, diagnostics, sql: query.sql };
+  } catch (e) {
+    diagnostics.push({ code: 'simulation-unreadable-input', severity: 'error', message: `${options.engine} could not read the Logpush lines: ${(e as Error).message.split('\n')[0]}`, pointer: '' });
+    return { ok: false, summary: compiled.summary(), diagnostics };
+  } finally {
+    await run.close();
+  }
+}
+
+/** The lines of the given numbers, as JSON text. */
+async function readBack(run: SqlRunner, dialect: Dialect, lines: string, text: string, numbers: readonly number[], settings: string): Promise<Map<number, string>> {
+  if (!numbers.length) return new Map();
+  const got = await run.rows(`SELECT rn, ${text} AS t FROM ${dialect.source.keepNumbering(lines)} WHERE rn IN (${numbers.join(', ')})${settings}`);
+  return new Map(got.map((r) => [Number(r['rn']), String(r['t'])]));
+}
+
+/** Grouped rows as numbers, in the order of their first row. */
+function groups(rows: Record<string, unknown>[]): { row: Record<string, unknown>; n: number; reg: number; ex: number[] }[] {
+  return rows
+    .map((row) => ({ row, n: Number(row['n']), reg: Number(row['reg']), first: Number(row['first']), ex: ((row['ex'] as unknown[]) ?? []).map(Number) }))
+    .sort((a, b) => a.first - b.first);
+}
+
+/** Options of {@link countRequestDiffOnEngine}. */
+export interface EngineRequestDiffOptions {
+  engine: SqlEngineName;
+  lists?: ListItems | ListCatalog;
+  serviceToken?: string;
+  phase?: string;
+  diff?: RulesetDiff;
+  examples?: number;
+}
+
+/**
+ * Count the Logpush lines whose outcome changes between two HTTP-phase rulesets, on an engine: the
+ * figures of `countDiff` over the lines' records (`logpushRecord`), examples included.
+ *
+ * ```ts
+ * const r = await countRequestDiffOnEngine(oldRuleset, newRuleset, ['http_requests.ndjson.gz'], { engine: 'duckdb' });
+ * r.counts?.changed;
+ * ```
+ */
+export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rule[]; phase?: unknown }, newRuleset: { rules: readonly Rule[]; phase?: unknown }, files: readonly string[], options: EngineRequestDiffOptions): Promise<{ ok: boolean; counts?: TrafficDiff; diagnostics: Diagnostic[]; sql?: string }> {
+  const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
+  const counter = new DiffCounter(oldRuleset, newRuleset, { lists, serviceToken: options.serviceToken, phase: options.phase, diff: options.diff, examples: options.examples });
+  const dialect = dialectOf(options.engine);
+  const sqlOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples, requests: true };
+  // The regions name fields too: the query written once over nothing tells which.
+  const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS requests', sqlOptions);
+  if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
+  const { lines, settings, text } = logpushLines(dialect, files);
+  const table = logpushRequestsSql(dialect, new Set([...fieldsRead([oldRuleset, newRuleset], lists, options.serviceToken), ...probe.fields]), lines, { checked: true });
+  if (table.refused.length) return { ok: false, diagnostics: table.refused };
+  const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, table.relation, sqlOptions);
+  const run = await openEngine(options.engine);
+  try {
+    const checked = await checkRows(run, dialect, table, settings);
+    const stop = refusals(checked, table, dialect.title);
+    if (stop.length) return { ok: false, diagnostics: stop };
+    const grouped = groups(await run.rows(query.sql! + settings));
+    const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
+    const got = await readBack(run, dialect, lines, text, [...new Set(changed.flatMap((g) => g.ex))], settings);
+    for (const g of grouped) {
+      counter.addDecided(Number(g.row['od']), Number(g.row['nd']), g.n, g.reg, g.ex.map((index) => ({ index, packet: logpushRecord(JSON.parse(got.get(index) ?? '{}') as Record<string, unknown>).record })));
+    }
+    return { ok: true, counts: counter.result(), diagnostics: query.diagnostics, sql: query.sql };
+  } finally {
+    await run.close();
+  }
+}
