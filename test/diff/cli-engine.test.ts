@@ -90,6 +90,6 @@ describe('rulekit diff --engine', () => {
     expect(capture.err).toContain('capture, but --engine reads flow rows');
     const http = rulekit(['diff', 'examples/http-ruleset.json', 'examples/http-ruleset.json', '--against', 'examples/requests.ndjson', '--engine', 'duckdb']);
     expect(http.code).toBe(2);
-    expect(http.err).toContain('network-phase rulesets');
+    expect(http.err).toContain('are not Logpush http_requests lines');
   });
 });
