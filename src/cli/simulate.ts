@@ -116,7 +116,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     process.stderr.write(`stats: ${n} packets in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} packets/s; ${report.input}, ${report.decoder}, ${report.threads} worker thread(s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   const summary = report.summary;
-  const requests = report.input === 'har' || (report.input === 'ndjson' && isHttpText(rulesetText));
+  const requests = report.input === 'har' || report.input === 'logpush' || (report.input === 'ndjson' && isHttpText(rulesetText));
   if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: report.diagnostics }, mapsAsObjects, 2) + '\n');
   else if (ndjson) {
     out(JSON.stringify({ summary: { packets: summary.packets, verdicts: summary.verdicts, defaultAllowed: summary.defaultAllowed, rules: summary.rules.map(({ examples: _e, ...r }) => r) } }) + '\n');
@@ -160,7 +160,7 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
     process.stderr.write(`stats: ${report.summary.packets} packets in ${seconds.toFixed(2)} s = ${Math.round(report.summary.packets / seconds)} packets/s on ${options.engine}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   if (options.format === 'json') out(JSON.stringify({ summary: report.summary, diagnostics: report.diagnostics }, null, 2) + '\n');
-  else out(renderSummary(report.summary, report.diagnostics));
+  else out(renderSummary(report.summary, report.diagnostics, isHttpText(rulesetText) ? 'requests' : 'packets'));
   return 0;
 }
 

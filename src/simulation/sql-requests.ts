@@ -13,9 +13,9 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { HTTP_SCHEME, ListCatalog, referencedFields, checkExpression, type ListItems } from '../expression/index.js';
-import { compileRuleset, type SimulationSummary } from '../engine/index.js';
+import { compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { logpushRecord, LogpushMissing } from '../http/index.js';
-import type { Rule, Ruleset } from '../ruleset/index.js';
+import { rulesetDiagnostic, type Rule, type Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
 import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
@@ -119,6 +119,8 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
   const examples = options.examplesPerRule ?? 3;
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
   diagnostics.push(...compiled.diagnostics);
+  // As in process without a country/ASN table (an engine takes none): only the lines' own values count.
+  if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
   const dialect = dialectOf(options.engine);
   const { lines, settings, text } = logpushLines(dialect, files);
   const table = logpushRequestsSql(dialect, fieldsRead([body], lists, options.serviceToken), lines);
@@ -136,7 +138,10 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');
-    summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
+    // Challenges and the other terminating actions of HTTP phases are verdicts too (only those that occur, as in process).
+    const others = Object.fromEntries(Object.keys(row ?? {}).filter((k) => k.startsWith('verdict ') && n(k) > 0).map((k) => [k.slice(8), n(k)]));
+    const decidedOther = Object.values(others).reduce((a, b) => a + b, 0);
+    summary.verdicts = { allow: n('packets') - n('blocked') - decidedOther, block: n('blocked'), ...others };
     summary.defaultAllowed = n('default_allowed');
     const wanted = new Map<number, number[]>();
     for (const r of query.rules!) {

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { checkExpression, HTTP_SCHEME, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
-import { httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
+import { actionTerminates, httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
 import type { Dialect } from './dialect.js';
 import { dialectOf } from './dialects/index.js';
@@ -75,7 +75,8 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   const rules: RuleSql[] = [];
   const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns, options.ipKeys);
   ruleset.rules.forEach((rule, index) => {
-    if (rule.enabled === false || (rule.action !== 'skip' && rule.action !== 'block')) return;
+    // Network phases act by block and skip only; HTTP phases by every action of the catalog (a log counts as matched).
+    if (rule.enabled === false || (!options.requests && rule.action !== 'skip' && rule.action !== 'block')) return;
     const checked = checkExpression(rule.expression, { lists, scheme: options.scheme ?? (options.requests ? HTTP_SCHEME : undefined), serviceToken: options.serviceToken });
     const at = (d: Diagnostic): Diagnostic => ({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
     diagnostics.push(...checked.diagnostics.map(at));
@@ -84,7 +85,7 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
     const before = w.problems.length;
     const sql = w.expression(checked.checked);
     diagnostics.push(...w.problems.slice(before).map(at));
-    const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
+    const terminating = options.requests ? actionTerminates(rule.action, rule.action_parameters) : rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
     rules.push({ index, action: rule.action, terminating, sql });
   });
   if (w.problems.length) return { diagnostics };
@@ -172,6 +173,10 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const lowest = (list: string, cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.mergeLowestIf(list, n, cond));
   const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
   const cols = [`${sumIf('TRUE')} AS packets`, `${blocks.length ? sumIf(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${sumIf('d = -1')} AS default_allowed`];
+  // The other terminating actions of HTTP phases (challenges…) are verdicts of their own: `verdict ACTION`.
+  const others = new Map<string, number[]>();
+  for (const x of r.rules) if (x.terminating && x.action !== 'block' && x.action !== 'skip') others.set(x.action, [...(others.get(x.action) ?? []), x.index]);
+  for (const [action, indexes] of others) cols.push(`${sumIf(`d IN (${indexes.join(', ')})`)} AS ${dialect.identifier(`verdict ${action}`)}`);
   counts.forEach((_, i) => cols.push(`${sumIf('TRUE', `cc${i}`)} AS counted_${i}`));
   for (const x of r.rules) {
     if (x.terminating) cols.push(`${sumIf(`d = ${x.index}`)} AS matched_${x.index}`, `${sumIf(`d = ${x.index}`)} AS decided_${x.index}`, `${lowest('ex', `d = ${x.index}`)} AS examples_${x.index}`);
