@@ -81,7 +81,7 @@ function refusals(checked: Checked, table: LogpushRequestsSql, engine: string): 
   for (const [field, count] of checked.inexact) {
     if (!count) continue;
     const { logpush, why } = table.inexact.get(field)!;
-    out.push({ code: 'sql-inexact-value', severity: 'error', message: `${count} of ${checked.rows} lines hold a ${logpush} value that ${field} is not read from exactly in SQL (${why}); count them in this process (leave out --engine)`, pointer: '', data: { field, logpush, lines: count } });
+    out.push({ code: 'sql-inexact-value', severity: 'error', message: `${count} of ${checked.rows} lines hold ${logpush} values from which SQL does not read ${field} exactly (${why}); count them in this process (leave out --engine)`, pointer: '', data: { field, logpush, lines: count } });
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * rule fields (`LOGPUSH_REQUEST_FIELDS` in src/http/logpush.ts), each reading what `logpushRecord` makes
  * of the same value. Where a value's reading has no exact SQL form (an array where `String(v)` joins
  * elements, a number past 2^53, text with non-ASCII letters to change case, an RFC 3339 timestamp that
- * `Date.parse` reads), the row is marked inexact for that field instead of read differently; a rule field
+ * `Date.parse` reads in a form other than UTC `…T…Z`), the row is marked inexact for that field instead of read differently; a rule field
  * the table gives without a reading has no SQL form at all (`sql-no-exact-form`). A field a line lacks
  * is NULL, missing, as in process. Text only, browser-safe.
  * @module
@@ -34,8 +34,8 @@ const INEXACT_WHY: Readonly<Record<LogpushSqlReading['kind'], string>> = {
   'media-type': 'an array, a number, non-ASCII text, or a content-type header in the line’s header map too',
   integer: 'an array, a number past 2^53, or text other than decimal digits',
   finite: 'an array, a fraction, a number past 2^53, or text other than decimal digits',
-  seconds: 'an RFC 3339 timestamp (Date.parse), or digits past 15',
-  milliseconds: 'an RFC 3339 timestamp (Date.parse), or digits past 15',
+  seconds: 'text other than digits or UTC time YYYY-MM-DDTHH:MM:SS[.fff]Z, which Date.parse reads by rules of its own, or digits past 15',
+  milliseconds: 'text other than digits or UTC time YYYY-MM-DDTHH:MM:SS[.fff]Z, which Date.parse reads by rules of its own, or digits past 15',
   zero: '',
   empty: '',
 };
@@ -156,9 +156,32 @@ class ValueSql {
     const { d, x } = this;
     const digits = `(${x.isString} AND ${d.regexpFullMatch(x.text, '[0-9]{1,15}')})`;
     const n = d.firstOf([[x.isNumber, x.num], [digits, x.num]], 'NULL');
-    const ms = d.firstOf([[`${n} > 1e15`, `floor(${n} / 1e6)`]], `${n} * 1000`);
-    return { value: ms, inexact: `((${x.isString} AND NOT ${digits}) OR abs(${ms}) > ${EXACT})` };
+    const fromNumber = d.firstOf([[`${n} > 1e15`, `floor(${n} / 1e6)`]], `${n} * 1000`);
+    const { ms: fromText, shape, valid } = rfc3339Millis(d, x.text);
+    const ms = d.firstOf([[`${x.isString} AND ${shape}`, d.nullUnless(valid, fromText)]], fromNumber);
+    // Other text is Date.parse's to read (its other forms, offsets, an hour 24, the year 0): not read in SQL.
+    const read = `(${shape} AND substring(${x.text}, 12, 2) <> '24' AND substring(${x.text}, 1, 4) <> '0000')`;
+    return { value: ms, inexact: `((${x.isString} AND NOT ${digits} AND NOT ${read}) OR abs(${ms}) > ${EXACT})` };
   }
+}
+
+/**
+ * `Date.parse` (V8) of UTC text `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the Logpush RFC 3339 timestamps: the
+ * milliseconds from the fields (the fraction's first three digits; a day past its month's end runs on into
+ * the next, as V8 has it), where `valid` (month 1–12, day 1–31, hour 0–23, minute and second 0–59;
+ * otherwise NaN, missing). Days from the civil date by the proleptic Gregorian count from year 1.
+ */
+function rfc3339Millis(d: Dialect, t: string): { ms: string; shape: string; valid: string } {
+  const shape = d.regexpFullMatch(t, '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z');
+  const part = (from: number, length: number) => d.toInt64(`substring(${t}, ${from}, ${length})`);
+  const [y, m, day, h, mi, s] = [part(1, 4), part(6, 2), part(9, 2), part(12, 2), part(15, 2), part(18, 2)];
+  const valid = `(${y} >= 1 AND ${m} BETWEEN 1 AND 12 AND ${day} BETWEEN 1 AND 31 AND ${h} BETWEEN 0 AND 23 AND ${mi} BETWEEN 0 AND 59 AND ${s} BETWEEN 0 AND 59)`;
+  // The year counted from March, so that a leap day ends it (Hinnant's days_from_civil, years ≥ 0).
+  const ya = `(${y} - CASE WHEN ${m} <= 2 THEN 1 ELSE 0 END)`;
+  const doy = `(floor((153 * (${m} + CASE WHEN ${m} > 2 THEN -3 ELSE 9 END) + 2) / 5) + ${day} - 1)`;
+  const days = `(365 * ${ya} + floor(${ya} / 4) - floor(${ya} / 100) + floor(${ya} / 400) + ${doy} - 719468)`;
+  const fraction = d.toInt64(`substring(concat(${d.regexpRemoveAll(t, '^.{20}|Z$')}, '00'), 1, 3)`);
+  return { ms: `((${days} * 86400 + ${h} * 3600 + ${mi} * 60 + ${s}) * 1000 + ${fraction})`, shape, valid };
 }
 
 /** Whether text holds characters outside ASCII (whose case JavaScript and SQL change differently). */
