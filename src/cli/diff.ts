@@ -165,6 +165,7 @@ function pairSides(olds: Side[], news: Side[], resource: string | undefined): [S
 async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number, note: (s: string) => void): Promise<boolean> {
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
+  if (requests[0] && /\.har$/i.test(path)) throw new UsageError(`${path}: a HAR file, but --engine reads Logpush http_requests lines (NDJSON or Parquet); count it in this process (leave out --engine)`);
   if (!/[*?[]/.test(path)) {
     const head = new Uint8Array(4);
     const fd = await open(path, 'r');

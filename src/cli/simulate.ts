@@ -142,6 +142,7 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
     checkRegularFile(inputPath);
     captureRefusal(inputPath, captureFormatOf(readHead(inputPath)));
   } else if (options.clickhouseUrl === undefined) captureRefusal(inputPath, /\.(?:pcapng|pcap|cap)$/i.test(inputPath) ? 'pcap' : undefined);
+  if (isHttpText(rulesetText) && /\.har$/i.test(inputPath)) throw new UsageError(`${inputPath}: a HAR file, but --engine reads Logpush http_requests lines (NDJSON or Parquet) for HTTP phases; simulate it in this process (leave out --engine)`);
   const lists = await loadLists(options.lists);
   const started = performance.now();
   let report;
@@ -150,6 +151,9 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // Request objects are an input an engine does not read (a usage matter, as a capture is).
+  const notLines = report.diagnostics.find((d) => d.code === 'sql-not-logpush-lines');
+  if (notLines) throw new UsageError(`${inputPath}: ${notLines.message}`);
   if (!report.ok) {
     const src = new SourceText(rulesetText);
     for (const d of report.diagnostics) process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(src, d, rulesetPath, useColor(options.color, process.stderr))) + '\n');

@@ -308,9 +308,10 @@ export function logpushRequestsSql(d: Dialect, fields: Iterable<string>, lines: 
     const got = readingSql(d, v, r.reading, header);
     let value = got.value;
     if (options.checked && def.type === 'Int') {
-      const lo = def.domain?.min ?? def.range?.[0];
-      const hi = def.domain?.max ?? def.range?.[1];
-      if (lo !== undefined && hi !== undefined) value = d.nullUnless(`${value} BETWEEN ${lo} AND ${hi}`, value);
+      // checkPacketValues' bounds: the field's domain, else its literal range, else JavaScript's safe integers.
+      const lo = def.domain?.min ?? def.range?.[0] ?? -9007199254740991;
+      const hi = def.domain?.max ?? def.range?.[1] ?? 9007199254740991;
+      value = d.nullUnless(`${value} BETWEEN ${lo} AND ${hi}`, value);
     }
     cols.push(`${d.nullUnless(v.has, value)} AS ${id(field)}`);
     if (got.inexact !== 'FALSE') {
