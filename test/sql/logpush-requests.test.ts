@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countDiff, diffRulesets, type TrafficDiff } from '../../src/diff/index.js';
+import { HTTP_SCHEME } from '../../src/expression/index.js';
 import { logpushRecord } from '../../src/http/index.js';
 import { rulesetProblems, type Rule } from '../../src/ruleset/index.js';
 import { countRequestDiffOnEngine, readParquetObjects, runSimulation, simulateOnEngine, type SqlEngineName } from '../../src/simulation/index.js';
@@ -215,4 +216,33 @@ describe('HTTP rulesets over Logpush lines on an engine', () => {
     expect(changed).toBeGreaterThan(RUNS);
     console.log(`diff over Logpush lines: ${compared} engine comparisons, ${changed} changed requests`);
   }, 900_000);
+
+  it('refuses each value without an exact reading, naming the rule field, on DuckDB and chdb', async () => {
+    const reads: Record<string, string> = {
+      ClientRequestMethod: 'http.request.method', ClientRequestHost: 'http.host', ClientRequestUserAgent: 'http.user_agent', RequestHeaders: 'http.user_agent',
+      ClientRequestProtocol: 'http.request.version', ClientIP: 'ip.src', ClientCountry: 'ip.src.country', ClientASN: 'ip.src.asnum', BotScore: 'cf.bot_management.score',
+      EdgeStartTimestamp: 'http.request.timestamp.sec', EdgeResponseContentType: 'http.response.content_type.media_type', ResponseHeaders: 'http.response.content_type.media_type', ClientSSLProtocol: 'cf.tls_version',
+    };
+    const test = (field: string) => {
+      const type = HTTP_SCHEME.get(field)!.type;
+      return type === 'Int' ? `${field} eq 1` : type === 'Ip' ? `${field} in {1.2.3.0/24}` : `${field} eq "x"`;
+    };
+    let n = 0;
+    for (const [key, values] of Object.entries(INEXACT)) {
+      const field = reads[key]!;
+      for (const value of values) {
+        // The field's own Logpush member is there (a header map only overrides a value the line has).
+        const own = key.endsWith('Headers') ? { [key === 'RequestHeaders' ? 'ClientRequestUserAgent' : 'EdgeResponseContentType']: 'text/plain' } : {};
+        const path = join(dir, `i${n++}.ndjson`);
+        writeFileSync(path, [{ RayID: 'a', ClientRequestHost: 'example.com' }, { RayID: 'b', ...own, [key]: value }].map((l) => JSON.stringify(l)).join('\n') + '\n');
+        const text = JSON.stringify({ name: 'p', kind: 'zone', phase: PHASE, rules: [{ action: 'block', expression: test(field) }] });
+        for (const engine of ENGINES) {
+          const got = await simulateOnEngine(text, [path], { engine });
+          const refusal = got.diagnostics.find((d) => d.code === 'sql-inexact-value');
+          expect(got.ok, `${engine} ${key} ${JSON.stringify(value)}`).toBe(false);
+          expect(refusal?.data, `${engine} ${key} ${JSON.stringify(value)}`).toMatchObject({ field, lines: 1 });
+        }
+      }
+    }
+  }, 300_000);
 });
