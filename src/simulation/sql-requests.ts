@@ -47,6 +47,22 @@ function fieldsRead(rulesets: readonly { rules?: unknown }[], lists: ListCatalog
   return out;
 }
 
+/**
+ * The refusals of fields without an SQL reading, each placed on the first rule that reads the field (and,
+ * with two sides, marked with its side), so that the CLI shows which rule stops the run.
+ */
+function placeRefusals(refused: readonly Diagnostic[], sides: readonly { rules?: unknown }[], lists: ListCatalog | undefined, serviceToken: string | undefined): Diagnostic[] {
+  return refused.map((d) => {
+    const field = d.data?.['field'];
+    for (const [s, side] of sides.entries()) {
+      const rules = Array.isArray(side.rules) ? (side.rules as Rule[]) : [];
+      const index = rules.findIndex((rule) => typeof rule?.expression === 'string' && fieldsRead([{ rules: [rule] }], lists, serviceToken).has(String(field)));
+      if (index >= 0) return { ...d, pointer: `/rules/${index}/expression`, ...(sides.length > 1 ? { data: { ...d.data, side: s ? 'new' : 'old' } } : {}) };
+    }
+    return d;
+  });
+}
+
 /** The counts the first pass makes, as numbers. */
 interface Checked {
   rows: number;
@@ -125,7 +141,7 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
   const { lines, settings, text } = logpushLines(dialect, files);
   const table = logpushRequestsSql(dialect, fieldsRead([body], lists, options.serviceToken), lines);
   const query = rulesetSummarySql(body, table.relation, { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, requests: true });
-  const refused = [...table.refused, ...query.diagnostics.filter((d) => d.code.startsWith('sql-'))];
+  const refused = [...placeRefusals(table.refused, [body], lists, options.serviceToken), ...query.diagnostics.filter((d) => d.code.startsWith('sql-'))];
   if (refused.length || !query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
   const run = await openEngine(options.engine);
   try {
@@ -207,7 +223,7 @@ export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rul
   if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
   const { lines, settings, text } = logpushLines(dialect, files);
   const table = logpushRequestsSql(dialect, new Set([...fieldsRead([oldRuleset, newRuleset], lists, options.serviceToken), ...probe.fields]), lines, { checked: true });
-  if (table.refused.length) return { ok: false, diagnostics: table.refused };
+  if (table.refused.length) return { ok: false, diagnostics: placeRefusals(table.refused, [oldRuleset, newRuleset], lists, options.serviceToken) };
   const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, table.relation, sqlOptions);
   const run = await openEngine(options.engine);
   try {
