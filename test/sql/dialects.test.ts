@@ -134,6 +134,23 @@ for (const name of ENGINES) {
       }), { numRuns: RUNS });
     });
 
+    it('matches and removes RE2 patterns, writes integers as text and finds JSON keys by their lower-case name, as JavaScript does', async () => {
+      const text = fc.string({ unit: fc.constantFrom('a', 'B', '1', ' ', '\t', ';', '\n', 'é', '\u00a0', '\\', "'"), maxLength: 8 });
+      // Patterns of the kinds src/sql/requests.ts writes: classes, anchors, alternation, (?s).
+      const patterns: [string, RegExp, RegExp][] = [
+        ['[a-zA-Z0-9]{2}', /^[a-zA-Z0-9]{2}$/, /[a-zA-Z0-9]{2}/g],
+        ['[\\x00-\\x7F]*', /^[\x00-\x7F]*$/, /[\x00-\x7F]+/g],
+        ['^[\\t ]+|[\\t ]+$', /^(?:^[\t ]+|[\t ]+$)$/, /^[\t ]+|[\t ]+$/g],
+        ['(?s);.*', /^;[\s\S]*$/, /;[\s\S]*/g],
+      ];
+      await fc.assert(fc.asyncProperty(text, fc.integer({ min: -(2 ** 53), max: 2 ** 53 }), fc.constantFrom(...patterns), fc.constantFrom('User-Agent', 'user-agent', 'USER-AGENT', 'x'), async (s, n, [re2, full, all], key) => {
+        const json = d.string(JSON.stringify({ [key]: 1, nested: { [key]: 2 } }));
+        const [r] = await run.rows(`SELECT ${d.regexpFullMatch(d.string(s), re2)} AS m, ${d.regexpRemoveAll(d.string(s), re2)} AS r, ${d.toText(d.toInt64(String(n)))} AS t, ${d.jsonHasKeyLower(json, undefined, 'user-agent')} AS k, ${d.jsonHasKeyLower(json, 'nested', 'user-agent')} AS kn`);
+        const has = key.toLowerCase() === 'user-agent';
+        expect([bool(r!['m']), r!['r'], r!['t'], bool(r!['k']), bool(r!['kn'])]).toEqual([full.test(s), s.replace(all, ''), String(n), has, has]);
+      }), { numRuns: RUNS });
+    });
+
     it('scans arrays, and reads an empty array as present exactly when arrays can be NULL', async () => {
       await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 5 }), async (xs, x) => {
         expect(bool(await one(d.anyElement(`[${xs.join(', ')}]`, (e) => `${e} = ${x}`)))).toBe(xs.includes(x));
