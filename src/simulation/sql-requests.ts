@@ -22,16 +22,25 @@ import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js'
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
 
-/** The lines of files as a relation with `rn` (read order) and `line` (JSON), and the settings that keep the order. */
-export function logpushLines(dialect: Dialect, files: readonly string[]): { lines: string; settings: string; text: string } {
+/**
+ * The lines of files as relations with `rn` (read order) and `line` (JSON): `lines` to decide over and
+ * `full` to read examples back from, and the settings that keep the order. Parquet rows become JSON
+ * objects of the columns among `members` for deciding (a row's other columns are not turned into JSON),
+ * of every column for examples.
+ */
+async function logpushLines(run: SqlRunner, dialect: Dialect, files: readonly string[], members: readonly string[]): Promise<{ lines: string; full: string; settings: string; text: string }> {
   const { source } = dialect;
   const text = source.lineText.replace(source.lineColumn, 'line');
   if (files.every(isParquet)) {
     const parquet = source.parquet(files);
-    return { lines: `(SELECT ${source.rowNumber} AS rn, ${parquet.rowJson} AS line FROM ${parquet.from}) AS lines`, settings: source.readInOrder('rows'), text };
+    const have = new Set((await run.rows(source.describeParquet(files))).map((r) => String(r['column_name'] ?? r['name'])));
+    const read = members.filter((m) => have.has(m));
+    const rows = (json: string) => `(SELECT ${source.rowNumber} AS rn, ${json} AS line FROM ${parquet.from}) AS lines`;
+    return { lines: rows(read.length ? source.rowJson(read) : `'{}'`), full: rows(parquet.rowJson), settings: source.readInOrder('rows'), text };
   }
   if (files.some(isParquet)) throw new Error('give Logpush lines as NDJSON or as Parquet, not both in one run');
-  return { lines: `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`, settings: source.readInOrder('lines'), text };
+  const lines = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`;
+  return { lines, full: lines, settings: source.readInOrder('lines'), text };
 }
 
 /** The fields the rules of rulesets read (HTTP fields), the checked rules only. */
@@ -138,13 +147,18 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
   // As in process without a country/ASN table (an engine takes none): only the lines' own values count.
   if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
   const dialect = dialectOf(options.engine);
-  const { lines, settings, text } = logpushLines(dialect, files);
-  const table = logpushRequestsSql(dialect, fieldsRead([body], lists, options.serviceToken), lines);
-  const query = rulesetSummarySql(body, table.relation, { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, requests: true });
-  const refused = [...placeRefusals(table.refused, [body], lists, options.serviceToken), ...query.diagnostics.filter((d) => d.code.startsWith('sql-'))];
-  if (refused.length || !query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
+  const fields = fieldsRead([body], lists, options.serviceToken);
+  const summaryOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, requests: true };
+  // Written once over no lines: what it refuses, and the members it reads.
+  const probe = logpushRequestsSql(dialect, fields, '(SELECT 1) AS lines');
+  const probeQuery = rulesetSummarySql(body, probe.relation, summaryOptions);
+  const refused = [...placeRefusals(probe.refused, [body], lists, options.serviceToken), ...probeQuery.diagnostics.filter((d) => d.code.startsWith('sql-'))];
+  if (refused.length || !probeQuery.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
   const run = await openEngine(options.engine);
   try {
+    const { lines, full, settings, text } = await logpushLines(run, dialect, files, probe.members);
+    const table = logpushRequestsSql(dialect, fields, lines);
+    const query = rulesetSummarySql(body, table.relation, summaryOptions);
     const checked = await checkRows(run, dialect, table, settings);
     const stop = refusals(checked, table, dialect.title);
     if (stop.length) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...stop] };
@@ -166,7 +180,7 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
       s.decided = n(`decided_${r.index}`);
       wanted.set(r.index, ((row?.[`examples_${r.index}`] as unknown[]) ?? []).map(Number));
     }
-    const got = await readBack(run, dialect, lines, text, [...new Set([...wanted.values()].flat())], settings);
+    const got = await readBack(run, dialect, full, text, [...new Set([...wanted.values()].flat())], settings);
     for (const [index, rns] of wanted) {
       summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: logpushRecord(JSON.parse(got.get(i) ?? '{}') as Record<string, unknown>, compiled.fields).record }));
     }
@@ -221,18 +235,20 @@ export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rul
   // The regions name fields too: the query written once over nothing tells which.
   const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS requests', sqlOptions);
   if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
-  const { lines, settings, text } = logpushLines(dialect, files);
-  const table = logpushRequestsSql(dialect, new Set([...fieldsRead([oldRuleset, newRuleset], lists, options.serviceToken), ...probe.fields]), lines, { checked: true });
-  if (table.refused.length) return { ok: false, diagnostics: placeRefusals(table.refused, [oldRuleset, newRuleset], lists, options.serviceToken) };
-  const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, table.relation, sqlOptions);
+  const fields = new Set([...fieldsRead([oldRuleset, newRuleset], lists, options.serviceToken), ...probe.fields]);
+  const probeTable = logpushRequestsSql(dialect, fields, '(SELECT 1) AS lines', { checked: true });
+  if (probeTable.refused.length) return { ok: false, diagnostics: placeRefusals(probeTable.refused, [oldRuleset, newRuleset], lists, options.serviceToken) };
   const run = await openEngine(options.engine);
   try {
+    const { lines, full, settings, text } = await logpushLines(run, dialect, files, probeTable.members);
+    const table = logpushRequestsSql(dialect, fields, lines, { checked: true });
+    const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, table.relation, sqlOptions);
     const checked = await checkRows(run, dialect, table, settings);
     const stop = refusals(checked, table, dialect.title);
     if (stop.length) return { ok: false, diagnostics: stop };
     const grouped = groups(await run.rows(query.sql! + settings));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
-    const got = await readBack(run, dialect, lines, text, [...new Set(changed.flatMap((g) => g.ex))], settings);
+    const got = await readBack(run, dialect, full, text, [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) {
       counter.addDecided(Number(g.row['od']), Number(g.row['nd']), g.n, g.reg, g.ex.map((index) => ({ index, packet: logpushRecord(JSON.parse(got.get(index) ?? '{}') as Record<string, unknown>).record })));
     }

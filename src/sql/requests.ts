@@ -65,6 +65,8 @@ export interface LogpushRequestsSql {
   inexact: Map<string, { logpush: string; why: string }>;
   /** The Logpush fields a lacks-column is counted for. */
   logpush: string[];
+  /** Every member of the lines the table reads (a Parquet source need hold only these as JSON). */
+  members: string[];
   /** `sql-no-exact-form` for each rule field read that the table gives without a reading. */
   refused: Diagnostic[];
 }
@@ -324,5 +326,5 @@ export function logpushRequestsSql(d: Dialect, fields: Iterable<string>, lines: 
   const has = (k: string) => `COALESCE(${valueOf(k).x.has}, FALSE)`;
   cols.push(`NOT (NOT ${has('method')} AND NOT ${has('url')} AND (${LOGPUSH_SIGNATURE.map(has).join(' OR ')})) AS ${id(requestCheckColumn.notLogpush)}`);
   const withMembers = items.length ? `(SELECT *, ${items.join(', ')} FROM ${lines}) AS members` : lines;
-  return { relation: `(SELECT rn, line, ${cols.join(', ')} FROM ${withMembers}) AS requests`, fields: [...read.keys()], needs, inexact, logpush, refused };
+  return { relation: `(SELECT rn, line, ${cols.join(', ')} FROM ${withMembers}) AS requests`, fields: [...read.keys()], needs, inexact, logpush, members, refused };
 }
