@@ -80,21 +80,28 @@ interface Checked {
   lacks: Map<string, number>;
 }
 
+/** The check columns of the request table, in the order {@link checkedOf} reads their counts. */
+function checkColumns(dialect: Dialect, table: LogpushRequestsSql): string[] {
+  const id = (s: string) => dialect.identifier(s);
+  return [id(requestCheckColumn.notLogpush), ...[...table.inexact.keys()].map((f) => id(requestCheckColumn.inexact(f))), ...table.logpush.map((k) => id(requestCheckColumn.lacks(k)))];
+}
+
+/** The counts of the check columns (`count(i)`: the rows where the i-th holds) as {@link Checked}. */
+function checkedOf(rows: number, table: LogpushRequestsSql, count: (i: number) => number): Checked {
+  const inexact = [...table.inexact.keys()];
+  return {
+    rows,
+    notLogpush: count(0),
+    inexact: new Map(inexact.map((f, i) => [f, count(1 + i)])),
+    lacks: new Map(table.logpush.map((k, i) => [k, count(1 + inexact.length + i)])),
+  };
+}
+
 /** One pass over the request table: rows, rows that are no Logpush line, inexact values per field, lacking Logpush fields. */
 async function checkRows(run: SqlRunner, dialect: Dialect, table: LogpushRequestsSql, settings: string): Promise<Checked> {
-  const id = (s: string) => dialect.identifier(s);
-  const inexact = [...table.inexact.keys()];
-  const cols = [`count(*) AS n`, `${dialect.countIf(id(requestCheckColumn.notLogpush))} AS nl`];
-  inexact.forEach((f, i) => cols.push(`${dialect.countIf(id(requestCheckColumn.inexact(f)))} AS x${i}`));
-  table.logpush.forEach((k, i) => cols.push(`${dialect.countIf(id(requestCheckColumn.lacks(k)))} AS l${i}`));
-  const [row = {}] = await run.rows(`SELECT ${cols.join(', ')} FROM ${table.relation}${settings}`);
-  const n = (k: string) => Number(row[k] ?? 0);
-  return {
-    rows: n('n'),
-    notLogpush: n('nl'),
-    inexact: new Map(inexact.map((f, i) => [f, n(`x${i}`)])),
-    lacks: new Map(table.logpush.map((k, i) => [k, n(`l${i}`)])),
-  };
+  const cols = checkColumns(dialect, table).map((c, i) => `${dialect.countIf(c)} AS c${i}`);
+  const [row = {}] = await run.rows(`SELECT count(*) AS n, ${cols.join(', ')} FROM ${table.relation}${settings}`);
+  return checkedOf(Number(row['n'] ?? 0), table, (i) => Number(row[`c${i}`] ?? 0));
 }
 
 /** The errors that stop a run: rows that are no Logpush line, values without an exact reading. */
@@ -158,15 +165,16 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
   try {
     const { lines, full, settings, text } = await logpushLines(run, dialect, files, probe.members);
     const table = logpushRequestsSql(dialect, fields, lines);
-    const query = rulesetSummarySql(body, table.relation, summaryOptions);
-    const checked = await checkRows(run, dialect, table, settings);
+    // The checks counted in the same pass as the summary (`counted_I`); a refusal then drops the figures.
+    const query = rulesetSummarySql(body, table.relation, { ...summaryOptions, counts: checkColumns(dialect, table) });
+    const [row] = await run.rows(query.sql + settings);
+    const n = (k: string) => Number(row?.[k] ?? 0);
+    const checked = checkedOf(n('packets'), table, (i) => n(`counted_${i}`));
     const stop = refusals(checked, table, dialect.title);
     if (stop.length) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...stop] };
     const missing = new LogpushMissing();
     missing.addCounted(checked.rows, missingByField(checked, table));
-    const [row] = await run.rows(query.sql + settings);
     const summary = compiled.summary();
-    const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');
     // Challenges and the other terminating actions of HTTP phases are verdicts too (only those that occur, as in process).
     const others = Object.fromEntries(Object.keys(row ?? {}).filter((k) => k.startsWith('verdict ') && n(k) > 0).map((k) => [k.slice(8), n(k)]));
