@@ -15,6 +15,7 @@ import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSq
 import { dialectOf, type Dialect } from '../sql/index.js';
 import { flowSource } from './sql-engine.js';
 import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { rowObject } from './parquet-rows.js';
 
 /** Options of {@link countDiffOnEngine}. */
 export interface EngineDiffOptions {
@@ -64,11 +65,7 @@ async function readBack(run: SqlRunner, dialect: Dialect, relation: string, text
 }
 
 /** A row read back: JSON members, NULLs (Parquet's missing values) left out. */
-function objectOf(text: string | undefined): Record<string, unknown> {
-  const v = JSON.parse(text ?? '{}') as Record<string, unknown>;
-  for (const k of Object.keys(v)) if (v[k] === null) delete v[k];
-  return v;
-}
+const objectOf = rowObject;
 
 /**
  * Count the packets of flow files whose outcome changes between two network-phase rulesets, on an
@@ -151,19 +148,4 @@ export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: s
 /** A JSON line column as text (DuckDB's JSON type cast; ClickHouse's String as it is). */
 function textOf(dialect: Dialect, col: string): string {
   return dialect.source.lineText.replace(dialect.source.lineColumn, col);
-}
-
-/**
- * The rows of Parquet files as objects (NULL columns left out: missing), in file order, read by DuckDB:
- * for the in-process counts over Parquet, which the simulator's own readers do not read.
- */
-export async function readParquetObjects(files: readonly string[]): Promise<Record<string, unknown>[]> {
-  const dialect = dialectOf('duckdb');
-  const parquet = dialect.source.parquet(files);
-  const run = await openEngine('duckdb');
-  try {
-    return (await run.rows(`SELECT ${parquet.rowJson} AS t FROM ${parquet.from}`)).map((r) => objectOf(String(r['t'])));
-  } finally {
-    await run.close();
-  }
 }
