@@ -14,7 +14,7 @@ import type { Rule } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSql, type LogFilterCounts, type LogFilterDiff, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, type Dialect } from '../sql/index.js';
 import { flowSource } from './sql-engine.js';
-import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { rowObject } from './parquet-rows.js';
 
 /** Options of {@link countDiffOnEngine}. */
@@ -27,6 +27,11 @@ export interface EngineDiffOptions {
   diff?: RulesetDiff;
   /** Examples kept per pair and per region (default 3). */
   examples?: number;
+  /**
+   * A ClickHouse server (`http://host:8123`) instead of chdb, with `engine: 'clickhouse'`: the files are
+   * then one table name (`flows` or `db.flows`) with a column per field, as `simulateOnEngine` reads it.
+   */
+  clickhouseUrl?: string;
 }
 
 /** What {@link countDiffOnEngine} returns: the counts, or (not ok) the diagnostics that stopped it. */
@@ -80,8 +85,14 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const counter = new DiffCounter(oldRuleset, newRuleset, { lists, serviceToken: options.serviceToken, phase: options.phase, diff: options.diff, examples: options.examples });
   const dialect = dialectOf(options.engine);
-  if (files.some(isParquet) && !files.every(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
-  const run = await openEngine(options.engine);
+  const server = options.clickhouseUrl;
+  if (server !== undefined) {
+    // Checked before connecting: a usage mistake, not a failure to read.
+    if (options.engine !== 'clickhouse') throw new Error('a ClickHouse URL goes with the clickhouse engine');
+    if (files.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to count over');
+    clickHouseTable(files[0]!, (s) => dialect.identifier(s));
+  } else if (files.some(isParquet) && !files.every(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
+  const run = server !== undefined ? await openClickHouseServer(server) : await openEngine(options.engine);
   try {
     const read = new Set<string>();
     for (const side of [oldRuleset, newRuleset]) for (const f of compileRuleset(side, { lists, serviceToken: options.serviceToken }).fields) read.add(f);
@@ -89,7 +100,7 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
     const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS flows', { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
     if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
     for (const f of probe.fields) read.add(f);
-    const { from, settings } = await flowSource(run, dialect, files, read, false);
+    const { from, settings } = await flowSource(run, dialect, files, read, server !== undefined);
     const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
     const grouped = groups(await run.rows(withRoom(query.sql!, settings)));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
