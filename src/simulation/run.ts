@@ -143,11 +143,12 @@ export async function* simulation(
     let gzip: GzipInput | undefined;
     if (isGzip(first)) {
       // Inflated as it is read; progress and the byte count are the compressed file's.
+      const totalBytes = reader.size;
       gzip = gunzipInput(first, reader);
       reader = gzip.reader;
       first = await readHead(reader);
       const progress = options.progress;
-      if (progress) options = { ...options, progress: (p) => progress({ ...p, bytes: gzip!.compressedBytes() }) };
+      if (progress) options = { ...options, progress: (p) => progress({ ...p, bytes: gzip!.compressedBytes(), totalBytes }) };
     }
     const headLength = first.length;
     const format = captureFormatOf(first);
