@@ -1,5 +1,6 @@
 /**
- * `rulekit simulate RULESET.json (CAPTURE.pcap|CAPTURE.pcapng|PACKETS.ndjson|-)`: the arguments mapped to
+ * `rulekit simulate RULESET.json (CAPTURE.pcap|CAPTURE.pcapng|PACKETS.ndjson|ROWS.parquet|-)` (an HTTP
+ * phase: requests as HAR, NDJSON or Logpush lines; any of them gzip-compressed): the arguments mapped to
  * a simulation (src/simulation/) and its report rendered: a progress bar on stderr when it is a terminal,
  * the summary table (or JSON, or one NDJSON line per packet) on stdout, diagnostics on stderr.
  * @module

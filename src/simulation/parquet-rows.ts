@@ -11,6 +11,7 @@ import { dialectOf, sqlString } from '../sql/index.js';
 
 /** A batch of rows, with how far the file has been read. */
 export interface ParquetBatch {
+  /** The batch's rows, in file order. */
   rows: Record<string, unknown>[];
   /** Rows read so far, this batch included. */
   read: number;

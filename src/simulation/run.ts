@@ -172,7 +172,7 @@ export async function* simulation(
       inputDiagnostics.push(
         rulesetDiagnostic(
           'simulation-unknown-input',
-          `${run.name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
+          `${run.name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text nor Parquet; give a capture, one packet object per line or Parquet flows (gzip-compressed or not)`,
           '',
           { data: { offset: 0 } },
         ),

@@ -9,7 +9,7 @@ export function register(program: Command): void {
     .argument('[new]', 'the new ruleset or filter, in any form the old one takes')
     .option('--git <rev>', 'the old side is the file as it is at this git revision')
     .option('--resource <address>', 'the ruleset to compare in each file: a Terraform address (cloudflare_ruleset.fw) or a label')
-    .option('--against <path>', 'count what changes: the packets of a capture (pcap, pcapng) or NDJSON packet objects or Parquet flows; for HTTP-phase rulesets, NDJSON request objects, Logpush http_requests lines (NDJSON or Parquet) or a HAR file; for filters, NDJSON log lines (gzip or not) or Parquet')
+    .option('--against <path>', 'count what changes: the packets of a capture (pcap, pcapng) or NDJSON packet objects or Parquet flows; for HTTP-phase rulesets, NDJSON request objects, Logpush http_requests lines (NDJSON or Parquet) or a HAR file; for filters, NDJSON log lines or Parquet; NDJSON and captures gzip or not; with --clickhouse-url, a table of flows on the server')
     .addOption(new Option('--engine <engine>', 'count --against on a SQL engine: flow files (NDJSON packet objects or Parquet, globs allowed) for network-phase rulesets, log lines (NDJSON, gzip or not, or Parquet) for filters').choices(['duckdb', 'clickhouse']))
     .option('--clickhouse-url <url>', 'with --engine clickhouse: a ClickHouse server (http://host:8123; user and password in the URL or CLICKHOUSE_USER, CLICKHOUSE_PASSWORD); --against is then a table of flows on it')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
