@@ -378,7 +378,13 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     for (const { request } of read.requests) yield* decide(request, index);
   }
   progress?.({ bytes, totalBytes: total, packets });
-  if (logpush) run.diagnostics.push(...logpush.diagnostics((run.body as { rules?: unknown } | null)?.rules));
+  if (logpush) {
+    // Logpush lines carry the country and ASN themselves (ClientCountry, ClientASN): a rule reading them
+    // over lines that lack them is named by the lines' own warning, not by the table's.
+    const noTable = run.diagnostics.findIndex((d) => d.code === 'simulation-no-geoip');
+    if (noTable >= 0) run.diagnostics.splice(noTable, 1);
+    run.diagnostics.push(...logpush.diagnostics((run.body as { rules?: unknown } | null)?.rules));
+  }
   return { input: run.rows ? 'parquet' : inputFormat, decoder: 'objects', threads: 0, bytes };
 }
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runSimulation, type SimulationProgress } from '../../src/simulation/index.js';
+import { readParquetObjects, runSimulation, type SimulationProgress } from '../../src/simulation/index.js';
 import { sqlString } from '../../src/sql/index.js';
 import { flowsToParquet } from '../helpers/sql-flows.js';
 
@@ -27,8 +27,8 @@ const linesGz = join(dir, 'http_requests.log.gz');
 const gappedParquet = join(dir, 'gapped.parquet');
 const flowsParquet = join(dir, 'flows.parquet');
 
-function run(args: string[], input?: Buffer) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, cwd: ROOT });
+function run(args: string[], input?: Buffer, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, cwd: ROOT, env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -60,6 +60,8 @@ describe('rulekit simulate over Logpush http_requests lines', () => {
     expect(plain.out).toMatch(/^1\s+managed_challenge\s+admin from abroad\s+1\s+1\s+3$/m);
     expect(plain.out).toContain('requests 6: allowed 3 (50.0%), blocked 2 (33.3%), managed_challenge 1 (16.7%), allowed by default 3');
     expect(plain.out).toContain('warning[http-logpush-missing-field] /rules/3/expression: rule 3 reads http.request.body.raw, which 6 of 6 Logpush lines lack');
+    // The lines carry their country (ClientCountry): no word of a missing country/ASN table.
+    expect(plain.out).not.toContain('simulation-no-geoip');
     expect(run(['simulate', WAF, linesGz])).toEqual(plain);
     const parquet = run(['simulate', WAF, linesParquet]);
     expect(parquet.code).toBe(0);
@@ -87,6 +89,31 @@ describe('rulekit simulate over Logpush http_requests lines', () => {
     expect(want).toMatchObject({ packets: 6, changed: 2 });
     expect(counts(linesGz)).toEqual(want);
     expect(counts(linesParquet).pairs.map((p: { count: number }) => p.count)).toEqual(want.pairs.map((p: { count: number }) => p.count));
+  });
+
+  it('the example of docs/guides/simulating-requests.md prints what the page shows, over the committed Parquet twin of the NDJSON fixture', async () => {
+    // The committed Parquet file holds the NDJSON fixture's lines, row for row (DuckDB's COPY … TO … (FORMAT parquet) of read_json_auto).
+    const rows = await readParquetObjects([join(FIXTURES, 'logpush-http-requests.parquet')]);
+    // Its EdgeStartTimestamp is a TIMESTAMP column, which comes back as zone-less UTC text.
+    const utc = (row: Record<string, unknown>) => ({ ...row, EdgeStartTimestamp: new Date(String(row['EdgeStartTimestamp']).replace(' ', 'T').replace(/Z?$/, 'Z')).toISOString() });
+    expect(rows.map(utc)).toEqual(readFileSync(LINES, 'utf8').trim().split('\n').map((l) => utc(JSON.parse(l))));
+    expect(rows[0]!['EdgeStartTimestamp']).toBe('2026-11-28 09:00:01');
+    const page = readFileSync(join(ROOT, 'docs', 'guides', 'simulating-requests.md'), 'utf8');
+    const block = /```\n([\s\S]*?)```/.exec(page.slice(page.indexOf('## Logpush http_requests lines')))![1]!;
+    const [command, ...output] = block.split('\n');
+    const args = command!.replace(/^\$ npx rulekit /, '').split(' ');
+    const r = run(args);
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(r.out).toBe(output.join('\n'));
+  });
+
+  it('a Parquet TIMESTAMP column is UTC, whatever the machine\'s zone', () => {
+    const timed = join(dir, 'timed.json');
+    writeFileSync(timed, JSON.stringify({ phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: `http.request.timestamp.sec ge ${Date.UTC(2026, 10, 28, 9, 0, 3) / 1000}`, description: 'from 09:00:03Z' }] }));
+    for (const TZ of ['UTC', 'America/New_York', 'Asia/Tokyo']) {
+      const r = run(['simulate', timed, linesParquet], undefined, { TZ });
+      expect(r.out, TZ).toMatch(/^0\s+block\s+from 09:00:03Z\s+4\s+4\s+3 4 5$/m);
+    }
   });
 
   it('--stats names the input and counts requests', () => {

@@ -73,6 +73,11 @@ describe('rulekit diff --against a ClickHouse server table', () => {
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/traffic: 108 of 600 packets change \(108 change verdict\)/);
     expect(text.stdout).toMatch(/e\.g\. row 1 \{"ip\.dst":"192\.0\.2\.10","ip\.src":"203\.0\.113\.77","udp\.dstport":5061\}/);
+    // docs/diff.md shows this output for its command.
+    const page = readFileSync(join(ROOT, 'docs', 'diff.md'), 'utf8');
+    const block = /```\n([\s\S]*?)```/.exec(page.slice(page.indexOf('- A ClickHouse server\'s table:')))![1]!.split('\n').map((l) => l.replace(/^  /, ''));
+    expect(block.slice(0, 2).join(' ')).toMatch(/^\$ rulekit diff examples\/ruleset\.before\.json examples\/ruleset\.json --lists examples\/lists\.json \\ +--against flows --engine clickhouse --clickhouse-url http:\/\/127\.0\.0\.1:8123$/);
+    expect(text.stdout).toBe(block.slice(2).join('\n'));
   });
 
   it('a refused login, a missing table and usage mistakes: exit 2 with the reason', async () => {
