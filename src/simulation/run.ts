@@ -137,6 +137,7 @@ export async function* simulation(
     inputDiagnostics.push(unreadableInput(source, e));
     return { ok: false, summary: compiled.summary(), diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...base };
   }
+  let rows: InputRun['rows'];
   try {
     const name = options.inputName ?? reader.name;
     let first = await readHead(reader);
@@ -158,7 +159,7 @@ export async function* simulation(
         inputDiagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${name} is a Parquet file, which is read from a file (its footer comes last): give its path, not ${gzip ? 'gzip-compressed Parquet' : 'a stream'}`, '', { data: { offset: 0 } }));
         return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'parquet', decoder: 'objects', threads: 0, bytes: headLength });
       }
-      run.rows = parquetLines(reader.path, reader.size ?? 0, run);
+      run.rows = rows = parquetLines(reader.path, reader.size ?? 0, run);
     }
     let end: InputEnd;
     if (http) end = yield* httpRequests(run, format);
@@ -186,6 +187,8 @@ export async function* simulation(
     }
     return report(compiled, ruleDiagnostics, inputDiagnostics, end);
   } finally {
+    // Parquet rows a reader stopped early on (a request given to a network ruleset): DuckDB closed now.
+    await rows?.return(0);
     reader.close();
   }
 }

@@ -50,6 +50,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'gapped.ndjson'), gapped.join('\n'));
   await duckdb(`COPY (SELECT * FROM read_json_auto(${sqlString(join(dir, 'gapped.ndjson'))})) TO ${sqlString(gappedParquet)} (FORMAT parquet)`);
   await flowsToParquet(join(ROOT, 'examples', 'flows.ndjson'), flowsParquet);
+  writeFileSync(join(dir, 'objects.ndjson'), JSON.stringify({ method: 'POST', url: 'https://shop.example.com/login' }) + '\n');
+  await duckdb(`COPY (SELECT * FROM read_json_auto(${sqlString(join(dir, 'objects.ndjson'))})) TO ${sqlString(join(dir, 'objects.parquet'))} (FORMAT parquet)`);
 });
 
 describe('rulekit simulate over Logpush http_requests lines', () => {
@@ -150,6 +152,10 @@ describe('Parquet flows and gzip inputs of a network ruleset', () => {
     const r = run(['simulate', ...net, cut, ...lists]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/error\[simulation-unreadable-input\]( at byte \d+)?: .*cut\.ndjson\.gz: gzip data that cannot be inflated after \d+ compressed bytes \(unexpected end of file\); what came before was simulated/);
+    // Request rows given to a network ruleset: one error naming the row, the reader closed early.
+    const requests = run(['simulate', ...net, linesParquet.replace('http_requests', 'objects'), ...lists]);
+    expect(requests.code).toBe(1);
+    expect(requests.out).toContain("error[simulation-http-phase] /phase: row 1 is an HTTP request object, but the ruleset's phase (network_transit) reads packets");
     const stdin = run(['simulate', ...net, '-', ...lists], readFileSync(flowsParquet));
     expect(stdin.code).toBe(1);
     expect(stdin.out).toContain('standard input is a Parquet file, which is read from a file (its footer comes last): give its path, not a stream');
