@@ -145,6 +145,23 @@ describe('Parquet flows and gzip inputs of a network ruleset', () => {
     expect(run(['simulate', ...net, '-', ...lists], readFileSync(gz))).toEqual(ndjson);
   });
 
+  it('diff --against reads gzip NDJSON flows, a gzip capture and Parquet flows as simulate does', () => {
+    const diff = (path: string) => run(['diff', 'examples/ruleset.before.json', 'examples/ruleset.json', ...lists, '--against', path]);
+    const ndjson = diff('examples/flows.ndjson');
+    expect(ndjson.out).toContain('traffic: 108 of 600 packets change');
+    const gz = join(dir, 'diff-flows.ndjson.gz');
+    writeFileSync(gz, gzipSync(readFileSync(join(ROOT, 'examples', 'flows.ndjson'))));
+    expect(diff(gz)).toEqual(ndjson);
+    expect(diff(flowsParquet).out).toBe(ndjson.out.replace(/e\.g\. line/g, 'e.g. row'));
+    const pcapGz = join(dir, 'diff-capture.pcap.gz');
+    writeFileSync(pcapGz, gzipSync(readFileSync(join(ROOT, 'examples', 'capture.pcap'))));
+    expect(diff(pcapGz)).toEqual(diff('examples/capture.pcap'));
+    const cut = join(dir, 'diff-cut.ndjson.gz');
+    writeFileSync(cut, readFileSync(gz).subarray(0, 200));
+    const bad = diff(cut);
+    expect([bad.code, bad.err]).toEqual([2, expect.stringMatching(/diff-cut\.ndjson\.gz: gzip data that cannot be inflated \(unexpected end of file\)/)]);
+  });
+
   it('damaged gzip and Parquet from standard input are input errors (exit 1)', () => {
     const whole = gzipSync(readFileSync(join(ROOT, 'examples', 'flows.ndjson')));
     const cut = join(dir, 'cut.ndjson.gz');
