@@ -635,6 +635,9 @@ class LinkTypes {
   }
 }
 
+/** Bytes of NDJSON decoded at a time (see {@link ndjsonLines}). */
+const LINE_SLICE = 64 << 10;
+
 /** Lines of UTF-8 text from byte chunks, numbered from 1; the return value is the bytes read. */
 async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ line: string; lineNo: number; bytesRead: number }, number, undefined> {
   const decoder = new TextDecoder();
@@ -642,11 +645,16 @@ async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{
   let lineNo = 0;
   let bytesRead = 0;
   for await (const chunk of chunks) {
-    bytesRead += chunk.length;
-    rest += decoder.decode(chunk, { stream: true });
-    const lines = rest.split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) yield { line, lineNo: ++lineNo, bytesRead };
+    // Decoded a slice at a time: lines split from a string of a whole MiB were slower to parse and held
+    // more memory (measured: 1.3-1.7x the requests/s on 300k Logpush lines; 1.2-1.3x on packet lines).
+    for (let at = 0; at < chunk.length; at += LINE_SLICE) {
+      const part = chunk.subarray(at, at + LINE_SLICE);
+      bytesRead += part.length;
+      rest += decoder.decode(part, { stream: true });
+      const lines = rest.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) yield { line, lineNo: ++lineNo, bytesRead };
+    }
   }
   rest += decoder.decode();
   if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
