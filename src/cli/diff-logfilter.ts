@@ -70,10 +70,15 @@ export interface FilterDiffOptions {
 const ENGINES: readonly SqlEngineName[] = ['duckdb', 'clickhouse'];
 
 /** `--against` is a file (a glob with `--engine`), and `--engine` a known engine with something to count. */
-export function checkAgainst(options: { against?: string; engine?: string }): void {
+export function checkAgainst(options: { against?: string; engine?: string; clickhouseUrl?: string }): void {
   if (options.engine !== undefined) {
     if (!ENGINES.includes(options.engine as SqlEngineName)) throw new UsageError(`--engine takes duckdb or clickhouse, not ${JSON.stringify(options.engine)}`);
-    if (options.against === undefined) throw new UsageError('--engine counts what --against holds: give --against FILE');
+    if (options.against === undefined) throw new UsageError(`--engine counts what --against holds: give --against ${options.clickhouseUrl === undefined ? 'FILE' : 'TABLE'}`);
+  }
+  if (options.clickhouseUrl !== undefined) {
+    if (options.engine !== 'clickhouse') throw new UsageError('--clickhouse-url goes with --engine clickhouse');
+    // The input is a table's name on the server, not a file here.
+    return;
   }
   if (options.against === undefined) return;
   if (options.engine !== undefined && /[*?[]/.test(options.against)) return;

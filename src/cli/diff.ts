@@ -4,7 +4,8 @@
  * tool's file), Terraform `cloudflare_ruleset` resources — or the old side from git (`--git REV`: the
  * file as it is at REV). A file of several rulesets is compared ruleset by ruleset, by name (the
  * Terraform address, the tool's label); `--resource` picks one. `--against` counts the packets of a
- * capture or NDJSON file that change. Two Logpush filters (or jobs) are compared by ./diff-logfilter.ts.
+ * capture, an NDJSON or Parquet file (or, with `--engine clickhouse --clickhouse-url`, a ClickHouse
+ * server's table of flows) that change. Two Logpush filters (or jobs) are compared by ./diff-logfilter.ts.
  * `--fail-on` turns changes into exit code 1; usage problems exit 2.
  * @module
  */
@@ -47,6 +48,11 @@ export interface DiffCommandOptions {
    * Parquet, globs allowed) for network-phase rulesets, log lines (NDJSON, gzip or not, or Parquet) for filters.
    */
   engine?: SqlEngineName;
+  /**
+   * With `engine: 'clickhouse'`: a ClickHouse server's HTTP URL (credentials in it or `CLICKHOUSE_USER` /
+   * `CLICKHOUSE_PASSWORD`); `against` is then a table of flows on it (`flows` or `db.flows`), a column per field.
+   */
+  clickhouseUrl?: string;
 }
 
 /** One ruleset of a file, with the way back to its rules' lines. */
@@ -83,6 +89,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   const shownOld = options.git !== undefined ? `${options.git}:${oldPath}` : oldPath;
   const oldFilter = readFilterSide(oldText, oldPath, shownOld);
   const newFilter = readFilterSide(newText, shownNew, shownNew);
+  if (oldFilter && newFilter && options.clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts the flows of a server\'s table for rulesets; count log lines of filters over files (NDJSON or Parquet), or with rulekit query --clickhouse-url');
   if (oldFilter && newFilter) return diffFilterSides(oldFilter, newFilter, shownOld, shownNew, options, write, note);
   if (oldFilter || newFilter) throw new UsageError(`${oldFilter ? shownOld : shownNew} is a Logpush filter and ${oldFilter ? shownNew : shownOld} is not: give two filters (or jobs), or two rulesets`);
   if (!DIFF_GATES.includes(gate as DiffGate)) throw new UsageError(`--fail-on ${gate} is for Logpush filters; on rulesets it takes ${DIFF_GATES.join(', ')}`);
@@ -101,7 +108,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
     oldSide: o,
   }));
   if (options.against !== undefined && options.engine !== undefined) {
-    if (!(await countOnEngine(options.against, options.engine, reports, pairs, diffOptions, options.examples ?? 3, note))) return 1;
+    if (!(await countOnEngine(options.against, options.engine, reports, pairs, diffOptions, options.examples ?? 3, note, options.clickhouseUrl))) return 1;
   } else if (options.against !== undefined) await countAgainst(options.against, reports, pairs, diffOptions, options.examples ?? 3);
 
   let failed = false;
@@ -158,15 +165,16 @@ function pairSides(olds: Side[], news: Side[], resource: string | undefined): [S
 }
 
 /**
- * `--engine`: each pair's counts from one query over the file: flow rows for network-phase rulesets,
- * Logpush http_requests lines for HTTP phases; a capture is refused. False when a side has no SQL form,
- * or the lines hold values SQL does not read exactly (said on stderr).
+ * `--engine`: each pair's counts from one query: over flow files (or a ClickHouse server's table of flows)
+ * for network-phase rulesets, over Logpush http_requests files for HTTP phases; a capture is refused.
+ * False when a side has no SQL form, or the lines hold values SQL does not read exactly (said on stderr).
  */
-async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number, note: (s: string) => void): Promise<boolean> {
+async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number, note: (s: string) => void, clickhouseUrl?: string): Promise<boolean> {
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
+  if (requests[0] && clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts a server table of flows for network-phase rulesets; count HTTP requests over Logpush files with --engine duckdb|clickhouse (no URL), or in this process');
   if (requests[0] && /\.har$/i.test(path)) throw new UsageError(`${path}: a HAR file, but --engine reads Logpush http_requests lines (NDJSON or Parquet); count it in this process (leave out --engine)`);
-  if (!/[*?[]/.test(path)) {
+  if (clickhouseUrl === undefined && !/[*?[]/.test(path)) {
     const head = new Uint8Array(4);
     const fd = await open(path, 'r');
     await fd.read(head, 0, 4, 0);
@@ -179,11 +187,15 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
     const empty = { rules: [] };
     let got;
     try {
-      const count = requests[i] ? countRequestDiffOnEngine : countDiffOnEngine;
-      got = await count((o?.ruleset ?? empty) as never, (n?.ruleset ?? empty) as never, [path], { engine, lists: options.lists as never, serviceToken: options.serviceToken, phase: options.phase, diff: r.diff, examples });
+      const pair = [(o?.ruleset ?? empty) as never, (n?.ruleset ?? empty) as never, [path]] as const;
+      const common = { engine, lists: options.lists as never, serviceToken: options.serviceToken, phase: options.phase, diff: r.diff, examples };
+      got = requests[i] ? await countRequestDiffOnEngine(...pair, common) : await countDiffOnEngine(...pair, { ...common, clickhouseUrl });
     } catch (e) {
       if (e instanceof Error && e.name === 'MissingPartError') throw e;
-      throw new UsageError(`${path}: ${engine} could not read it: ${(e as Error).message.split('\n')[0]}`);
+      const message = (e as Error).message.split('\n')[0]!;
+      // A URL or table name refused before connecting says what to give; a server's refusal names the server.
+      if (clickhouseUrl !== undefined && /^(--clickhouse-url|give )/.test(message)) throw new UsageError(message);
+      throw new UsageError(`${path}: ${clickhouseUrl === undefined ? engine : `the ClickHouse server at ${hostOf(clickhouseUrl)}`} could not read it: ${message}`);
     }
     const notLines = got.diagnostics.find((d) => d.code === 'sql-not-logpush-lines');
     if (notLines) throw new UsageError(`${path}: ${notLines.message}`);
@@ -197,9 +209,18 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
       return false;
     }
     r.counts = got.counts;
-    r.examplesAre = /\.parquet$/i.test(path) ? 'row' : 'line';
+    r.examplesAre = clickhouseUrl !== undefined || /\.parquet$/i.test(path) ? 'row' : 'line';
   }
   return true;
+}
+
+/** A URL's host for messages (credentials left out), or the text as given when it is no URL. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 /** Count the packets of a capture or NDJSON file through every pair at once (the file is read once). */

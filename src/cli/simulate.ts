@@ -1,5 +1,6 @@
 /**
- * `rulekit simulate RULESET.json (CAPTURE.pcap|CAPTURE.pcapng|PACKETS.ndjson|-)`: the arguments mapped to
+ * `rulekit simulate RULESET.json (CAPTURE.pcap|CAPTURE.pcapng|PACKETS.ndjson|ROWS.parquet|-)` (an HTTP
+ * phase: requests as HAR, NDJSON or Logpush lines; any of them gzip-compressed): the arguments mapped to
  * a simulation (src/simulation/) and its report rendered: a progress bar on stderr when it is a terminal,
  * the summary table (or JSON, or one NDJSON line per packet) on stdout, diagnostics on stderr.
  * @module
@@ -110,13 +111,15 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     return 1;
   }
 
+  // An HTTP phase's input is requests whatever its form (HAR, NDJSON, Logpush lines, Parquet rows).
+  const requests = report.input !== 'pcap' && report.input !== 'pcapng' && isHttpText(rulesetText);
+  const unit = requests ? 'requests' : 'packets';
   if (options.stats) {
     const seconds = (performance.now() - started) / 1000;
     const n = report.summary.packets;
-    process.stderr.write(`stats: ${n} packets in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} packets/s; ${report.input}, ${report.decoder}, ${report.threads} worker thread(s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
+    process.stderr.write(`stats: ${n} ${unit} in ${seconds.toFixed(2)} s = ${Math.round(n / seconds)} ${unit}/s; ${report.input}${inputGzip(inputPath) ? ' (gzip)' : ''}, ${report.decoder}, ${report.threads} worker thread(s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   const summary = report.summary;
-  const requests = report.input === 'har' || report.input === 'logpush' || (report.input === 'ndjson' && isHttpText(rulesetText));
   if (options.format === 'json') out(JSON.stringify({ summary, diagnostics: report.diagnostics }, mapsAsObjects, 2) + '\n');
   else if (ndjson) {
     out(JSON.stringify({ summary: { packets: summary.packets, verdicts: summary.verdicts, defaultAllowed: summary.defaultAllowed, rules: summary.rules.map(({ examples: _e, ...r }) => r) } }) + '\n');
@@ -125,7 +128,7 @@ export async function simulateCommand(rulesetPath: string, inputPath: string, op
     for (const d of shown.slice(0, 100)) process.stderr.write(diagnosticLine(d, inputPath === '-' ? 'standard input' : inputPath) + '\n');
     if (shown.length > 100) process.stderr.write(`... and ${shown.length - 100} more diagnostics (--ndjson-diagnostics or --format json list them all)\n`);
     if (options.ndjsonDiagnostics) for (const d of report.diagnostics) out(JSON.stringify({ diagnostic: d }) + '\n');
-  } else out(renderSummary(summary, report.diagnostics, requests ? 'requests' : 'packets'));
+  } else out(renderSummary(summary, report.diagnostics, unit, report.input === 'parquet' ? 'row' : undefined));
   return report.ok ? 0 : 1;
 }
 
@@ -164,7 +167,8 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
     process.stderr.write(`stats: ${report.summary.packets} packets in ${seconds.toFixed(2)} s = ${Math.round(report.summary.packets / seconds)} packets/s on ${options.engine}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   if (options.format === 'json') out(JSON.stringify({ summary: report.summary, diagnostics: report.diagnostics }, null, 2) + '\n');
-  else out(renderSummary(report.summary, report.diagnostics, isHttpText(rulesetText) ? 'requests' : 'packets'));
+  // HTTP requests from Parquet rows are named by row, as in process.
+  else out(renderSummary(report.summary, report.diagnostics, isHttpText(rulesetText) ? 'requests' : 'packets', isHttpText(rulesetText) && /\.parquet$/i.test(inputPath) ? 'row' : undefined));
   return 0;
 }
 
@@ -172,6 +176,13 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
 function captureRefusal(path: string, format: 'pcap' | 'pcapng' | undefined): void {
   if (!format) return;
   throw new UsageError(`${path} is a ${format} capture, but --engine reads flow rows (NDJSON or Parquet, one packet object per row); simulate the capture in this process (leave out --engine)`);
+}
+
+/** Whether a file (not standard input) starts with gzip's magic bytes. */
+function inputGzip(path: string): boolean {
+  if (path === '-') return false;
+  const head = readHead(path);
+  return head[0] === 0x1f && head[1] === 0x8b;
 }
 
 /** The first bytes of a file (enough for a capture's magic number). */
@@ -224,9 +235,12 @@ function mapsAsObjects(_key: string, value: unknown): unknown {
   return value instanceof Map ? Object.fromEntries(value) : value;
 }
 
-/** The text summary: one row per rule, then the verdict totals and the input's diagnostics. */
-export function renderSummary(summary: SimulationSummary, diagnostics: Diagnostic[], unit: 'packets' | 'requests' = 'packets'): string {
-  const rows = [['#', 'action', 'rule', 'matched', 'decided', unit === 'packets' ? 'examples (frame numbers, 1-based)' : 'examples (requests, 1-based)']];
+/**
+ * The text summary: one row per rule, then the verdict totals and the input's diagnostics. Examples are
+ * frame numbers of a capture (or packets of NDJSON), requests, or rows of Parquet (`examplesAre: 'row'`).
+ */
+export function renderSummary(summary: SimulationSummary, diagnostics: Diagnostic[], unit: 'packets' | 'requests' = 'packets', examplesAre?: 'row'): string {
+  const rows = [['#', 'action', 'rule', 'matched', 'decided', examplesAre === 'row' ? 'examples (rows, 1-based)' : unit === 'packets' ? 'examples (frame numbers, 1-based)' : 'examples (requests, 1-based)']];
   for (const r of summary.rules) {
     const name = (r.description ?? r.ref ?? r.expression).slice(0, 48) + (r.enabled ? '' : ' (disabled)');
     rows.push([String(r.index), r.action, name, String(r.matched), String(r.decided), r.examples.map((e) => e.index + 1).join(' ')]);

@@ -122,11 +122,13 @@ function pairsOf(v: unknown): NameValue[] {
   return out;
 }
 
-/** EdgeStartTimestamp as milliseconds: RFC 3339 text, Unix seconds, or Unix nanoseconds (the job's `timestamps=`). */
+/** EdgeStartTimestamp as milliseconds: RFC 3339 text (a zone-less time is UTC), Unix seconds, or Unix nanoseconds (the job's `timestamps=`). */
 function millisOf(v: unknown): number | undefined {
   if (typeof v === 'string') {
     if (/^\d+$/.test(v)) return millisOf(Number(v));
-    const ms = Date.parse(v);
+    // A time without a zone is UTC, as Logpush times are: a Parquet TIMESTAMP column comes as such text
+    // ("2026-11-28 09:00:05"), which Date.parse would read in the machine's zone.
+    const ms = Date.parse(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(v) ? `${v.replace(' ', 'T')}Z` : v);
     return Number.isNaN(ms) ? undefined : ms;
   }
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;

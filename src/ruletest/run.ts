@@ -1,6 +1,7 @@
 /**
  * Running a loaded test file: each packet through the ruleset's simulation (the same `simulate` as
- * `rulekit simulate`), each capture through `runSimulation` on this thread, each log line through the
+ * `rulekit simulate`), each capture (or other traffic file `simulate` reads: NDJSON, Logpush lines, Parquet,
+ * gzip-compressed or not) through `runSimulation` on this thread, each log line through the
  * compiled filter. Every case gets its checks (expected against actual) and a trace a reader can follow:
  * the rules tried in order — matched or not, the one that decided — or the per-rule figures of a
  * capture, or the regions of a diff against the base ruleset, or the filter's clauses with the one that
@@ -159,6 +160,8 @@ export async function runSuite(suite: LoadedSuite): Promise<SuiteResult> {
       }
       const trace = s.rules.map((r) => `${ruleLabel(rs!.rules[r.index])} ${r.action}${r.enabled ? '' : ' (disabled)'}: matched ${r.matched}, decided ${r.decided}`);
       trace.push(`packets ${s.packets}: allow ${s.verdicts.allow}, block ${s.verdicts.block}, allowed by default ${s.defaultAllowed}`);
+      // Rules the logs cannot decide (a field no Logpush line carries) are named: their figures are not the service's.
+      for (const d of report.diagnostics.filter((x) => x.code === 'http-logpush-missing-field')) trace.push(`${d.severity}: ${d.message} [${d.code}]`);
       out.cases.push({ name: c.name, kind: 'capture', ok: checks.every((x) => x.ok), checks, ...at, trace, detail: { summary: s }, durationMs: performance.now() - started });
     }
   }

@@ -325,7 +325,7 @@ function captureCaseSpec(c: Record<string, unknown>, path: Path, check: SpecChec
 function packetCaseSpec(c: Record<string, unknown>, path: Path, check: SpecChecks): PacketCaseSpec | undefined {
   if (!check.object(c, path, PACKET_CASE, 'an object')) return undefined;
   const name = check.string(c.name, [...path, 'name'], false);
-  if (c.packet === undefined) return void check.problem(path, `${where(path)} needs "packet" (field values) or "capture" (a capture file)`);
+  if (c.packet === undefined) return void check.problem(path, `${where(path)} needs "packet" (field values) or "capture" (a capture or other traffic file: NDJSON, Logpush lines, Parquet)`);
   if (!isObject(c.packet)) return void check.problem([...path, 'packet'], `${where(path)}.packet must be an object of field values, not ${what(c.packet)}`);
   for (const [k, x] of Object.entries(c.packet)) {
     if (!['string', 'number', 'boolean'].includes(typeof x)) check.problem([...path, 'packet', k], `${where(path)}.packet.${k} must be a number, string or true/false, not ${what(x)}`);

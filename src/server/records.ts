@@ -4,14 +4,13 @@
  * routes and the tests share them and the store only persists what they return.
  * @module
  */
-import { randomBytes } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { ruleContent, sameRule, seededIds, storedRule, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
+import { randomId, ruleContent, sameRule, seededIds, storedRule, type StoredJob, type StoredRule, type StoredRuleset } from './store/index.js';
 import { serverDiagnostic } from './envelope.js';
 
 /** A new id: 32 lower-case hex digits (128 random bits), like the service's. */
 export function newId(): string {
-  return randomBytes(16).toString('hex');
+  return randomId();
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * One simulation from start to end: the ruleset validated and compiled, the input recognised by its
- * first bytes (pcap, pcapng or NDJSON packet objects), its packets counted through the ruleset by the
+ * first bytes (pcap, pcapng, NDJSON packet objects or Parquet rows; an HTTP phase's requests as a HAR
+ * file, NDJSON request objects, Logpush lines or Parquet rows; gzip-compressed or not), its packets counted through the ruleset by the
  * fastest loop that fits, and a report. A pcap or pcapng capture is cut into chunks of whole records
  * counted on worker threads or on this thread; the rest of a damaged capture (from the first record the
  * chunk walk does not vouch for) and per-packet results go through the general reader; all of them
@@ -18,6 +19,8 @@ import { openSource, prepend, type ByteReader, type SimulationSource } from './s
 import { chunkLoop, feedPcapChunks, feedPcapngChunks, pcapCountingWalk, pcapFacts, type ChunkedResult, type ChunkFacts, type PcapngFacts } from './pcap-chunks.js';
 import { LocalPool, WorkerPool } from './workers.js';
 import { loadGeoIpFile } from './geoip-file.js';
+import { gunzipInput, isGzip, type GzipInput } from './gzip-source.js';
+import { parquetRowBatches } from './parquet-rows.js';
 
 /** Options of a simulation. */
 export interface SimulateInputOptions {
@@ -62,14 +65,16 @@ export interface SimulationReport {
   diagnostics: Diagnostic[];
   /**
    * What the input was recognised as: a capture or NDJSON packet objects for a network-phase ruleset;
-   * a HAR file or NDJSON request objects (`ndjson`) for an HTTP-phase ruleset.
+   * a HAR file, NDJSON request objects (`ndjson`) or Logpush http_requests lines (`logpush`) for an
+   * HTTP-phase ruleset; Parquet rows (`parquet`: flows, or request objects or Logpush lines) for both,
+   * their examples numbered by row. A gzip-compressed input is named by what it holds.
    */
-  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'logpush' | 'unknown' | 'none';
+  input: 'pcap' | 'pcapng' | 'ndjson' | 'har' | 'logpush' | 'parquet' | 'unknown' | 'none';
   /** How frames were decided: on numeric slots, or on packet objects. */
   decoder: 'slots' | 'objects';
   /** Worker threads used (0: this thread only). */
   threads: number;
-  /** Bytes read. */
+  /** Bytes read (of a gzip-compressed input, the compressed bytes). */
   bytes: number;
 }
 
@@ -132,14 +137,33 @@ export async function* simulation(
     inputDiagnostics.push(unreadableInput(source, e));
     return { ok: false, summary: compiled.summary(), diagnostics: [...ruleDiagnostics, ...inputDiagnostics], ...base };
   }
+  let rows: InputRun['rows'];
   try {
-    const head = new Uint8Array(HEAD_BYTES);
-    const headLength = await reader.read(head, 0, HEAD_BYTES);
-    const first = head.subarray(0, headLength);
+    const name = options.inputName ?? reader.name;
+    let first = await readHead(reader);
+    let gzip: GzipInput | undefined;
+    if (isGzip(first)) {
+      // Inflated as it is read; progress and the byte count are the compressed file's.
+      const totalBytes = reader.size;
+      gzip = gunzipInput(first, reader);
+      reader = gzip.reader;
+      first = await readHead(reader);
+      const progress = options.progress;
+      if (progress) options = { ...options, progress: (p) => progress({ ...p, bytes: gzip!.compressedBytes(), totalBytes }) };
+    }
+    const headLength = first.length;
     const format = captureFormatOf(first);
-    const run: InputRun = { compiled, options, results, geoip, body, reader, first, name: options.inputName ?? reader.name, diagnostics: inputDiagnostics };
+    const run: InputRun = { compiled, options, results, geoip, body, reader, first, name, diagnostics: inputDiagnostics };
+    if (isParquet(first)) {
+      if (reader.path === undefined) {
+        inputDiagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${name} is a Parquet file, which is read from a file (its footer comes last): give its path, not ${gzip ? 'gzip-compressed Parquet' : 'a stream'}`, '', { data: { offset: 0 } }));
+        return report(compiled, ruleDiagnostics, inputDiagnostics, { input: 'parquet', decoder: 'objects', threads: 0, bytes: headLength });
+      }
+      run.rows = rows = parquetLines(reader.path, reader.size ?? 0, run);
+    }
     let end: InputEnd;
     if (http) end = yield* httpRequests(run, format);
+    else if (run.rows) end = yield* ndjsonPackets(run);
     else if (format === 'pcap' && !results && headLength >= 24) end = await pcapChunks(run);
     else if (format === 'pcapng' && !results) end = await pcapngChunks(run);
     else if (format !== undefined) end = yield* captureRecords(run, format);
@@ -149,15 +173,22 @@ export async function* simulation(
       inputDiagnostics.push(
         rulesetDiagnostic(
           'simulation-unknown-input',
-          `${run.name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text; give a capture or one packet object per line`,
+          `${run.name} is neither a pcap/pcapng capture (it starts with ${magic}, no capture magic number) nor NDJSON text nor Parquet; give a capture, one packet object per line or Parquet flows (gzip-compressed or not)`,
           '',
           { data: { offset: 0 } },
         ),
       );
       end = { input: 'unknown', decoder: 'objects', threads: 0, bytes: headLength };
     } else end = yield* ndjsonPackets(run);
+    if (gzip) {
+      const failure = gzip.error();
+      if (failure) inputDiagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${name}: gzip data that cannot be inflated after ${gzip.compressedBytes()} compressed bytes (${failure.message}); what came before was simulated`, '', { data: { offset: gzip.compressedBytes() } }));
+      end = { ...end, bytes: gzip.compressedBytes() };
+    }
     return report(compiled, ruleDiagnostics, inputDiagnostics, end);
   } finally {
+    // Parquet rows a reader stopped early on (a request given to a network ruleset): DuckDB closed now.
+    await rows?.return(0);
     reader.close();
   }
 }
@@ -208,6 +239,43 @@ interface InputRun {
   name: string;
   /** Where the input's diagnostics go. */
   diagnostics: Diagnostic[];
+  /** Parquet rows, read instead of the input's text lines (each one's number a row's, from 1). */
+  rows?: AsyncGenerator<InputLine, number, undefined>;
+}
+
+/** One line of NDJSON text, or one Parquet row already an object; `lineNo` from 1; `bytesRead` of the input so far. */
+interface InputLine {
+  line: string | Record<string, unknown>;
+  lineNo: number;
+  bytesRead: number;
+}
+
+/** The first bytes of an input (at most {@link HEAD_BYTES}). */
+async function readHead(reader: ByteReader): Promise<Uint8Array> {
+  const head = new Uint8Array(HEAD_BYTES);
+  return head.subarray(0, await reader.read(head, 0, HEAD_BYTES));
+}
+
+/** Parquet's magic number, `PAR1`, which starts (and ends) every Parquet file. */
+const isParquet = (head: Uint8Array) => head.length >= 4 && head[0] === 0x50 && head[1] === 0x41 && head[2] === 0x52 && head[3] === 0x31;
+
+/**
+ * The rows of a Parquet file (./parquet-rows.ts, which `rulekit diff --against` reads too) as input lines;
+ * bytes read are estimated from the rows read, for progress. A file DuckDB cannot read is an input
+ * diagnostic (what was read before stays simulated).
+ */
+async function* parquetLines(path: string, size: number, run: InputRun): AsyncGenerator<InputLine, number, undefined> {
+  try {
+    for await (const batch of parquetRowBatches([path], run.options.signal)) {
+      const bytesRead = batch.total ? Math.round((size * batch.read) / batch.total) : size;
+      let n = batch.read - batch.rows.length;
+      for (const row of batch.rows) yield { line: row, lineNo: ++n, bytesRead };
+    }
+  } catch (e) {
+    if ((e as Error).name === 'MissingPartError' || (e as Error).name === 'AbortError' || run.options.signal?.aborted) throw e;
+    run.diagnostics.push(rulesetDiagnostic('simulation-unreadable-input', `${run.name}: DuckDB could not read it as Parquet (${(e as Error).message.split('\n')[0]})`, ''));
+  }
+  return size;
 }
 
 /** What a reader says of the input at its end, for the report. */
@@ -223,30 +291,35 @@ function progressOf(run: InputRun): ((b: number, p: number) => void) | undefined
 /** The decoder a capture's frames are decided with: numeric slots when the ruleset allows and no per-packet results are asked for. */
 const decoderOf = (run: InputRun): SimulationReport['decoder'] => (run.compiled.slotsDecider && !run.results ? 'slots' : 'objects');
 
-/** HTTP requests for an HTTP-phase ruleset: a HAR file (one JSON document, read whole) or NDJSON request objects. */
+/**
+ * HTTP requests for an HTTP-phase ruleset: a HAR file (one JSON document, read whole), NDJSON request
+ * objects or Logpush http_requests lines, or Parquet rows of either (examples numbered by row).
+ */
 async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFormatOf>): AsyncGenerator<PacketResult, InputEnd, undefined> {
   const { compiled, options, results, geoip, reader, first, name } = run;
   const progress = options.progress;
   const total = reader.size;
+  const unit = run.rows ? 'row' : 'line';
   let bytes = first.length;
   let packets = 0;
-  if (format !== undefined || looksBinary(first)) {
+  if (!run.rows && (format !== undefined || looksBinary(first))) {
     const what = format ?? 'binary data';
     run.diagnostics.push(rulesetDiagnostic('simulation-http-phase', `${name} is ${what === 'binary data' ? what : `a ${what} capture`}, but the ruleset's phase reads HTTP requests: give a HAR file or NDJSON request objects`, '/phase', { data: { offset: 0 } }));
     return { input: format ?? 'unknown', decoder: 'objects', threads: 0, bytes };
   }
-  const decideRecord = function* (record: Record<string, unknown>): Generator<PacketResult> {
+  // A request's index is its number among the requests, or its row's (Parquet: examples name rows).
+  const decideRecord = function* (record: Record<string, unknown>, index = packets): Generator<PacketResult> {
     if ((packets & 1023) === 0) {
       options.signal?.throwIfAborted();
       progress?.({ bytes, totalBytes: total, packets });
     }
     const packet = geoip ? withGeoIp(record, geoip) : record;
-    if (results) yield { index: packets, ...compiled.run(packet, packets) };
-    else compiled.count(packet, packets);
+    if (results) yield { index, ...compiled.run(packet, index) };
+    else compiled.count(packet, index);
     packets++;
   };
-  const decide = (request: HttpRequest) => decideRecord(requestRecord(request, compiled.fields));
-  if (HAR_START.test(new TextDecoder().decode(first))) {
+  const decide = (request: HttpRequest, index?: number) => decideRecord(requestRecord(request, compiled.fields), index);
+  if (!run.rows && HAR_START.test(new TextDecoder().decode(first))) {
     // A HAR file is one JSON document: read whole.
     const parts: Uint8Array[] = [];
     for await (const chunk of prepend(first, reader)) {
@@ -263,36 +336,40 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
     return { input: 'har', decoder: 'objects', threads: 0, bytes };
   }
   // NDJSON request objects, a line at a time (a compact HAR document on one line is read as HAR), or
-  // Logpush http_requests lines (told by the first line).
+  // Logpush http_requests lines (told by the first line); Parquet rows are read as those lines would be.
   let inputFormat: 'har' | 'ndjson' | 'logpush' = 'ndjson';
   let logpush: LogpushMissing | undefined;
-  const lines = ndjsonLines(prepend(first, reader));
+  const lines = run.rows ?? ndjsonLines(prepend(first, reader));
   for (;;) {
     const next = await lines.next();
     if (next.done) {
       bytes = next.value;
       break;
     }
-    const { line, lineNo, bytesRead } = next.value;
+    const { lineNo, bytesRead } = next.value;
+    let line = next.value.line;
     bytes = bytesRead;
-    if (!line.trim()) continue;
-    if (packets === 0 && !logpush && inputFormat === 'ndjson' && isLogpushLine(parseOrUndefined(line))) {
+    if (typeof line === 'string' && !line.trim()) continue;
+    const index = run.rows ? lineNo - 1 : undefined;
+    const valueOf = (l: string | Record<string, unknown>) => (typeof l === 'string' ? parseOrUndefined(l) : l);
+    if (packets === 0 && !logpush && inputFormat === 'ndjson' && isLogpushLine(valueOf(line))) {
       logpush = new LogpushMissing();
       inputFormat = 'logpush';
     }
     if (logpush) {
-      const value = parseOrUndefined(line);
+      const value = valueOf(line);
       if (!isLogpushLine(value)) {
-        run.diagnostics.push(renumber(httpDiagnostic('http-invalid-request', 'not a Logpush http_requests line (a JSON object with ClientRequestHost, ClientRequestMethod…)', { line: 1 }), lineNo));
+        run.diagnostics.push(renumber(httpDiagnostic('http-invalid-request', `not a Logpush http_requests ${unit} (a JSON object with ClientRequestHost, ClientRequestMethod…)`, { line: 1 }), lineNo, unit));
         continue;
       }
       const { record, missing } = logpushRecord(value, compiled.fields);
       logpush.add(missing);
-      yield* decideRecord(record);
+      yield* decideRecord(record, index);
       continue;
     }
+    if (typeof line !== 'string') line = JSON.stringify(line);
     const read = readRequests(line, { format: 'ndjson' });
-    if (read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
+    if (!run.rows && read.format === 'ndjson' && !read.requests.length && lineNo === 1 && isHar(parseOrUndefined(line))) {
       inputFormat = 'har';
       const har = readRequests(line, { format: 'har' });
       run.diagnostics.push(...har.diagnostics);
@@ -300,12 +377,18 @@ async function* httpRequests(run: InputRun, format: ReturnType<typeof captureFor
       continue;
     }
     // Line numbers of the one-line reads are the file's.
-    for (const d of read.diagnostics) run.diagnostics.push(renumber(d, lineNo));
-    for (const { request } of read.requests) yield* decide(request);
+    for (const d of read.diagnostics) run.diagnostics.push(renumber(d, lineNo, unit));
+    for (const { request } of read.requests) yield* decide(request, index);
   }
   progress?.({ bytes, totalBytes: total, packets });
-  if (logpush) run.diagnostics.push(...logpush.diagnostics((run.body as { rules?: unknown } | null)?.rules));
-  return { input: inputFormat, decoder: 'objects', threads: 0, bytes };
+  if (logpush) {
+    // Logpush lines carry the country and ASN themselves (ClientCountry, ClientASN): a rule reading them
+    // over lines that lack them is named by the lines' own warning, not by the table's.
+    const noTable = run.diagnostics.findIndex((d) => d.code === 'simulation-no-geoip');
+    if (noTable >= 0) run.diagnostics.splice(noTable, 1);
+    run.diagnostics.push(...logpush.diagnostics((run.body as { rules?: unknown } | null)?.rules));
+  }
+  return { input: run.rows ? 'parquet' : inputFormat, decoder: 'objects', threads: 0, bytes };
 }
 
 /** A classic pcap capture in chunks of whole records, counted on worker threads or here. */
@@ -420,13 +503,14 @@ async function* captureRecords(run: InputRun, format: 'pcap' | 'pcapng'): AsyncG
   return { input: format, decoder: decoderOf(run), threads: 0, bytes };
 }
 
-/** NDJSON: one packet object per line. */
+/** NDJSON: one packet object per line; or Parquet flows, one packet a row (examples numbered by row). */
 async function* ndjsonPackets(run: InputRun): AsyncGenerator<PacketResult, InputEnd, undefined> {
   const { compiled, options, results, geoip, reader, first } = run;
   const progress = options.progress;
   const total = reader.size;
   const values = new ValueProblems(compiled.fields);
-  const lines = ndjsonLines(prepend(first, reader));
+  const unit = run.rows ? 'row' : 'line';
+  const lines = run.rows ?? ndjsonLines(prepend(first, reader));
   let bytes: number;
   let packets = 0;
   for (;;) {
@@ -440,13 +524,15 @@ async function* ndjsonPackets(run: InputRun): AsyncGenerator<PacketResult, Input
       options.signal?.throwIfAborted();
       progress?.({ bytes: bytesRead, totalBytes: total, packets });
     }
-    if (!line.trim()) continue;
-    let p: unknown;
-    try {
-      p = JSON.parse(line);
-    } catch (e) {
-      run.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: not JSON (${(e as Error).message})`, '', { data: { line: lineNo } }));
-      continue;
+    let p: unknown = line;
+    if (typeof line === 'string') {
+      if (!line.trim()) continue;
+      try {
+        p = JSON.parse(line);
+      } catch (e) {
+        run.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: not JSON (${(e as Error).message})`, '', { data: { line: lineNo } }));
+        continue;
+      }
     }
     if (p === null || typeof p !== 'object' || Array.isArray(p)) {
       run.diagnostics.push(rulesetDiagnostic('simulation-invalid-packet', `line ${lineNo}: a packet is a JSON object`, '', { data: { line: lineNo } }));
@@ -456,19 +542,20 @@ async function* ndjsonPackets(run: InputRun): AsyncGenerator<PacketResult, Input
       // HTTP requests given to a network ruleset would be packets without a field: allowed, silently.
       const phase = (run.body as { phase?: unknown } | undefined)?.phase;
       run.diagnostics.push(
-        rulesetDiagnostic('simulation-http-phase', `line ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { line: lineNo } }),
+        rulesetDiagnostic('simulation-http-phase', `${unit} ${lineNo} is ${isHar(p) ? 'a HAR document' : 'an HTTP request object'}, but the ruleset's phase (${typeof phase === 'string' ? phase : 'none: network_transit'}) reads packets; give the ruleset its HTTP phase ("phase": "http_request_firewall_custom", …)`, '/phase', { data: { [unit]: lineNo } }),
       );
-      return { input: 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead };
+      return { input: run.rows ? 'parquet' : 'ndjson', decoder: 'objects', threads: 0, bytes: bytesRead };
     }
     // A country/ASN table fills the fields a packet line lacks, as the capture decoder does.
-    const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `line ${lineNo}`, pointer: '' });
-    if (results) yield { index: packets, ...compiled.run(packet, packets) };
-    else compiled.count(packet, packets);
+    const packet = values.check(geoip ? withGeoIp(p as Packet, geoip) : (p as Packet), { text: `${unit} ${lineNo}`, pointer: '' });
+    const index = run.rows ? lineNo - 1 : packets;
+    if (results) yield { index, ...compiled.run(packet, index) };
+    else compiled.count(packet, index);
     packets++;
   }
   run.diagnostics.push(...values.diagnostics());
   progress?.({ bytes, totalBytes: total, packets });
-  return { input: 'ndjson', decoder: 'objects', threads: 0, bytes };
+  return { input: run.rows ? 'parquet' : 'ndjson', decoder: 'objects', threads: 0, bytes };
 }
 
 /**
@@ -548,6 +635,9 @@ class LinkTypes {
   }
 }
 
+/** Bytes of NDJSON decoded at a time (see {@link ndjsonLines}). */
+const LINE_SLICE = 64 << 10;
+
 /** Lines of UTF-8 text from byte chunks, numbered from 1; the return value is the bytes read. */
 async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ line: string; lineNo: number; bytesRead: number }, number, undefined> {
   const decoder = new TextDecoder();
@@ -555,11 +645,16 @@ async function* ndjsonLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{
   let lineNo = 0;
   let bytesRead = 0;
   for await (const chunk of chunks) {
-    bytesRead += chunk.length;
-    rest += decoder.decode(chunk, { stream: true });
-    const lines = rest.split('\n');
-    rest = lines.pop()!;
-    for (const line of lines) yield { line, lineNo: ++lineNo, bytesRead };
+    // Decoded a slice at a time: lines split from a string of a whole MiB were slower to parse and held
+    // more memory (measured: 1.3-1.7x the requests/s on 300k Logpush lines; 1.2-1.3x on packet lines).
+    for (let at = 0; at < chunk.length; at += LINE_SLICE) {
+      const part = chunk.subarray(at, at + LINE_SLICE);
+      bytesRead += part.length;
+      rest += decoder.decode(part, { stream: true });
+      const lines = rest.split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) yield { line, lineNo: ++lineNo, bytesRead };
+    }
   }
   rest += decoder.decode();
   if (rest) yield { line: rest, lineNo: ++lineNo, bytesRead };
@@ -577,10 +672,11 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** A diagnostic of a one-line read, with the line it came from. */
-function renumber(d: Diagnostic, line: number): Diagnostic {
+/** A diagnostic of a one-line read, with the line (or Parquet row) it came from. */
+function renumber(d: Diagnostic, n: number, unit: 'line' | 'row' = 'line'): Diagnostic {
   if (d.data?.['line'] === undefined) return d;
-  return { ...d, message: d.message.replace(/^line \d+: /, `line ${line}: `), data: { ...d.data, line } };
+  const { line: _line, ...data } = d.data;
+  return { ...d, message: d.message.replace(/^line \d+: /, `${unit} ${n}: `), data: { ...data, [unit]: n } };
 }
 
 /** A parsed NDJSON line that is a HAR document or an HTTP request object (method and URL, no packet field). */

@@ -14,7 +14,8 @@ import type { Rule } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSql, type LogFilterCounts, type LogFilterDiff, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, type Dialect } from '../sql/index.js';
 import { flowSource } from './sql-engine.js';
-import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { rowObject } from './parquet-rows.js';
 
 /** Options of {@link countDiffOnEngine}. */
 export interface EngineDiffOptions {
@@ -26,6 +27,11 @@ export interface EngineDiffOptions {
   diff?: RulesetDiff;
   /** Examples kept per pair and per region (default 3). */
   examples?: number;
+  /**
+   * A ClickHouse server (`http://host:8123`) instead of chdb, with `engine: 'clickhouse'`: the files are
+   * then one table name (`flows` or `db.flows`) with a column per field, as `simulateOnEngine` reads it.
+   */
+  clickhouseUrl?: string;
 }
 
 /** What {@link countDiffOnEngine} returns: the counts, or (not ok) the diagnostics that stopped it. */
@@ -64,11 +70,7 @@ async function readBack(run: SqlRunner, dialect: Dialect, relation: string, text
 }
 
 /** A row read back: JSON members, NULLs (Parquet's missing values) left out. */
-function objectOf(text: string | undefined): Record<string, unknown> {
-  const v = JSON.parse(text ?? '{}') as Record<string, unknown>;
-  for (const k of Object.keys(v)) if (v[k] === null) delete v[k];
-  return v;
-}
+const objectOf = rowObject;
 
 /**
  * Count the packets of flow files whose outcome changes between two network-phase rulesets, on an
@@ -83,8 +85,14 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const counter = new DiffCounter(oldRuleset, newRuleset, { lists, serviceToken: options.serviceToken, phase: options.phase, diff: options.diff, examples: options.examples });
   const dialect = dialectOf(options.engine);
-  if (files.some(isParquet) && !files.every(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
-  const run = await openEngine(options.engine);
+  const server = options.clickhouseUrl;
+  if (server !== undefined) {
+    // Checked before connecting: a usage mistake, not a failure to read.
+    if (options.engine !== 'clickhouse') throw new Error('a ClickHouse URL goes with the clickhouse engine');
+    if (files.length !== 1) throw new Error('give one ClickHouse table (NAME or DATABASE.NAME) to count over');
+    clickHouseTable(files[0]!, (s) => dialect.identifier(s));
+  } else if (files.some(isParquet) && !files.every(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
+  const run = server !== undefined ? await openClickHouseServer(server) : await openEngine(options.engine);
   try {
     const read = new Set<string>();
     for (const side of [oldRuleset, newRuleset]) for (const f of compileRuleset(side, { lists, serviceToken: options.serviceToken }).fields) read.add(f);
@@ -92,7 +100,7 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
     const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS flows', { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
     if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
     for (const f of probe.fields) read.add(f);
-    const { from, settings } = await flowSource(run, dialect, files, read, false);
+    const { from, settings } = await flowSource(run, dialect, files, read, server !== undefined);
     const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
     const grouped = groups(await run.rows(withRoom(query.sql!, settings)));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
@@ -151,19 +159,4 @@ export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: s
 /** A JSON line column as text (DuckDB's JSON type cast; ClickHouse's String as it is). */
 function textOf(dialect: Dialect, col: string): string {
   return dialect.source.lineText.replace(dialect.source.lineColumn, col);
-}
-
-/**
- * The rows of Parquet files as objects (NULL columns left out: missing), in file order, read by DuckDB:
- * for the in-process counts over Parquet, which the simulator's own readers do not read.
- */
-export async function readParquetObjects(files: readonly string[]): Promise<Record<string, unknown>[]> {
-  const dialect = dialectOf('duckdb');
-  const parquet = dialect.source.parquet(files);
-  const run = await openEngine('duckdb');
-  try {
-    return (await run.rows(`SELECT ${parquet.rowJson} AS t FROM ${parquet.from}`)).map((r) => objectOf(String(r['t'])));
-  } finally {
-    await run.close();
-  }
 }

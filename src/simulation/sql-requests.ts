@@ -13,9 +13,9 @@
  */
 import type { Diagnostic } from '../diagnostics/index.js';
 import { HTTP_SCHEME, ListCatalog, referencedFields, checkExpression, type ListItems } from '../expression/index.js';
-import { compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
+import { compileRuleset, type SimulationSummary } from '../engine/index.js';
 import { logpushRecord, LogpushMissing } from '../http/index.js';
-import { rulesetDiagnostic, type Rule, type Ruleset } from '../ruleset/index.js';
+import type { Rule, Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
 import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
@@ -151,8 +151,8 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
   const examples = options.examplesPerRule ?? 3;
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });
   diagnostics.push(...compiled.diagnostics);
-  // As in process without a country/ASN table (an engine takes none): only the lines' own values count.
-  if (readsGeoFields(compiled.fields)) diagnostics.push(rulesetDiagnostic('simulation-no-geoip', 'the ruleset reads country/ASN fields but no country/ASN table was given: those fields are missing for every packet that does not carry them', ''));
+  // As in process, no country/ASN-table warning: Logpush lines carry ClientCountry and ClientASN, and
+  // lines lacking them are named by http-logpush-missing-field.
   const dialect = dialectOf(options.engine);
   const fields = fieldsRead([body], lists, options.serviceToken);
   const summaryOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, requests: true };

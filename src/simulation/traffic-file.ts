@@ -1,15 +1,18 @@
 /**
  * The records of a traffic file, one by one, as the semantic diff counts them: packets of a pcap/pcapng
  * capture or NDJSON packet objects; requests as NDJSON request objects, Logpush `http_requests` lines
- * (told by each line) or a HAR file (src/http/traffic.ts, which the playground's diff tab reads too). `rulekit diff --against` and the language server's diff lenses both
- * read through here, so both count the same records.
+ * (told by each line; NDJSON gzip-compressed or not, or Parquet rows) or a HAR file (src/http/traffic.ts,
+ * which the playground's diff tab reads too). `rulekit diff --against` and the language server's diff
+ * lenses both read through here, so both count the same records. Parquet is read by ./parquet-rows.ts,
+ * as `rulekit simulate` reads it.
  * @module
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
 import { readTrafficRecords as readHttpTraffic } from '../http/index.js';
-import { readParquetObjects } from './sql-diff.js';
+import { readParquetObjects } from './parquet-rows.js';
 
 /** A traffic file that cannot be read as asked: the message names the file (and line) and says why. */
 export class TrafficFileError extends Error {
@@ -37,12 +40,17 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
   } finally {
     await fd.close();
   }
+  // gzip (told by its magic bytes, whatever the name): what it holds is told by its own first bytes.
+  // The records are held in memory all the same (the counts keep examples), so it is inflated whole.
+  const inflated = head[0] === 0x1f && head[1] === 0x8b ? gunzipOf(path, await readFile(path)) : undefined;
+  if (inflated) head.set(inflated.subarray(0, 4));
+  const textOf = async (): Promise<string> => (inflated ?? (await readFile(path))).toString('utf8').replace(/^\uFEFF/, '');
   if (unit === 'request') {
     if (captureFormatOf(head)) throw new TrafficFileError(`${path}: a packet capture, but the rulesets compared read HTTP requests: give NDJSON request objects, Logpush http_requests lines or a HAR file`);
     // Parquet rows (Logpush http_requests lines stored as Parquet, or request objects), read by DuckDB and
     // then read as the same lines would be in NDJSON: one reader decides what a request is.
     const parquet = /\.parquet$/i.test(path);
-    const read = await requestRecords(path, parquet ? (await readParquetObjects([path])).map((row) => JSON.stringify(row)).join('\n') : await textOf(path));
+    const read = await requestRecords(path, parquet ? (await readParquetObjects([path])).map((row) => JSON.stringify(row)).join('\n') : await textOf());
     read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
     return parquet ? 'row' : read.lines ? 'line' : 'entry';
   }
@@ -53,13 +61,13 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
   }
   if (captureFormatOf(head)) {
     let index = 0;
-    for await (const record of readCapture(createReadStream(path))) {
+    for await (const record of readCapture(inflated ? [inflated] : createReadStream(path))) {
       const { packet } = decodePacket(record, { problems: false });
       each(packet as unknown as Record<string, unknown>, index++);
     }
     return 'frame';
   }
-  const text = await textOf(path);
+  const text = await textOf();
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
     let packet: unknown;
@@ -75,10 +83,6 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
   return 'line';
 }
 
-async function textOf(path: string): Promise<string> {
-  return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
-}
-
 /** The records of an HTTP input (src/http/traffic.ts); the first line that is no request is an error naming it. */
 async function requestRecords(path: string, text: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
   const read = readHttpTraffic(text);
@@ -89,4 +93,13 @@ async function requestRecords(path: string, text: string): Promise<{ records: Re
     throw new TrafficFileError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
   }
   return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
+}
+
+/** A gzip file's content; a damaged one is an error naming the file. */
+function gunzipOf(path: string, bytes: Buffer): Buffer {
+  try {
+    return gunzipSync(bytes);
+  } catch (e) {
+    throw new TrafficFileError(`${path}: gzip data that cannot be inflated (${(e as Error).message})`);
+  }
 }

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readParquetObjects } from '../../src/simulation/index.js';
 import { sqlString } from '../../src/sql/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -40,23 +39,19 @@ describe('simulate --engine over Logpush lines', () => {
     await con.run(`COPY (SELECT * FROM read_json_auto(${sqlString(LINES)})) TO ${sqlString(typed)} (FORMAT parquet)`);
     con.closeSync();
     db.closeSync();
-    // In process, Parquet rows are read by DuckDB as the diff reads them: the same lines as NDJSON.
-    const fromParquet = join(dir, 'parquet-lines.ndjson');
-    writeFileSync(fromParquet, (await readParquetObjects([parquet])).map((r) => JSON.stringify(r)).join('\n') + '\n');
     for (const ruleset of ['examples/http-waf.json', 'examples/http-early.json']) {
-      const want = rulekit(['simulate', ruleset, LINES]);
-      expect(want.code).toBe(0);
-      expect(want.out).toContain('requests 6');
-      expect(rulekit(['simulate', ruleset, fromParquet]).out).toBe(want.out);
-      for (const engine of ['duckdb', 'clickhouse']) {
-        for (const input of [LINES, gz, parquet]) {
+      for (const input of [LINES, gz, parquet]) {
+        const want = rulekit(['simulate', ruleset, input]);
+        expect(want.code).toBe(0);
+        expect(want.out).toContain('requests 6');
+        for (const engine of ['duckdb', 'clickhouse']) {
           const got = rulekit(['simulate', ruleset, input, '--engine', engine]);
           expect(got.err, `${engine} ${input}`).toBe('');
           expect(got.out, `${engine} ${input}`).toBe(want.out);
         }
       }
     }
-    expect(rulekit(['simulate', 'examples/http-waf.json', typed, '--engine', 'duckdb']).out).toBe(rulekit(['simulate', 'examples/http-waf.json', LINES]).out);
+    expect(rulekit(['simulate', 'examples/http-waf.json', typed, '--engine', 'duckdb']).out).toBe(rulekit(['simulate', 'examples/http-waf.json', typed]).out);
     const zoned = rulekit(['simulate', 'examples/http-early.json', typed, '--engine', 'duckdb']);
     expect(zoned.code).toBe(1);
     expect(zoned.err).toContain('[sql-inexact-value]');

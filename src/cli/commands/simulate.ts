@@ -5,9 +5,9 @@ import { write } from './options.js';
 
 export function register(program: Command): void {
   program.command('simulate')
-    .description('run packets (pcap, pcapng or NDJSON; - for stdin) through a ruleset, or HTTP requests (HAR or NDJSON) through an HTTP-phase ruleset, and summarise per rule')
+    .description('run packets (pcap, pcapng, NDJSON or Parquet flows; - for stdin) through a ruleset, or HTTP requests (HAR, NDJSON request objects, Logpush http_requests lines as NDJSON or Parquet) through an HTTP-phase ruleset, and summarise per rule; gzip-compressed inputs are read as what they hold')
     .argument('<ruleset>', 'ruleset JSON file (a create body, or {"rules": [...]}); its phase says whether it reads packets or HTTP requests')
-    .argument('<input>', 'capture (.pcap/.pcapng) or NDJSON of packet objects; for an HTTP phase a HAR file or NDJSON request objects; - for stdin')
+    .argument('<input>', 'capture (.pcap/.pcapng), NDJSON packet objects or Parquet flows; for an HTTP phase a HAR file, NDJSON request objects or Logpush http_requests lines (NDJSON or Parquet); gzip or not; - for stdin (not Parquet)')
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]}')
     .option('--geoip <path>', 'country/ASN table: CSV of cidr,country,asn or a MaxMind .mmdb')
     .option('--colo <name>', 'data center name for cf.colo.name')

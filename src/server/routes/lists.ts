@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseExpression, referencedLists } from '../../expression/index.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ItemsWrite, StoredList, StoredListKind } from '../store/index.js';
-import { newListId } from '../store/list-ids.js';
+import { randomId as newListId } from '../store/index.js';
 import { timestamp } from '../records.js';
 import { sendError, sendErrors, sendResult, serverDiagnostic } from '../envelope.js';
 import { bodyOf, dryRunOf, EnvelopeError, type RouteContext } from './common.js';

@@ -18,6 +18,7 @@ export { ruleContent, sameRule, storedRule, STORED_RULE_MEMBERS, STORED_RULESET_
 export { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 export { openSqliteStore } from './sqlite.js';
 export { DataDirLockedError, lockDataDir, type DataDirLock } from './dir-lock.js';
+export { randomId } from './random-ids.js';
 export { openPostgresStore } from './postgres.js';
 
 /** Where the store lives. */

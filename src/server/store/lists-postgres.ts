@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import type { ItemsPage, ItemsWrite, ListStore, ListWriteLimits, StoredBulkOperation, StoredList, StoredListItem, WriteOptions } from './types.js';
 import { itemOf, itemsLimitError, listOf, operationOf, pageOf } from './lists-sqlite.js';
-import { newListId } from './list-ids.js';
+import { randomId as newListId } from './random-ids.js';
 
 /** A query outside a transaction. */
 export type PostgresRead = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;

@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ItemsPage, ItemsWrite, ListItemInput, ListStore, ListWriteLimits, StoredBulkOperation, StoredList, StoredListItem, WriteOptions } from './types.js';
-import { newListId } from './list-ids.js';
+import { randomId as newListId } from './random-ids.js';
 
 /** Runs `fn` as one write of the store's group commit. */
 export type SqliteWrite = <T>(fn: () => T, dryRun: boolean | undefined) => Promise<T>;
