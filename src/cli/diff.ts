@@ -18,7 +18,7 @@ import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsG
 import { checkAgainst, diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
-import { countDiffOnEngine, readTrafficFile, TrafficFileError, type SqlEngineName } from '../simulation/index.js';
+import { countDiffOnEngine, countRequestDiffOnEngine, readTrafficFile, TrafficFileError, type SqlEngineName } from '../simulation/index.js';
 import { loadLists } from './lists.js';
 
 /** Options of the diff command. */
@@ -165,26 +165,31 @@ function pairSides(olds: Side[], news: Side[], resource: string | undefined): [S
 }
 
 /**
- * `--engine`: each pair's counts from one query over the flow files (or a ClickHouse server's table of
- * flows). Network-phase rulesets only (the engines' SQL reads flows); a capture is refused. False when a
- * side has no SQL form (said on stderr).
+ * `--engine`: each pair's counts from one query: over flow files (or a ClickHouse server's table of flows)
+ * for network-phase rulesets, over Logpush http_requests files for HTTP phases; a capture is refused.
+ * False when a side has no SQL form, or the lines hold values SQL does not read exactly (said on stderr).
  */
 async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffReport[], pairs: [Side | undefined, Side | undefined][], options: { lists?: unknown; serviceToken?: string; phase?: string }, examples: number, note: (s: string) => void, clickhouseUrl?: string): Promise<boolean> {
-  if (reports.some((r) => r.diff.unit === 'request')) throw new UsageError('--engine counts packets of flow files for network-phase rulesets; count HTTP requests in this process (leave out --engine)');
+  const requests = reports.map((r) => r.diff.unit === 'request');
+  if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
+  if (requests[0] && clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts a server table of flows for network-phase rulesets; count HTTP requests over Logpush files with --engine duckdb|clickhouse (no URL), or in this process');
+  if (requests[0] && /\.har$/i.test(path)) throw new UsageError(`${path}: a HAR file, but --engine reads Logpush http_requests lines (NDJSON or Parquet); count it in this process (leave out --engine)`);
   if (clickhouseUrl === undefined && !/[*?[]/.test(path)) {
     const head = new Uint8Array(4);
     const fd = await open(path, 'r');
     await fd.read(head, 0, 4, 0);
     await fd.close();
     const format = captureFormatOf(head);
-    if (format) throw new UsageError(`${path} is a ${format} capture, but --engine reads flow rows (NDJSON or Parquet, one packet object per row); count the capture in this process (leave out --engine)`);
+    if (format) throw new UsageError(`${path} is a ${format} capture, but --engine reads ${requests[0] ? 'Logpush http_requests lines (NDJSON or Parquet)' : 'flow rows (NDJSON or Parquet, one packet object per row)'}; count the capture in this process (leave out --engine)`);
   }
   for (const [i, r] of reports.entries()) {
     const [o, n] = pairs[i]!;
     const empty = { rules: [] };
     let got;
     try {
-      got = await countDiffOnEngine((o?.ruleset ?? empty) as never, (n?.ruleset ?? empty) as never, [path], { engine, lists: options.lists as never, serviceToken: options.serviceToken, phase: options.phase, diff: r.diff, examples, clickhouseUrl });
+      const pair = [(o?.ruleset ?? empty) as never, (n?.ruleset ?? empty) as never, [path]] as const;
+      const common = { engine, lists: options.lists as never, serviceToken: options.serviceToken, phase: options.phase, diff: r.diff, examples };
+      got = requests[i] ? await countRequestDiffOnEngine(...pair, common) : await countDiffOnEngine(...pair, { ...common, clickhouseUrl });
     } catch (e) {
       if (e instanceof Error && e.name === 'MissingPartError') throw e;
       const message = (e as Error).message.split('\n')[0]!;
@@ -192,9 +197,15 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
       if (clickhouseUrl !== undefined && /^(--clickhouse-url|give )/.test(message)) throw new UsageError(message);
       throw new UsageError(`${path}: ${clickhouseUrl === undefined ? engine : `the ClickHouse server at ${hostOf(clickhouseUrl)}`} could not read it: ${message}`);
     }
+    const notLines = got.diagnostics.find((d) => d.code === 'sql-not-logpush-lines');
+    if (notLines) throw new UsageError(`${path}: ${notLines.message}`);
     if (!got.ok) {
-      for (const d of got.diagnostics.filter((x) => x.severity === 'error')) note(`rulekit: ${r.name}: the ${String(d.data?.['side'] ?? '')} ruleset${d.pointer ? ` at ${d.pointer}` : ''}: ${d.severity}: ${d.message} [${d.code}]\n`);
-      note(`rulekit: ${r.name}: the rulesets cannot be counted on ${engine} (a rule without an exact SQL form); count in this process (leave out --engine)\n`);
+      for (const d of got.diagnostics.filter((x) => x.severity === 'error')) {
+        const side = d.data?.['side'];
+        note(`rulekit: ${r.name}: ${side !== undefined ? `the ${String(side)} ruleset${d.pointer ? ` at ${d.pointer}` : ''}: ` : ''}${d.severity}: ${d.message} [${d.code}]\n`);
+      }
+      const why = got.diagnostics.some((d) => d.code === 'sql-no-exact-form') ? 'a rule or field without an exact SQL form' : 'lines it does not read exactly';
+      note(`rulekit: ${r.name}: the rulesets cannot be counted on ${engine} (${why}); count in this process (leave out --engine)\n`);
       return false;
     }
     r.counts = got.counts;

@@ -145,6 +145,7 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
     checkRegularFile(inputPath);
     captureRefusal(inputPath, captureFormatOf(readHead(inputPath)));
   } else if (options.clickhouseUrl === undefined) captureRefusal(inputPath, /\.(?:pcapng|pcap|cap)$/i.test(inputPath) ? 'pcap' : undefined);
+  if (isHttpText(rulesetText) && /\.har$/i.test(inputPath)) throw new UsageError(`${inputPath}: a HAR file, but --engine reads Logpush http_requests lines (NDJSON or Parquet) for HTTP phases; simulate it in this process (leave out --engine)`);
   const lists = await loadLists(options.lists);
   const started = performance.now();
   let report;
@@ -153,6 +154,9 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // Request objects are an input an engine does not read (a usage matter, as a capture is).
+  const notLines = report.diagnostics.find((d) => d.code === 'sql-not-logpush-lines');
+  if (notLines) throw new UsageError(`${inputPath}: ${notLines.message}`);
   if (!report.ok) {
     const src = new SourceText(rulesetText);
     for (const d of report.diagnostics) process.stderr.write((d.code.startsWith('simulation-') ? diagnosticLine(d) : renderRulesetDiagnostic(src, d, rulesetPath, useColor(options.color, process.stderr))) + '\n');
@@ -163,7 +167,8 @@ async function engineCommand(rulesetText: string, rulesetPath: string, inputPath
     process.stderr.write(`stats: ${report.summary.packets} packets in ${seconds.toFixed(2)} s = ${Math.round(report.summary.packets / seconds)} packets/s on ${options.engine}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MB\n`);
   }
   if (options.format === 'json') out(JSON.stringify({ summary: report.summary, diagnostics: report.diagnostics }, null, 2) + '\n');
-  else out(renderSummary(report.summary, report.diagnostics));
+  // HTTP requests from Parquet rows are named by row, as in process.
+  else out(renderSummary(report.summary, report.diagnostics, isHttpText(rulesetText) ? 'requests' : 'packets', isHttpText(rulesetText) && /\.parquet$/i.test(inputPath) ? 'row' : undefined));
   return 0;
 }
 

@@ -25,6 +25,8 @@ export interface DiffCountsSqlOptions extends Pick<DiffOptions, 'lists' | 'servi
   examples?: number;
   /** The column holding each row's number in the input (default `rn`). */
   rowNumber?: string;
+  /** The rows are HTTP requests, a request table's (src/sql/requests.ts), for HTTP-phase rulesets. */
+  requests?: boolean;
 }
 
 /** What {@link diffCountsSql} returns. */
@@ -45,7 +47,8 @@ const V6_BASE = 1n << 33n;
 /** The rows of the flow table `from` (a parenthesised subquery with an alias), grouped as {@link DiffCountsSql.sql} says. */
 export function diffCountsSql(oldRuleset: { rules: readonly Rule[] }, newRuleset: { rules: readonly Rule[] }, diff: RulesetDiff, from: string, options: DiffCountsSqlOptions = {}): DiffCountsSql {
   const d = dialectOf(options.dialect);
-  const sqlOptions = { dialect: options.dialect, lists: options.lists, serviceToken: options.serviceToken, aliasColumns: true };
+  // A request table holds each field once (aliases read their targets); a flow table may hold aliases too.
+  const sqlOptions = { dialect: options.dialect, lists: options.lists, serviceToken: options.serviceToken, aliasColumns: !options.requests, requests: options.requests };
   const sides = [rulesetToSql(oldRuleset, sqlOptions), rulesetToSql(newRuleset, sqlOptions)] as const;
   const diagnostics: Diagnostic[] = sides.flatMap((s, i) => s.diagnostics.map((x) => ({ ...x, data: { ...x.data, side: i ? 'new' : 'old' } })));
   const fields = new Set<string>();

@@ -20,7 +20,7 @@ export { httpDiagnostic } from './diagnostic.js';
 export { requestRecord, parseCookieHeader, HTTP_RECORD_SOURCES, type HttpRequest, type NameValue } from './record.js';
 export { readHar, isHar } from './har.js';
 export { readNdjsonRequests, readRequestObject } from './ndjson.js';
-export { isLogpushLine, logpushRecord, LogpushMissing, LOGPUSH_REQUEST_FIELDS, RULE_FIELD_NEEDS, type LogpushRecord, type LogpushRequestField } from './logpush.js';
+export { isLogpushLine, logpushRecord, LogpushMissing, LOGPUSH_REQUEST_FIELDS, LOGPUSH_CONSTANT_FIELDS, LOGPUSH_SIGNATURE, RULE_FIELD_NEEDS, type LogpushRecord, type LogpushRequestField, type LogpushSqlReading } from './logpush.js';
 export { simulateRequests, executeNotSimulated } from './simulate.js';
 export { readTrafficRecords, type TrafficRecord, type TrafficRecords } from './traffic.js';
 export { splitUrl, normalizePath, removeDotSegments, pathExtension, type UrlParts } from './url.js';

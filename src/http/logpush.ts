@@ -21,6 +21,30 @@ export interface LogpushRequestField {
   rule: readonly string[];
   /** How, in words (docs/http-requests.md). */
   how: string;
+  /**
+   * How SQL reads each rule field this row gives alone from the Logpush field's JSON value, the same way
+   * {@link logpushRecord} does (src/sql/requests.ts writes each kind); a rule field without a reading here
+   * has no exact SQL form.
+   */
+  sql?: Readonly<Record<string, LogpushSqlReading>>;
+}
+
+/**
+ * One rule field read in SQL from a Logpush field's value `v` (each kind is what {@link logpushRecord}
+ * makes of `v`; `String(v)` and `Number(v)` are JavaScript's):
+ * - `text`: `String(v)`; `upper`: upper-cased; `version`: the HTTP version as the record holds it
+ *   (trimmed, upper-cased, `H2` → `HTTP/2`); `client-tcp`: that version is not HTTP/3; `address`: the text
+ *   when it is an address; `country`: two letters or digits, upper-cased; `tls`: `none` → empty;
+ *   `media-type`: the part before `;`, trimmed and lower-cased;
+ * - `integer`: `Number(v)` where a whole number; `finite`: where finite; `seconds` / `milliseconds`: of a
+ *   timestamp (`millisOf`);
+ * - `zero` / `empty`: 0 or `''` wherever the field is present.
+ * `header`: a header map (`RequestHeaders`) whose member of that name (any case) would give the value
+ * instead: a line that has one is not read in SQL.
+ */
+export interface LogpushSqlReading {
+  kind: 'text' | 'upper' | 'version' | 'client-tcp' | 'address' | 'country' | 'tls' | 'media-type' | 'integer' | 'finite' | 'seconds' | 'milliseconds' | 'zero' | 'empty';
+  header?: { logpush: string; name: string };
 }
 
 const URI_FIELDS = [
@@ -35,31 +59,31 @@ const RESPONSE_HEADER_FIELDS = ['http.response.headers', 'http.response.headers.
 
 /** The table: each Logpush field the reader reads, and what it gives. */
 export const LOGPUSH_REQUEST_FIELDS: readonly LogpushRequestField[] = [
-  { logpush: 'ClientRequestMethod', rule: ['http.request.method'], how: 'the method' },
-  { logpush: 'ClientRequestProtocol', rule: ['http.request.version', 'cf.edge.client_tcp'], how: 'the HTTP version (HTTP/3: not TCP)' },
+  { logpush: 'ClientRequestMethod', rule: ['http.request.method'], how: 'the method', sql: { 'http.request.method': { kind: 'upper' } } },
+  { logpush: 'ClientRequestProtocol', rule: ['http.request.version', 'cf.edge.client_tcp'], how: 'the HTTP version (HTTP/3: not TCP)', sql: { 'http.request.version': { kind: 'version' }, 'cf.edge.client_tcp': { kind: 'client-tcp' } } },
   { logpush: 'ClientRequestScheme', rule: ['ssl', ...FULL_URI], how: 'https or http' },
-  { logpush: 'ClientRequestHost', rule: ['http.host', ...FULL_URI], how: 'the Host' },
+  { logpush: 'ClientRequestHost', rule: ['http.host', ...FULL_URI], how: 'the Host', sql: { 'http.host': { kind: 'text' } } },
   { logpush: 'ClientRequestURI', rule: [...URI_FIELDS, ...FULL_URI], how: 'the path and query as sent' },
-  { logpush: 'ClientRequestUserAgent', rule: ['http.user_agent'], how: 'the User-Agent header' },
-  { logpush: 'ClientRequestReferer', rule: ['http.referer'], how: 'the Referer header' },
+  { logpush: 'ClientRequestUserAgent', rule: ['http.user_agent'], how: 'the User-Agent header', sql: { 'http.user_agent': { kind: 'text', header: { logpush: 'RequestHeaders', name: 'user-agent' } } } },
+  { logpush: 'ClientRequestReferer', rule: ['http.referer'], how: 'the Referer header', sql: { 'http.referer': { kind: 'text', header: { logpush: 'RequestHeaders', name: 'referer' } } } },
   { logpush: 'RequestHeaders', rule: HEADER_FIELDS, how: 'the request headers the zone’s http_log_custom_fields rules log (only those)' },
   { logpush: 'Cookies', rule: ['http.request.cookies', 'http.cookie'], how: 'the cookies the zone’s custom fields rules log (only those)' },
-  { logpush: 'ClientIP', rule: ['ip.src'], how: 'the client address' },
-  { logpush: 'ClientCountry', rule: ['ip.src.country'], how: 'the client’s country (upper-cased)' },
-  { logpush: 'ClientASN', rule: ['ip.src.asnum'], how: 'the client’s AS number' },
-  { logpush: 'EdgeServerIP', rule: ['cf.edge.server_ip'], how: 'the edge address the request reached' },
-  { logpush: 'EdgeStartTimestamp', rule: ['http.request.timestamp.sec', 'http.request.timestamp.msec'], how: 'when the edge received the request (RFC 3339, or Unix seconds or nanoseconds)' },
-  { logpush: 'EdgeResponseStatus', rule: ['http.response.code', 'cf.response.1xxx_code', 'cf.response.error_type'], how: 'the status the edge answered' },
+  { logpush: 'ClientIP', rule: ['ip.src'], how: 'the client address', sql: { 'ip.src': { kind: 'address' } } },
+  { logpush: 'ClientCountry', rule: ['ip.src.country'], how: 'the client’s country (upper-cased)', sql: { 'ip.src.country': { kind: 'country' } } },
+  { logpush: 'ClientASN', rule: ['ip.src.asnum'], how: 'the client’s AS number', sql: { 'ip.src.asnum': { kind: 'integer' } } },
+  { logpush: 'EdgeServerIP', rule: ['cf.edge.server_ip'], how: 'the edge address the request reached', sql: { 'cf.edge.server_ip': { kind: 'address' } } },
+  { logpush: 'EdgeStartTimestamp', rule: ['http.request.timestamp.sec', 'http.request.timestamp.msec'], how: 'when the edge received the request (RFC 3339, or Unix seconds or nanoseconds)', sql: { 'http.request.timestamp.sec': { kind: 'seconds' }, 'http.request.timestamp.msec': { kind: 'milliseconds' } } },
+  { logpush: 'EdgeResponseStatus', rule: ['http.response.code', 'cf.response.1xxx_code', 'cf.response.error_type'], how: 'the status the edge answered', sql: { 'http.response.code': { kind: 'integer' }, 'cf.response.1xxx_code': { kind: 'zero' }, 'cf.response.error_type': { kind: 'empty' } } },
   { logpush: 'ResponseHeaders', rule: RESPONSE_HEADER_FIELDS, how: 'the response headers the zone’s custom fields rules log (only those)' },
-  { logpush: 'EdgeResponseContentType', rule: ['http.response.content_type.media_type'], how: 'the response’s Content-Type' },
-  { logpush: 'BotScore', rule: ['cf.bot_management.score'], how: 'the bot score (Bot Management)' },
-  { logpush: 'VerifiedBotCategory', rule: ['cf.verified_bot_category'], how: 'the verified bot’s category' },
-  { logpush: 'WAFAttackScore', rule: ['cf.waf.score'], how: 'the WAF attack score' },
-  { logpush: 'WAFSQLiAttackScore', rule: ['cf.waf.score.sqli'], how: 'the SQLi attack score' },
-  { logpush: 'WAFXSSAttackScore', rule: ['cf.waf.score.xss'], how: 'the XSS attack score' },
-  { logpush: 'WAFRCEAttackScore', rule: ['cf.waf.score.rce'], how: 'the RCE attack score' },
-  { logpush: 'ClientSSLProtocol', rule: ['cf.tls_version'], how: 'the TLS version (none: not TLS)' },
-  { logpush: 'RayID', rule: ['cf.ray_id'], how: 'the Ray ID' },
+  { logpush: 'EdgeResponseContentType', rule: ['http.response.content_type.media_type'], how: 'the response’s Content-Type', sql: { 'http.response.content_type.media_type': { kind: 'media-type', header: { logpush: 'ResponseHeaders', name: 'content-type' } } } },
+  { logpush: 'BotScore', rule: ['cf.bot_management.score'], how: 'the bot score (Bot Management)', sql: { 'cf.bot_management.score': { kind: 'finite' } } },
+  { logpush: 'VerifiedBotCategory', rule: ['cf.verified_bot_category'], how: 'the verified bot’s category', sql: { 'cf.verified_bot_category': { kind: 'text' } } },
+  { logpush: 'WAFAttackScore', rule: ['cf.waf.score'], how: 'the WAF attack score', sql: { 'cf.waf.score': { kind: 'finite' } } },
+  { logpush: 'WAFSQLiAttackScore', rule: ['cf.waf.score.sqli'], how: 'the SQLi attack score', sql: { 'cf.waf.score.sqli': { kind: 'finite' } } },
+  { logpush: 'WAFXSSAttackScore', rule: ['cf.waf.score.xss'], how: 'the XSS attack score', sql: { 'cf.waf.score.xss': { kind: 'finite' } } },
+  { logpush: 'WAFRCEAttackScore', rule: ['cf.waf.score.rce'], how: 'the RCE attack score', sql: { 'cf.waf.score.rce': { kind: 'finite' } } },
+  { logpush: 'ClientSSLProtocol', rule: ['cf.tls_version'], how: 'the TLS version (none: not TLS)', sql: { 'cf.tls_version': { kind: 'tls' } } },
+  { logpush: 'RayID', rule: ['cf.ray_id'], how: 'the Ray ID', sql: { 'cf.ray_id': { kind: 'text' } } },
 ];
 
 /** Rule field → every Logpush field it needs (a full URI needs the scheme, the host and the URI). */
@@ -69,17 +93,21 @@ export const RULE_FIELD_NEEDS: ReadonlyMap<string, readonly string[]> = (() => {
   return needs;
 })();
 
-/** Rule fields whose value is the same for every request (the reference documents them so): kept. */
-const CONSTANTS = new Set(['cf.threat_score', 'cf.worker.upstream_zone']);
+/** Rule fields whose value is the same for every request (the reference documents them so): kept, with that value. */
+export const LOGPUSH_CONSTANT_FIELDS: ReadonlyMap<string, number | string> = new Map<string, number | string>([
+  ['cf.threat_score', 0],
+  ['cf.worker.upstream_zone', ''],
+]);
+const CONSTANTS = LOGPUSH_CONSTANT_FIELDS;
 
 /** The Logpush fields whose presence tells a line of `http_requests` from rulekit's own request objects. */
-const SIGNATURE = ['ClientRequestHost', 'ClientRequestMethod', 'ClientRequestURI', 'EdgeStartTimestamp', 'RayID'];
+export const LOGPUSH_SIGNATURE: readonly string[] = ['ClientRequestHost', 'ClientRequestMethod', 'ClientRequestURI', 'EdgeStartTimestamp', 'RayID'];
 
 /** Whether a parsed NDJSON value is a Logpush `http_requests` line (not a request object `{method, url}`). */
 export function isLogpushLine(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const o = value as Record<string, unknown>;
-  return !('method' in o) && !('url' in o) && SIGNATURE.some((k) => k in o);
+  return !('method' in o) && !('url' in o) && LOGPUSH_SIGNATURE.some((k) => k in o);
 }
 
 const present = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null && o[key] !== '';
@@ -186,6 +214,18 @@ export class LogpushMissing {
   /** Lines read. */
   lines = 0;
   private readonly byField = new Map<string, { lines: number; logpush: Set<string> }>();
+
+  /** Count `lines` lines at once, with the lines lacking each rule field and the Logpush fields they lack (counted elsewhere: an engine). */
+  addCounted(lines: number, byField: ReadonlyMap<string, { lines: number; logpush: readonly string[] }>): void {
+    this.lines += lines;
+    for (const [field, { lines: n, logpush }] of byField) {
+      if (!n) continue;
+      let m = this.byField.get(field);
+      if (!m) this.byField.set(field, (m = { lines: 0, logpush: new Set() }));
+      m.lines += n;
+      for (const k of logpush) m.logpush.add(k);
+    }
+  }
 
   /** Count one line's missing fields. */
   add(missing: ReadonlyMap<string, readonly string[]>): void {

@@ -29,3 +29,4 @@ export { queryLogs, type LogQueryOptions, type LogQueryResult } from './sql-quer
 export { readTrafficFile, TrafficFileError, type TrafficIndex, type TrafficUnit } from './traffic-file.js';
 export { countDiffOnEngine, countLogFilterDiffOnEngine, type EngineDiffOptions, type EngineLogDiffOptions, type EngineDiffReport } from './sql-diff.js';
 export { readParquetObjects, parquetRowBatches, type ParquetBatch } from './parquet-rows.js';
+export { simulateRequestsOnEngine, countRequestDiffOnEngine, type EngineRequestSimulationOptions, type EngineRequestDiffOptions } from './sql-requests.js';

@@ -13,7 +13,8 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { hasErrors } from '../diagnostics/index.js';
 import { ListCatalog, NETWORK_SCHEME, type FieldDef, type ListItems, type Packet } from '../expression/index.js';
 import { suggest } from '../diagnostics/index.js';
-import { httpPhaseRefusal, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
+import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
+import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
@@ -180,12 +181,15 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   } catch {
     parsed = undefined; // reported by rulesetProblems
   }
-  problems.push(...httpPhaseRefusal(parsed, 'the SQL engines run network-phase rulesets over flows'));
+  // HTTP phases run over Logpush http_requests files (sql-requests.ts); a server's table is read as flows.
+  const http = isHttpRuleset(parsed);
+  if (!http || options.clickhouseUrl !== undefined) problems.push(...httpPhaseRefusal(parsed, 'the SQL engines run network-phase rulesets over flows, and HTTP-phase rulesets over Logpush http_requests files (not a ClickHouse server table)'));
   if (hasErrors(problems)) {
     if (!problems.some((d) => d.code === 'simulation-invalid-ruleset')) problems.push(rulesetDiagnostic('simulation-invalid-ruleset', `the ruleset has ${problems.filter((d) => d.severity === 'error').length} error(s); fix them to simulate`, ''));
     return { ok: false, summary: empty, diagnostics: problems };
   }
   const body = JSON.parse(rulesetText) as Ruleset;
+  if (http) return simulateRequestsOnEngine(body, files, options, problems.filter((d) => !d.pointer?.endsWith('/expression')));
   const examples = options.examplesPerRule ?? 3;
   // The in-process compilation gives the summary's rows (every rule, refs, enabled) and the fields whose values examples are checked on.
   const compiled = compileRuleset(body, { lists, serviceToken: options.serviceToken, examplesPerRule: examples });

@@ -151,6 +151,12 @@ export interface Dialect {
   endsWith(text: string, suffix: string): string;
   /** LIKE with a backslash escaping `%`, `_` and itself in the pattern. */
   like(text: string, pattern: string): string;
+  /** Whether the whole text matches an RE2 pattern (`pattern`: its source, which the dialect quotes). */
+  regexpFullMatch(text: string, pattern: string): string;
+  /** Every match of an RE2 pattern (its source) removed from the text. */
+  regexpRemoveAll(text: string, pattern: string): string;
+  /** A number (an integer) as its decimal text. */
+  toText(expr: string): string;
 
   // Arrays, and the NULL rules that differ.
   /** Some element `e` of the array satisfies `cond(e)`. */
@@ -173,6 +179,11 @@ export interface Dialect {
   // JSON text.
   /** The member `key` of the JSON object in `col`, or (no key) the JSON value `col` itself. */
   json(col: string, key?: string): JsonValueSql;
+  /**
+   * Whether the JSON object in `col` (its member `key`) has a member whose name, ASCII letters lower-cased,
+   * is `name` (lower-case ASCII, which the dialect quotes).
+   */
+  jsonHasKeyLower(col: string, key: string | undefined, name: string): string;
   /** One row per member name of the JSON object in `col` (a set-returning select-list expression). */
   jsonKeys(col: string): string;
 

@@ -13,3 +13,4 @@ export { sqlString, sqlIdentifier, sqlInt, jsonMemberPath, hasLoneSurrogate, sql
 export { SQL_DIALECTS, DIALECTS, dialectOf, type SqlDialect } from './dialects/index.js';
 export type { Dialect, JsonValueSql, SourceSql, FlowColumnTypes } from './dialect.js';
 export { SQL_CODES } from './codes.js';
+export { logpushRequestsSql, requestCheckColumn, type LogpushRequestsSql, type LogpushRequestsSqlOptions } from './requests.js';

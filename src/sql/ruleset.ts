@@ -7,15 +7,21 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { checkExpression, ListCatalog } from '../expression/index.js';
+import { checkExpression, HTTP_SCHEME, ListCatalog } from '../expression/index.js';
 import type { Rule, RuleAction, Ruleset } from '../ruleset/index.js';
-import { httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
+import { actionTerminates, httpPhaseRefusal, rulesetShapeProblems } from '../ruleset/index.js';
 import { ExpressionWriter, type ExpressionSqlOptions } from './expression.js';
 import type { Dialect } from './dialect.js';
 import { dialectOf } from './dialects/index.js';
 
 /** Options of {@link rulesetToSql}: those of an expression, since each rule's expression is written with them. */
-export type RulesetSqlOptions = ExpressionSqlOptions;
+export interface RulesetSqlOptions extends ExpressionSqlOptions {
+  /**
+   * The rows are HTTP requests (a request table: src/sql/requests.ts): an HTTP-phase ruleset is written
+   * over them, its rules read with the HTTP fields. Without, HTTP phases are refused (flows hold packets).
+   */
+  requests?: boolean;
+}
 
 /** One rule the SQL decides with. */
 export interface RuleSql {
@@ -59,7 +65,7 @@ const verdictOf = (r: { action: RuleAction }) => (r.action === 'block' ? `'block
  * ```
  */
 export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, options: RulesetSqlOptions = {}): RulesetSqlResult {
-  const http = httpPhaseRefusal(ruleset, 'SQL is written for network-phase rulesets over flows');
+  const http = options.requests ? [] : httpPhaseRefusal(ruleset, 'SQL is written for network-phase rulesets over flows');
   if (http.length) return { diagnostics: http };
   const shape = rulesetShapeProblems(ruleset);
   if (shape.length) return { diagnostics: shape };
@@ -69,8 +75,9 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
   const rules: RuleSql[] = [];
   const w = new ExpressionWriter(dialect, options.columns, options.aliasColumns, options.ipKeys);
   ruleset.rules.forEach((rule, index) => {
-    if (rule.enabled === false || (rule.action !== 'skip' && rule.action !== 'block')) return;
-    const checked = checkExpression(rule.expression, { lists, scheme: options.scheme, serviceToken: options.serviceToken });
+    // Network phases act by block and skip only; HTTP phases by every action of the catalog (a log counts as matched).
+    if (rule.enabled === false || (!options.requests && rule.action !== 'skip' && rule.action !== 'block')) return;
+    const checked = checkExpression(rule.expression, { lists, scheme: options.scheme ?? (options.requests ? HTTP_SCHEME : undefined), serviceToken: options.serviceToken });
     const at = (d: Diagnostic): Diagnostic => ({ ...d, pointer: `/rules/${index}/expression`, rangeIn: 'value' });
     diagnostics.push(...checked.diagnostics.map(at));
     // As the simulator: a rule whose expression has errors takes no part.
@@ -78,7 +85,7 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
     const before = w.problems.length;
     const sql = w.expression(checked.checked);
     diagnostics.push(...w.problems.slice(before).map(at));
-    const terminating = rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
+    const terminating = options.requests ? actionTerminates(rule.action, rule.action_parameters) : rule.action === 'block' || (rule.action_parameters as { ruleset?: unknown } | undefined)?.ruleset === 'current';
     rules.push({ index, action: rule.action, terminating, sql });
   });
   if (w.problems.length) return { diagnostics };
@@ -166,6 +173,10 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const lowest = (list: string, cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.mergeLowestIf(list, n, cond));
   const blocks = r.rules.filter((x) => x.terminating && x.action === 'block').map((x) => x.index);
   const cols = [`${sumIf('TRUE')} AS packets`, `${blocks.length ? sumIf(`d IN (${blocks.join(', ')})`) : '0'} AS blocked`, `${sumIf('d = -1')} AS default_allowed`];
+  // The other terminating actions of HTTP phases (challenges…) are verdicts of their own: `verdict ACTION`.
+  const others = new Map<string, number[]>();
+  for (const x of r.rules) if (x.terminating && x.action !== 'block' && x.action !== 'skip') others.set(x.action, [...(others.get(x.action) ?? []), x.index]);
+  for (const [action, indexes] of others) cols.push(`${sumIf(`d IN (${indexes.join(', ')})`)} AS ${dialect.identifier(`verdict ${action}`)}`);
   counts.forEach((_, i) => cols.push(`${sumIf('TRUE', `cc${i}`)} AS counted_${i}`));
   for (const x of r.rules) {
     if (x.terminating) cols.push(`${sumIf(`d = ${x.index}`)} AS matched_${x.index}`, `${sumIf(`d = ${x.index}`)} AS decided_${x.index}`, `${lowest('ex', `d = ${x.index}`)} AS examples_${x.index}`);

@@ -88,8 +88,8 @@ describe('rulekit diff --engine', () => {
     const capture = rulekit([...pair, '--against', 'examples/capture.pcap', '--engine', 'duckdb']);
     expect(capture.code).toBe(2);
     expect(capture.err).toContain('capture, but --engine reads flow rows');
-    const http = rulekit(['diff', 'examples/http-ruleset.json', 'examples/http-ruleset.json', '--against', 'examples/requests.ndjson', '--engine', 'duckdb']);
+    const http = rulekit(['diff', 'examples/http-waf.before.json', 'examples/http-waf.json', '--against', 'examples/requests.ndjson', '--engine', 'duckdb']);
     expect(http.code).toBe(2);
-    expect(http.err).toContain('network-phase rulesets');
+    expect(http.err).toContain('are not Logpush http_requests lines');
   });
 });

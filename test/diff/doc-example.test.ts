@@ -1,7 +1,8 @@
 /**
- * docs/diff.md's closing example, run as written: the command of its "A real change, counted on a
- * capture" block (two real files of the corpus and a capture) must print exactly the block's output, so
- * the page cannot drift from what `rulekit diff` says.
+ * docs/diff.md's examples, run as written: the command of its "A real change, counted on a capture"
+ * block (two real files of the corpus and a capture) and of its HTTP block counted on an engine over
+ * Logpush lines must print exactly the block's output, so the page cannot drift from what `rulekit diff`
+ * says.
  */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -34,5 +35,19 @@ describe('docs/diff.md', () => {
     expect(r.stderr.toString()).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.toString()).toBe(output);
+  });
+
+  it('the HTTP change counted over Logpush lines on an engine prints what the page shows, on DuckDB and chdb', () => {
+    const { args, output } = example('- HTTP phases: over Logpush `http_requests` lines');
+    expect(args).toContain('--engine');
+    for (const engine of ['duckdb', 'clickhouse']) {
+      const r = spawnSync(process.execPath, [CLI, ...args.map((a) => (a === 'duckdb' ? engine : a))], { cwd: ROOT, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.stderr.toString(), engine).toBe('');
+      expect(r.status, engine).toBe(0);
+      expect(r.stdout.toString(), engine).toBe(output);
+      // The same lines counted in process give the same output.
+      const here = spawnSync(process.execPath, [CLI, ...args.slice(0, args.indexOf('--engine'))], { cwd: ROOT, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+      expect(here.stdout.toString()).toBe(output);
+    }
   });
 });

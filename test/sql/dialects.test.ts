@@ -27,7 +27,7 @@ type Kind = 'string' | 'function' | 'boolean' | 'object';
 const DIALECT_MEMBERS = {
   name: 'string', title: 'string', string: 'function', identifier: 'function', flowTypes: 'object', double: 'function', toInt64: 'function', holdsFieldType: 'function',
   nullUnless: 'function', firstOf: 'function', andThen: 'function', bitAnd: 'function', contains: 'function', startsWith: 'function',
-  endsWith: 'function', like: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
+  endsWith: 'function', like: 'function', regexpFullMatch: 'function', regexpRemoveAll: 'function', toText: 'function', jsonHasKeyLower: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
   lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
@@ -131,6 +131,23 @@ for (const name of ENGINES) {
         const re = new RegExp(`^${pieces.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'su');
         const [r] = await run.rows(`SELECT ${d.contains(d.string(s), d.string(part))} AS c, ${d.startsWith(d.string(s), d.string(part))} AS sw, ${d.endsWith(d.string(s), d.string(part))} AS ew, ${d.like(d.string(s), d.string(pattern))} AS l, ${d.bitAnd(String(x), String(y))} AS b`);
         expect([bool(r!['c']), bool(r!['sw']), bool(r!['ew']), bool(r!['l']), num(r!['b'])]).toEqual([s.includes(part), s.startsWith(part), s.endsWith(part), re.test(s), Number(BigInt(x) & BigInt(y))]);
+      }), { numRuns: RUNS });
+    });
+
+    it('matches and removes RE2 patterns, writes integers as text and finds JSON keys by their lower-case name, as JavaScript does', async () => {
+      const text = fc.string({ unit: fc.constantFrom('a', 'B', '1', ' ', '\t', ';', '\n', 'é', '\u00a0', '\\', "'"), maxLength: 8 });
+      // Patterns of the kinds src/sql/requests.ts writes: classes, anchors, alternation, (?s).
+      const patterns: [string, RegExp, RegExp][] = [
+        ['[a-zA-Z0-9]{2}', /^[a-zA-Z0-9]{2}$/, /[a-zA-Z0-9]{2}/g],
+        ['[\\x00-\\x7F]*', /^[\x00-\x7F]*$/, /[\x00-\x7F]+/g],
+        ['^[\\t ]+|[\\t ]+$', /^(?:^[\t ]+|[\t ]+$)$/, /^[\t ]+|[\t ]+$/g],
+        ['(?s);.*', /^;[\s\S]*$/, /;[\s\S]*/g],
+      ];
+      await fc.assert(fc.asyncProperty(text, fc.integer({ min: -(2 ** 53), max: 2 ** 53 }), fc.constantFrom(...patterns), fc.constantFrom('User-Agent', 'user-agent', 'USER-AGENT', 'x'), async (s, n, [re2, full, all], key) => {
+        const json = d.string(JSON.stringify({ [key]: 1, nested: { [key]: 2 } }));
+        const [r] = await run.rows(`SELECT ${d.regexpFullMatch(d.string(s), re2)} AS m, ${d.regexpRemoveAll(d.string(s), re2)} AS r, ${d.toText(d.toInt64(String(n)))} AS t, ${d.jsonHasKeyLower(json, undefined, 'user-agent')} AS k, ${d.jsonHasKeyLower(json, 'nested', 'user-agent')} AS kn`);
+        const has = key.toLowerCase() === 'user-agent';
+        expect([bool(r!['m']), r!['r'], r!['t'], bool(r!['k']), bool(r!['kn'])]).toEqual([full.test(s), s.replace(all, ''), String(n), has, has]);
       }), { numRuns: RUNS });
     });
 

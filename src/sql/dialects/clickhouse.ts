@@ -146,6 +146,10 @@ export const CLICKHOUSE: Dialect = {
   endsWith: (text, suffix) => `endsWith(${text}, ${suffix})`,
   // like's pattern takes backslash escapes without an ESCAPE clause.
   like: (text, pattern) => `like(${text}, ${pattern})`,
+  // match() finds the pattern anywhere: anchored here (RE2's \\A and \\z, the text's own ends).
+  regexpFullMatch: (text, pattern) => `match(${text}, ${string(`\\A(?:${pattern})\\z`)})`,
+  regexpRemoveAll: (text, pattern) => `replaceRegexpAll(${text}, ${string(pattern)}, '')`,
+  toText: (expr) => `toString(${expr})`,
   anyElement,
   arrayPresent: (col) => `notEmpty(${col})`,
   nullableArrays: false,
@@ -154,6 +158,7 @@ export const CLICKHOUSE: Dialect = {
   mergeLowestIf: (expr, n, cond) => `arraySlice(arraySort(arrayFlatten(groupArrayIf(${expr}, ${cond}))), 1, ${n})`,
   emptyInt64Array: "CAST([], 'Array(Int64)')",
   json,
+  jsonHasKeyLower: (col, key, name) => `has(arrayMap(k -> lower(k), JSONExtractKeys(${key === undefined ? col : `${col}, ${string(key)}`})), ${string(name)})`,
   jsonKeys: (col) => `arrayJoin(JSONExtractKeys(${col}))`,
   ip,
   source: {

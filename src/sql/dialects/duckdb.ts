@@ -145,6 +145,9 @@ export const DUCKDB: Dialect = {
   startsWith: (text, prefix) => `starts_with(${text}, ${prefix})`,
   endsWith: (text, suffix) => `suffix(${text}, ${suffix})`,
   like: (text, pattern) => `${text} LIKE ${pattern} ESCAPE '\\'`,
+  regexpFullMatch: (text, pattern) => `regexp_full_match(${text}, ${string(pattern)})`,
+  regexpRemoveAll: (text, pattern) => `regexp_replace(${text}, ${string(pattern)}, '', 'g')`,
+  toText: (expr) => `CAST(${expr} AS VARCHAR)`,
   anyElement: (array, cond) => `len(list_filter(${array}, e -> ${cond('e')})) > 0`,
   arrayPresent: (col) => `${col} IS NOT NULL`,
   nullableArrays: true,
@@ -153,6 +156,7 @@ export const DUCKDB: Dialect = {
   mergeLowestIf: (expr, n, cond) => `COALESCE(list_slice(list_sort(flatten(list(${expr}) FILTER (WHERE ${cond}))), 1, ${n}), [])`,
   emptyInt64Array: '[]::BIGINT[]',
   json,
+  jsonHasKeyLower: (col, key, name) => `list_contains(list_transform(json_keys(${col}${key === undefined ? '' : `, ${memberPath(key)}`}), k -> lower(k)), ${string(name)})`,
   jsonKeys: (col) => `unnest(json_keys(${col}))`,
   ip,
   source: {
