@@ -155,6 +155,12 @@ function unknownNames(found: { names: string[]; members: boolean }): Diagnostic[
   return out;
 }
 
+/** A `SETTINGS` clause of the dialect's (`' SETTINGS a, b'`, or empty) with more items. */
+export function addSettings(clause: string, items: readonly string[]): string {
+  if (!items.length) return clause;
+  return clause.trim() ? `${clause}, ${items.join(', ')}` : ` SETTINGS ${items.join(', ')}`;
+}
+
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
 function packetOf(text: string): Packet {
   const v = JSON.parse(text) as Record<string, unknown>;
@@ -206,7 +212,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
-    const [row] = await run.rows(query.sql + settings);
+    const [row] = await run.rows(query.sql + (options.evaluation === 'lazy' ? settings : addSettings(settings, dialect.eagerSettings)));
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');

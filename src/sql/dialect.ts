@@ -141,6 +141,13 @@ export interface Dialect {
   firstOf(branches: readonly (readonly [cond: string, value: string])[], otherwise: string): string;
   /** `cond AND test`, with `test` evaluated only on the rows where `cond` holds. */
   andThen(cond: string, test: string): string;
+  /**
+   * The query settings (items of one `SETTINGS` clause, none where the engine takes none) under which
+   * {@link firstOf} and the boolean operators compute every argument over the whole block instead of
+   * evaluating them lazily, branch by branch: for a summary that computes each rule's match as a column
+   * (eager), where lazy evaluation would recompute each branch's inputs on the rows it reaches.
+   */
+  readonly eagerSettings: readonly string[];
 
   // Functions of values.
   /** The bitwise AND of two integers. */
