@@ -75,7 +75,10 @@ function json(col: string, key?: string): JsonValueSql {
 const QUAD_HEX = (t: string) =>
   `list_aggregate(list_transform(string_split(${t}, '.'), o -> lpad(lower(hex(CAST(o AS UTINYINT))), 2, '0')), 'string_agg', '')`;
 const V6_GROUPS = (t: string) => `CASE WHEN ${t} = '' THEN []::VARCHAR[] ELSE string_split(${t}, ':') END`;
-const KEY4 = `CASE WHEN regexp_full_match(s, ${string(IPV4_PATTERN)}) THEN '4' || ${QUAD_HEX('s')} END`;
+/** The IPv4 key of text `t`: guarded by the grammar, each octet (no leading zero then) printed as two hex digits. */
+const key4 = (t: string) =>
+  `CASE WHEN regexp_full_match(${t}, ${string(IPV4_PATTERN)}) THEN printf('4%02x%02x%02x%02x', ${[1, 2, 3, 4].map((i) => `CAST(split_part(${t}, '.', ${i}) AS UTINYINT)`).join(', ')}) END`;
+const KEY4 = key4('s');
 const KEY6 = [
   `CASE WHEN regexp_full_match(s, ${string(IPV6_PATTERN)}) THEN '6' || list_transform([`,
   // t: the text with a dotted-quad tail written as two hex groups.
@@ -105,7 +108,9 @@ function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | und
  * never between two `6…` keys), so a range list of both families is one list of key pairs.
  */
 const keys: IpKeySql = {
-  of: (c) => [`list_transform([${c}], s -> COALESCE(${KEY4}, ${KEY6}))[1]`],
+  // Text with a colon can only be IPv6, text without only IPv4: one family's grammar tried a row (CASE
+  // evaluates only the branch a row takes; COALESCE of both keys ran the long IPv6 pattern on every row).
+  of: (c) => [`CASE WHEN contains(${c}, ':') THEN ${key(c, 6)} ELSE ${key4(c)} END`],
   isAddress: ([k]) => `${k} IS NOT NULL`,
   inRanges: ([k], ranges) => {
     if (!ranges.length) return 'FALSE';
