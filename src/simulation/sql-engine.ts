@@ -53,10 +53,12 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
 
 /**
  * The flow table with a packet number `rn` and the raw packet (`packet`, JSON text) for examples. Packets
- * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
- * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
+ * are numbered in file order, after blank and non-object lines are dropped: from each row's position in
+ * its file where the dialect reads it (`positional`: Parquet, `parquetPositions`), else in read order
+ * (single-threaded reading where the engine would otherwise number blocks as they finish: the dialect's
+ * `readInOrder` settings).
  */
-export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[]; positional?: boolean }> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
@@ -66,8 +68,8 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
   const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string) =>
-    keyedAddresses(dialect, fields, `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber = source.rowNumber) =>
+    keyedAddresses(dialect, fields, `(SELECT ${rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -87,6 +89,14 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
     const cols = fields.map((f) => (!have.has(f.name) ? absent(f) : f.type === 'Ip' ? `${id(f.name)} AS ${named(f)}` : checkedFlowColumn(dialect, f)));
+    const positions = source.parquetPositions(files);
+    if (positions) {
+      // Numbered by position: read on every thread, and a filter on the number reads only those rows.
+      const counts: number[] = [];
+      if (positions.counts) for (const r of await run.rows(positions.counts)) counts[Number(r['i'])] = Number(r['n']);
+      const p = positions.numbered(Array.from(counts, (n) => n ?? 0));
+      return { from: (packet) => numbered(packet ? p.rowJson : undefined, cols, p.from, p.rowNumber), settings: '', ipKeys, positional: true };
+    }
     const parquet = source.parquet(files);
     return { from: (packet) => numbered(packet ? parquet.rowJson : undefined, cols, parquet.from), settings: source.readInOrder('rows'), ipKeys };
   }
@@ -207,7 +217,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const { from, settings, ipKeys, invalid = [], positional } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
@@ -232,7 +242,8 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     }
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {
-      const numbered = dialect.source.keepNumbering(from(true));
+      // A number read from the row's position needs no barrier against the filter pushed below it.
+      const numbered = positional ? `${from(true)}` : dialect.source.keepNumbering(from(true));
       const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
       const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
       const scratch: Diagnostic[] = [];

@@ -81,6 +81,15 @@ export interface SourceSql {
   columnJson(col?: string): string;
   /** Parquet files' rows: what follows `FROM`, and each row as JSON text over it. */
   parquet(files: readonly string[]): { from: string; rowJson: string };
+  /**
+   * Parquet files' rows numbered from their positions in the files (the engine's row number within a file
+   * plus the rows of the files before it), so that no ordered reading is needed; `undefined` where the
+   * engine cannot (ClickHouse: several inputs or a glob, whose files' order it does not promise).
+   * `counts`, when there are several files, is a query of each file's rows (`n`) by its place in the read
+   * order (`i`, from 0); `numbered` takes the counts so found (in that order) and gives what follows
+   * `FROM`, each row as JSON text over it, and the row's number as a select-list expression.
+   */
+  parquetPositions(files: readonly string[]): { counts?: string; numbered: (counts: readonly number[]) => { from: string; rowJson: string; rowNumber: string } } | undefined;
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
   describeParquet(files: readonly string[]): string;
   /** Named columns of a row as one JSON object's text, members named by the columns. */

@@ -172,6 +172,12 @@ export const CLICKHOUSE: Dialect = {
     // A NULL becomes 'null' and a missing member '', both of JSONType 'Null'.
     columnJson: (col) => (col === undefined ? "''" : `toJSONString(${col})`),
     parquet: (files) => ({ from: `(${files.map((f) => `SELECT * FROM file(${string(f)}, 'Parquet')`).join(' UNION ALL ')})`, rowJson: `formatRowNoNewline('JSONEachRow', *)` }),
+    // _row_number is the row's place in its file, whichever thread reads it; a glob's files come in no
+    // promised order, so only one plain file is numbered so.
+    parquetPositions: (files) =>
+      files.length === 1 && !/[*?{]/.test(files[0]!)
+        ? { numbered: () => ({ from: `file(${string(files[0]!)}, 'Parquet')`, rowJson: `formatRowNoNewline('JSONEachRow', *)`, rowNumber: '_row_number' }) }
+        : undefined,
     // `file` reads one path (or glob): the first file's columns stand for all.
     describeParquet: (files) => `DESCRIBE file(${string(files[0]!)}, 'Parquet')`,
     rowJson: (columns) => `formatRowNoNewline('JSONEachRow', ${columns.map(identifier).join(', ')})`,

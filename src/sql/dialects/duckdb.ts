@@ -174,6 +174,15 @@ export const DUCKDB: Dialect = {
     memberColumns: (files, members) => `read_json(${fileList(files)}, format = 'newline_delimited', records = true, columns = {${members.map((m) => `${string(m)}: 'JSON'`).join(', ')}})`,
     columnJson: (col) => (col === undefined ? 'CAST(NULL AS JSON)' : `to_json(${col})`),
     parquet: (files) => ({ from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)' }),
+    // file_row_number and file_index are read_parquet's own columns (not part of the row's JSON); a glob
+    // is expanded in name order, the order read_parquet reads in.
+    parquetPositions: (files) => ({
+      counts: files.length === 1 && !/[*?[{]/.test(files[0]!) ? undefined : `SELECT file_index AS i, count(*) AS n FROM read_parquet(${fileList(files)}) GROUP BY file_index`,
+      numbered: (counts) => {
+        const offsets = counts.map((_, i) => counts.slice(0, i).reduce((a, b) => a + b, 0));
+        return { from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)', rowNumber: offsets.length > 1 ? `(file_row_number + list_extract(CAST([${offsets.join(', ')}] AS BIGINT[]), CAST(file_index AS BIGINT) + 1))` : 'file_row_number' };
+      },
+    }),
     describeParquet: (files) => `DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`,
     rowJson: (columns) => `CAST(json_object(${columns.map((c) => `${string(c)}, ${identifier(c)}`).join(', ')}) AS VARCHAR)`,
     // DuckDB keeps the order rows are read in (preserve_insertion_order), threads or not.
