@@ -51,6 +51,24 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
   return new Set(rows.map((r) => String(r['column_name'] ?? r['name'])));
 }
 
+/** A flow table as {@link flowSource} reads it. */
+export interface FlowSource {
+  /** The relation (with the packet's JSON text in `packet` when asked). */
+  from: (packet: boolean) => string;
+  /** What ends a query over it (a `SETTINGS` clause, or nothing). */
+  settings: string;
+  ipKeys: Record<string, string[]>;
+  invalid?: { field: FieldDef; cond: string }[];
+  /** `rn` comes from the row's position, so a filter on it may be pushed below it. */
+  positional?: boolean;
+  /**
+   * With `linePositions`, where the engine numbers NDJSON lines: `rn` is the line's place in the file,
+   * blank and other lines counted, and this query counts those before each given line (see the dialect's
+   * `linePositions`), which turns a line's place into its packet number.
+   */
+  before?: (lines: readonly number[]) => string;
+}
+
 /**
  * The flow table with a packet number `rn` and the raw packet (`packet`, JSON text) for examples. Packets
  * are numbered in file order, after blank and non-object lines are dropped: from each row's position in
@@ -58,7 +76,7 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
  * (single-threaded reading where the engine would otherwise number blocks as they finish: the dialect's
  * `readInOrder` settings).
  */
-export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[]; positional?: boolean }> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean, options: { linePositions?: boolean } = {}): Promise<FlowSource> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
@@ -112,12 +130,16 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
   const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
-  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${source.objectLines(files)}) AS lines` : source.objectLines(files);
+  // Numbered by the line's place where the engine gives it (every thread reads), else in read order.
+  const positions = options.linePositions ? source.linePositions(files) : undefined;
+  const objects = positions?.from ?? source.objectLines(files);
+  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS lines` : objects;
   return {
     invalid: invalidValues(fields, dialect),
-    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines),
-    settings: source.readInOrder('lines'),
+    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
+    settings: positions ? '' : source.readInOrder('lines'),
     ipKeys,
+    ...(positions ? { positional: true, before: positions.before } : {}),
   };
 }
 
@@ -217,7 +239,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], positional } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const { from, settings, ipKeys, invalid = [], positional, before } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
@@ -246,9 +268,15 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
       const numbered = positional ? `${from(true)}` : dialect.source.keepNumbering(from(true));
       const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
       const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
+      // Lines' places to packet numbers: less the lines before each that are not packets.
+      const packetNumber = new Map(numbers.map((x) => [x, x]));
+      if (before) {
+        const [counts] = await run.rows(before(numbers));
+        numbers.forEach((x, i) => packetNumber.set(x, x - Number(counts?.[`b${i}`] ?? 0)));
+      }
       const scratch: Diagnostic[] = [];
       for (const [index, rns] of wanted) {
-        summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+        summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
       }
     }
     return { ok: true, summary, diagnostics, sql: query.sql };

@@ -90,6 +90,15 @@ export interface SourceSql {
    * `FROM`, each row as JSON text over it, and the row's number as a select-list expression.
    */
   parquetPositions(files: readonly string[]): { counts?: string; numbered: (counts: readonly number[]) => { from: string; rowJson: string; rowNumber: string } } | undefined;
+  /**
+   * NDJSON files' lines that are JSON objects with each one's place among the file's lines (column
+   * `rulekit_line`, from 0, blank and other lines counted), read on every thread: a table expression
+   * (`) AS name` may follow) holding {@link lineColumn}. `undefined` where the engine gives no line
+   * positions (DuckDB) or gives them in no promised order (ClickHouse: several inputs or a glob).
+   * `before(lines)` is a query of one row whose column `bI` counts the lines before `lines[I]` that are
+   * not objects: a packet's number is its line's place less that count.
+   */
+  linePositions(files: readonly string[]): { from: string; before: (lines: readonly number[]) => string } | undefined;
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
   describeParquet(files: readonly string[]): string;
   /** Named columns of a row as one JSON object's text, members named by the columns. */

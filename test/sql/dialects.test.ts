@@ -31,7 +31,7 @@ const DIALECT_MEMBERS = {
   lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', describeParquet: 'function', rowJson: 'function',
+  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
   rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {

@@ -178,6 +178,15 @@ export const CLICKHOUSE: Dialect = {
       files.length === 1 && !/[*?{]/.test(files[0]!)
         ? { numbered: () => ({ from: `file(${string(files[0]!)}, 'Parquet')`, rowJson: `formatRowNoNewline('JSONEachRow', *)`, rowNumber: '_row_number' }) }
         : undefined,
+    linePositions: (files) => {
+      if (files.length !== 1 || /[*?{]/.test(files[0]!)) return undefined;
+      const lines = `file(${string(files[0]!)}, 'LineAsString', 'line String')`;
+      const object = `isValidJSON(line) AND JSONType(line) = 'Object'`;
+      return {
+        from: `(SELECT line, _row_number AS rulekit_line FROM ${lines} WHERE ${object})`,
+        before: (at) => `SELECT ${at.length ? at.map((x, i) => `countIf(_row_number < ${x}) AS b${i}`).join(', ') : 'count() AS none'} FROM ${lines} WHERE NOT (${object})`,
+      };
+    },
     // `file` reads one path (or glob): the first file's columns stand for all.
     describeParquet: (files) => `DESCRIBE file(${string(files[0]!)}, 'Parquet')`,
     rowJson: (columns) => `formatRowNoNewline('JSONEachRow', ${columns.map(identifier).join(', ')})`,

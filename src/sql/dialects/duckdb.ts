@@ -183,6 +183,8 @@ export const DUCKDB: Dialect = {
         return { from: `read_parquet(${fileList(files)}) AS p`, rowJson: 'CAST(to_json(p) AS VARCHAR)', rowNumber: offsets.length > 1 ? `(file_row_number + list_extract(CAST([${offsets.join(', ')}] AS BIGINT[]), CAST(file_index AS BIGINT) + 1))` : 'file_row_number' };
       },
     }),
+    // read_json and read_ndjson_objects give no line numbers: NDJSON rows are numbered in read order.
+    linePositions: () => undefined,
     describeParquet: (files) => `DESCRIBE SELECT * FROM read_parquet(${fileList(files)})`,
     rowJson: (columns) => `CAST(json_object(${columns.map((c) => `${string(c)}, ${identifier(c)}`).join(', ')}) AS VARCHAR)`,
     // DuckDB keeps the order rows are read in (preserve_insertion_order), threads or not.
