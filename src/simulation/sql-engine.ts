@@ -122,8 +122,21 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const line = source.lineColumn;
   // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
   const members = source.lineMembers(line, fields.map((f) => f.name));
+  // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
+  // computes a repeated expression inside CASE again: four reads of the member a field, in DuckDB).
+  const number = (f: FieldDef) => id(`${f.name} number`);
+  const numbers = fields.flatMap((f, i) => {
+    if (f.type !== 'Int') return [];
+    const x = dialect.json(...members.member(i));
+    return [`${dialect.nullUnless(x.isNumber, x.num)} AS ${number(f)}`];
+  });
   const cols = fields.map((f, i) => {
     const [col, key] = members.member(i);
+    if (f.type === 'Int') {
+      const [lo, hi] = f.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+      const n = number(f);
+      return `${dialect.nullUnless(`${n} = floor(${n}) AND ${n} BETWEEN ${lo} AND ${hi}`, dialect.toInt64(n))} AS ${id(f.name)}`;
+    }
     if (f.type !== 'Ip') return jsonFlowColumn(dialect, f, col, key ?? null);
     const x = dialect.json(col, key);
     return `${dialect.nullUnless(x.isString, x.text)} AS ${named(f)}`;
@@ -133,7 +146,8 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   // Numbered by the line's place where the engine gives it (every thread reads), else in read order.
   const positions = options.linePositions ? source.linePositions(files) : undefined;
   const objects = positions?.from ?? source.objectLines(files);
-  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS lines` : objects;
+  const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
+  const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   return {
     invalid: invalidValues(fields, dialect),
     from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
