@@ -63,10 +63,10 @@ export interface FlowSource {
   positional?: boolean;
   /**
    * With `linePositions`, where the engine numbers NDJSON lines: `rn` is the line's place in the file,
-   * blank and other lines counted, and this query counts those before each given line (see the dialect's
-   * `linePositions`), which turns a line's place into its packet number.
+   * blank and other lines counted, and this query reads given lines back and counts the lines before
+   * each that are not packets (see the dialect's `linePositions`), which turns a place into a packet number.
    */
-  before?: (lines: readonly number[]) => string;
+  readBack?: (lines: readonly number[]) => string;
 }
 
 /**
@@ -153,7 +153,7 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
     from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
     settings: positions ? '' : source.readInOrder('lines'),
     ipKeys,
-    ...(positions ? { positional: true, before: positions.before } : {}),
+    ...(positions ? { positional: true, readBack: positions.readBack } : {}),
   };
 }
 
@@ -253,7 +253,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], positional, before } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
+    const { from, settings, ipKeys, invalid = [], positional, readBack } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
@@ -278,16 +278,19 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     }
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {
-      // A number read from the row's position needs no barrier against the filter pushed below it.
-      const numbered = positional ? `${from(true)}` : dialect.source.keepNumbering(from(true));
-      const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
-      const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
-      // Lines' places to packet numbers: less the lines before each that are not packets.
       const packetNumber = new Map(numbers.map((x) => [x, x]));
-      if (before) {
-        const [counts] = await run.rows(before(numbers));
-        numbers.forEach((x, i) => packetNumber.set(x, x - Number(counts?.[`b${i}`] ?? 0)));
+      let got: [rn: unknown, packet: unknown][];
+      if (readBack) {
+        // Lines by their places, in one scan with the count that turns each place into a packet number.
+        const [r] = await run.rows(readBack(numbers));
+        got = (r?.['got'] as [unknown, unknown][] | undefined) ?? [];
+        numbers.forEach((x, i) => packetNumber.set(x, x - Number(r?.[`b${i}`] ?? 0)));
+      } else {
+        // A number read from the row's position needs no barrier against the filter pushed below it.
+        const numbered = positional ? from(true) : dialect.source.keepNumbering(from(true));
+        got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`)).map((r) => [r['rn'], r['packet']]);
       }
+      const byNumber = new Map(got.map(([rn, packet]) => [Number(rn), packetOf(String(packet))]));
       const scratch: Diagnostic[] = [];
       for (const [index, rns] of wanted) {
         summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));

@@ -95,10 +95,11 @@ export interface SourceSql {
    * `rulekit_line`, from 0, blank and other lines counted), read on every thread: a table expression
    * (`) AS name` may follow) holding {@link lineColumn}. `undefined` where the engine gives no line
    * positions (DuckDB) or gives them in no promised order (ClickHouse: several inputs or a glob).
-   * `before(lines)` is a query of one row whose column `bI` counts the lines before `lines[I]` that are
-   * not objects: a packet's number is its line's place less that count.
+   * `readBack(lines)` (places of object lines) is a query of one row, one scan of the lines: `got`, the
+   * pairs [place, line text] of those lines, and per line `bI`, the count of lines before `lines[I]` that
+   * are not objects — a packet's number is its line's place less that count.
    */
-  linePositions(files: readonly string[]): { from: string; before: (lines: readonly number[]) => string } | undefined;
+  linePositions(files: readonly string[]): { from: string; readBack: (lines: readonly number[]) => string } | undefined;
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
   describeParquet(files: readonly string[]): string;
   /** Named columns of a row as one JSON object's text, members named by the columns. */

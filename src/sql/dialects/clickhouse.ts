@@ -184,7 +184,7 @@ export const CLICKHOUSE: Dialect = {
       const object = `isValidJSON(line) AND JSONType(line) = 'Object'`;
       return {
         from: `(SELECT line, _row_number AS rulekit_line FROM ${lines} WHERE ${object})`,
-        before: (at) => `SELECT ${at.length ? at.map((x, i) => `countIf(_row_number < ${x}) AS b${i}`).join(', ') : 'count() AS none'} FROM ${lines} WHERE NOT (${object})`,
+        readBack: (at) => `SELECT groupArrayIf((_row_number, line), _row_number IN (${at.length ? at.join(', ') : 'NULL'})) AS got${at.map((x, i) => `, countIf(_row_number < ${x} AND NOT (${object})) AS b${i}`).join('')} FROM ${lines}`,
       };
     },
     // `file` reads one path (or glob): the first file's columns stand for all.
