@@ -79,15 +79,17 @@ const V6_GROUPS = (t: string) => `CASE WHEN ${t} = '' THEN []::VARCHAR[] ELSE st
 const key4 = (t: string) =>
   `CASE WHEN regexp_full_match(${t}, ${string(IPV4_PATTERN)}) THEN printf('4%02x%02x%02x%02x', ${[1, 2, 3, 4].map((i) => `CAST(split_part(${t}, '.', ${i}) AS UTINYINT)`).join(', ')}) END`;
 const KEY4 = key4('s');
-const KEY6 = [
-  `CASE WHEN regexp_full_match(s, ${string(IPV6_PATTERN)}) THEN '6' || list_transform([`,
+/** The IPv6 key of text `s` (a column or a lambda's parameter: it is read several times). */
+const key6 = (s: string) => [
+  `CASE WHEN regexp_full_match(${s}, ${string(IPV6_PATTERN)}) THEN '6' || list_transform([`,
   // t: the text with a dotted-quad tail written as two hex groups.
-  `CASE WHEN contains(s, '.') THEN regexp_replace(s, '[0-9.]+$', '') || list_transform([${QUAD_HEX(`regexp_extract(s, '[0-9.]+$')`)}], x -> left(x, 4) || ':' || right(x, 4))[1] ELSE s END`,
+  `CASE WHEN contains(${s}, '.') THEN regexp_replace(${s}, '[0-9.]+$', '') || list_transform([${QUAD_HEX(`regexp_extract(${s}, '[0-9.]+$')`)}], x -> left(x, 4) || ':' || right(x, 4))[1] ELSE ${s} END`,
   `], t -> list_transform([string_split(t, '::')], p -> list_aggregate(list_transform(`,
   `CASE WHEN len(p) = 1 THEN string_split(t, ':') ELSE ${V6_GROUPS('p[1]')} || list_transform(range(8 - len(${V6_GROUPS('p[1]')}) - len(${V6_GROUPS('p[2]')})), z -> '0') || ${V6_GROUPS('p[2]')} END,`,
   `g -> lpad(lower(g), 4, '0')), 'string_agg', ''))[1])[1]`,
   'END',
 ].join(' ');
+const KEY6 = key6('s');
 
 /**
  * The key of one family, computed once per use through a one-element list_transform (a local binding); a
@@ -110,7 +112,9 @@ function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | und
 const keys: IpKeySql = {
   // Text with a colon can only be IPv6, text without only IPv4: one family's grammar tried a row (CASE
   // evaluates only the branch a row takes; COALESCE of both keys ran the long IPv6 pattern on every row).
-  of: (c) => [`CASE WHEN contains(${c}, ':') THEN ${key(c, 6)} ELSE ${key4(c)} END`],
+  // The column is named, not bound to a lambda's parameter: a lambda around the long IPv6 key made it
+  // three times as slow.
+  of: (c) => [`CASE WHEN contains(${c}, ':') THEN ${key6(c)} ELSE ${key4(c)} END`],
   isAddress: ([k]) => `${k} IS NOT NULL`,
   inRanges: ([k], ranges) => {
     if (!ranges.length) return 'FALSE';
