@@ -95,7 +95,9 @@ const KEY6 = key6('s');
  * The key of one family, computed once per use through a one-element list_transform (a local binding); a
  * test reads only the family its ranges hold, so an IPv4 range never parses IPv6 text.
  */
-const key = (c: string, fam: 4 | 6) => `list_transform([${c}], s -> ${fam === 4 ? KEY4 : KEY6})[1]`;
+const key = (c: string, fam: 4 | 6) =>
+  // A quoted column is read as it is; any other expression is computed once through the lambda.
+  /^"(?:[^"]|"")*"$/.test(c) ? (fam === 4 ? key4(c) : key6(c)) : `list_transform([${c}], s -> ${fam === 4 ? KEY4 : KEY6})[1]`;
 
 function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | undefined {
   const rs = ranges.filter((r) => r.first.family === fam);
