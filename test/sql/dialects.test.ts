@@ -26,9 +26,10 @@ const RUNS = Number(process.env.SQL_RUNS ?? 60);
 type Kind = 'string' | 'function' | 'boolean' | 'object';
 const DIALECT_MEMBERS = {
   name: 'string', title: 'string', string: 'function', identifier: 'function', flowTypes: 'object', double: 'function', toInt64: 'function', holdsFieldType: 'function',
-  nullUnless: 'function', firstOf: 'function', andThen: 'function', eagerSettings: 'object', bitAnd: 'function', contains: 'function', startsWith: 'function',
+  nullUnless: 'function', firstOf: 'function', andThen: 'function', bitAnd: 'function', contains: 'function', startsWith: 'function',
   endsWith: 'function', like: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
   lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
+  eagerSettings: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
   lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
