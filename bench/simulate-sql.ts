@@ -3,7 +3,9 @@
  * ruleset over the same flow file: whole processes, interleaved, each deciding rule's count checked equal.
  * The ruleset is the decide bench's 50 rules less the 10k-CIDR list rule (bench/ruleset-fixture.ts); the
  * flows are sql.ts's generator (NDJSON packet objects, ~150 B a line) and the same rows as Parquet with a
- * typed column per field. `--rows N` (default 1M), `--runs N` (default 3).
+ * typed column per field. `--rows N` (default 1M), `--runs N` (default 3), `--only TEXT` (the pairs whose
+ * name holds it: `parquet`, `chdb`), `--before-cli PATH` (another build's `dist/bundle/cli.js`, run in the
+ * same rounds, for a change's before and after under the same load).
  *
  * The hand-written query is what a DuckDB/ClickHouse user writes knowing the data: typed columns declared
  * up front (`read_json(…, columns = {…})`, `file(…, 'JSONEachRow', schema)`, Parquet as it is), ports and
@@ -28,6 +30,7 @@ const ROWS = Number(flagValue('--rows') ?? 1_000_000);
 const RUNS = Number(flagValue('--runs') ?? 3);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist/bundle/cli.js');
+const BEFORE_CLI = flagValue('--before-cli');
 /** NDJSON and Parquet of one flow row, about. */
 const BYTES_PER_ROW = 200;
 
@@ -122,14 +125,16 @@ export async function run(): Promise<void> {
   const specs = ruleSpecs().filter((s) => s.test.kind !== 'src4-list');
   const rs = join(dir, 'ruleset.json');
   writeFileSync(rs, JSON.stringify(rulesetBody(specs)));
-  const sim = (engine: 'duckdb' | 'clickhouse', file: string): Command => ({ name: `rulekit simulate --engine ${engine}`, cmd: process.execPath, args: [CLI, 'simulate', rs, file, '--engine', engine, '--format', 'json', '--no-progress'], peak: true });
+  const sim = (engine: 'duckdb' | 'clickhouse', file: string, cli = CLI): Command => ({ name: `rulekit simulate --engine ${engine}${cli === CLI ? '' : ' (before)'}`, cmd: process.execPath, args: [cli, 'simulate', rs, file, '--engine', engine, '--format', 'json', '--no-progress'], peak: true });
   const pairs = [
     { what: 'DuckDB, NDJSON', bytes: statSync(ndjson).size, hand: engineCommand('hand: DuckDB read_json', 'duckdb', handSql(specs, 'duckdb', ndjson, false)), rulekit: sim('duckdb', ndjson) },
     { what: 'DuckDB, Parquet', bytes: statSync(parquet).size, hand: engineCommand('hand: DuckDB read_parquet', 'duckdb', handSql(specs, 'duckdb', parquet, true)), rulekit: sim('duckdb', parquet) },
     { what: 'chdb, NDJSON', bytes: statSync(ndjson).size, hand: engineCommand('hand: chdb JSONEachRow', 'chdb', handSql(specs, 'chdb', ndjson, false)), rulekit: sim('clickhouse', ndjson) },
     { what: 'chdb, Parquet', bytes: statSync(parquet).size, hand: engineCommand('hand: chdb Parquet', 'chdb', handSql(specs, 'chdb', parquet, true)), rulekit: sim('clickhouse', parquet) },
-  ].filter((p) => !flagValue('--only') || p.what.toLowerCase().includes(flagValue('--only')!.toLowerCase()));
-  const commands = pairs.flatMap((p) => [p.hand, p.rulekit]);
+  ].filter((p) => !flagValue('--only') || p.what.toLowerCase().includes(flagValue('--only')!.toLowerCase()))
+    .map((p) => ({ ...p, before: BEFORE_CLI ? sim(p.rulekit.args[5] as 'duckdb' | 'clickhouse', p.rulekit.args[3]!, BEFORE_CLI) : undefined }));
+  const commands = pairs.flatMap((p) => [p.hand, p.rulekit, ...(p.before ? [p.before] : [])]);
+  const pairOf = (i: number) => pairs.find((p) => p.hand === commands[i] || p.rulekit === commands[i] || p.before === commands[i])!;
   let expected: string | undefined;
   const { stats } = runInterleaved(commands, {
     runs: RUNS,
@@ -137,18 +142,20 @@ export async function run(): Promise<void> {
     check: (i, r) => {
       const got = decidedOf(commands[i]!.name, r.stdout);
       expected ??= got;
-      if (got !== expected) throw new Error(`${commands[i]!.name} (${pairs[i >> 1]!.what}) decided\n${got}\nthe first query\n${expected}`);
+      if (got !== expected) throw new Error(`${commands[i]!.name} (${pairOf(i).what}) decided\n${got}\nthe first query\n${expected}`);
     },
   });
   const at = (c: Command) => stats[commands.indexOf(c)]!;
   const cpu = (c: Command) => at(c).last.cpuS;
-  printTable(`rulekit simulate --engine beside a hand-written query: ${specs.length} rules, ${ROWS} flow rows, whole processes`, ['engine, file', 'hand s', 'rulekit s', 'rulekit / hand', 'CPU s (hand, rulekit)', 'MB/s (rulekit)', 'peak RSS MB (hand, rulekit)'], pairs.map((p) => [
-    p.what, at(p.hand).q1 / 1000, at(p.rulekit).q1 / 1000, ratio(at(p.rulekit).q1, at(p.hand).q1),
+  const before = (p: (typeof pairs)[number]) => (p.before ? [at(p.before).q1 / 1000, ratio(at(p.before).q1, at(p.hand).q1)] : []);
+  printTable(`rulekit simulate --engine beside a hand-written query: ${specs.length} rules, ${ROWS} flow rows, whole processes`, ['engine, file', 'hand s', 'rulekit s', 'rulekit / hand', ...(BEFORE_CLI ? ['before s', 'before / hand'] : []), 'CPU s (hand, rulekit)', 'MB/s (rulekit)', 'peak RSS MB (hand, rulekit)'], pairs.map((p) => [
+    p.what, at(p.hand).q1 / 1000, at(p.rulekit).q1 / 1000, ratio(at(p.rulekit).q1, at(p.hand).q1), ...before(p),
     [p.hand, p.rulekit].map((c) => (cpu(c) === undefined ? '–' : fmt(cpu(c)!))).join(', '),
     fmt(p.bytes / 1e6 / (at(p.rulekit).q1 / 1000)),
     [p.hand, p.rulekit].map((c) => (at(c).last.peakMB === undefined ? '–' : fmt(at(c).last.peakMB!))).join(', '),
   ]), [
+    ...(BEFORE_CLI ? [`before: rulekit simulate of ${BEFORE_CLI}, in the same rounds.`] : []),
     `Lower quartile of ${RUNS} runs, interleaved, each a whole Node process with its engine loaded; every run's count per deciding rule equal. Target rulekit / hand ≤ 1.3×.`,
-    'rulekit does more than the hand query: the example packets per rule (a second query), the invalid-value counts, the keys of the first 100k lines for misspelt fields.',
+    'rulekit does more than the hand query: the example packets per rule (read back by number: a second query), the invalid-value counts, the keys of the first 100k lines for misspelt fields.',
   ]);
 }

@@ -52,12 +52,32 @@ async function parquetColumns(run: Runner, dialect: Dialect, files: readonly str
   return new Set(rows.map((r) => String(r['column_name'] ?? r['name'])));
 }
 
+/** A flow table as {@link flowSource} reads it. */
+export interface FlowSource {
+  /** The relation (with the packet's JSON text in `packet` when asked). */
+  from: (packet: boolean) => string;
+  /** What ends a query over it (a `SETTINGS` clause, or nothing). */
+  settings: string;
+  ipKeys: Record<string, string[]>;
+  invalid?: { field: FieldDef; cond: string }[];
+  /** `rn` comes from the row's position, so a filter on it may be pushed below it. */
+  positional?: boolean;
+  /**
+   * With `linePositions`, where the engine numbers NDJSON lines: `rn` is the line's place in the file,
+   * blank and other lines counted, and this query reads given lines back and counts the lines before
+   * each that are not packets (see the dialect's `linePositions`), which turns a place into a packet number.
+   */
+  readBack?: (lines: readonly number[]) => string;
+}
+
 /**
  * The flow table with a packet number `rn` and the raw packet (`packet`, JSON text) for examples. Packets
- * are numbered in file order, after blank and non-object lines are dropped (single-threaded reading where
- * the engine would otherwise number blocks as they finish: the dialect's `readInOrder` settings).
+ * are numbered in file order, after blank and non-object lines are dropped: from each row's position in
+ * its file where the dialect reads it (`positional`: Parquet, `parquetPositions`), else in read order
+ * (single-threaded reading where the engine would otherwise number blocks as they finish: the dialect's
+ * `readInOrder` settings).
  */
-export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean): Promise<{ from: (packet: boolean) => string; settings: string; ipKeys: Record<string, string[]>; invalid?: { field: FieldDef; cond: string }[] }> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean, options: { linePositions?: boolean } = {}): Promise<FlowSource> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
@@ -67,8 +87,8 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
   const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string) =>
-    keyedAddresses(dialect, fields, `(SELECT ${source.rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber = source.rowNumber) =>
+    keyedAddresses(dialect, fields, `(SELECT ${rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -88,6 +108,14 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   if (files.every(isParquet)) {
     const have = await parquetColumns(run, dialect, files);
     const cols = fields.map((f) => (!have.has(f.name) ? absent(f) : f.type === 'Ip' ? `${id(f.name)} AS ${named(f)}` : checkedFlowColumn(dialect, f)));
+    const positions = source.parquetPositions(files);
+    if (positions) {
+      // Numbered by position: read on every thread, and a filter on the number reads only those rows.
+      const counts: number[] = [];
+      if (positions.counts) for (const r of await run.rows(positions.counts)) counts[Number(r['i'])] = Number(r['n']);
+      const p = positions.numbered(Array.from(counts, (n) => n ?? 0));
+      return { from: (packet) => numbered(packet ? p.rowJson : undefined, cols, p.from, p.rowNumber), settings: '', ipKeys, positional: true };
+    }
     const parquet = source.parquet(files);
     return { from: (packet) => numbered(packet ? parquet.rowJson : undefined, cols, parquet.from), settings: source.readInOrder('rows'), ipKeys };
   }
@@ -95,20 +123,38 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const line = source.lineColumn;
   // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
   const members = source.lineMembers(line, fields.map((f) => f.name));
+  // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
+  // computes a repeated expression inside CASE again: four reads of the member a field, in DuckDB).
+  const number = (f: FieldDef) => id(`${f.name} number`);
+  const numbers = fields.flatMap((f, i) => {
+    if (f.type !== 'Int') return [];
+    const x = dialect.json(...members.member(i));
+    return [`${dialect.nullUnless(x.isNumber, x.num)} AS ${number(f)}`];
+  });
   const cols = fields.map((f, i) => {
     const [col, key] = members.member(i);
+    if (f.type === 'Int') {
+      const [lo, hi] = f.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+      const n = number(f);
+      return `${dialect.nullUnless(`${n} = floor(${n}) AND ${n} BETWEEN ${lo} AND ${hi}`, dialect.toInt64(n))} AS ${id(f.name)}`;
+    }
     if (f.type !== 'Ip') return jsonFlowColumn(dialect, f, col, key ?? null);
     const x = dialect.json(col, key);
     return `${dialect.nullUnless(x.isString, x.text)} AS ${named(f)}`;
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
   const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
-  const lines = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${source.objectLines(files)}) AS lines` : source.objectLines(files);
+  // Numbered by the line's place where the engine gives it (every thread reads), else in read order.
+  const positions = options.linePositions ? source.linePositions(files) : undefined;
+  const objects = positions?.from ?? source.objectLines(files);
+  const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
+  const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   return {
     invalid: invalidValues(fields, dialect),
-    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines),
-    settings: source.readInOrder('lines'),
+    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
+    settings: positions ? '' : source.readInOrder('lines'),
     ipKeys,
+    ...(positions ? { positional: true, readBack: positions.readBack } : {}),
   };
 }
 
@@ -154,6 +200,12 @@ function unknownNames(found: { names: string[]; members: boolean }): Diagnostic[
     out.push(rulesetDiagnostic('simulation-unknown-field', `${where} name the unknown field ${name}${guess ? `; did you mean ${guess}?` : ''} (rules read it as missing)`, '', { data: { field: name, ...(guess ? { suggestion: guess } : {}) } }));
   }
   return out;
+}
+
+/** A `SETTINGS` clause of the dialect's (`' SETTINGS a, b'`, or empty) with more items. */
+export function addSettings(clause: string, items: readonly string[]): string {
+  if (!items.length) return clause;
+  return clause.trim() ? `${clause}, ${items.join(', ')}` : ` SETTINGS ${items.join(', ')}`;
 }
 
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
@@ -205,12 +257,12 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [] } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined);
+    const { from, settings, ipKeys, invalid = [], positional, readBack } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
-    const [row] = await run.rows(query.sql + settings);
+    const [row] = await run.rows(query.sql + (options.evaluation === 'lazy' ? settings : addSettings(settings, dialect.eagerSettings)));
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');
@@ -230,12 +282,22 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     }
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {
-      const numbered = dialect.source.keepNumbering(from(true));
-      const got = await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`);
-      const byNumber = new Map(got.map((r) => [Number(r['rn']), packetOf(String(r['packet']))]));
+      const packetNumber = new Map(numbers.map((x) => [x, x]));
+      let got: [rn: unknown, packet: unknown][];
+      if (readBack) {
+        // Lines by their places, in one scan with the count that turns each place into a packet number.
+        const [r] = await run.rows(readBack(numbers));
+        got = (r?.['got'] as [unknown, unknown][] | undefined) ?? [];
+        numbers.forEach((x, i) => packetNumber.set(x, x - Number(r?.[`b${i}`] ?? 0)));
+      } else {
+        // A number read from the row's position needs no barrier against the filter pushed below it.
+        const numbered = positional ? from(true) : dialect.source.keepNumbering(from(true));
+        got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`)).map((r) => [r['rn'], r['packet']]);
+      }
+      const byNumber = new Map(got.map(([rn, packet]) => [Number(rn), packetOf(String(packet))]));
       const scratch: Diagnostic[] = [];
       for (const [index, rns] of wanted) {
-        summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+        summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
       }
     }
     return { ok: true, summary, diagnostics, sql: query.sql };

@@ -81,6 +81,25 @@ export interface SourceSql {
   columnJson(col?: string): string;
   /** Parquet files' rows: what follows `FROM`, and each row as JSON text over it. */
   parquet(files: readonly string[]): { from: string; rowJson: string };
+  /**
+   * Parquet files' rows numbered from their positions in the files (the engine's row number within a file
+   * plus the rows of the files before it), so that no ordered reading is needed; `undefined` where the
+   * engine cannot (ClickHouse: several inputs or a glob, whose files' order it does not promise).
+   * `counts`, when there are several files, is a query of each file's rows (`n`) by its place in the read
+   * order (`i`, from 0); `numbered` takes the counts so found (in that order) and gives what follows
+   * `FROM`, each row as JSON text over it, and the row's number as a select-list expression.
+   */
+  parquetPositions(files: readonly string[]): { counts?: string; numbered: (counts: readonly number[]) => { from: string; rowJson: string; rowNumber: string } } | undefined;
+  /**
+   * NDJSON files' lines that are JSON objects with each one's place among the file's lines (column
+   * `rulekit_line`, from 0, blank and other lines counted), read on every thread: a table expression
+   * (`) AS name` may follow) holding {@link lineColumn}. `undefined` where the engine gives no line
+   * positions (DuckDB) or gives them in no promised order (ClickHouse: several inputs or a glob).
+   * `readBack(lines)` (places of object lines) is a query of one row, one scan of the lines: `got`, the
+   * pairs [place, line text] of those lines, and per line `bI`, the count of lines before `lines[I]` that
+   * are not objects — a packet's number is its line's place less that count.
+   */
+  linePositions(files: readonly string[]): { from: string; readBack: (lines: readonly number[]) => string } | undefined;
   /** A query whose rows name the Parquet files' columns (in `column_name` or `name`). */
   describeParquet(files: readonly string[]): string;
   /** Named columns of a row as one JSON object's text, members named by the columns. */
@@ -141,6 +160,13 @@ export interface Dialect {
   firstOf(branches: readonly (readonly [cond: string, value: string])[], otherwise: string): string;
   /** `cond AND test`, with `test` evaluated only on the rows where `cond` holds. */
   andThen(cond: string, test: string): string;
+  /**
+   * The query settings (items of one `SETTINGS` clause, none where the engine takes none) under which
+   * {@link firstOf} and the boolean operators compute every argument over the whole block instead of
+   * evaluating them lazily, branch by branch: for a summary that computes each rule's match as a column
+   * (eager), where lazy evaluation would recompute each branch's inputs on the rows it reaches.
+   */
+  readonly eagerSettings: readonly string[];
 
   // Functions of values.
   /** The bitwise AND of two integers. */

@@ -29,9 +29,10 @@ const DIALECT_MEMBERS = {
   nullUnless: 'function', firstOf: 'function', andThen: 'function', bitAnd: 'function', contains: 'function', startsWith: 'function',
   endsWith: 'function', like: 'function', regexpFullMatch: 'function', regexpRemoveAll: 'function', toText: 'function', jsonHasKeyLower: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
   lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
+  eagerSettings: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', describeParquet: 'function', rowJson: 'function',
+  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
   rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {

@@ -33,14 +33,21 @@ describe('simulate on an engine', () => {
     let run = 0;
     let withInvalid = 0;
     let compared = 0;
-    await fc.assert(fc.asyncProperty(validRulesArb, fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), async (rules, lines) => {
+    await fc.assert(fc.asyncProperty(validRulesArb, fc.array(fc.oneof({ weight: 8, arbitrary: lineArb }, { weight: 1, arbitrary: fc.constantFrom('', 'not json', '[1]', '  ', 'null') }), { minLength: 1, maxLength: 12 }), fc.nat(), async (rules, lines, cut) => {
       const rulesetText = JSON.stringify({ rules });
       const ndjson = join(dir, `f${run}.ndjson`);
       const parquet = join(dir, `f${run}.parquet`);
+      // The same lines in two Parquet files (either may hold no row): numbered on across the files.
+      const halves = [0, 1].map((i) => join(dir, `f${run}-${i}.parquet`));
       run++;
       writeFileSync(ndjson, lines.join('\n') + '\n');
       const want = await runSimulation(rulesetText, ndjson, { lists: LISTS, threads: 0 });
       await toParquet(ndjson, parquet);
+      const at = cut % (lines.length + 1);
+      for (const [i, part] of [lines.slice(0, at), lines.slice(at)].entries()) {
+        writeFileSync(`${halves[i]}.ndjson`, part.map((l) => `${l}\n`).join(''));
+        await toParquet(`${halves[i]}.ndjson`, halves[i]!);
+      }
       for (const engine of ['duckdb', 'clickhouse'] as const) {
         const got = await simulateOnEngine(rulesetText, [ndjson], { engine, lists: LISTS });
         if (!got.ok) {
@@ -61,6 +68,8 @@ describe('simulate on an engine', () => {
         if (Object.keys(wanted).length) withInvalid++;
         const fromParquet = await simulateOnEngine(rulesetText, [parquet], { engine, lists: LISTS });
         expect(figures(fromParquet.summary), `${engine} Parquet`).toEqual(figures(want.summary));
+        const fromHalves = await simulateOnEngine(rulesetText, halves, { engine, lists: LISTS });
+        expect(figures(fromHalves.summary), `${engine} two Parquet files`).toEqual(figures(want.summary));
       }
     }), { numRuns: RUNS });
     // Generated lines hold values the simulator refuses often enough for the counts to be compared.
