@@ -14,7 +14,8 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf } from '../capture/index.js';
 import { SourceText } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate, type UndecidedRule } from '../diff/index.js';
+import type { LogpushMissing } from '../http/index.js';
 import { checkAgainst, diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
@@ -120,7 +121,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   }
   const summary = diffSummary(reports.map((r) => r.diff));
   if (format === 'json') {
-    write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}) })), summary }, null, 2) + '\n');
+    write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}), ...(r.undecided ? { undecided: r.undecided } : {}) })), summary }, null, 2) + '\n');
   } else if (format === 'markdown') write(formatDiffMarkdown(reports));
   else if (format === 'github') write(githubAnnotations(reports, shownNew));
   else write(formatDiffText(reports));
@@ -231,15 +232,38 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   });
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
+  let logpush: LogpushMissing | undefined;
   try {
-    const examplesAre = await readTrafficFile(path, requests[0] ? 'request' : 'packet', (record, index) => {
-      for (const c of counters) c.add(record, index);
-    });
+    const examplesAre = await readTrafficFile(
+      path,
+      requests[0] ? 'request' : 'packet',
+      (record, index) => {
+        for (const c of counters) c.add(record, index);
+      },
+      (m) => (logpush = m),
+    );
     for (const r of reports) r.examplesAre = examplesAre;
   } catch (e) {
     throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+  if (logpush) reports.forEach((r, i) => undecidedOver(logpush!, r, pairs[i]!));
+}
+
+/**
+ * The rules of a pair that Logpush lines do not decide (they read a field the lines lack): a warning on
+ * the diff each (printed and in JSON, as `simulate` warns), and the report's `undecided` for the counts' text.
+ */
+function undecidedOver(logpush: LogpushMissing, report: DiffReport, [o, n]: [Side | undefined, Side | undefined]): void {
+  const undecided: UndecidedRule[] = [];
+  for (const [side, s] of [['old', o], ['new', n]] as const) {
+    for (const d of logpush.diagnostics(s?.ruleset.rules)) {
+      const data = d.data as { rule: number; field: string; lines: number; of: number };
+      undecided.push({ side, ...data });
+      report.diff.diagnostics.push({ ...d, message: `the ${side} ruleset's ${d.message}`, data: { ...d.data, side } });
+    }
+  }
+  if (undecided.length) report.undecided = undecided;
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
