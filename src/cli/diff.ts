@@ -88,8 +88,8 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
     newText = await readText(newPath);
   }
   const shownOld = options.git !== undefined ? `${options.git}:${oldPath}` : oldPath;
-  const oldFilter = readFilterSide(oldText, oldPath, shownOld);
-  const newFilter = readFilterSide(newText, shownNew, shownNew);
+  const oldFilter = readFilterSide(oldText, oldPath, shownOld, options.resource);
+  const newFilter = readFilterSide(newText, shownNew, shownNew, options.resource);
   if (oldFilter && newFilter && options.clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts the flows of a server\'s table for rulesets; count log lines of filters over files (NDJSON or Parquet), or with rulekit query --clickhouse-url');
   if (oldFilter && newFilter) return diffFilterSides(oldFilter, newFilter, shownOld, shownNew, options, write, note);
   if (oldFilter || newFilter) throw new UsageError(`${oldFilter ? shownOld : shownNew} is a Logpush filter and ${oldFilter ? shownNew : shownOld} is not: give two filters (or jobs), or two rulesets`);

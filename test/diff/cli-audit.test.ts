@@ -4,7 +4,7 @@
  * not a literal string, and pairs of rulesets of different field sets.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,48 @@ describe('diff --against Logpush lines: rules the lines do not decide', () => {
     const r = rulekit(['diff', none, host, '--against', LOGPUSH]);
     expect(r.out).not.toContain('not decided');
     expect(r.err).toBe('');
+  });
+});
+
+describe('diff of Terraform Logpush jobs', () => {
+  const firewall = readFileSync(join(ROOT, 'examples', 'firewall.tf'), 'utf8');
+  const job = firewall.slice(firewall.indexOf('resource "cloudflare_logpush_job"'));
+  const j1 = file('j1.tf', job);
+  const j2 = file('j2.tf', job.replace('value = 500', 'value = 400'));
+
+  it('diffs the filter of a changed cloudflare_logpush_job, and --fail-on any fails', () => {
+    const r = rulekit(['diff', j1, j2, '--fail-on', 'any']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${j2} (http_requests): 1 region(s) of log lines that change (1 exact, 0 unknown)`);
+    expect(r.out).toContain('= EdgeResponseStatus 400..499, ClientRequestHost outside {"health.example.com"}: dropped → pushed');
+  });
+
+  it('counts the log lines, and compares a Terraform job with a JSON job', () => {
+    const r = rulekit(['diff', j1, j2, '--against', 'examples/logs.ndjson', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).reports[0].counts.lines).toBe(5);
+    expect(rulekit(['diff', j1, 'examples/errors.job.json']).code).toBe(0);
+  });
+
+  it('picks a job of a file with rulesets by --resource; several jobs without it exit 2', () => {
+    expect(rulekit(['diff', 'examples/firewall.tf', j2, '--resource', 'cloudflare_logpush_job.errors']).out).toContain('1 region(s) of log lines that change');
+    const two = file('two.tf', `${job}\n${job.replace('"errors"', '"other"')}`);
+    const r = rulekit(['diff', two, j2]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('holds 2 Logpush jobs (cloudflare_logpush_job.errors, cloudflare_logpush_job.other): give --resource cloudflare_logpush_job.NAME');
+  });
+
+  it('a .tf with no ruleset and no job exits 2, saying so', () => {
+    const empty = file('empty.tf', 'variable "account_id" {}\n');
+    const r = rulekit(['diff', empty, empty]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${empty}: holds no cloudflare_ruleset and no cloudflare_logpush_job resource: nothing to compare`);
+  });
+
+  it('a filter only Terraform knows exits 2 naming its line', () => {
+    const v = file('var.tf', 'resource "cloudflare_logpush_job" "j" {\n  dataset = "http_requests"\n  filter  = var.filter\n}\n');
+    const r = rulekit(['diff', v, j2]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cloudflare_logpush_job\.j\.filter is not a literal string .*\(line 3\): only Terraform knows that filter/);
   });
 });
