@@ -57,7 +57,9 @@ export function rulesetSides(text: string, shown: string, path: string, options:
       const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
       const problems = rs.unreadable.map((u) => ({ message: `${u.message} (line ${lineAt(text, u.range.start)})`, at: u.range.start }));
       const rules = rs.rules.map((r) => {
-        if (!r.expression || r.expression.holes.length) problems.push({ message: `${r.label}.expression is not a literal string (line ${lineAt(text, r.range.start)}): its packets are known only to Terraform`, at: r.range.start });
+        // Named at the expression itself (its literal, else the value standing for it), not at the rule's opening brace.
+        const at = r.expression?.range.start ?? r.expressionNotLiteral?.start ?? r.range.start;
+        if (!r.expression || r.expression.holes.length) problems.push({ message: `${r.label}.expression is not a literal string (line ${lineAt(text, at)}): its packets are known only to Terraform`, at });
         const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
         if (legacy && !as) problems.push({ message: `${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${lineAt(text, r.range.start)})`, at: r.range.start });
         const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };

@@ -94,3 +94,13 @@ describe('diff of Terraform Logpush jobs', () => {
     expect(r.err).toMatch(/cloudflare_logpush_job\.j\.filter is not a literal string .*\(line 3\): only Terraform knows that filter/);
   });
 });
+
+describe('diff of a Terraform rule whose expression only Terraform knows', () => {
+  it('names the line of the expression, as lint does', () => {
+    const r = rulekit(['diff', 'examples/firewall.tf', 'examples/firewall.tf']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('cloudflare_ruleset.edge.rules[0].expression is not a literal string (line 20)');
+    const lint = rulekit(['lint', 'examples/firewall.tf', '--format', 'json']);
+    expect(lint.out).toContain('"line": 20');
+  });
+});
