@@ -25,12 +25,13 @@ interface FilterSide {
  */
 export function terraformFilterSide(text: string, shown: string, resource: string | undefined): FilterSide | undefined {
   const jobs = terraformResources(text, JOB);
-  const rulesets = terraformResources(text, 'cloudflare_ruleset');
+  // cloudflare_ruleset, and the legacy resources read as rulesets (cloudflare_magic_firewall_ruleset).
+  const rulesets = parseHcl(text).blocks.filter((b) => b.type === 'resource' && /^cloudflare_(\w+_)?ruleset$/.test(b.labels[0] ?? ''));
   if (resource !== undefined && !resource.startsWith(`${JOB}.`)) return undefined;
   if (resource === undefined && rulesets.length) return undefined;
   if (!jobs.length) {
     if (resource !== undefined) throw new UsageError(`${shown}: no ${resource} (the file has no ${JOB} resource)`);
-    throw new UsageError(`${shown}: holds no cloudflare_ruleset and no ${JOB} resource: nothing to compare`);
+    throw new UsageError(`${shown}: holds no ruleset resource (cloudflare_ruleset, cloudflare_magic_firewall_ruleset) and no ${JOB} resource: nothing to compare`);
   }
   let address: string;
   if (resource !== undefined) {

@@ -35,6 +35,12 @@ export interface UndecidedRule {
   of: number;
 }
 
+/** Why a pair was not compared (its errors), or undefined when it was. */
+function notCompared(diff: RulesetDiff): string | undefined {
+  const errors = diff.diagnostics.filter((d) => d.severity === 'error');
+  return errors.length && !diff.regions.length ? errors.map((d) => d.message).join('; ') : undefined;
+}
+
 /** An undecided rule as people read it. */
 function undecidedText(u: UndecidedRule, unit: string): string {
   return `the ${u.side} ruleset's rule ${u.rule} reads ${u.field}, which ${u.lines} of ${u.of} ${unit}s lack`;
@@ -63,6 +69,12 @@ export function formatDiffText(reports: readonly DiffReport[]): string {
   const out: string[] = [];
   for (const { name, diff, counts, examplesAre, undecided } of reports) {
     const s = diffSummary([diff]);
+    // A pair that could not be compared (one ruleset reads packets, the other requests) has no regions: saying "no changes" would be false.
+    const refused = notCompared(diff);
+    if (refused) {
+      out.push(`${name}: not compared: ${refused}`);
+      continue;
+    }
     out.push(`${name}: ${s.regions ? `${s.regions} region(s) of ${diff.unit}s that change (${s.exact} exact, ${s.unknown} unknown)` : `no ${diff.unit} changes`}`);
     const traffic = trafficOf(counts);
     diff.regions.forEach((r, i) => {
@@ -89,6 +101,11 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
   for (const { name, diff, counts, examplesAre, undecided } of reports) {
     const s = diffSummary([diff]);
     out.push(`### ${cell(name)}`, '');
+    const refused = notCompared(diff);
+    if (refused) {
+      out.push(`Not compared: ${cell(refused)}.`, '');
+      continue;
+    }
     if (!s.regions) {
       out.push(`No ${diff.unit} changes.`, '');
       continue;

@@ -84,7 +84,7 @@ describe('diff of Terraform Logpush jobs', () => {
     const empty = file('empty.tf', 'variable "account_id" {}\n');
     const r = rulekit(['diff', empty, empty]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${empty}: holds no cloudflare_ruleset and no cloudflare_logpush_job resource: nothing to compare`);
+    expect(r.err).toContain(`${empty}: holds no ruleset resource (cloudflare_ruleset, cloudflare_magic_firewall_ruleset) and no cloudflare_logpush_job resource: nothing to compare`);
   });
 
   it('a filter only Terraform knows exits 2 naming its line', () => {
@@ -102,5 +102,19 @@ describe('diff of a Terraform rule whose expression only Terraform knows', () =>
     expect(r.err).toContain('cloudflare_ruleset.edge.rules[0].expression is not a literal string (line 20)');
     const lint = rulekit(['lint', 'examples/firewall.tf', '--format', 'json']);
     expect(lint.out).toContain('"line": 20');
+  });
+});
+
+describe('diff of a network ruleset and an HTTP one', () => {
+  it('exits 1 and prints that the pair was not compared, not "no packet changes"', () => {
+    const w1 = file('w1.json', JSON.stringify({ phase: 'magic_transit', rules: [{ action: 'block', expression: 'tcp.dstport == 22' }] }));
+    const h1 = file('h1.json', JSON.stringify({ phase: 'http_request_firewall_custom', rules: [{ action: 'block', expression: 'http.host eq "a"' }] }));
+    const r = rulekit(['diff', w1, h1]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe(`${h1}: not compared: the old ruleset reads packets and the new one HTTP requests: no packet is decided by both\n`);
+    expect(r.err).toContain('[diff-field-sets-differ]');
+    const md = rulekit(['diff', w1, h1, '--format', 'markdown']);
+    expect(md.out).not.toMatch(/No packet changes/);
+    expect(md.out).toContain('Not compared: the old ruleset reads packets');
   });
 });
