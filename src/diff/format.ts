@@ -28,10 +28,15 @@ export interface DiffReport {
 
 /** A rule of one side that reads a field `lines` of the `of` records counted lack. */
 export interface UndecidedRule {
+  /** The ruleset the rule is in. */
   side: 'old' | 'new';
+  /** The rule's 0-based index in that ruleset. */
   rule: number;
+  /** The rule field the records lack (`http.cookie`). */
   field: string;
+  /** Records that lack it. */
   lines: number;
+  /** Records counted. */
   of: number;
 }
 
