@@ -36,6 +36,11 @@ export interface DiffCommandOptions {
    * blocked; for filters, lines newly pushed or newly dropped; `none` (default): never.
    */
   failOn?: DiffGate | LogFilterGate;
+  /**
+   * Values of Terraform variables in rule expressions, `NAME=VALUE` each (`office_cidr=198.51.100.0/24`
+   * fills `${var.office_cidr}`; a name with a dot, `local.x=…`, is taken as written), as `terraform -var`.
+   */
+  var?: string[];
   /** Dataset of Logpush filters whose sides name none (a filter document; default http_requests). */
   dataset?: string;
   /** Phase of bodies that name none (a PUT body, a bare array of rules). */
@@ -143,7 +148,7 @@ function gitShow(rev: string, path: string): string {
 function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
   const src = new SourceText(text);
   try {
-    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource }).map((s) => ({
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars: varsOf(options.var) }).map((s) => ({
       name: s.name,
       ruleset: s.ruleset,
       lineOf: (i: number) => {
@@ -154,6 +159,18 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   } catch (e) {
     throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
+}
+
+/** `--var NAME=VALUE`s by the text of the interpolation they fill (`var.NAME`). */
+function varsOf(given: readonly string[] | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const v of given ?? []) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var takes NAME=VALUE (office_cidr=198.51.100.0/24), not ${JSON.stringify(v)}`);
+    const name = v.slice(0, eq).trim();
+    vars[name.includes('.') ? name : `var.${name}`] = v.slice(eq + 1);
+  }
+  return vars;
 }
 
 /** The rulesets to compare (src/lint/ruleset-sides.ts). */

@@ -99,7 +99,7 @@ describe('diff of a Terraform rule whose expression only Terraform knows', () =>
   it('names the line of the expression, as lint does', () => {
     const r = rulekit(['diff', 'examples/firewall.tf', 'examples/firewall.tf']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('cloudflare_ruleset.edge.rules[0].expression is not a literal string (line 20)');
+    expect(r.err).toContain('cloudflare_ruleset.edge.rules[0].expression interpolates var.office_cidr (line 20): its packets are known only to Terraform; give --var office_cidr=VALUE');
     const lint = rulekit(['lint', 'examples/firewall.tf', '--format', 'json']);
     expect(lint.out).toContain('"line": 20');
   });
@@ -116,5 +116,20 @@ describe('diff of a network ruleset and an HTTP one', () => {
     const md = rulekit(['diff', w1, h1, '--format', 'markdown']);
     expect(md.out).not.toMatch(/No packet changes/);
     expect(md.out).toContain('Not compared: the old ruleset reads packets');
+  });
+});
+
+describe('diff of Terraform rulesets with variables', () => {
+  it('--var fills the interpolations of both sides; a bad --var exits 2', () => {
+    const tf = readFileSync(join(ROOT, 'examples', 'firewall.tf'), 'utf8');
+    const after = file('after.tf', tf.replace('tcp.dstport == 22"', 'tcp.dstport in {22 2222}"'));
+    const r = rulekit(['diff', 'examples/firewall.tf', after, '--var', 'office_cidr=198.51.100.0/24']);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toContain('cloudflare_ruleset.edge: 1 region(s) of packets that change');
+    expect(r.out).toContain('= ip.src 198.51.100.0/24, tcp.dstport 2222: allow → allow by rule 0 "office-ssh"');
+    const bad = rulekit(['diff', 'examples/firewall.tf', after, '--var', 'office_cidr']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--var takes NAME=VALUE');
   });
 });
