@@ -121,7 +121,7 @@ export {
   diffRulesets, countDiff, DiffCounter, regionContains, decisionText, regionText, diffSummary, failsGate, DIFF_GATES, formatDiffText, formatDiffMarkdown,
   diffLogFilters, countLogFilterDiff, LogFilterDiffCounter, logRegionContains, logFilterDiffSummary, failsLogFilterGate, formatLogFilterDiffText, formatLogFilterDiffMarkdown, LOG_FILTER_GATES, DIFF_CODES,
   type RulesetDiff, type DiffRegion, type Decision, type DiffRuleRef, type RegionCondition, type DiffOptions, type CountDiffOptions, type TrafficDiff,
-  type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type LogFilterCountOptions,
+  type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type UndecidedRule, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type LogFilterCountOptions,
   type LogFilterDiffSummary, type LogFilterGate, type LogFilterDiffReport, type DiffCode,
 } from './diff/index.js';
 

@@ -15,6 +15,7 @@ import {
 import { DATASET_NAMES, getDataset } from '../logpush/index.js';
 import { countLogFilterDiffOnEngine, readParquetObjects, type SqlEngineName } from '../simulation/index.js';
 import { inputLines } from './input-lines.js';
+import { terraformFilterSide } from './diff-terraform-filter.js';
 import { checkRegularFile, UsageError } from './io.js';
 
 /** One side of a filter diff: the filter's JSON text (`''`: a job without one pushes every line), the dataset it names, and the line of the filter in its file. */
@@ -27,11 +28,13 @@ export interface FilterSide {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * The filter side a file holds, or undefined when it is not one (a ruleset, Terraform): a filter
- * document has `where`; a job body has `filter`, `dataset` or `destination_conf` and no `rules`.
+ * The filter side a file holds, or undefined when it is not one (a ruleset): a filter document has
+ * `where`; a job body has `filter`, `dataset` or `destination_conf` and no `rules`; a Terraform file
+ * has a `cloudflare_logpush_job` (./diff-terraform-filter.ts).
  */
-export function readFilterSide(text: string, path: string, shown: string): FilterSide | undefined {
-  if (/\.(tf|rules)$/i.test(path)) return undefined;
+export function readFilterSide(text: string, path: string, shown: string, resource?: string): FilterSide | undefined {
+  if (/\.tf$/i.test(path)) return terraformFilterSide(text, shown, resource);
+  if (/\.rules$/i.test(path)) return undefined;
   let value: unknown;
   try {
     value = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);

@@ -14,7 +14,8 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf } from '../capture/index.js';
 import { SourceText } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate } from '../diff/index.js';
+import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate, type UndecidedRule } from '../diff/index.js';
+import type { LogpushMissing } from '../http/index.js';
 import { checkAgainst, diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
@@ -35,6 +36,11 @@ export interface DiffCommandOptions {
    * blocked; for filters, lines newly pushed or newly dropped; `none` (default): never.
    */
   failOn?: DiffGate | LogFilterGate;
+  /**
+   * Values of Terraform variables in rule expressions, `NAME=VALUE` each (`office_cidr=198.51.100.0/24`
+   * fills `${var.office_cidr}`; a name with a dot, `local.x=…`, is taken as written), as `terraform -var`.
+   */
+  var?: string[];
   /** Dataset of Logpush filters whose sides name none (a filter document; default http_requests). */
   dataset?: string;
   /** Phase of bodies that name none (a PUT body, a bare array of rules). */
@@ -87,8 +93,8 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
     newText = await readText(newPath);
   }
   const shownOld = options.git !== undefined ? `${options.git}:${oldPath}` : oldPath;
-  const oldFilter = readFilterSide(oldText, oldPath, shownOld);
-  const newFilter = readFilterSide(newText, shownNew, shownNew);
+  const oldFilter = readFilterSide(oldText, oldPath, shownOld, options.resource);
+  const newFilter = readFilterSide(newText, shownNew, shownNew, options.resource);
   if (oldFilter && newFilter && options.clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts the flows of a server\'s table for rulesets; count log lines of filters over files (NDJSON or Parquet), or with rulekit query --clickhouse-url');
   if (oldFilter && newFilter) return diffFilterSides(oldFilter, newFilter, shownOld, shownNew, options, write, note);
   if (oldFilter || newFilter) throw new UsageError(`${oldFilter ? shownOld : shownNew} is a Logpush filter and ${oldFilter ? shownNew : shownOld} is not: give two filters (or jobs), or two rulesets`);
@@ -120,7 +126,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   }
   const summary = diffSummary(reports.map((r) => r.diff));
   if (format === 'json') {
-    write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}) })), summary }, null, 2) + '\n');
+    write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}), ...(r.undecided ? { undecided: r.undecided } : {}) })), summary }, null, 2) + '\n');
   } else if (format === 'markdown') write(formatDiffMarkdown(reports));
   else if (format === 'github') write(githubAnnotations(reports, shownNew));
   else write(formatDiffText(reports));
@@ -142,7 +148,7 @@ function gitShow(rev: string, path: string): string {
 function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
   const src = new SourceText(text);
   try {
-    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource }).map((s) => ({
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars: varsOf(options.var) }).map((s) => ({
       name: s.name,
       ruleset: s.ruleset,
       lineOf: (i: number) => {
@@ -153,6 +159,18 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   } catch (e) {
     throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
+}
+
+/** `--var NAME=VALUE`s by the text of the interpolation they fill (`var.NAME`). */
+function varsOf(given: readonly string[] | undefined): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const v of given ?? []) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--var takes NAME=VALUE (office_cidr=198.51.100.0/24), not ${JSON.stringify(v)}`);
+    const name = v.slice(0, eq).trim();
+    vars[name.includes('.') ? name : `var.${name}`] = v.slice(eq + 1);
+  }
+  return vars;
 }
 
 /** The rulesets to compare (src/lint/ruleset-sides.ts). */
@@ -211,6 +229,17 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
     r.counts = got.counts;
     r.examplesAre = clickhouseUrl !== undefined || /\.parquet$/i.test(path) ? 'row' : 'line';
   }
+  // The rules Logpush lines do not decide, named as in process: the lines' missing fields are read here
+  // (one more pass over the file; a glob is not expanded here, and its rules are not named).
+  if (requests.some((x) => x) && clickhouseUrl === undefined && !/[*?[]/.test(path)) {
+    let logpush: LogpushMissing | undefined;
+    try {
+      await readTrafficFile(path, 'request', () => undefined, (m) => (logpush = m));
+    } catch (e) {
+      throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
+    }
+    if (logpush) reports.forEach((r, i) => undecidedOver(logpush!, r, pairs[i]!));
+  }
   return true;
 }
 
@@ -231,15 +260,38 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
   });
   const requests = reports.map((r) => r.diff.unit === 'request');
   if (requests.some((x) => x) && requests.some((x) => !x)) throw new UsageError(`${path}: the rulesets compared read packets and HTTP requests both; compare them with one input kind at a time (--resource)`);
+  let logpush: LogpushMissing | undefined;
   try {
-    const examplesAre = await readTrafficFile(path, requests[0] ? 'request' : 'packet', (record, index) => {
-      for (const c of counters) c.add(record, index);
-    });
+    const examplesAre = await readTrafficFile(
+      path,
+      requests[0] ? 'request' : 'packet',
+      (record, index) => {
+        for (const c of counters) c.add(record, index);
+      },
+      (m) => (logpush = m),
+    );
     for (const r of reports) r.examplesAre = examplesAre;
   } catch (e) {
     throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
   }
   counters.forEach((c, i) => (reports[i]!.counts = c.result()));
+  if (logpush) reports.forEach((r, i) => undecidedOver(logpush!, r, pairs[i]!));
+}
+
+/**
+ * The rules of a pair that Logpush lines do not decide (they read a field the lines lack): a warning on
+ * the diff each (printed and in JSON, as `simulate` warns), and the report's `undecided` for the counts' text.
+ */
+function undecidedOver(logpush: LogpushMissing, report: DiffReport, [o, n]: [Side | undefined, Side | undefined]): void {
+  const undecided: UndecidedRule[] = [];
+  for (const [side, s] of [['old', o], ['new', n]] as const) {
+    for (const d of logpush.diagnostics(s?.ruleset.rules)) {
+      const data = d.data as { rule: number; field: string; lines: number; of: number };
+      undecided.push({ side, ...data });
+      report.diff.diagnostics.push({ ...d, message: `the ${side} ruleset's ${d.message}`, data: { ...d.data, side } });
+    }
+  }
+  if (undecided.length) report.undecided = undecided;
 }
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */

@@ -19,6 +19,42 @@ export interface DiffReport {
    * file), numbered from 1 as Wireshark and editors number them; else `#index`.
    */
   examplesAre?: 'frame' | 'line' | 'entry' | 'row';
+  /**
+   * Rules the counted input does not decide: they read a field its records lack (Logpush lines carry no
+   * cookie, no body…), so the counts leave out what they would change.
+   */
+  undecided?: UndecidedRule[];
+}
+
+/** A rule of one side that reads a field `lines` of the `of` records counted lack. */
+export interface UndecidedRule {
+  /** The ruleset the rule is in. */
+  side: 'old' | 'new';
+  /** The rule's 0-based index in that ruleset. */
+  rule: number;
+  /** The rule field the records lack (`http.cookie`). */
+  field: string;
+  /** Records that lack it. */
+  lines: number;
+  /** Records counted. */
+  of: number;
+}
+
+/** Why a pair was not compared (its errors), or undefined when it was. */
+function notCompared(diff: RulesetDiff): string | undefined {
+  const errors = diff.diagnostics.filter((d) => d.severity === 'error');
+  return errors.length && !diff.regions.length ? errors.map((d) => d.message).join('; ') : undefined;
+}
+
+/** An undecided rule as people read it. */
+function undecidedText(u: UndecidedRule, unit: string): string {
+  return `the ${u.side} ruleset's rule ${u.rule} reads ${u.field}, which ${u.lines} of ${u.of} ${unit}s lack`;
+}
+
+/** The traffic line: the counts, and what they leave out when rules are not decided by the input. */
+function trafficText(counts: TrafficDiff, unit: string, undecided: readonly UndecidedRule[] | undefined): string {
+  const base = `${counts.changed} of ${counts.packets} ${unit}s change (${counts.verdictChanged} change verdict)`;
+  return undecided?.length ? `${base} where the input decides the rules; not decided over it: ${undecided.map((u) => undecidedText(u, unit)).join('; ')}` : base;
 }
 
 /** An example as people read it: where it is in the input, and the fields the rules read (`frame 12 {"tcp.dstport":22}`). */
@@ -36,8 +72,14 @@ function trafficOf(counts: TrafficDiff | undefined): Map<number, number> {
 /** The diff as text: a headline per pair of rulesets, then its regions. */
 export function formatDiffText(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts, examplesAre } of reports) {
+  for (const { name, diff, counts, examplesAre, undecided } of reports) {
     const s = diffSummary([diff]);
+    // A pair that could not be compared (one ruleset reads packets, the other requests) has no regions: saying "no changes" would be false.
+    const refused = notCompared(diff);
+    if (refused) {
+      out.push(`${name}: not compared: ${refused}`);
+      continue;
+    }
     out.push(`${name}: ${s.regions ? `${s.regions} region(s) of ${diff.unit}s that change (${s.exact} exact, ${s.unknown} unknown)` : `no ${diff.unit} changes`}`);
     const traffic = trafficOf(counts);
     diff.regions.forEach((r, i) => {
@@ -47,7 +89,7 @@ export function formatDiffText(reports: readonly DiffReport[]): string {
       else if (r.reason) out.push(`      unknown: ${r.reason}`);
     });
     if (counts) {
-      out.push(`  traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict)`);
+      out.push(`  traffic: ${trafficText(counts, diff.unit, undecided)}`);
       for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${decisionText(p.old)} → ${decisionText(p.new)}${p.examples.length ? `  e.g. ${exampleText(p.examples[0]!, examplesAre)}` : ''}`);
       if (counts.outside) out.push(`  ${counts.outside} changed ${diff.unit}(s) lie in no region: please report this`);
     }
@@ -61,9 +103,14 @@ const code = (s: string) => (s ? `\`${s.replace(/`/g, 'ˋ')}\`` : '');
 /** The diff as Markdown, for a pull-request comment: a table of regions per pair of rulesets. */
 export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts, examplesAre } of reports) {
+  for (const { name, diff, counts, examplesAre, undecided } of reports) {
     const s = diffSummary([diff]);
     out.push(`### ${cell(name)}`, '');
+    const refused = notCompared(diff);
+    if (refused) {
+      out.push(`Not compared: ${cell(refused)}.`, '');
+      continue;
+    }
     if (!s.regions) {
       out.push(`No ${diff.unit} changes.`, '');
       continue;
@@ -79,7 +126,7 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
       out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} | ${shown} |` : ''} ${why} |`);
     });
     out.push('');
-    if (counts) out.push(`Traffic: ${counts.changed} of ${counts.packets} ${diff.unit}s change (${counts.verdictChanged} change verdict).`, '');
+    if (counts) out.push(`Traffic: ${trafficText(counts, diff.unit, undecided)}.`, '');
   }
   return out.join('\n');
 }

@@ -11,7 +11,7 @@ export { diffRulesets, decisionText, regionText, regionContains } from './region
 export { DIFF_CODES, diffDiagnostic, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';
-export { exampleText, formatDiffText, formatDiffMarkdown, type DiffReport } from './format.js';
+export { exampleText, formatDiffText, formatDiffMarkdown, type DiffReport, type UndecidedRule } from './format.js';
 export { diffLogFilters, logRegionContains, logRegionCube, type LogFilterDiff, type LogFilterRegion } from './logfilter.js';
 export { countLogFilterDiff, LogFilterDiffCounter, type LogFilterCounts, type LogFilterCountOptions } from './logfilter-counts.js';
 export {

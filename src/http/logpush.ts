@@ -251,7 +251,9 @@ export class LogpushMissing {
         const m = this.byField.get(field);
         if (!m) continue;
         const from = m.logpush.size ? `Logpush field ${[...m.logpush].join(' and ')}` : 'no Logpush field of http_requests gives it';
-        out.push(httpDiagnostic('http-logpush-missing-field', `rule ${index} reads ${field}, which ${m.lines} of ${this.lines} Logpush lines lack (${from}): over those lines the rule is not decided by the logs`, { pointer: `/rules/${index}/expression` }));
+        const d = httpDiagnostic('http-logpush-missing-field', `rule ${index} reads ${field}, which ${m.lines} of ${this.lines} Logpush lines lack (${from}): over those lines the rule is not decided by the logs`, { pointer: `/rules/${index}/expression` });
+        d.data = { rule: index, field, lines: m.lines, of: this.lines };
+        out.push(d);
       }
     });
     return out;

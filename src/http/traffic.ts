@@ -7,7 +7,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { httpDiagnostic } from './diagnostic.js';
 import { isHar, readHar } from './har.js';
-import { isLogpushLine, logpushRecord } from './logpush.js';
+import { isLogpushLine, logpushRecord, LogpushMissing } from './logpush.js';
 import { readRequestObject } from './ndjson.js';
 import { requestRecord } from './record.js';
 
@@ -29,6 +29,8 @@ export interface TrafficRecords {
   indexOf: 'line' | 'entry';
   /** Lines or entries that are no request (errors, skipped), members ignored (warnings); each with its line. */
   diagnostics: Diagnostic[];
+  /** Logpush lines: the rule fields they left missing (a rule reading one is not decided by those lines). */
+  logpush?: LogpushMissing;
 }
 
 /**
@@ -57,6 +59,7 @@ export function readTrafficRecords(text: string): TrafficRecords {
   }
   const records: TrafficRecord[] = [];
   let format: TrafficRecords['format'] | undefined;
+  let logpush: LogpushMissing | undefined;
   for (const [n, line] of text.split('\n').entries()) {
     if (!line.trim()) continue;
     let value: unknown;
@@ -68,11 +71,13 @@ export function readTrafficRecords(text: string): TrafficRecords {
     }
     format ??= isLogpushLine(value) ? 'logpush' : 'ndjson';
     if (isLogpushLine(value)) {
-      records.push({ record: logpushRecord(value).record, index: n });
+      const read = logpushRecord(value);
+      (logpush ??= new LogpushMissing()).add(read.missing);
+      records.push({ record: read.record, index: n });
       continue;
     }
     const request = readRequestObject(value, { pointer: '', line: n + 1 }, diagnostics);
     if (request) records.push({ record: requestRecord(request), index: n });
   }
-  return { format: format ?? 'ndjson', records, indexOf: 'line', diagnostics };
+  return { format: format ?? 'ndjson', records, indexOf: 'line', diagnostics, ...(logpush ? { logpush } : {}) };
 }

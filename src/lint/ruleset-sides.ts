@@ -42,6 +42,26 @@ export interface RulesetSideOptions {
   phase?: string;
   /** Only this ruleset must be readable (a Terraform address): the others' problems do not refuse the file. */
   resource?: string;
+  /**
+   * Values of Terraform interpolations in rule expressions, by their text (`var.office_cidr`, `local.x`):
+   * an expression whose every interpolation has a value is compared with them filled in.
+   */
+  vars?: Readonly<Record<string, string>>;
+}
+
+/** An expression's text with its interpolations filled from `vars`, or the names that have no value. */
+function filled(expression: { map: { text: string }; holes: readonly { text: string; at: number }[] }, vars: Readonly<Record<string, string>>): { text: string; unknown: string[] } {
+  let text = '';
+  let from = 0;
+  const unknown: string[] = [];
+  for (const h of [...expression.holes].sort((a, b) => a.at - b.at)) {
+    const name = h.text.replace(/^[$%]\{~?\s*/, '').replace(/\s*~?\}$/, '');
+    text += expression.map.text.slice(from, h.at);
+    from = h.at;
+    if (Object.hasOwn(vars, name)) text += vars[name];
+    else unknown.push(name);
+  }
+  return { text: text + expression.map.text.slice(from), unknown };
 }
 
 /**
@@ -57,10 +77,14 @@ export function rulesetSides(text: string, shown: string, path: string, options:
       const legacy = LEGACY_RULESET_TYPES[address.slice(0, address.indexOf('.'))];
       const problems = rs.unreadable.map((u) => ({ message: `${u.message} (line ${lineAt(text, u.range.start)})`, at: u.range.start }));
       const rules = rs.rules.map((r) => {
-        if (!r.expression || r.expression.holes.length) problems.push({ message: `${r.label}.expression is not a literal string (line ${lineAt(text, r.range.start)}): its packets are known only to Terraform`, at: r.range.start });
+        // Named at the expression itself (its literal, else the value standing for it), not at the rule's opening brace.
+        const at = r.expression?.range.start ?? r.expressionNotLiteral?.start ?? r.range.start;
+        const fill = r.expression ? filled(r.expression, options.vars ?? {}) : undefined;
+        if (!fill) problems.push({ message: `${r.label}.expression is not a literal string (line ${lineAt(text, at)}): its packets are known only to Terraform`, at });
+        else if (fill.unknown.length) problems.push({ message: `${r.label}.expression interpolates ${fill.unknown.join(', ')} (line ${lineAt(text, at)}): its packets are known only to Terraform; give ${fill.unknown.map((n) => `--var ${n.replace(/^var\./, '')}=VALUE`).join(' ')}`, at });
         const as = legacy && r.action !== undefined ? legacy.actions[r.action] : undefined;
         if (legacy && !as) problems.push({ message: `${r.label}.action ${JSON.stringify(r.action)} is not one of ${Object.keys(legacy.actions).join(', ')} (line ${lineAt(text, r.range.start)})`, at: r.range.start });
-        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: r.expression?.map.text ?? '' };
+        const rule: Record<string, unknown> = { action: as?.action ?? r.action, expression: fill?.text ?? '' };
         for (const k of ['id', 'ref', 'description', 'enabled'] as const) if (r[k] !== undefined) rule[k] = r[k];
         if (as?.action_parameters) rule['action_parameters'] = as.action_parameters;
         else if (r.skipRuleset !== undefined) rule['action_parameters'] = { ruleset: r.skipRuleset };

@@ -53,9 +53,11 @@ function formatText(suites: readonly SuiteResult[], options: TestReportOptions):
         const width = Math.max(...c.checks.filter((x) => !x.ok).map((x) => x.what.length));
         for (const x of c.checks.filter((x) => !x.ok)) lines.push(`      ${`${x.what}:`.padEnd(width + 1)} expected ${x.expected}, got ${x.actual}`);
       }
+      for (const w of c.warnings ?? []) lines.push(`      ${paint('33', w)}`);
       if (!c.ok || options.verbose) {
         lines.push(`      trace:`);
-        for (const t of c.trace) lines.push(`        ${t}`);
+        // The warnings are shown above already.
+        for (const t of c.trace) if (!c.warnings?.includes(t)) lines.push(`        ${t}`);
       }
     }
     lines.push('');

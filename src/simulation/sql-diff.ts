@@ -16,6 +16,7 @@ import { dialectOf, type Dialect } from '../sql/index.js';
 import { flowSource } from './sql-engine.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { rowObject } from './parquet-rows.js';
+import { ndjsonCompression } from './engine-compression.js';
 
 /** Options of {@link countDiffOnEngine}. */
 export interface EngineDiffOptions {
@@ -138,7 +139,7 @@ export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: s
   } else if (files.some(isParquet)) {
     throw new Error('give log lines as NDJSON or as Parquet, not both in one run');
   } else {
-    relation = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`;
+    relation = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files, undefined, await ndjsonCompression(files))}) AS lines`;
     settings = source.readInOrder('lines');
   }
   const query = logFilterDiffCountsSql(oldFilter, newFilter, counter.diff, relation, { dialect: options.engine, examples: options.examples });

@@ -17,6 +17,7 @@ import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, ty
 import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { ndjsonCompression } from './engine-compression.js';
 import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
@@ -121,6 +122,7 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   }
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
   const line = source.lineColumn;
+  const compression = await ndjsonCompression(files);
   // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
   const members = source.lineMembers(line, fields.map((f) => f.name));
   // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
@@ -144,9 +146,10 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
   const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
-  // Numbered by the line's place where the engine gives it (every thread reads), else in read order.
-  const positions = options.linePositions ? source.linePositions(files) : undefined;
-  const objects = positions?.from ?? source.objectLines(files);
+  // Numbered by the line's place where the engine gives it (every thread reads), else in read order; gzip
+  // told by its bytes is read through objectLines, which the compression is given to.
+  const positions = options.linePositions && !compression ? source.linePositions(files) : undefined;
+  const objects = positions?.from ?? source.objectLines(files, undefined, compression);
   const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
   const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   return {
@@ -180,7 +183,7 @@ async function sourceNames(run: Runner, dialect: Dialect, files: readonly string
     return { names: described.map((r) => String(r['name'])), members: false };
   }
   if (files.every(isParquet)) return { names: [...(await parquetColumns(run, dialect, files))], members: false };
-  const sql = `SELECT DISTINCT ${dialect.jsonKeys(dialect.source.lineColumn)} AS k FROM ${dialect.source.objectLines(files, KEY_SAMPLE_ROWS)}`;
+  const sql = `SELECT DISTINCT ${dialect.jsonKeys(dialect.source.lineColumn)} AS k FROM ${dialect.source.objectLines(files, KEY_SAMPLE_ROWS, await ndjsonCompression(files))}`;
   return { names: (await run.rows(sql)).map((r) => String(r['k'])), members: true };
 }
 

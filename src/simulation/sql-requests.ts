@@ -19,6 +19,7 @@ import type { Rule, Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
 import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { ndjsonCompression } from './engine-compression.js';
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
 
@@ -39,7 +40,7 @@ async function logpushLines(run: SqlRunner, dialect: Dialect, files: readonly st
     return { lines: rows(read.length ? source.rowJson(read) : `'{}'`), full: rows(parquet.rowJson), settings: source.readInOrder('rows'), text };
   }
   if (files.some(isParquet)) throw new Error('give Logpush lines as NDJSON or as Parquet, not both in one run');
-  const lines = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files)}) AS lines`;
+  const lines = `(SELECT ${source.rowNumber} AS rn, ${source.lineColumn} AS line FROM ${source.objectLines(files, undefined, await ndjsonCompression(files))}) AS lines`;
   return { lines, full: lines, settings: source.readInOrder('lines'), text };
 }
 

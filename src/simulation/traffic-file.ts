@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
-import { readTrafficRecords as readHttpTraffic } from '../http/index.js';
+import { readTrafficRecords as readHttpTraffic, type LogpushMissing } from '../http/index.js';
 import { readParquetObjects } from './parquet-rows.js';
 
 /** A traffic file that cannot be read as asked: the message names the file (and line) and says why. */
@@ -30,9 +30,10 @@ export type TrafficIndex = 'frame' | 'line' | 'entry' | 'row';
 
 /**
  * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
- * the answer says which). Throws {@link TrafficFileError}.
+ * the answer says which). Logpush lines leave some rule fields missing: `logpush` is then given what they
+ * lacked, so that a caller can say which rules the lines do not decide. Throws {@link TrafficFileError}.
  */
-export async function readTrafficFile(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void): Promise<TrafficIndex> {
+export async function readTrafficFile(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void, logpush?: (missing: LogpushMissing) => void): Promise<TrafficIndex> {
   const head = new Uint8Array(4);
   const fd = await open(path, 'r');
   try {
@@ -52,6 +53,7 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
     const parquet = /\.parquet$/i.test(path);
     const read = await requestRecords(path, parquet ? (await readParquetObjects([path])).map((row) => JSON.stringify(row)).join('\n') : await textOf());
     read.records.forEach((record, i) => each(record, read.lines ? read.lines[i]! - 1 : i));
+    if (read.logpush) logpush?.(read.logpush);
     return parquet ? 'row' : read.lines ? 'line' : 'entry';
   }
   if (/\.parquet$/i.test(path)) {
@@ -84,7 +86,7 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
 }
 
 /** The records of an HTTP input (src/http/traffic.ts); the first line that is no request is an error naming it. */
-async function requestRecords(path: string, text: string): Promise<{ records: Record<string, unknown>[]; lines?: number[] }> {
+async function requestRecords(path: string, text: string): Promise<{ records: Record<string, unknown>[]; lines?: number[]; logpush?: LogpushMissing }> {
   const read = readHttpTraffic(text);
   const bad = read.diagnostics.find((d) => d.severity === 'error');
   if (bad) {
@@ -92,7 +94,7 @@ async function requestRecords(path: string, text: string): Promise<{ records: Re
     const message = line === undefined ? bad.message : bad.message.replace(/^line \d+: /, '');
     throw new TrafficFileError(`${path}${line === undefined ? '' : `:${line}`}: ${message}${read.indexOf === 'line' ? ' (NDJSON request objects or Logpush http_requests lines)' : ''}`);
   }
-  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}) };
+  return { records: read.records.map((r) => r.record), ...(read.indexOf === 'line' ? { lines: read.records.map((r) => r.index + 1) } : {}), ...(read.logpush ? { logpush: read.logpush } : {}) };
 }
 
 /** A gzip file's content; a damaged one is an error naming the file. */

@@ -59,10 +59,11 @@ export interface SourceSql {
   readonly lineText: string;
   /**
    * What follows `FROM` to read NDJSON files' lines that are JSON objects (blank lines, other JSON values
-   * and text that is not JSON dropped; gzip by the name's extension): a table expression that may end in a
-   * `WHERE` clause, so only `) AS name` may follow it. With `limit`, a subquery of the first lines.
+   * and text that is not JSON dropped; gzip by the name's extension, or all of them when `compression` is
+   * `'gzip'`): a table expression that may end in a `WHERE` clause, so only `) AS name` may follow it. With
+   * `limit`, a subquery of the first lines.
    */
-  objectLines(files: readonly string[], limit?: number): string;
+  objectLines(files: readonly string[], limit?: number, compression?: 'gzip'): string;
   /**
    * What follows `FROM` to read NDJSON files' lines with one column per member the caller names: each
    * column, named by its member, holds that member's value alone as one JSON value, read with

@@ -45,7 +45,7 @@ function suite(ruleset: string, files: string[], counts: string): string {
 
 describe('rulekit test over Logpush lines and Parquet', () => {
   it('Logpush http_requests lines as NDJSON, gzip and Parquet: the figures of the requests', () => {
-    writeFileSync(join(dir, 'logpush.ruletest.yaml'), suite('waf.json', ['http_requests.ndjson', 'http_requests.log.gz', 'http_requests.parquet'], '{ packets: 6, block: 2, defaultAllowed: 3, rules: [{ rule: bots posting, decided: 2 }, { rule: admin from abroad, decided: 1 }, { rule: 2, matched: 1 }] }'));
+    writeFileSync(join(dir, 'logpush.ruletest.yaml'), suite('waf.json', ['http_requests.ndjson', 'http_requests.log.gz', 'http_requests.parquet'], '{ packets: 6, rules: [{ rule: bots posting, decided: 2 }, { rule: admin from abroad, decided: 1 }, { rule: 2, matched: 1 }] }'));
     const r = run(['test', 'logpush.ruletest.yaml']);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/3 case\(s\) in 1 file\(s\): 3 passed, 0 failed\n$/);
@@ -58,6 +58,22 @@ describe('rulekit test over Logpush lines and Parquet', () => {
     expect(figures[2]).toEqual(figures[0]);
     // The rule the logs cannot decide is named in each trace.
     for (const c of cases) expect(c.trace).toContain('warning: rule 3 reads http.request.body.raw, which 6 of 6 Logpush lines lack (no Logpush field of http_requests gives it): over those lines the rule is not decided by the logs [http-logpush-missing-field]');
+  });
+
+  it('a figure a rule the lines do not decide could change fails, and the warning shows without --verbose', () => {
+    // Rule 3 reads the body, which no Logpush line carries: the service could block more than the lines show.
+    writeFileSync(join(dir, 'undecided.ruletest.yaml'), suite('waf.json', ['http_requests.ndjson'], '{ packets: 6, block: 2, rules: [{ rule: bots posting, decided: 2 }] }'));
+    const r = run(['test', 'undecided.ruletest.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('block: expected 2, got 2, but rule(s) #3 "passwords in bodies" are not decided over these lines (see the warning)');
+    expect(r.out).not.toMatch(/rule #0 "bots posting" decided: expected/);
+    const warning = 'warning: rule 3 reads http.request.body.raw, which 6 of 6 Logpush lines lack (no Logpush field of http_requests gives it): over those lines the rule is not decided by the logs [http-logpush-missing-field]';
+    // Shown under a passing case too, without --verbose.
+    writeFileSync(join(dir, 'undecided-ok.ruletest.yaml'), suite('waf.json', ['http_requests.ndjson'], '{ packets: 6 }'));
+    const ok = run(['test', 'undecided-ok.ruletest.yaml']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain(`✓ http_requests.ndjson\n      ${warning}\n`);
+    expect(ok.out).not.toContain('trace:');
   });
 
   it('a wrong figure fails the case with expected against actual', () => {

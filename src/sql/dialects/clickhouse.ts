@@ -124,7 +124,7 @@ const ip: IpSql = {
 };
 
 /** Each NDJSON file's lines, one String column `line`. */
-const lines = (files: readonly string[]) => files.map((f) => `SELECT line FROM file(${string(f)}, 'LineAsString', 'line String')`).join(' UNION ALL ');
+const lines = (files: readonly string[], compression?: string) => files.map((f) => `SELECT line FROM file(${string(f)}, 'LineAsString', 'line String'${compression ? `, ${string(compression)}` : ''})`).join(' UNION ALL ');
 
 export const CLICKHOUSE: Dialect = {
   name: 'clickhouse',
@@ -169,7 +169,7 @@ export const CLICKHOUSE: Dialect = {
     lineText: 'line',
     // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
     // nothing is pushed past it.
-    objectLines: (files, limit) => `(SELECT line FROM (${lines(files)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
+    objectLines: (files, limit, compression) => `(SELECT line FROM (${lines(files, compression)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
     // Each member's raw text (`''` when missing, which JSONType reads as 'Null'); the line itself is renamed
     // so that a member named `line` does not shadow it. A line that is not a JSON object is a row without members.
     memberColumns: (files, members) =>

@@ -175,8 +175,8 @@ export const DUCKDB: Dialect = {
     lineColumn: 'json',
     lineText: 'CAST(json AS VARCHAR)',
     // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
-    objectLines: (files, limit) => {
-      const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true) WHERE json_type(json) = 'OBJECT'`;
+    objectLines: (files, limit, compression) => {
+      const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true${compression ? `, compression = ${string(compression)}` : ''}) WHERE json_type(json) = 'OBJECT'`;
       return limit === undefined ? lines : `(SELECT json FROM ${lines} LIMIT ${limit})`;
     },
     // Each member as a column of type JSON: the line is parsed once and only the members are kept. read_json
