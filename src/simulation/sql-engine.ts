@@ -18,7 +18,7 @@ import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, summaryRuleFigures, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -277,11 +277,11 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
       if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
     });
     const wanted = new Map<number, number[]>();
-    for (const r of query.rules!) {
-      const s = summary.rules[r.index]!;
-      s.matched = n(`matched_${r.index}`);
-      s.decided = n(`decided_${r.index}`);
-      wanted.set(r.index, ((row?.[`examples_${r.index}`] as unknown[]) ?? []).map(Number));
+    for (const f of summaryRuleFigures(query.rules!, row)) {
+      const s = summary.rules[f.index]!;
+      s.matched = f.matched;
+      s.decided = f.decided;
+      wanted.set(f.index, f.examples);
     }
     const numbers = [...new Set([...wanted.values()].flat())];
     if (numbers.length) {

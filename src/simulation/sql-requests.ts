@@ -17,7 +17,7 @@ import { compileRuleset, type SimulationSummary } from '../engine/index.js';
 import { logpushRecord, LogpushMissing } from '../http/index.js';
 import type { Rule, Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
-import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
+import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, summaryRuleFigures, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
 import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { ndjsonCompression } from './engine-compression.js';
 
@@ -183,11 +183,11 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
     summary.verdicts = { allow: n('packets') - n('blocked') - decidedOther, block: n('blocked'), ...others };
     summary.defaultAllowed = n('default_allowed');
     const wanted = new Map<number, number[]>();
-    for (const r of query.rules!) {
-      const s = summary.rules[r.index]!;
-      s.matched = n(`matched_${r.index}`);
-      s.decided = n(`decided_${r.index}`);
-      wanted.set(r.index, ((row?.[`examples_${r.index}`] as unknown[]) ?? []).map(Number));
+    for (const f of summaryRuleFigures(query.rules!, row)) {
+      const s = summary.rules[f.index]!;
+      s.matched = f.matched;
+      s.decided = f.decided;
+      wanted.set(f.index, f.examples);
     }
     const got = await readBack(run, dialect, full, text, [...new Set([...wanted.values()].flat())], settings);
     for (const [index, rns] of wanted) {

@@ -128,6 +128,25 @@ export interface SummarySql {
   diagnostics: Diagnostic[];
 }
 
+/** One rule's figures in the row {@link rulesetSummarySql} answers. */
+export interface SummaryRuleFigures {
+  index: number;
+  matched: number;
+  decided: number;
+  /** Row numbers of its first examples, ascending. */
+  examples: number[];
+}
+
+/** Each rule's figures read from the row {@link rulesetSummarySql} answers (its columns are named there). */
+export function summaryRuleFigures(rules: readonly Pick<RuleSql, 'index'>[], row: Readonly<Record<string, unknown>> | undefined): SummaryRuleFigures[] {
+  return rules.map(({ index }) => ({
+    index,
+    matched: Number(row?.[`matched_${index}`] ?? 0),
+    decided: Number(row?.[`decided_${index}`] ?? 0),
+    examples: ((row?.[`examples_${index}`] as unknown[] | undefined) ?? []).map(Number),
+  }));
+}
+
 /**
  * The simulator's summary as one aggregate query over `from` (a table or a parenthesised subquery with an
  * alias). A rule counts as matched where it matched and was reached (no earlier terminating rule
