@@ -7,16 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodePacket, LINKTYPE_RAW, packetToIpFrame, writePcap } from '../../src/capture/index.js';
 import AjvDraft04 from 'ajv-draft-04';
 import { needsTool } from '../helpers/tools.js';
+import { CLI } from '../helpers/cli.js';
 
 // ajv-draft-04 is CommonJS with its class on `default`: the official SARIF 2.1.0 schema is draft-04.
 const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (options: object) => { compile(schema: object): ((v: unknown) => boolean) & { errors?: unknown } };
 
-const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-witness-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

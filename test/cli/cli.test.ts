@@ -6,14 +6,13 @@ import { writeSyntheticPcap } from '../../bench/capture-gen.js';
 import { needsTool } from '../helpers/tools.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI, runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-cli-'));
 
 function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { input });
 }
 
 const ruleset = {

@@ -3,17 +3,16 @@
  * one line naming the path for a file that cannot be read; never a stack trace. Runs the built CLI.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CLI, runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-exit-'));
 
 function run(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, timeout: 30_000 });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(args, { input, timeout: 30_000 });
 }
 const file = (name: string, text: string | Buffer) => {
   const p = join(dir, name);

@@ -4,19 +4,16 @@
  * an HTTP ruleset, 2 for usage errors; per-request NDJSON lines; the summary names requests.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ROOT, runCli } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const HAR = join(ROOT, 'test', 'fixtures', 'http', 'chromium.har');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-sim-http-'));
 
 function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { input });
 }
 
 const ruleset = join(dir, 'waf.json');

@@ -8,14 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'capture');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-sim-cli-'));
 
 function run(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { input });
 }
 
 const rulesetPath = join(dir, 'ruleset.json');

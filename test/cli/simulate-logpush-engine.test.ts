@@ -4,22 +4,19 @@
  * a rule field without an SQL reading, or lines with values SQL does not read exactly, exit 1 naming them;
  * request objects and HAR files exit 2.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqlString } from '../../src/sql/index.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-logpush-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function rulekit(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(args, { timeout: 120_000 });
 }
 
 const LINES = join(ROOT, 'examples', 'http_requests.ndjson');

@@ -6,7 +6,6 @@
  * numbers), the same reader as `rulekit diff --against` (one code path: the counts agree). Damaged gzip,
  * Parquet from standard input: an input error, exit 1. Run as a user runs it (dist/bundle/cli.js).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readParquetObjects, runSimulation, type SimulationProgress } from '../../src/simulation/index.js';
 import { sqlString } from '../../src/sql/index.js';
 import { flowsToParquet } from '../helpers/sql-flows.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'http');
 const WAF = join(FIXTURES, 'logpush-waf.json');
 const LINES = join(FIXTURES, 'logpush-http-requests.ndjson');
@@ -28,8 +26,7 @@ const gappedParquet = join(dir, 'gapped.parquet');
 const flowsParquet = join(dir, 'flows.parquet');
 
 function run(args: string[], input?: Buffer, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, cwd: ROOT, env: { ...process.env, ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { input, env });
 }
 
 async function duckdb(sql: string): Promise<void> {

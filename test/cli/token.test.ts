@@ -3,19 +3,17 @@
  * first): the token is printed once, only its hash lands in the users file, and a server started on that
  * file takes the token with the scopes given.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createServer, type TokenConfig, type UsersEntry } from '../../src/server/index.js';
+import { runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-token-'));
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args);
 }
 
 const alice = { email: 'alice@example.com', key_hash: 'sha256:00000000000000000000000000000000:0000000000000000000000000000000000000000000000000000000000000000', accounts: ['acc-a'], zones: ['zone-a'] };

@@ -4,26 +4,23 @@
  * validated against the official SARIF 2.1.0 schema, exit codes, and the --fix round trip.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
 import { parse as hclParse } from '@cdktf/hcl2json';
 import { applyEdits } from '../../src/lint/index.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 // ajv-draft-04 is CommonJS with its class on `default`: the official SARIF 2.1.0 schema is draft-04.
 type Validator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
 const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (options: object) => { compile(schema: object): Validator };
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'lint');
 const GOLDEN = join(import.meta.dirname, 'golden');
 
 function run(args: string[], opts: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, 'lint', ...args], { encoding: 'utf8', cwd: opts.cwd ?? FIXTURES, input: opts.input, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(['lint', ...args], { cwd: opts.cwd ?? FIXTURES, input: opts.input });
 }
 
 function golden(name: string, actual: string): void {

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ConfigError, loadConfig, unknownCodeMessage } from '../../src/lint/index.js';
+import { CLI } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 
 describe('code names in settings and suppressions', () => {
   it('names the nearest code of an unknown one', () => {

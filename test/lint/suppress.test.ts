@@ -3,17 +3,15 @@
  * unused and unknown ones reported, and `--quiet` / `--max-warnings`: through the built CLI.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applySuppressions, findDirectives, type LintDiagnostic } from '../../src/lint/index.js';
+import { CLI, runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 
 function run(args: string[], opts: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(process.execPath, [CLI, 'lint', ...args], { encoding: 'utf8', cwd: opts.cwd, input: opts.input, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(['lint', ...args], opts);
 }
 
 type Finding = { code: string; severity: string; line: number; message: string; fix?: { title: string; applicable: boolean } };

@@ -4,7 +4,6 @@
  * the deciding-clause rule itself.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +13,14 @@ import { decideLine, reasonText } from '../../src/ruletest/index.js';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { lineBytes } from '../helpers/logfilter-arbitraries.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const JOB = 'examples/errors.job.json';
 const LINES = 'examples/logs.ndjson';
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-logfilter-'));
 
 function run(args: string[], input?: string | Buffer) {
-  const r = spawnSync(process.execPath, [CLI, 'logfilter', ...args], { cwd: ROOT, input, timeout: 30_000, maxBuffer: 64 << 20 });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['logfilter', ...args], { input, timeout: 30_000 });
 }
 
 describe('rulekit logfilter', () => {

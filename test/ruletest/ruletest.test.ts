@@ -5,26 +5,23 @@
  * case on a fixture capture; the published JSON Schema against the examples and against the validator.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { loadSuite, parseTestDocument, validateTestFile } from '../../src/ruletest/index.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 type Validator = ((data: unknown) => boolean) & { errors?: unknown[] | null };
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as new (options: object) => { compile(schema: object): Validator };
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const EXAMPLES = join(ROOT, 'examples');
 const GOLDEN = join(import.meta.dirname, 'golden');
 const CAPTURES = join(ROOT, 'test', 'fixtures', 'capture');
 
 function run(args: string[], cwd = ROOT) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { cwd });
 }
 
 function golden(name: string, actual: string): void {

@@ -5,7 +5,6 @@
  * field the lines lack is named in the trace's warnings, not guessed; a file that is no traffic fails its
  * case with the reason; a missing file keeps the test file from running (exit 2).
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,15 +12,13 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sqlString } from '../../src/sql/index.js';
 import { flowsToParquet } from '../helpers/sql-flows.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'http');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-ruletest-traffic-'));
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  return runCli(args, { cwd: dir });
 }
 
 beforeAll(async () => {

@@ -7,11 +7,9 @@
  * JSON mode (a `line` column) and column mode (a typed column per field); credentials come from the URL
  * or the environment, and a refused login is an exit code 2 naming the reason.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogFilter } from '../../src/logpush/index.js';
@@ -20,8 +18,8 @@ import { flowColumnType, flowFields, sqlIdentifier, sqlString } from '../../src/
 import { LISTS } from '../expression/arbitraries.js';
 import { startFakeClickHouse, type FakeClickHouse } from '../helpers/clickhouse-http.js';
 import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
+import { runCliAsync } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-clickhouse-server-'));
 const AUTH = { user: 'rulekit', password: "p@ss:w'rd" };
 const RUNS = Number(process.env.SQL_RUNS ?? (process.env.CI ? 30 : 15));
@@ -32,12 +30,8 @@ let server: FakeClickHouse;
 let withCredentials: string;
 
 /** The CLI in a child process (the server runs in this one, so never spawnSync). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, CLICKHOUSE_USER: '', CLICKHOUSE_PASSWORD: '', ...env } }, (error, stdout, stderr) => {
-      resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return runCliAsync(args, { cwd: dir, env: { CLICKHOUSE_USER: '', CLICKHOUSE_PASSWORD: '', ...env } }).then((r) => ({ status: r.code, stdout: r.out, stderr: r.err }));
 }
 
 /** The flow table: a column per field as the simulator reads packets (aliases included), and a timestamp. */

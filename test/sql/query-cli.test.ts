@@ -6,14 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogFilter } from '../../src/logpush/index.js';
 import { sqlString } from '../../src/sql/index.js';
+import { CLI } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-query-'));
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'query', ...args], { encoding: 'utf8', cwd: dir });
 

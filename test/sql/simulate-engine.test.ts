@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,8 +17,8 @@ import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
 import { flowsToParquet as toParquet } from '../helpers/sql-flows.js';
+import { CLI } from '../helpers/cli.js';
 
-const CLI = fileURLToPath(new URL('../../dist/bundle/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-engine-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
