@@ -25,6 +25,7 @@ import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { countDiffOnEngine, countRequestDiffOnEngine, readTrafficFile, TrafficFileError, type SqlEngineName } from '../simulation/index.js';
 import { loadLists } from './lists.js';
+import { readVars, varFileProblemText, type VarSource } from './var-file.js';
 import { fieldSetScheme } from '../ruleset/index.js';
 
 /** Options of the diff command. */
@@ -47,6 +48,10 @@ export interface DiffCommandOptions {
    * fills `${var.office_cidr}`; a name with a dot, `local.x=…`, is taken as written), as `terraform -var`.
    */
   var?: string[];
+  /** Files of Terraform variable values (`.tfvars`, `.tfvars.json`), read before the `var`s (see `vars` for the order given). */
+  varFile?: string[];
+  /** The `--var` and `--var-file` options in the order given, a later one overriding an earlier one (as Terraform has it); overrides `var` and `varFile`. */
+  vars?: VarSource[];
   /** Dataset of Logpush filters whose sides name none (a filter document; default http_requests). */
   dataset?: string;
   /** Phase of bodies that name none (a PUT body, a bare array of rules). */
@@ -112,8 +117,13 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   const matchSet = matchSets[0]!;
   if (matchSet && !MATCH_SET_GATES.includes(gate as MatchSetGate)) throw new UsageError(`--fail-on ${gate} is not for .rules files (their lines have no actions); on them it takes ${MATCH_SET_GATES.join(', ')}`);
   if (!matchSet && !DIFF_GATES.includes(gate as DiffGate)) throw new UsageError(`--fail-on ${gate} is for ${MATCH_SET_GATES.includes(gate as MatchSetGate) ? '.rules files' : 'Logpush filters'}; on rulesets it takes ${DIFF_GATES.join(', ')}`);
-  const olds = matchSet ? [matchSetSide(oldText, shownOld, options.phase)] : readSides(oldText, shownOld, oldPath, options);
-  const news = matchSet ? [matchSetSide(newText, shownNew, options.phase)] : readSides(newText, shownNew, shownNew, options);
+  const values = await readVars(options.vars ?? [...(options.varFile ?? []).map((file) => ({ file })), ...(options.var ?? []).map((v) => ({ var: v }))]);
+  if (values.problem) {
+    note(varFileProblemText(values.problem));
+    return 1;
+  }
+  const olds = matchSet ? [matchSetSide(oldText, shownOld, options.phase)] : readSides(oldText, shownOld, oldPath, options, values.vars);
+  const news = matchSet ? [matchSetSide(newText, shownNew, options.phase)] : readSides(newText, shownNew, shownNew, options, values.vars);
   const pairs = pairSides(olds, news, options.resource);
   const lists = await loadLists(options.lists);
   checkAgainst(options);
@@ -172,10 +182,10 @@ function gitShow(rev: string, path: string): string {
 }
 
 /** The rulesets of one file (src/lint/ruleset-sides.ts), with their rules' lines; a side that cannot be compared is a usage error. */
-function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
+function readSides(text: string, shown: string, path: string, options: DiffCommandOptions, vars: Record<string, string>): Side[] {
   const src = new SourceText(text);
   try {
-    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars: varsOf(options.var) }).map((s) => ({
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars }).map((s) => ({
       name: s.name,
       ruleset: s.ruleset,
       lineOf: (i: number) => {
@@ -186,18 +196,6 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   } catch (e) {
     throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-}
-
-/** `--var NAME=VALUE`s by the text of the interpolation they fill (`var.NAME`). */
-function varsOf(given: readonly string[] | undefined): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const v of given ?? []) {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--var takes NAME=VALUE (office_cidr=198.51.100.0/24), not ${JSON.stringify(v)}`);
-    const name = v.slice(0, eq).trim();
-    vars[name.includes('.') ? name : `var.${name}`] = v.slice(eq + 1);
-  }
-  return vars;
 }
 
 /** The rulesets to compare (src/lint/ruleset-sides.ts). */
