@@ -253,17 +253,10 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
     }
     r.counts = got.counts;
     r.examplesAre = clickhouseUrl !== undefined || /\.parquet$/i.test(path) ? 'row' : 'line';
-  }
-  // The rules Logpush lines do not decide, named as in process: the lines' missing fields are read here
-  // (one more pass over the file; a glob is not expanded here, and its rules are not named).
-  if (requests.some((x) => x) && clickhouseUrl === undefined && !/[*?[]/.test(path)) {
-    let logpush: LogpushMissing | undefined;
-    try {
-      await readTrafficFile(path, 'request', () => undefined, (m) => (logpush = m));
-    } catch (e) {
-      throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
-    }
-    if (logpush) reports.forEach((r, i) => undecidedOver(logpush!, r, pairs[i]!));
+    // The rules Logpush lines do not decide, named as in process, from the fields the engine counted the
+    // lines lacking (every file of a glob).
+    const logpush = (got as { logpush?: LogpushMissing }).logpush;
+    if (logpush) undecidedOver(logpush, r, pairs[i]!);
   }
   return true;
 }
