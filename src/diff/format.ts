@@ -57,8 +57,8 @@ function undecidedText(u: UndecidedRule, unit: string): string {
 }
 
 /** The traffic line: the counts, and what they leave out when rules are not decided by the input. */
-function trafficText(counts: TrafficDiff, unit: string, undecided: readonly UndecidedRule[] | undefined): string {
-  const base = `${counts.changed} of ${counts.packets} ${unit}s change (${counts.verdictChanged} change verdict)`;
+function trafficText(counts: TrafficDiff, unit: string, undecided: readonly UndecidedRule[] | undefined, matchSet?: boolean): string {
+  const base = `${counts.changed} of ${counts.packets} ${unit}s change (${counts.verdictChanged} ${matchSet ? 'matched by a line on one side only' : 'change verdict'})`;
   return undecided?.length ? `${base} where the input decides the rules; not decided over it: ${undecided.map((u) => undecidedText(u, unit)).join('; ')}` : base;
 }
 
@@ -77,7 +77,7 @@ function trafficOf(counts: TrafficDiff | undefined): Map<number, number> {
 /** The diff as text: a headline per pair of rulesets, then its regions. */
 export function formatDiffText(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts, examplesAre, undecided } of reports) {
+  for (const { name, diff, counts, examplesAre, undecided, matchSet } of reports) {
     const s = diffSummary([diff]);
     // A pair that could not be compared (one ruleset reads packets, the other requests) has no regions: saying "no changes" would be false.
     const refused = notCompared(diff);
@@ -94,7 +94,7 @@ export function formatDiffText(reports: readonly DiffReport[]): string {
       else if (r.reason) out.push(`      unknown: ${r.reason}`);
     });
     if (counts) {
-      out.push(`  traffic: ${trafficText(counts, diff.unit, undecided)}`);
+      out.push(`  traffic: ${trafficText(counts, diff.unit, undecided, matchSet)}`);
       for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${changeText(p.old, p.new)}${p.examples.length ? `  e.g. ${exampleText(p.examples[0]!, examplesAre)}` : ''}`);
       if (counts.outside) out.push(`  ${counts.outside} changed ${diff.unit}(s) lie in no region: please report this`);
     }
@@ -133,7 +133,7 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
       out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} | ${shown} |` : ''} ${why} |`);
     });
     out.push('');
-    if (counts) out.push(`Traffic: ${trafficText(counts, diff.unit, undecided)}.`, '');
+    if (counts) out.push(`Traffic: ${trafficText(counts, diff.unit, undecided, matchSet)}.`, '');
   }
   return out.join('\n');
 }

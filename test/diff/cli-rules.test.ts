@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-rules-'));
 
 function run(args: string[], cwd = dir) {
@@ -67,7 +68,7 @@ describe('rulekit diff on .rules files', () => {
   it('--against: the counts, per pair of lines, equal in process and on DuckDB', () => {
     const inProcess = run([before, after, '--against', packets]);
     expect(inProcess).toMatchObject({ code: 0, err: '' });
-    expect(inProcess.out).toContain('  traffic: 3 of 5 packets change (2 change verdict)\n');
+    expect(inProcess.out).toContain('  traffic: 3 of 5 packets change (2 matched by a line on one side only)\n');
     expect(inProcess.out).toContain('           1  matched by line 2 `tcp.dstport in {22 80}` → by line 4 `tcp.dstport in {22 80 443}`  e.g. line 1 {"ip.src":"192.0.2.1","tcp.dstport":22}\n');
     expect(inProcess.out).toContain('           1  matched by none → by line 5 `udp.dstport == 53`  e.g. line 4 {"ip.src":"192.0.2.1","udp.dstport":53}\n');
     const duckdb = run([before, after, '--against', packets, '--engine', 'duckdb']);
@@ -125,5 +126,16 @@ describe('rulekit diff on .rules files', () => {
     file('empty.json', '[]');
     expect(run([before, 'empty.json'])).toMatchObject({ code: 2, err: 'rulekit: before.rules is a .rules file (expressions without actions, diffed as which line matches) and empty.json is not: give two .rules files, or two rulesets\n' });
     expect(run([before, after, '--fail-on', 'blocks-added'])).toMatchObject({ code: 2, err: 'rulekit: --fail-on blocks-added is not for .rules files (their lines have no actions); on them it takes any, newly-matched, newly-unmatched, none\n' });
+  });
+
+  it('docs/diff.md\'s .rules example prints what the page shows (in process and on DuckDB)', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'diff.md'), 'utf8');
+    const at = page.indexOf('### `.rules` files: which line matches');
+    expect(at).toBeGreaterThan(0);
+    const [command, ...output] = /```\n([\s\S]*?)```/.exec(page.slice(at))![1]!.split('\n');
+    const args = command!.replace(/^\$ rulekit diff /, '').split(' ');
+    expect(args).toEqual(['examples/watch.before.rules', 'examples/watch.rules', '--against', 'examples/flows.ndjson']);
+    expect(run(args, ROOT)).toEqual({ code: 0, err: '', out: output.join('\n') });
+    expect(run([...args, '--engine', 'duckdb'], ROOT)).toEqual({ code: 0, err: '', out: output.join('\n') });
   });
 });
