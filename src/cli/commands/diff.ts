@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown', 'github']).default('text'))
     .addOption(new Option('--fail-on <change>', 'exit 1 when the diff has: any region; a region that blocks what was allowed, or one that allows what was blocked (rulesets); lines newly pushed, or newly dropped (filters); packets a line now matches that none did, or that no line matches any more (.rules files)').choices(['any', 'blocks-added', 'allows-added', 'newly-pushed', 'newly-dropped', 'newly-matched', 'newly-unmatched', 'none']).default('none'))
     .option('--dataset <name>', 'dataset of Logpush filters when neither side is a job that names it (default http_requests)')
-    .addOption(phaseOption('phase of bodies that name none (a PUT body, a bare array of rules)'))
+    .addOption(phaseOption('phase of bodies that name none (a PUT body, a bare array of rules) and of .rules files (default network_transit, as lint reads them)'))
     .option('--lists <path>', 'JSON file of lists: {"name": ["cidr", ...]} (lists not given are unknown)')
     .option('--service-token <token>', 'service token of the managed lists', 'svc')
     .action(async (oldPath: string, newPath: string | undefined, opts) => {
