@@ -123,6 +123,7 @@ export {
   type RulesetDiff, type DiffRegion, type Decision, type DiffRuleRef, type RegionCondition, type DiffOptions, type CountDiffOptions, type TrafficDiff,
   type PairCount, type DiffExample, type DiffSummary, type DiffGate, type DiffReport, type UndecidedRule, type LogFilterDiff, type LogFilterRegion, type LogFilterCounts, type LogFilterCountOptions,
   type LogFilterDiffSummary, type LogFilterGate, type LogFilterDiffReport, type DiffCode,
+  matchSetRuleset, asMatchSetReport, matchSetSummary, failsMatchSetGate, MATCH_SET_GATES, type MatchSetLine, type MatchSetGate, type MatchSetSummary,
 } from './diff/index.js';
 
 // Logpush filters as SQL (DuckDB), over a JSON column of log lines

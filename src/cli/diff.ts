@@ -14,13 +14,19 @@ import { open } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { captureFormatOf } from '../capture/index.js';
 import { SourceText } from '../diagnostics/index.js';
-import { DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, type DiffGate, type DiffReport, type LogFilterGate, type UndecidedRule } from '../diff/index.js';
+import {
+  asMatchSetReport, DiffCounter, diffRulesets, exampleText, diffSummary, DIFF_GATES, failsGate, failsMatchSetGate, formatDiffMarkdown, formatDiffText, LOG_FILTER_GATES, MATCH_SET_GATES, matchSetSummary,
+  type DiffGate, type DiffReport, type LogFilterGate, type MatchSetGate, type MatchSetLine, type UndecidedRule,
+} from '../diff/index.js';
+import { isRulesFile, matchSetSide } from './diff-rules.js';
 import type { LogpushMissing } from '../http/index.js';
 import { checkAgainst, diffFilterSides, readFilterSide } from './diff-logfilter.js';
 import { pairRulesetSides, RulesetSideError, rulesetSides } from '../lint/index.js';
 import { checkRegularFile, readText, UsageError } from './io.js';
 import { countDiffOnEngine, countRequestDiffOnEngine, readTrafficFile, TrafficFileError, type SqlEngineName } from '../simulation/index.js';
 import { loadLists } from './lists.js';
+import { readVars, varFileProblemText, type VarSource } from './var-file.js';
+import { fieldSetScheme } from '../ruleset/index.js';
 
 /** Options of the diff command. */
 export interface DiffCommandOptions {
@@ -33,14 +39,19 @@ export interface DiffCommandOptions {
   format?: 'text' | 'json' | 'markdown' | 'github';
   /**
    * Exit 1 when the diff has: any region, a region that blocks what was allowed, one that allows what was
-   * blocked; for filters, lines newly pushed or newly dropped; `none` (default): never.
+   * blocked; for filters, lines newly pushed or newly dropped; for `.rules` files, packets a line now
+   * matches that none did, or that no line matches any more; `none` (default): never.
    */
-  failOn?: DiffGate | LogFilterGate;
+  failOn?: DiffGate | LogFilterGate | MatchSetGate;
   /**
    * Values of Terraform variables in rule expressions, `NAME=VALUE` each (`office_cidr=198.51.100.0/24`
    * fills `${var.office_cidr}`; a name with a dot, `local.x=…`, is taken as written), as `terraform -var`.
    */
   var?: string[];
+  /** Files of Terraform variable values (`.tfvars`, `.tfvars.json`), read before the `var`s (see `vars` for the order given). */
+  varFile?: string[];
+  /** The `--var` and `--var-file` options in the order given, a later one overriding an earlier one (as Terraform has it); overrides `var` and `varFile`. */
+  vars?: VarSource[];
   /** Dataset of Logpush filters whose sides name none (a filter document; default http_requests). */
   dataset?: string;
   /** Phase of bodies that name none (a PUT body, a bare array of rules). */
@@ -67,6 +78,8 @@ interface Side {
   ruleset: { rules: unknown[]; phase?: unknown };
   /** 1-based line of rule `index` in the file, when known. */
   lineOf(index: number): number | undefined;
+  /** A `.rules` file's lines: the side is a match set (src/diff/match-sets.ts). */
+  lines?: MatchSetLine[];
 }
 
 /**
@@ -75,7 +88,7 @@ interface Side {
  */
 export async function diffCommand(oldPath: string, newPath: string | undefined, options: DiffCommandOptions, write: (s: string) => void, note: (s: string) => void = (s) => process.stderr.write(s)): Promise<number> {
   const gate = options.failOn ?? 'none';
-  if (![...DIFF_GATES, ...LOG_FILTER_GATES].includes(gate as DiffGate)) throw new UsageError(`--fail-on takes any, blocks-added, allows-added or none (rulesets), newly-pushed or newly-dropped (Logpush filters), not ${JSON.stringify(gate)}`);
+  if (![...DIFF_GATES, ...LOG_FILTER_GATES, ...MATCH_SET_GATES].includes(gate as DiffGate)) throw new UsageError(`--fail-on takes any, blocks-added, allows-added or none (rulesets), newly-pushed or newly-dropped (Logpush filters), newly-matched or newly-unmatched (.rules files), not ${JSON.stringify(gate)}`);
   const format = options.format ?? 'text';
   if (!['text', 'json', 'markdown', 'github'].includes(format)) throw new UsageError(`--format takes text, json, markdown or github, not ${JSON.stringify(format)}`);
   let oldText: string;
@@ -98,10 +111,19 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   if (oldFilter && newFilter && options.clickhouseUrl !== undefined) throw new UsageError('--clickhouse-url counts the flows of a server\'s table for rulesets; count log lines of filters over files (NDJSON or Parquet), or with rulekit query --clickhouse-url');
   if (oldFilter && newFilter) return diffFilterSides(oldFilter, newFilter, shownOld, shownNew, options, write, note);
   if (oldFilter || newFilter) throw new UsageError(`${oldFilter ? shownOld : shownNew} is a Logpush filter and ${oldFilter ? shownNew : shownOld} is not: give two filters (or jobs), or two rulesets`);
-  if (!DIFF_GATES.includes(gate as DiffGate)) throw new UsageError(`--fail-on ${gate} is for Logpush filters; on rulesets it takes ${DIFF_GATES.join(', ')}`);
   if (options.dataset !== undefined) throw new UsageError('--dataset is for Logpush filters; rulesets name their phase (--phase)');
-  const olds = readSides(oldText, shownOld, oldPath, options);
-  const news = readSides(newText, shownNew, shownNew, options);
+  const matchSets = [isRulesFile(oldPath, oldText), isRulesFile(shownNew, newText)];
+  if (matchSets[0] !== matchSets[1]) throw new UsageError(`${matchSets[0] ? shownOld : shownNew} is a .rules file (expressions without actions, diffed as which line matches) and ${matchSets[0] ? shownNew : shownOld} is not: give two .rules files, or two rulesets`);
+  const matchSet = matchSets[0]!;
+  if (matchSet && !MATCH_SET_GATES.includes(gate as MatchSetGate)) throw new UsageError(`--fail-on ${gate} is not for .rules files (their lines have no actions); on them it takes ${MATCH_SET_GATES.join(', ')}`);
+  if (!matchSet && !DIFF_GATES.includes(gate as DiffGate)) throw new UsageError(`--fail-on ${gate} is for ${MATCH_SET_GATES.includes(gate as MatchSetGate) ? '.rules files' : 'Logpush filters'}; on rulesets it takes ${DIFF_GATES.join(', ')}`);
+  const values = await readVars(options.vars ?? [...(options.varFile ?? []).map((file) => ({ file })), ...(options.var ?? []).map((v) => ({ var: v }))]);
+  if (values.problem) {
+    note(varFileProblemText(values.problem));
+    return 1;
+  }
+  const olds = matchSet ? [matchSetSide(oldText, shownOld, options.phase)] : readSides(oldText, shownOld, oldPath, options, values.vars);
+  const news = matchSet ? [matchSetSide(newText, shownNew, options.phase)] : readSides(newText, shownNew, shownNew, options, values.vars);
   const pairs = pairSides(olds, news, options.resource);
   const lists = await loadLists(options.lists);
   checkAgainst(options);
@@ -116,6 +138,7 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
   if (options.against !== undefined && options.engine !== undefined) {
     if (!(await countOnEngine(options.against, options.engine, reports, pairs, diffOptions, options.examples ?? 3, note, options.clickhouseUrl))) return 1;
   } else if (options.against !== undefined) await countAgainst(options.against, reports, pairs, diffOptions, options.examples ?? 3);
+  if (matchSet) for (const r of reports) asMatchSetReport(r.diff, r.counts, r.oldSide!.lines!, r.newSide!.lines!), (r.matchSet = true), options.phase === undefined && httpFieldHint(r.diff);
 
   let failed = false;
   for (const r of reports) {
@@ -124,13 +147,27 @@ export async function diffCommand(oldPath: string, newPath: string | undefined, 
       if (d.severity === 'error') failed = true;
     }
   }
-  const summary = diffSummary(reports.map((r) => r.diff));
+  const summary = matchSet ? matchSetSummary(reports.map((r) => r.diff)) : diffSummary(reports.map((r) => r.diff));
   if (format === 'json') {
     write(JSON.stringify({ reports: reports.map((r) => ({ name: r.name, unit: r.diff.unit, regions: r.diff.regions, matches: r.diff.matches, diagnostics: r.diff.diagnostics, ...(r.counts ? { counts: r.counts } : {}), ...(r.undecided ? { undecided: r.undecided } : {}) })), summary }, null, 2) + '\n');
   } else if (format === 'markdown') write(formatDiffMarkdown(reports));
   else if (format === 'github') write(githubAnnotations(reports, shownNew));
   else write(formatDiffText(reports));
-  return failed || failsGate(summary, gate as DiffGate) ? 1 : 0;
+  const fails = matchSet ? failsMatchSetGate(summary as ReturnType<typeof matchSetSummary>, gate as MatchSetGate) : failsGate(summary as ReturnType<typeof diffSummary>, gate as DiffGate);
+  return failed || fails ? 1 : 0;
+}
+
+/**
+ * A `.rules` line left out for an HTTP field, read with no `--phase` (as network_transit's packet
+ * fields, lint's rule): its warning says how to read the file as HTTP rules.
+ */
+function httpFieldHint(diff: DiffReport['diff']): void {
+  for (const d of diff.diagnostics) {
+    const field = d.code === 'diff-rule-left-out' ? /unknown field (\S+)/.exec(d.message)?.[1] : undefined;
+    if (field && fieldSetScheme('http').get(field) && !fieldSetScheme('network').get(field)) {
+      d.message += ` (a field of HTTP requests: a .rules file is read as network_transit's unless --phase names another, such as --phase http_request_firewall_custom)`;
+    }
+  }
 }
 
 /** The text of a file at a git revision (`git show REV:./file`, run in the file's directory). */
@@ -145,10 +182,10 @@ function gitShow(rev: string, path: string): string {
 }
 
 /** The rulesets of one file (src/lint/ruleset-sides.ts), with their rules' lines; a side that cannot be compared is a usage error. */
-function readSides(text: string, shown: string, path: string, options: DiffCommandOptions): Side[] {
+function readSides(text: string, shown: string, path: string, options: DiffCommandOptions, vars: Record<string, string>): Side[] {
   const src = new SourceText(text);
   try {
-    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars: varsOf(options.var) }).map((s) => ({
+    return rulesetSides(text, shown, path, { phase: options.phase, resource: options.resource, vars }).map((s) => ({
       name: s.name,
       ruleset: s.ruleset,
       lineOf: (i: number) => {
@@ -159,18 +196,6 @@ function readSides(text: string, shown: string, path: string, options: DiffComma
   } catch (e) {
     throw e instanceof RulesetSideError ? new UsageError(e.message) : e;
   }
-}
-
-/** `--var NAME=VALUE`s by the text of the interpolation they fill (`var.NAME`). */
-function varsOf(given: readonly string[] | undefined): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const v of given ?? []) {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--var takes NAME=VALUE (office_cidr=198.51.100.0/24), not ${JSON.stringify(v)}`);
-    const name = v.slice(0, eq).trim();
-    vars[name.includes('.') ? name : `var.${name}`] = v.slice(eq + 1);
-  }
-  return vars;
 }
 
 /** The rulesets to compare (src/lint/ruleset-sides.ts). */
@@ -228,17 +253,10 @@ async function countOnEngine(path: string, engine: SqlEngineName, reports: DiffR
     }
     r.counts = got.counts;
     r.examplesAre = clickhouseUrl !== undefined || /\.parquet$/i.test(path) ? 'row' : 'line';
-  }
-  // The rules Logpush lines do not decide, named as in process: the lines' missing fields are read here
-  // (one more pass over the file; a glob is not expanded here, and its rules are not named).
-  if (requests.some((x) => x) && clickhouseUrl === undefined && !/[*?[]/.test(path)) {
-    let logpush: LogpushMissing | undefined;
-    try {
-      await readTrafficFile(path, 'request', () => undefined, (m) => (logpush = m));
-    } catch (e) {
-      throw e instanceof TrafficFileError ? new UsageError(e.message) : e;
-    }
-    if (logpush) reports.forEach((r, i) => undecidedOver(logpush!, r, pairs[i]!));
+    // The rules Logpush lines do not decide, named as in process, from the fields the engine counted the
+    // lines lacking (every file of a glob).
+    const logpush = (got as { logpush?: LogpushMissing }).logpush;
+    if (logpush) undecidedOver(logpush, r, pairs[i]!);
   }
   return true;
 }
@@ -287,8 +305,11 @@ function undecidedOver(logpush: LogpushMissing, report: DiffReport, [o, n]: [Sid
   for (const [side, s] of [['old', o], ['new', n]] as const) {
     for (const d of logpush.diagnostics(s?.ruleset.rules)) {
       const data = d.data as { rule: number; field: string; lines: number; of: number };
-      undecided.push({ side, ...data });
-      report.diff.diagnostics.push({ ...d, message: `the ${side} ruleset's ${d.message}`, data: { ...d.data, side } });
+      // A .rules file's rule is its line: named by its number in the file.
+      const line = s?.lines?.[data.rule]?.line;
+      undecided.push({ side, ...data, ...(line !== undefined ? { line } : {}) });
+      const message = line !== undefined ? `the ${side} file's line ${line} ${d.message.replace(/^rule \d+ /, '')}` : `the ${side} ruleset's ${d.message}`;
+      report.diff.diagnostics.push({ ...d, message, data: { ...d.data, side, ...(line !== undefined ? { line } : {}) } });
     }
   }
   if (undecided.length) report.undecided = undecided;
@@ -296,15 +317,17 @@ function undecidedOver(logpush: LogpushMissing, report: DiffReport, [o, n]: [Sid
 
 /** GitHub annotations: each region on the rule that decides it on the new side (else the old rule's place in the new file, else line 1). */
 function githubAnnotations(reports: (DiffReport & { newSide?: Side })[], file: string): string {
+  /** The new rule that is the old rule deciding a region (the same rule, or its edit), for a region nobody decides on the new side. */
+  const partner = (r: DiffReport, old: number | undefined) => (old === undefined ? undefined : r.diff.matches.find((m) => m.old === old)?.new);
   const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const prop = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const out: string[] = [];
   for (const r of reports) {
     for (const region of r.diff.regions) {
-      const rule = region.new.rule?.index;
+      const rule = region.new.rule?.index ?? partner(r, region.old.rule?.index);
       const line = (rule !== undefined ? r.newSide?.lineOf(rule) : undefined) ?? r.newSide?.lineOf(0) ?? 1;
       const level = region.kind === 'unknown' || region.change === 'verdict' ? 'warning' : 'notice';
-      const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
+      const title = region.kind === 'unknown' ? 'rulekit diff: unknown change' : r.matchSet ? `rulekit diff: ${region.change === 'rule' ? 'matched by another line' : region.new.rule ? 'newly matched' : 'no longer matched'}` : region.change === 'verdict' ? 'rulekit diff: verdict changes' : 'rulekit diff: deciding rule changes';
       const witness = region.kind === 'exact' && region.witness ? `; for example ${JSON.stringify(region.witness)}` : '';
       const counted = r.counts?.regions.find((c) => c.region === r.diff.regions.indexOf(region));
       const traffic = r.counts ? `; ${counted?.count ?? 0} ${r.diff.unit}(s) of the traffic${counted?.examples[0] ? `, e.g. ${exampleText(counted.examples[0], r.examplesAre)}` : ''}` : '';

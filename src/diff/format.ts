@@ -4,8 +4,9 @@
  * diff was counted over packets.
  * @module
  */
-import { decisionText } from './regions.js';
+import { changeText, decisionText } from './regions.js';
 import { diffSummary } from './summary.js';
+import { matchSetSummary } from './match-sets.js';
 import type { DiffExample, TrafficDiff } from './counts.js';
 import type { DiffRegion, RulesetDiff } from './types.js';
 
@@ -24,6 +25,8 @@ export interface DiffReport {
    * cookie, no body…), so the counts leave out what they would change.
    */
   undecided?: UndecidedRule[];
+  /** The sides are `.rules` files, diffed as match sets (match-sets.ts, after `asMatchSetReport`): figures in its words. */
+  matchSet?: boolean;
 }
 
 /** A rule of one side that reads a field `lines` of the `of` records counted lack. */
@@ -38,6 +41,8 @@ export interface UndecidedRule {
   lines: number;
   /** Records counted. */
   of: number;
+  /** The rule's line, for a `.rules` file: named by it. */
+  line?: number;
 }
 
 /** Why a pair was not compared (its errors), or undefined when it was. */
@@ -48,12 +53,12 @@ function notCompared(diff: RulesetDiff): string | undefined {
 
 /** An undecided rule as people read it. */
 function undecidedText(u: UndecidedRule, unit: string): string {
-  return `the ${u.side} ruleset's rule ${u.rule} reads ${u.field}, which ${u.lines} of ${u.of} ${unit}s lack`;
+  return `${u.line !== undefined ? `the ${u.side} file's line ${u.line}` : `the ${u.side} ruleset's rule ${u.rule}`} reads ${u.field}, which ${u.lines} of ${u.of} ${unit}s lack`;
 }
 
 /** The traffic line: the counts, and what they leave out when rules are not decided by the input. */
-function trafficText(counts: TrafficDiff, unit: string, undecided: readonly UndecidedRule[] | undefined): string {
-  const base = `${counts.changed} of ${counts.packets} ${unit}s change (${counts.verdictChanged} change verdict)`;
+function trafficText(counts: TrafficDiff, unit: string, undecided: readonly UndecidedRule[] | undefined, matchSet?: boolean): string {
+  const base = `${counts.changed} of ${counts.packets} ${unit}s change (${counts.verdictChanged} ${matchSet ? 'matched by a line on one side only' : 'change verdict'})`;
   return undecided?.length ? `${base} where the input decides the rules; not decided over it: ${undecided.map((u) => undecidedText(u, unit)).join('; ')}` : base;
 }
 
@@ -72,7 +77,7 @@ function trafficOf(counts: TrafficDiff | undefined): Map<number, number> {
 /** The diff as text: a headline per pair of rulesets, then its regions. */
 export function formatDiffText(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts, examplesAre, undecided } of reports) {
+  for (const { name, diff, counts, examplesAre, undecided, matchSet } of reports) {
     const s = diffSummary([diff]);
     // A pair that could not be compared (one ruleset reads packets, the other requests) has no regions: saying "no changes" would be false.
     const refused = notCompared(diff);
@@ -89,8 +94,8 @@ export function formatDiffText(reports: readonly DiffReport[]): string {
       else if (r.reason) out.push(`      unknown: ${r.reason}`);
     });
     if (counts) {
-      out.push(`  traffic: ${trafficText(counts, diff.unit, undecided)}`);
-      for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${decisionText(p.old)} → ${decisionText(p.new)}${p.examples.length ? `  e.g. ${exampleText(p.examples[0]!, examplesAre)}` : ''}`);
+      out.push(`  traffic: ${trafficText(counts, diff.unit, undecided, matchSet)}`);
+      for (const p of counts.pairs) out.push(`    ${String(p.count).padStart(8)}  ${changeText(p.old, p.new)}${p.examples.length ? `  e.g. ${exampleText(p.examples[0]!, examplesAre)}` : ''}`);
       if (counts.outside) out.push(`  ${counts.outside} changed ${diff.unit}(s) lie in no region: please report this`);
     }
   }
@@ -103,7 +108,7 @@ const code = (s: string) => (s ? `\`${s.replace(/`/g, 'ˋ')}\`` : '');
 /** The diff as Markdown, for a pull-request comment: a table of regions per pair of rulesets. */
 export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
   const out: string[] = [];
-  for (const { name, diff, counts, examplesAre, undecided } of reports) {
+  for (const { name, diff, counts, examplesAre, undecided, matchSet } of reports) {
     const s = diffSummary([diff]);
     out.push(`### ${cell(name)}`, '');
     const refused = notCompared(diff);
@@ -115,7 +120,9 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
       out.push(`No ${diff.unit} changes.`, '');
       continue;
     }
-    out.push(`${s.regions} region(s) of ${diff.unit}s that change: ${s.exact} exact, ${s.unknown} unknown; ${s.blocksAdded} block what was allowed, ${s.allowsAdded} allow what was blocked.`, '');
+    const m = matchSet ? matchSetSummary([diff]) : undefined;
+    const moves = m ? `${m.newlyMatched} matched by a line where none matched, ${m.newlyUnmatched} matched by none where a line matched` : `${s.blocksAdded} block what was allowed, ${s.allowsAdded} allow what was blocked`;
+    out.push(`${s.regions} region(s) of ${diff.unit}s that change: ${s.exact} exact, ${s.unknown} unknown; ${moves}.`, '');
     const traffic = trafficOf(counts);
     const example = new Map((counts?.regions ?? []).map((r) => [r.region, r.examples[0]]));
     out.push(`| | ${diff.unit[0]!.toUpperCase() + diff.unit.slice(1)}s | Before | After |${counts ? ' Traffic | Example |' : ''} Witness or why unknown |`, `|---|---|---|---|${counts ? '---|---|' : ''}---|`);
@@ -126,7 +133,7 @@ export function formatDiffMarkdown(reports: readonly DiffReport[]): string {
       out.push(`| ${r.kind} | ${code(where(r, diff.unit))} | ${cell(decisionText(r.old))} | ${cell(decisionText(r.new))} |${counts ? ` ${traffic.get(i) ?? 0} | ${shown} |` : ''} ${why} |`);
     });
     out.push('');
-    if (counts) out.push(`Traffic: ${trafficText(counts, diff.unit, undecided)}.`, '');
+    if (counts) out.push(`Traffic: ${trafficText(counts, diff.unit, undecided, matchSet)}.`, '');
   }
   return out.join('\n');
 }

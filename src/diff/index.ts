@@ -7,7 +7,11 @@
  */
 export type { Decision, DiffRegion, DiffRuleRef, RegionCondition, RulesetDiff } from './types.js';
 export type { DiffOptions } from './deciders.js';
-export { diffRulesets, decisionText, regionText, regionContains } from './regions.js';
+export { diffRulesets, decisionText, changeText, regionText, regionContains } from './regions.js';
+export {
+  matchSetRuleset, asMatchSetReport, matchSetSummary, failsMatchSetGate, MATCH_SET_GATES, MATCHED, UNMATCHED,
+  type MatchSetLine, type MatchSetGate, type MatchSetSummary,
+} from './match-sets.js';
 export { DIFF_CODES, diffDiagnostic, type DiffCode } from './codes.js';
 export { countDiff, DiffCounter, type CountDiffOptions, type DiffExample, type PairCount, type TrafficDiff } from './counts.js';
 export { diffSummary, failsGate, DIFF_GATES, type DiffGate, type DiffSummary } from './summary.js';

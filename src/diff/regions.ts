@@ -50,8 +50,11 @@ export function regionCube(region: DiffRegion): { cube: Cube | null; types: Fiel
   return regionCubes.get(region);
 }
 
-/** `allow`, `block by rule 3 "web"`: a decision in a region's text. */
+/** `allow`, `block by rule 3 "web"`, a match set's `matched by line 3 \`tcp.dstport 22\``: a decision in a region's text. */
 export function decisionText(d: Decision): string {
+  // The verdicts of a match set (match-sets.ts): a line matched, or none did.
+  if (d.verdict === 'unmatched') return 'matched by none';
+  if (d.verdict === 'matched' && d.rule) return `matched by line ${d.rule.line ?? d.rule.index + 1} \`${d.rule.expression}\``;
   if (!d.rule) return d.verdict;
   const name = d.rule.ref ?? d.rule.description ?? d.rule.id;
   return `${d.verdict} by rule ${d.rule.index}${name !== undefined ? ` ${JSON.stringify(name)}` : ''}`;
@@ -148,7 +151,14 @@ export function diffRulesets(oldRuleset: { rules?: unknown; phase?: unknown }, n
 export function regionText(r: DiffRegion, unit: 'packet' | 'request'): string {
   const where = r.conditions.length ? r.conditions.map((c) => c.text).join(', ') : r.reason?.startsWith('too large') ? `some ${unit}s` : `every ${unit}`;
   const tail = r.kind === 'unknown' ? (r.assumes ? ` (unknown: assuming ${r.assumes.join(' and ')})` : ` (unknown: ${r.reason})`) : '';
-  return `${where}: ${decisionText(r.old)} → ${decisionText(r.new)}${tail}`;
+  return `${where}: ${changeText(r.old, r.new)}${tail}`;
+}
+
+/** `allow → block by rule 0 "web"`; for a match set, `matched by line 3 \`…\` → by none` (the second "matched" left out). */
+export function changeText(old: Decision, neu: Decision): string {
+  const o = decisionText(old);
+  const n = decisionText(neu);
+  return `${o} → ${o.startsWith('matched by ') && n.startsWith('matched by ') ? n.slice('matched '.length) : n}`;
 }
 
 /** What keeps a side from being simulated at all (not an object with an array of rule objects). */

@@ -10,11 +10,16 @@ export interface DiffRuleRef {
   id?: string;
   ref?: string;
   description?: string;
+  /** The rule's 1-based line in its file, for a match set's line (match-sets.ts). */
+  line?: number;
 }
 
 /** What one side does with a packet: its verdict, and the rule that decides it (none: no rule matched). */
 export interface Decision {
-  /** `allow`, `block`, or an HTTP phase's terminating action (`challenge`, `redirect`, …). */
+  /**
+   * `allow`, `block`, or an HTTP phase's terminating action (`challenge`, `redirect`, …); for a match set
+   * (a `.rules` file, match-sets.ts), `matched` (by `rule`) or `unmatched`.
+   */
   verdict: string;
   rule?: DiffRuleRef;
 }

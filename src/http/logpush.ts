@@ -194,7 +194,8 @@ export function logpushRecord(line: Record<string, unknown>, fields?: ReadonlySe
   const missing = new Map<string, readonly string[]>();
   for (const field of fields ?? new Set([...RULE_FIELD_NEEDS.keys(), ...Object.keys(record)])) {
     if (CONSTANTS.has(field)) continue;
-    const needs = RULE_FIELD_NEEDS.get(field);
+    // An alias (a deprecated name, ip.geoip.asnum) is read from its target when absent: it needs what the target needs.
+    const needs = RULE_FIELD_NEEDS.get(field) ?? RULE_FIELD_NEEDS.get(HTTP_SCHEME.get(field)?.aliasOf ?? field);
     const lacking = needs ? needs.filter((k) => !has(k)) : undefined;
     // A field the table does not give (the body, the edge's port) or whose Logpush fields the line lacks
     // is out of the record, whatever the placeholders above made of it.

@@ -17,5 +17,5 @@ export { LINT_FORMATS, formatReports, atLeast, summarize, type LintFormat, type 
 export { CONFIG_FILE, CONFIG_MEMBERS, ConfigError, configIgnores, findConfig, loadConfig, severitySetting, type IgnoreEntry, type LintConfig, type SeveritySetting } from './config.js';
 export { applySuppressions, findDirectives, DISABLE_NEXT_LINE, type Directive, type PointerIgnore, type SuppressOptions } from './suppress.js';
 export { Excludes, resolveTargets, kindOfPath, globToRegExp, type LintTarget } from './files.js';
-export { lintFiles, lintText, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';
+export { lintFiles, lintText, hclAttributeValues, detectKind, extract, applyEdits, selectFixes, regrade, type FileReport, type LintFilesOptions, type LintInput } from './run.js';
 export { rulesetSides, pairRulesetSides, RulesetSideError, type RulesetSide, type RulesetSideOptions } from './ruleset-sides.js';

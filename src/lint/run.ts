@@ -91,6 +91,19 @@ export function extract(text: string, kind: InputKind, named: boolean): Extracte
   }
 }
 
+/**
+ * The values of an HCL file's top-level attributes as HashiCorp's parser reads them (`@cdktf/hcl2json`:
+ * strings, numbers, booleans, lists, maps), for files of values such as Terraform's `.tfvars`; or, for
+ * text that is not valid HCL, its first syntax error at its place (`lint-parse-error`).
+ */
+export async function hclAttributeValues(text: string, name: string): Promise<{ values?: Record<string, unknown>; diagnostics: Diagnostic[] }> {
+  try {
+    return { values: await (await loadHcl2Json())(name, text), diagnostics: [] };
+  } catch (e) {
+    return { diagnostics: hclErrors(String((e as Error)?.message ?? e), text) };
+  }
+}
+
 /** hcl2json's message `file:3,5-6: Summary; Detail` as diagnostics at their place. */
 function hclErrors(message: string, text: string): Diagnostic[] {
   const src = new SourceText(text);

@@ -229,14 +229,16 @@ export interface EngineRequestDiffOptions {
 
 /**
  * Count the Logpush lines whose outcome changes between two HTTP-phase rulesets, on an engine: the
- * figures of `countDiff` over the lines' records (`logpushRecord`), examples included.
+ * figures of `countDiff` over the lines' records (`logpushRecord`), examples included, and (`logpush`)
+ * the rule fields the lines lack, counted over every file read: `logpush.diagnostics(rules)` names the
+ * rules those lines do not decide.
  *
  * ```ts
  * const r = await countRequestDiffOnEngine(oldRuleset, newRuleset, ['http_requests.ndjson.gz'], { engine: 'duckdb' });
  * r.counts?.changed;
  * ```
  */
-export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rule[]; phase?: unknown }, newRuleset: { rules: readonly Rule[]; phase?: unknown }, files: readonly string[], options: EngineRequestDiffOptions): Promise<{ ok: boolean; counts?: TrafficDiff; diagnostics: Diagnostic[]; sql?: string }> {
+export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rule[]; phase?: unknown }, newRuleset: { rules: readonly Rule[]; phase?: unknown }, files: readonly string[], options: EngineRequestDiffOptions): Promise<{ ok: boolean; counts?: TrafficDiff; diagnostics: Diagnostic[]; sql?: string; logpush?: LogpushMissing }> {
   const lists = options.lists === undefined || options.lists instanceof ListCatalog ? options.lists : ListCatalog.from(options.lists, { serviceToken: options.serviceToken });
   const counter = new DiffCounter(oldRuleset, newRuleset, { lists, serviceToken: options.serviceToken, phase: options.phase, diff: options.diff, examples: options.examples });
   const dialect = dialectOf(options.engine);
@@ -261,7 +263,10 @@ export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rul
     for (const g of grouped) {
       counter.addDecided(Number(g.row['od']), Number(g.row['nd']), g.n, g.reg, g.ex.map((index) => ({ index, packet: logpushRecord(JSON.parse(got.get(index) ?? '{}') as Record<string, unknown>).record })));
     }
-    return { ok: true, counts: counter.result(), diagnostics: query.diagnostics, sql: query.sql };
+    // The rule fields the lines lack, counted by the engine over every file it read (a glob's too), for the rules they leave undecided.
+    const logpush = new LogpushMissing();
+    logpush.addCounted(checked.rows, missingByField(checked, table));
+    return { ok: true, counts: counter.result(), diagnostics: query.diagnostics, sql: query.sql, logpush };
   } finally {
     await run.close();
   }

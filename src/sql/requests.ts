@@ -268,11 +268,13 @@ export function logpushRequestsSql(d: Dialect, fields: Iterable<string>, lines: 
     return i;
   };
   for (const [field] of read) {
-    if (LOGPUSH_CONSTANT_FIELDS.has(field)) continue;
-    const need = RULE_FIELD_NEEDS.get(field) ?? [];
+    // An alias (a deprecated name, ip.geoip.country) needs what its target needs.
+    const target = HTTP_SCHEME.get(field)?.aliasOf ?? field;
+    if (LOGPUSH_CONSTANT_FIELDS.has(target)) continue;
+    const need = RULE_FIELD_NEEDS.get(field) ?? RULE_FIELD_NEEDS.get(target) ?? [];
     needs.set(field, need);
     need.forEach(member);
-    const r = READINGS.get(HTTP_SCHEME.get(field)?.aliasOf ?? field);
+    const r = READINGS.get(target);
     if (r) member(r.logpush);
     if (r?.reading.header) member(r.reading.header.logpush);
     if (need.length && !r) refused.push({ code: 'sql-no-exact-form', severity: 'error', message: `${field} is made from the Logpush field${need.length > 1 ? 's' : ''} ${need.join(', ')} in this process (URLs parsed, header and cookie maps built); it has no exact SQL form, so the rules reading it are not run on an engine`, pointer: '', data: { field } });
