@@ -14,7 +14,7 @@ import type { Rule } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSql, type LogFilterCounts, type LogFilterDiff, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, type Dialect } from '../sql/index.js';
 import { flowSource } from './sql-engine.js';
-import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { rowObject } from './parquet-rows.js';
 import { ndjsonCompression } from './engine-compression.js';
 
@@ -51,16 +51,6 @@ function groups(rows: Record<string, unknown>[]): { row: Record<string, unknown>
   return rows
     .map((row) => ({ row, n: Number(row['n']), reg: Number(row['reg']), first: Number(row['first']), ex: ((row['ex'] as unknown[]) ?? []).map(Number) }))
     .sort((a, b) => a.first - b.first);
-}
-
-/**
- * The query with its settings, and room for its length: ClickHouse parses at most 256 KiB of a query by
- * default, and a diff's regions over addresses write an address test each (the dialect's address
- * patterns included). The engines that take settings take them in one `SETTINGS` clause, which the
- * dialect's read-in-order settings open; an engine without (DuckDB) has no such limit.
- */
-function withRoom(sql: string, settings: string): string {
-  return settings.trim().startsWith('SETTINGS') ? `${sql}${settings}, max_query_size = ${Math.max(262_144, sql.length * 2)}` : sql + settings;
 }
 
 /** The rows of the given numbers, as JSON text, from a numbered relation. */
@@ -103,7 +93,7 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
     for (const f of probe.fields) read.add(f);
     const { from, settings } = await flowSource(run, dialect, files, read, server !== undefined);
     const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
-    const grouped = groups(await run.rows(withRoom(query.sql!, settings)));
+    const grouped = groups(await run.rows(withQueryRoom(query.sql!, settings, dialect)));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
     const packets = await readBack(run, dialect, from(true), 'packet', [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) {
@@ -147,7 +137,7 @@ export async function countLogFilterDiffOnEngine(oldFilter: string, newFilter: s
   const run = await openEngine(options.engine);
   try {
     const truth = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
-    const grouped = groups(await run.rows(withRoom(query.sql, settings)));
+    const grouped = groups(await run.rows(withQueryRoom(query.sql, settings, dialect)));
     const changed = grouped.filter((g) => truth(g.row['o']) !== truth(g.row['nw']));
     const lines = await readBack(run, dialect, relation, textOf(dialect, 'line'), [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) counter.addDecided(truth(g.row['o']), truth(g.row['nw']), g.n, g.reg, g.ex.map((index) => ({ index, line: JSON.parse(lines.get(index) ?? '{}') as unknown })));

@@ -16,7 +16,7 @@ import { suggest } from '../diagnostics/index.js';
 import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
-import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { ndjsonCompression } from './engine-compression.js';
 import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, summaryRuleFigures, type Dialect } from '../sql/index.js';
 
@@ -205,12 +205,6 @@ function unknownNames(found: { names: string[]; members: boolean }): Diagnostic[
   return out;
 }
 
-/** A `SETTINGS` clause of the dialect's (`' SETTINGS a, b'`, or empty) with more items. */
-export function addSettings(clause: string, items: readonly string[]): string {
-  if (!items.length) return clause;
-  return clause.trim() ? `${clause}, ${items.join(', ')}` : ` SETTINGS ${items.join(', ')}`;
-}
-
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
 function packetOf(text: string): Packet {
   const v = JSON.parse(text) as Record<string, unknown>;
@@ -265,7 +259,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
     const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
-    const [row] = await run.rows(query.sql + (options.evaluation === 'lazy' ? settings : addSettings(settings, dialect.eagerSettings)));
+    const [row] = await run.rows(withQueryRoom(query.sql, settings, dialect, options.evaluation === 'lazy' ? [] : dialect.eagerSettings));
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');

@@ -18,7 +18,7 @@ import { logpushRecord, LogpushMissing } from '../http/index.js';
 import type { Rule, Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, summaryRuleFigures, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
-import { openEngine, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { openEngine, withQueryRoom, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { ndjsonCompression } from './engine-compression.js';
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
@@ -168,7 +168,7 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
     const table = logpushRequestsSql(dialect, fields, lines);
     // The checks counted in the same pass as the summary (`counted_I`); a refusal then drops the figures.
     const query = rulesetSummarySql(body, table.relation, { ...summaryOptions, counts: checkColumns(dialect, table) });
-    const [row] = await run.rows(query.sql + settings);
+    const [row] = await run.rows(withQueryRoom(query.sql!, settings, dialect));
     const n = (k: string) => Number(row?.[k] ?? 0);
     const checked = checkedOf(n('packets'), table, (i) => n(`counted_${i}`));
     const stop = refusals(checked, table, dialect.title);
@@ -257,7 +257,7 @@ export async function countRequestDiffOnEngine(oldRuleset: { rules: readonly Rul
     const checked = await checkRows(run, dialect, table, settings);
     const stop = refusals(checked, table, dialect.title);
     if (stop.length) return { ok: false, diagnostics: stop };
-    const grouped = groups(await run.rows(query.sql! + settings));
+    const grouped = groups(await run.rows(withQueryRoom(query.sql!, settings, dialect)));
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
     const got = await readBack(run, dialect, full, text, [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) {

@@ -7,6 +7,7 @@
  * @module
  */
 import { loadPart } from '../optional-parts.js';
+import type { Dialect } from '../sql/index.js';
 
 /** The engines `rulekit simulate --engine` runs on. */
 export type SqlEngineName = 'duckdb' | 'clickhouse';
@@ -92,4 +93,15 @@ export function clickHouseTable(name: string, quote: (part: string) => string): 
   const parts = name.split('.');
   if (parts.length > 2 || parts.some((p) => p === '')) throw new Error(`give a ClickHouse table as NAME or DATABASE.NAME, not ${JSON.stringify(name)}`);
   return parts.map(quote).join('.');
+}
+
+/** Items added to a query's one `SETTINGS` clause, opening it when the query has none. */
+export function addSettings(clause: string, items: readonly string[]): string {
+  if (!items.length) return clause;
+  return clause.trim() ? `${clause}, ${items.join(', ')}` : ` SETTINGS ${items.join(', ')}`;
+}
+
+/** The query with its settings clause, and the settings its engine needs to parse a query that long. */
+export function withQueryRoom(sql: string, settings: string, dialect: Dialect, more: readonly string[] = []): string {
+  return sql + addSettings(settings, [...more, ...dialect.querySizeSettings(sql.length)]);
 }

@@ -168,6 +168,11 @@ export interface Dialect {
    * (eager), where lazy evaluation would recompute each branch's inputs on the rows it reaches.
    */
   readonly eagerSettings: readonly string[];
+  /**
+   * The query settings that let the engine parse a query of `length` characters (ClickHouse parses at
+   * most 256 KiB by default; a ruleset writes an expression per rule, a diff an address test per region).
+   */
+  querySizeSettings(length: number): readonly string[];
 
   // Functions of values.
   /** The bitwise AND of two integers. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseIpAddress } from '../../src/net/index.js';
-import { openEngine, type SqlRunner } from '../../src/simulation/sql-runner.js';
+import { openEngine, withQueryRoom, type SqlRunner } from '../../src/simulation/sql-runner.js';
 import { DIALECTS, hasLoneSurrogate, SQL_DIALECTS, type Dialect, type FlowColumnTypes, type JsonValueSql, type SourceSql, type SqlDialect } from '../../src/sql/index.js';
 import { HOSTILE } from '../helpers/logfilter-arbitraries.js';
 import { ipish } from '../helpers/sql-flows.js';
@@ -30,6 +30,7 @@ const DIALECT_MEMBERS = {
   endsWith: 'function', like: 'function', regexpFullMatch: 'function', regexpRemoveAll: 'function', toText: 'function', jsonHasKeyLower: 'function', anyElement: 'function', arrayPresent: 'function', nullableArrays: 'boolean', countIf: 'function',
   lowestIf: 'function', mergeLowestIf: 'function', emptyInt64Array: 'string', json: 'function', jsonKeys: 'function', ip: 'object', source: 'object',
   eagerSettings: 'object',
+  querySizeSettings: 'function',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
   lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
@@ -103,6 +104,15 @@ for (const name of ENGINES) {
         const [r] = await run.rows(`SELECT ${d.identifier(s)} + 1 AS ${alias} FROM (SELECT 1 AS ${d.identifier(s)}) AS rulekit_t`);
         expect(num(r![alias])).toBe(2);
       }), { numRuns: RUNS });
+    });
+
+    it('parses a query of 300 KB with the settings the dialect gives for its length', async () => {
+      // An array of 100k literals: wide, not deep, and past ClickHouse's default 256 KiB parse limit, as a
+      // large ruleset's summary is.
+      const sql = `SELECT length([${Array.from({ length: 100_000 }, (_, i) => String(i % 10)).join(', ')}]) AS v`;
+      expect(sql.length).toBeGreaterThan(262_144);
+      const [r] = await run.rows(withQueryRoom(sql, '', d));
+      expect(num(r!['v'])).toBe(100_000);
     });
 
     it('writes numbers as DOUBLE and 64-bit integers exactly', async () => {

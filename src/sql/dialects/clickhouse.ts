@@ -142,6 +142,7 @@ export const CLICKHOUSE: Dialect = {
   // Short-circuit evaluation runs each multiIf branch's whole expression chain again on the rows that
   // reach it (the analyzer inlines the subqueries' columns): 49 rules over NDJSON took 28× longer so.
   eagerSettings: ["short_circuit_function_evaluation = 'disable'"],
+  querySizeSettings: (length) => (length * 2 > 262_144 ? [`max_query_size = ${length * 2}`] : []),
   bitAnd: (a, b) => `bitAnd(${a}, ${b})`,
   // position is on bytes: in UTF-8, a substring of bytes is a substring of characters.
   contains: (text, part) => `position(${text}, ${part}) > 0`,

@@ -152,6 +152,7 @@ export const DUCKDB: Dialect = {
   firstOf: (branches, otherwise) => `CASE ${branches.map(([cond, value]) => `WHEN ${cond} THEN ${value}`).join(' ')} ELSE ${otherwise} END`,
   andThen: (cond, test) => `CASE WHEN ${cond} THEN ${test} ELSE FALSE END`,
   eagerSettings: [],
+  querySizeSettings: () => [],
   bitAnd: (a, b) => `(${a} & ${b})`,
   contains: (text, part) => `contains(${text}, ${part})`,
   startsWith: (text, prefix) => `starts_with(${text}, ${prefix})`,
