@@ -17,8 +17,9 @@
  *   wrapped in functions esbuild evaluates on the first call.
  * Run after `tsc`, which emits the type declarations.
  */
-import { dirname, relative } from 'node:path';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, relative } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { barrelImports } from './barrel-imports.mjs';
 
@@ -253,22 +254,49 @@ for (const lazy of LAZY) {
   });
 }
 
-await build({
+/** What the CLI's builds share. @type {import('esbuild').BuildOptions} */
+const cli = {
   ...common,
-  // The language server's full-check and diff-lens threads are modules of their own beside the CLI's chunks
-  // (src/lsp/full-check.ts, src/lsp/diff-client.ts).
-  entryPoints: { cli: 'src/cli/main.ts', 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
-  outdir: 'dist/bundle',
   platform: 'node',
-  // `rulekit serve` is a chunk of its own, imported only by that command: the other commands never load
-  // fastify or a database driver.
-  splitting: true,
-  chunkNames: 'cli-[name]-[hash]',
   // @cdktf/hcl2json loads its WebAssembly from its own directory at run time (and only for `rulekit lint`
   // of a .tf file): it stays a package. re2js as in the library.
   external: ['mmdb-lib', '@cdktf/hcl2json', 're2js', ...SERVER_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
   plugins: [deferred('node'), directImports, commanderSpawnsLazily],
+};
+
+// The CLI's code: one CommonJS file, which dist/bundle/cli.js (src/cli/launch.ts) runs as a vm.Script with
+// V8's code cache. A script, not a module: Node 20 caches no compiled code of ES modules. Each command's
+// modules stay behind its action's import(), which esbuild turns into a function run on the first call,
+// so a command still evaluates only its own code; with the cache, V8 does not compile the rest either.
+const cliMain = await build({
+  ...cli,
+  entryPoints: { 'cli-main': 'src/cli/run.ts' },
+  outdir: 'dist/bundle',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // import.meta.url: this file's URL, from the __filename the launcher hands in.
+  define: { 'import.meta.url': '__rulekitUrl' },
+  banner: { js: "var __rulekitUrl = require('node:url').pathToFileURL(__filename).href;" },
+  write: false,
+});
+for (const out of cliMain.outputFiles) writeFileSync(out.path, out.contents);
+const cliMainFile = cliMain.outputFiles.find((o) => o.path.endsWith('.cjs'));
+if (!cliMainFile) throw new Error('no CLI file');
+
+// The `rulekit` command (the launcher), and the language server's full-check and diff-lens threads,
+// modules of their own beside their chunks (src/lsp/full-check.ts, src/lsp/diff-client.ts).
+await build({
+  ...cli,
+  entryPoints: { cli: 'src/cli/launch.ts', 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
+  outdir: 'dist/bundle',
+  splitting: true,
+  chunkNames: 'cli-[name]-[hash]',
+  define: {
+    CLI_MAIN: JSON.stringify(basename(cliMainFile.path)),
+    // The code cache's key: a cache made for other code is never offered to V8 (its own check is the length).
+    CLI_MAIN_HASH: JSON.stringify(createHash('sha256').update(cliMainFile.contents).digest('hex').slice(0, 16)),
+  },
+  banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
 });

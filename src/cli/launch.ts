@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+/**
+ * The `rulekit` command of the Node bundle (dist/bundle/cli.js): it runs the CLI's code, which the build
+ * puts in one CommonJS file beside it (CLI_MAIN), through a `vm.Script` with V8's code cache.
+ *
+ * Why: most of a short command's own cost was V8 parsing and compiling the bundle's code, again at every
+ * start (Node 20 has no `module.enableCompileCache`, and no code cache for ES modules). A script compiled
+ * with the cache of an earlier run skips both: `rulekit check` of one expression went from ~2.9× to ~1.7× the
+ * instructions of `node -e 0` (docs/performance.md, "Start-up").
+ *
+ * The cache is a file under the user's cache directory named for the CLI file's content hash (a build of
+ * other code never reads it) and for Node's version and architecture; V8 itself rejects a cache made by
+ * another V8 or with other flags, and the run then compiles as usual and writes a new one. It is written
+ * when the process exits (so it holds the functions that run compiled, not only the top level), through a
+ * temporary file and a rename (two runs at once never leave half a file), and any failure (a read-only
+ * home, no HOME) is ignored: the command runs the same without it. RULEKIT_CODE_CACHE=0 turns it off.
+ * @module
+ */
+import { createRequire } from 'node:module';
+
+/** The CLI's CommonJS file beside this one, and the hash of its content: set by scripts/bundle.mjs. */
+declare const CLI_MAIN: string;
+declare const CLI_MAIN_HASH: string;
+
+// Node's built-ins through require(): an ES import of node:fs builds a module facade of its ~100 exports.
+const nodeRequire = createRequire(import.meta.url);
+const fs = nodeRequire('node:fs') as typeof import('node:fs');
+const path = nodeRequire('node:path') as typeof import('node:path');
+const vm = nodeRequire('node:vm') as typeof import('node:vm');
+const { wrap } = nodeRequire('node:module') as { wrap(source: string): string };
+
+/** The directory of the code caches, or undefined when there is none to use. */
+function cacheDir(): string | undefined {
+  const env = process.env;
+  if (env['RULEKIT_CODE_CACHE'] === '0') return undefined;
+  const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? path.join(env['HOME'], '.cache') : undefined);
+  return base && path.isAbsolute(base) ? path.join(base, 'rulekit') : undefined;
+}
+
+/** Read a file, or undefined when it cannot be read. */
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write the script's cache as `file` (atomically) and remove the caches of other builds; errors are ignored. */
+function writeCache(script: import('node:vm').Script, dir: string, file: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, file);
+    const own = path.basename(file);
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith('cli-') && name.endsWith('.v8cache') && name !== own) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // No cache this time: the next run compiles again.
+  }
+}
+
+const here = path.dirname((nodeRequire('node:url') as typeof import('node:url')).fileURLToPath(import.meta.url));
+const filename = path.join(here, CLI_MAIN);
+const source = fs.readFileSync(filename, 'utf8');
+const dir = cacheDir();
+const cacheFile = dir && path.join(dir, `cli-${CLI_MAIN_HASH}-${process.version}-${process.arch}.v8cache`);
+const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
+const script = new vm.Script(wrap(source), {
+  filename,
+  ...(cachedData ? { cachedData } : {}),
+  // import() of a package (fastify, DuckDB…) from the script: resolved as from a module at `filename`.
+  importModuleDynamically: (vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier: string) => import(specifier))) as never,
+});
+if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(script, dir, cacheFile));
+const module = { exports: {} as { main(): Promise<void> } };
+(script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(filename), module, filename, here);
+await module.exports.main();
