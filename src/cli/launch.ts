@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `rulekit` command of the Node bundle (dist/bundle/cli.js): it runs the CLI's code, which the build
- * puts in one CommonJS file beside it (CLI_MAIN), through a `vm.Script` with V8's code cache.
+ * puts in one CommonJS file beside it (CLI_MAIN, already wrapped in the function of Node's CommonJS loader),
+ * through a `vm.Script` with V8's code cache.
  *
  * Why: most of a short command's own cost was V8 parsing and compiling the bundle's code, again at every
  * start (Node 20 has no `module.enableCompileCache`, and no code cache for ES modules). A script compiled
@@ -9,7 +10,8 @@
  * instructions of `node -e 0` (docs/performance.md, "Start-up").
  *
  * The cache is a file under the user's cache directory named for the CLI file's content hash (a build of
- * other code never reads it) and for Node's version and architecture; V8 itself rejects a cache made by
+ * other code never reads it), the command (each caches what its own runs compile) and Node's version and
+ * architecture; V8 itself rejects a cache made by
  * another V8 or with other flags, and the run then compiles as usual and writes a new one. It is written
  * when the process exits (so it holds the functions that run compiled, not only the top level), through a
  * temporary file and a rename (two runs at once never leave half a file), and any failure (a read-only
@@ -18,16 +20,17 @@
  */
 import { createRequire } from 'node:module';
 
-/** The CLI's CommonJS file beside this one, and the hash of its content: set by scripts/bundle.mjs. */
-declare const CLI_MAIN: string;
-declare const CLI_MAIN_HASH: string;
+/**
+ * The CLI's CommonJS files beside this one and the hashes of their contents, by the command each is for
+ * ('' the file of every command): set by scripts/bundle.mjs.
+ */
+declare const CLI_SCRIPTS: Record<string, { file: string; hash: string }>;
 
 // Node's built-ins through require(): an ES import of node:fs builds a module facade of its ~100 exports.
 const nodeRequire = createRequire(import.meta.url);
 const fs = nodeRequire('node:fs') as typeof import('node:fs');
 const path = nodeRequire('node:path') as typeof import('node:path');
 const vm = nodeRequire('node:vm') as typeof import('node:vm');
-const { wrap } = nodeRequire('node:module') as { wrap(source: string): string };
 
 /** The directory of the code caches, or undefined when there is none to use. */
 function cacheDir(): string | undefined {
@@ -53,9 +56,9 @@ function writeCache(script: import('node:vm').Script, dir: string, file: string)
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, script.createCachedData());
     fs.renameSync(tmp, file);
-    const own = path.basename(file);
+    const current = new Set(Object.values(CLI_SCRIPTS).map((s) => `cli-${s.hash}-`));
     for (const name of fs.readdirSync(dir)) {
-      if (name.startsWith('cli-') && name.endsWith('.v8cache') && name !== own) fs.rmSync(path.join(dir, name), { force: true });
+      if (name.startsWith('cli-') && name.endsWith('.v8cache') && !current.has(name.slice(0, 21))) fs.rmSync(path.join(dir, name), { force: true });
     }
   } catch {
     // No cache this time: the next run compiles again.
@@ -63,12 +66,16 @@ function writeCache(script: import('node:vm').Script, dir: string, file: string)
 }
 
 const here = path.dirname((nodeRequire('node:url') as typeof import('node:url')).fileURLToPath(import.meta.url));
-const filename = path.join(here, CLI_MAIN);
+const first = process.argv[2] ?? '';
+const cli = Object.hasOwn(CLI_SCRIPTS, first) && first !== '' ? CLI_SCRIPTS[first]! : CLI_SCRIPTS['']!;
+const filename = path.join(here, cli.file);
 const source = fs.readFileSync(filename, 'utf8');
 const dir = cacheDir();
-const cacheFile = dir && path.join(dir, `cli-${CLI_MAIN_HASH}-${process.version}-${process.arch}.v8cache`);
+// One cache per command: each holds the functions its own runs compile (a `check` cache lacks simulate's).
+const command = /^[a-z][a-z-]{0,31}$/.test(first) ? first : 'other';
+const cacheFile = dir && path.join(dir, `cli-${cli.hash}-${command}-${process.version}-${process.arch}.v8cache`);
 const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
-const script = new vm.Script(wrap(source), {
+const script = new vm.Script(source, {
   filename,
   ...(cachedData ? { cachedData } : {}),
   // import() of a package (fastify, DuckDB…) from the script: resolved as from a module at `filename`.
