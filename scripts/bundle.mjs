@@ -348,6 +348,10 @@ async function cliScript(name, plugins) {
     outdir: 'dist/bundle',
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
+    // import() of a package becomes require(): a vm.Script's import() needs a loader callback, which Node 20
+    // gives only behind --experimental-vm-modules or with a warning printed. The optional parts (DuckDB, chdb,
+    // pg, fastify…) and mmdb-lib all have a CommonJS entry.
+    supported: { 'dynamic-import': false },
     // No source maps: Node does not apply them to a vm.Script's stack traces (they would be ~1.8 MB a file).
     sourcemap: false,
     plugins: [...plugins, ...(cli.plugins ?? []), builtinsLazily],

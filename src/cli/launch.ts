@@ -75,12 +75,9 @@ const dir = cacheDir();
 const command = /^[a-z][a-z-]{0,31}$/.test(first) ? first : 'other';
 const cacheFile = dir && path.join(dir, `cli-${cli.hash}-${command}-${process.version}-${process.arch}.v8cache`);
 const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
-const script = new vm.Script(source, {
-  filename,
-  ...(cachedData ? { cachedData } : {}),
-  // import() of a package (fastify, DuckDB…) from the script: resolved as from a module at `filename`.
-  importModuleDynamically: (vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier: string) => import(specifier))) as never,
-});
+// The script has no import(): the build made those of packages require()s (a vm.Script's import() needs
+// --experimental-vm-modules in Node 20).
+const script = new vm.Script(source, { filename, ...(cachedData ? { cachedData } : {}) });
 if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(script, dir, cacheFile));
 const module = { exports: {} as { main(): Promise<void> } };
 (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(filename), module, filename, here);
