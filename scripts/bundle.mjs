@@ -5,9 +5,10 @@
  *   (dist/bundle/portable/, every other runtime: browsers, bundlers, workers). Each is one ES module per
  *   public entry point (and the simulation worker), the shared code in common chunks, so that a class is
  *   the same class whichever entry a program imports it from.
- * - The CLI: its commands' modules with their dependencies inside. commander and cli-progress are
- *   CommonJS that require() Node built-ins, so these bundles get a `require` from createRequire; bundled,
- *   they are not scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
+ * - The CLI: its commands' modules with their dependencies inside, as CommonJS scripts (cli-main.cjs, and
+ *   cli-NAME.cjs for the commands whose start-up counts) that dist/bundle/cli.js runs with V8's code cache
+ *   (src/cli/launch.ts); bundled, commander and cli-progress are not scanned by Node's CommonJS export
+ *   lexer at every start (~15 ms for commander). The language server's threads stay ES modules.
  * - Deferred modules: src/expression/deferred.ts and src/net/deferred.ts hold the large dependencies that
  *   only some calls need (re2js, the Chevrotain grammar, ipaddr.js) behind getters; their sources import
  *   plainly. Node parses every byte of a module file before running it, and V8 compiles a large module
@@ -312,9 +313,11 @@ const cli = {
  * misspelt command, the server's and the editor's commands, whose start-up is not what their user waits
  * on) runs cli-main.cjs, which holds all of them.
  */
-// Those whose own code is small beside the rest (validate, lint, test and diff hold the YAML and Terraform
-// readers: their files would be ~0.7 MB, half of cli-main.cjs, for ~2.5 MB more in the package).
-const CLI_COMMAND_FILES = ['check', 'simulate', 'logfilter', 'export', 'analyze', 'query'];
+// Those run in loops and pipelines, whose own code is small beside the rest: 0.25–0.5 MB each against the
+// 1.4 MB of cli-main.cjs. Each file is ~0.3 MB more in the package, whose core must stay under 15 MB
+// installed (test/meta/install.test.ts): validate, lint, test and diff (the YAML and Terraform readers,
+// ~0.7 MB each) and analyze, export and query run from cli-main.cjs.
+const CLI_COMMAND_FILES = ['check', 'simulate', 'logfilter'];
 
 /**
  * The esbuild plugin of a command's file: the import() of another command's implementation (in its

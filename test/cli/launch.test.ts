@@ -13,6 +13,8 @@ import { join } from 'node:path';
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'bundle');
 const CLI = join(BUNDLE, 'cli.js');
 const CHECK = ['check', 'tcp.dstport == 80', 'ip.src in {10.0.0.0/8} and tcp.dstprot == 1'];
+const RULESET = join(mkdtempSync(join(tmpdir(), 'rulekit-launch-')), 'ruleset.json');
+writeFileSync(RULESET, JSON.stringify({ name: 'launch', kind: 'root', phase: 'network_transit', rules: [{ action: 'block', expression: 'ip.proto == "tcp"' }] }));
 
 /** Run the CLI with XDG_CACHE_HOME at `cache` (and more environment). */
 function run(args: string[], cache: string, env: Record<string, string> = {}) {
@@ -101,7 +103,7 @@ describe('the CLI launcher and its code cache', () => {
     for (const [file, args] of [
       ['cli-check.cjs', CHECK],
       ['cli-check.cjs', ['check', '--format', 'json', 'tcp.dstport == 80 and']],
-      ['cli-export.cjs', ['export', '--wireshark', 'tcp.dstport in {80 443} and not ip.src in {10.0.0.0/8}']],
+      ['cli-simulate.cjs', ['simulate', RULESET, join(import.meta.dirname, '..', 'fixtures', 'capture', 'ipv6-ext.pcap'), '--format', 'json']],
     ] as const) {
       expect(existsSync(join(BUNDLE, file)), file).toBe(true);
       const own = runFile(file, [...args]);
