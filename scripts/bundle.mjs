@@ -376,14 +376,22 @@ async function cliScript(name, plugins) {
 const cliScripts = { '': await cliScript('cli-main', []) };
 for (const command of CLI_COMMAND_FILES) cliScripts[command] = await cliScript(`cli-${command}`, [onlyCommand(command)]);
 
-// The `rulekit` command (the launcher), and the language server's full-check and diff-lens threads,
-// modules of their own beside their chunks (src/lsp/full-check.ts, src/lsp/diff-client.ts).
+// The `rulekit` command (the launcher): one small module that imports nothing but node:module.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/launch.ts' },
+  outdir: 'dist/bundle',
+  platform: 'node',
+  define: { CLI_SCRIPTS: JSON.stringify(cliScripts) },
+});
+
+// The language server's full-check and diff-lens threads, modules of their own beside their chunks
+// (src/lsp/full-check.ts, src/lsp/diff-client.ts).
 await build({
   ...cli,
-  entryPoints: { cli: 'src/cli/launch.ts', 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
+  entryPoints: { 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
   outdir: 'dist/bundle',
   splitting: true,
   chunkNames: 'cli-[name]-[hash]',
-  define: { CLI_SCRIPTS: JSON.stringify(cliScripts) },
   banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
 });
