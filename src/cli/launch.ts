@@ -10,8 +10,8 @@
  * instructions of `node -e 0` (docs/performance.md, "Start-up").
  *
  * The cache is a file under the user's cache directory named for the CLI file's content hash (a build of
- * other code never reads it), the command (each caches what its own runs compile) and Node's version and
- * architecture; V8 itself rejects a cache made by
+ * other code never reads it), the command (each caches what its own runs compile), Node's version and
+ * architecture and the run's options (flagsKey); V8 itself rejects a cache made by
  * another V8 or with other flags, and the run then compiles as usual and writes a new one. It is written
  * when the process exits (so it holds the functions that run compiled, not only the top level), through a
  * temporary file and a rename (two runs at once never leave half a file), and any failure (a read-only
@@ -38,6 +38,19 @@ function cacheDir(): string | undefined {
   if (env['RULEKIT_CODE_CACHE'] === '0') return undefined;
   const base = env['XDG_CACHE_HOME'] || (env['HOME'] ? path.join(env['HOME'], '.cache') : undefined);
   return base && path.isAbsolute(base) ? path.join(base, 'rulekit') : undefined;
+}
+
+/**
+ * Node's and V8's options of this run, as part of the cache's name: V8 rejects a cache made under other
+ * flags, so runs with and without, say, --enable-source-maps would otherwise rewrite each other's cache
+ * at every run. Empty without options; else `-` and an FNV-1a hash of them.
+ */
+function flagsKey(): string {
+  const flags = `${process.execArgv.join('\0')}\0${process.env['NODE_OPTIONS'] ?? ''}`;
+  if (flags === '\0') return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
+  return `-${(h >>> 0).toString(16)}`;
 }
 
 /** Read a file, or undefined when it cannot be read. */
@@ -73,7 +86,7 @@ const source = fs.readFileSync(filename, 'utf8');
 const dir = cacheDir();
 // One cache per command: each holds the functions its own runs compile (a `check` cache lacks simulate's).
 const command = /^[a-z][a-z-]{0,31}$/.test(first) ? first : 'other';
-const cacheFile = dir && path.join(dir, `cli-${cli.hash}-${command}-${process.version}-${process.arch}.v8cache`);
+const cacheFile = dir && path.join(dir, `cli-${cli.hash}-${command}-${process.version}-${process.arch}${flagsKey()}.v8cache`);
 const cachedData = cacheFile ? readOrUndefined(cacheFile) : undefined;
 // The script has no import(): the build made those of packages require()s (a vm.Script's import() needs
 // --experimental-vm-modules in Node 20).

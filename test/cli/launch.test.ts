@@ -57,6 +57,11 @@ describe('the CLI launcher and its code cache', () => {
     // Another command: a cache of its own beside.
     expect(run(['--version'], cache).code).toBe(0);
     expect(caches(cache)).toHaveLength(2);
+    // Other V8 flags: a cache of their own too (V8 would reject the first), and the first one stays as it was.
+    const flagged = spawnSync(process.execPath, ['--stack-size=2000', CLI, ...CHECK], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } });
+    expect(flagged.stdout).toBe(first.out);
+    expect(caches(cache)).toHaveLength(3);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('a broken cache is rejected by V8 and written again; the output is the same', () => {
