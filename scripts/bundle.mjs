@@ -5,9 +5,10 @@
  *   (dist/bundle/portable/, every other runtime: browsers, bundlers, workers). Each is one ES module per
  *   public entry point (and the simulation worker), the shared code in common chunks, so that a class is
  *   the same class whichever entry a program imports it from.
- * - The CLI: its commands' modules with their dependencies inside. commander and cli-progress are
- *   CommonJS that require() Node built-ins, so these bundles get a `require` from createRequire; bundled,
- *   they are not scanned by Node's CommonJS export lexer at every start (~15 ms for commander).
+ * - The CLI: its commands' modules with their dependencies inside, as CommonJS scripts (cli-main.cjs, and
+ *   cli-NAME.cjs for the commands whose start-up counts) that dist/bundle/cli.js runs with V8's code cache
+ *   (src/cli/launch.ts); bundled, commander and cli-progress are not scanned by Node's CommonJS export
+ *   lexer at every start (~15 ms for commander). The language server's threads stay ES modules.
  * - Deferred modules: src/expression/deferred.ts and src/net/deferred.ts hold the large dependencies that
  *   only some calls need (re2js, the Chevrotain grammar, ipaddr.js) behind getters; their sources import
  *   plainly. Node parses every byte of a module file before running it, and V8 compiles a large module
@@ -17,8 +18,9 @@
  *   wrapped in functions esbuild evaluates on the first call.
  * Run after `tsc`, which emits the type declarations.
  */
-import { dirname, relative } from 'node:path';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, relative } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { barrelImports } from './barrel-imports.mjs';
 
@@ -176,6 +178,45 @@ const directImports = (() => {
   };
 })();
 
+/** Node built-ins that only some commands use, and whose loading costs (zlib ~4 ms; fs/promises loads readline and the streams). */
+const LAZY_BUILTINS = ['zlib', 'worker_threads', 'os', 'stream', 'stream/promises', 'fs/promises', 'readline', 'perf_hooks', 'v8', 'crypto'];
+
+/**
+ * In the CLI's CommonJS file, rulekit's imports of LAZY_BUILTINS are required on the first use of one of
+ * their exports instead of when the importing module is evaluated. esbuild's import of a CommonJS module
+ * copies its member names (from this proxy: the names the built-in has at build time, without loading it)
+ * as getters that read the module at each use, and the proxy requires the built-in on the first read.
+ * Packages' own require()s are left alone.
+ * @type {import('esbuild').Plugin}
+ */
+const builtinsLazily = {
+  name: 'builtins-lazily',
+  setup(b) {
+    const filter = new RegExp(`^node:(${LAZY_BUILTINS.map((n) => n.replace('/', '\\/')).join('|')})$`);
+    b.onResolve({ filter }, (args) => (args.importer.startsWith(here('src/')) ? { path: args.path, namespace: 'lazy-builtin-module' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin-module' }, async (args) => {
+      const names = Object.getOwnPropertyNames(await import(args.path)).filter((n) => n !== 'default');
+      return {
+        contents: [
+          `const names = ${JSON.stringify(names)};`,
+          `let m;\nconst load = () => (m ??= require(${JSON.stringify(args.path)}));`,
+          'module.exports = new Proxy({}, {',
+          '  get: (_, k) => load()[k],',
+          '  has: (_, k) => k in load(),',
+          '  ownKeys: () => (m ? Reflect.ownKeys(m) : names),',
+          '  getOwnPropertyDescriptor: (_, k) => {',
+          '    if (!m) return names.includes(k) ? { value: undefined, writable: true, enumerable: true, configurable: true } : undefined;',
+          '    const d = Reflect.getOwnPropertyDescriptor(m, k);',
+          '    return d && { ...d, configurable: true };',
+          '  },',
+          '});',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -253,22 +294,104 @@ for (const lazy of LAZY) {
   });
 }
 
-await build({
+/** What the CLI's builds share. @type {import('esbuild').BuildOptions} */
+const cli = {
   ...common,
-  // The language server's full-check and diff-lens threads are modules of their own beside the CLI's chunks
-  // (src/lsp/full-check.ts, src/lsp/diff-client.ts).
-  entryPoints: { cli: 'src/cli/main.ts', 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
-  outdir: 'dist/bundle',
   platform: 'node',
-  // `rulekit serve` is a chunk of its own, imported only by that command: the other commands never load
-  // fastify or a database driver.
-  splitting: true,
-  chunkNames: 'cli-[name]-[hash]',
   // @cdktf/hcl2json loads its WebAssembly from its own directory at run time (and only for `rulekit lint`
   // of a .tf file): it stays a package. re2js as in the library.
   external: ['mmdb-lib', '@cdktf/hcl2json', 're2js', ...SERVER_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose require()s esbuild cannot follow: take the ES modules.
   mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
   plugins: [deferred('node'), directImports, commanderSpawnsLazily],
+};
+
+/**
+ * Commands with a CommonJS file of their own (cli-NAME.cjs): the program with every command declared but
+ * only NAME's implementation inside (the other commands' actions import an empty module there). The
+ * launcher runs the file of the command named first on the command line; any other command line (help, a
+ * misspelt command, the server's and the editor's commands, whose start-up is not what their user waits
+ * on) runs cli-main.cjs, which holds all of them.
+ */
+// Those run in loops and pipelines, whose own code is small beside the rest: 0.25–0.5 MB each against the
+// 1.4 MB of cli-main.cjs. Each file is ~0.3 MB more in the package, whose core must stay under 15 MB
+// installed (test/meta/install.test.ts): validate, lint, test and diff (the YAML and Terraform readers,
+// ~0.7 MB each) and analyze, export and query run from cli-main.cjs.
+const CLI_COMMAND_FILES = ['check', 'simulate', 'logfilter'];
+
+/**
+ * The esbuild plugin of a command's file: the import() of another command's implementation (in its
+ * src/cli/commands/ file) loads an empty module.
+ * @type {(command: string) => import('esbuild').Plugin}
+ */
+const onlyCommand = (command) => ({
+  name: 'only-command',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer.startsWith(here('src/cli/commands/')) && basename(args.importer) !== `${command}.ts`
+        ? { path: 'other-command', namespace: 'only-command' }
+        : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'only-command' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+});
+
+/**
+ * The CLI's code as CommonJS files (cli-main.cjs, cli-NAME.cjs), which dist/bundle/cli.js
+ * (src/cli/launch.ts) runs as a vm.Script with V8's code cache. Scripts, not modules: Node 20 caches no
+ * compiled code of ES modules. Each command's modules stay behind its action's import(), which esbuild
+ * turns into a function run on the first call. A file of one command is a fifth to a third of cli-main.cjs:
+ * the launcher reads the whole file, and a fresh process pays for its pages (`rulekit check` from the 1.4 MB
+ * of cli-main.cjs took ~40 ms of CPU more than from the 0.25 MB of cli-check.cjs).
+ * @type {(name: string, plugins: import('esbuild').Plugin[]) => Promise<{ file: string, hash: string }>}
+ */
+async function cliScript(name, plugins) {
+  const result = await build({
+    ...cli,
+    entryPoints: { [name]: 'src/cli/run.ts' },
+    outdir: 'dist/bundle',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // import() of a package becomes require(): a vm.Script's import() needs a loader callback, which Node 20
+    // gives only behind --experimental-vm-modules or with a warning printed. The optional parts (DuckDB, chdb,
+    // pg, fastify…) and mmdb-lib all have a CommonJS entry.
+    supported: { 'dynamic-import': false },
+    // No source maps: Node does not apply them to a vm.Script's stack traces (they would be ~1.8 MB a file).
+    sourcemap: false,
+    plugins: [...plugins, ...(cli.plugins ?? []), builtinsLazily],
+    // import.meta.url: this file's URL, from the __filename the launcher hands in.
+    define: { 'import.meta.url': '__rulekitUrl' },
+    // The file is the function Node's CommonJS loader would wrap it in, so the launcher compiles it as it
+    // is (no second copy of the text). It is not require()d.
+    banner: { js: "(function (exports, require, module, __filename, __dirname) {\nvar __rulekitUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+    write: false,
+  });
+  for (const out of result.outputFiles) writeFileSync(out.path, out.contents);
+  const main = result.outputFiles.find((o) => o.path.endsWith('.cjs'));
+  if (!main) throw new Error(`no ${name}.cjs`);
+  // The code cache's key: a cache made for other code is never offered to V8 (its own check is the length).
+  return { file: basename(main.path), hash: createHash('sha256').update(main.contents).digest('hex').slice(0, 16) };
+}
+/** @type {Record<string, { file: string, hash: string }>} */
+const cliScripts = { '': await cliScript('cli-main', []) };
+for (const command of CLI_COMMAND_FILES) cliScripts[command] = await cliScript(`cli-${command}`, [onlyCommand(command)]);
+
+// The `rulekit` command (the launcher): one small module that imports nothing but node:module.
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/launch.ts' },
+  outdir: 'dist/bundle',
+  platform: 'node',
+  define: { CLI_SCRIPTS: JSON.stringify(cliScripts) },
+});
+
+// The language server's full-check and diff-lens threads, modules of their own beside their chunks
+// (src/lsp/full-check.ts, src/lsp/diff-client.ts).
+await build({
+  ...cli,
+  entryPoints: { 'lsp-worker': 'src/lsp/worker.ts', 'lsp-diff-worker': 'src/lsp/diff-worker.ts' },
+  outdir: 'dist/bundle',
+  splitting: true,
+  chunkNames: 'cli-[name]-[hash]',
+  banner: { js: "import { createRequire as __rulekitRequire } from 'node:module'; const require = __rulekitRequire(import.meta.url);" },
 });

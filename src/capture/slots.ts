@@ -87,6 +87,11 @@ export function allSlotFields(fields: Iterable<string>): boolean {
 export class Slots {
   readonly V = new Float64Array(SLOT_COUNT);
   readonly W = new Uint32Array(8);
+  /**
+   * Whether {@link decodeSlots} fills `sip`, a search of the payload for a SIP line (its costliest field);
+   * off, `sip` stays missing. A caller whose rules do not read `sip` turns it off.
+   */
+  sip = true;
 }
 
 // Slot indices, resolved once (the field table above is fixed).
@@ -195,12 +200,12 @@ export function decodeSlots(s: Slots, d: Uint8Array, start: number, end: number,
   }
   if (o < 0 || o >= end) return;
   const version = d[o]! >> 4;
-  if (version === 4) ipv4(V, d, o, end);
-  else if (version === 6) ipv6(V, s.W, d, o, end);
+  if (version === 4) ipv4(V, d, o, end, s.sip);
+  else if (version === 6) ipv6(V, s.W, d, o, end, s.sip);
 }
 
 /** IPv4 into slots: the steps of decode.ts's decodeIpv4, field for field. */
-function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number): void {
+function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number, sip: boolean): void {
   const have = n - o;
   const ihl = (d[o]! & 0x0f) * 4;
   if (have >= 16) {
@@ -223,7 +228,7 @@ function ipv4(V: Float64Array, d: Uint8Array, o: number, n: number): void {
     V[S_SIP] = 0;
     return;
   }
-  transport(V, d, o + ihl, ipv4End(d, o, n, ihl), proto, 1);
+  transport(V, d, o + ihl, ipv4End(d, o, n, ihl), proto, 1, sip);
 }
 
 /** The 16 address bytes at `o` as four uint32 words into `W[at..at+4)`. */
@@ -235,7 +240,7 @@ function words(W: Uint32Array, at: number, d: Uint8Array, o: number): void {
 }
 
 /** IPv6 into slots: the steps of decode.ts's decodeIpv6, field for field. */
-function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: number): void {
+function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: number, sip: boolean): void {
   const have = n - o;
   // Walk the extension headers first (when the fixed header is complete) to know the upper-layer protocol.
   walkIpv6(d, o, n);
@@ -257,11 +262,11 @@ function ipv6(V: Float64Array, W: Uint32Array, d: Uint8Array, o: number, n: numb
     V[S_SIP] = 0;
     return;
   }
-  transport(V, d, p, end, nh, 58);
+  transport(V, d, p, end, nh, 58, sip);
 }
 
-/** The transport header at `p` (data up to `end`) into slots; `icmpProto` is 1 for IPv4, 58 for IPv6. */
-function transport(V: Float64Array, d: Uint8Array, p: number, end: number, proto: number, icmpProto: number): void {
+/** The transport header at `p` (data up to `end`) into slots; `icmpProto` is 1 for IPv4, 58 for IPv6; `sip`: fill `sip`. */
+function transport(V: Float64Array, d: Uint8Array, p: number, end: number, proto: number, icmpProto: number, sip: boolean): void {
   const have = end - p;
   if (proto === 6) {
     if (have >= 4) {
@@ -280,13 +285,13 @@ function transport(V: Float64Array, d: Uint8Array, p: number, end: number, proto
       V[S_ECN] = (f >> 6) & 1;
       V[S_CWR] = f >> 7;
     }
-    V[S_SIP] = tcpSip(d, p, end) ? 1 : 0;
+    if (sip) V[S_SIP] = tcpSip(d, p, end) ? 1 : 0;
   } else if (proto === 17) {
     if (have >= 4) {
       V[S_UDP_SRC] = (d[p]! << 8) | d[p + 1]!;
       V[S_UDP_DST] = (d[p + 2]! << 8) | d[p + 3]!;
     }
-    V[S_SIP] = udpSip(d, p, end) ? 1 : 0;
+    if (sip) V[S_SIP] = udpSip(d, p, end) ? 1 : 0;
   } else {
     if (proto === icmpProto) {
       if (have >= 1) V[S_ICMP_TYPE] = d[p]!;

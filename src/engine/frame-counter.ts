@@ -45,6 +45,8 @@ export function frameCounter(target: FrameCounterTarget, options: FrameOptions =
   const example = () => decodePacket({ linkType: frameLink, data: frame.slice(frameStart, frameEnd) }, exampleOptions).packet as Packet;
   if (target.slotsDecider) {
     const slots = new Slots();
+    // `sip` searches the payload of every TCP and UDP packet: only when a rule reads it.
+    slots.sip = target.fields.has('sip');
     // Country/ASN slots are looked up on the integer addresses, only when the rules read them.
     const geo = options.geoip && GEO_SLOT_FIELDS.some((f) => target.fields.has(f)) ? options.geoip : undefined;
     const geoSource = target.fields.has('ip.src.country') || target.fields.has('ip.src.asnum');
