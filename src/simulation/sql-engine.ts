@@ -18,7 +18,7 @@ import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, summaryRuleFigures, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, summaryRuleFigures, type Dialect, type SummarySql } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -69,6 +69,12 @@ export interface FlowSource {
    * each that are not packets (see the dialect's `linePositions`), which turns a place into a packet number.
    */
   readBack?: (lines: readonly number[]) => string;
+  /**
+   * Where rows are numbered in read order and the engine can store rows in that order with every thread
+   * writing (the dialect's `readOrderTable`): the flow table without `rn` (its packet numbers are then the
+   * stored rows' places), so that the rows are decided in parallel and only the decisions are numbered.
+   */
+  unnumbered?: string;
 }
 
 /**
@@ -88,8 +94,9 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
   const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber = source.rowNumber) =>
-    keyedAddresses(dialect, fields, `(SELECT ${rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
+  // rowNumber null: no number (see FlowSource.unnumbered).
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber: string | null = source.rowNumber) =>
+    keyedAddresses(dialect, fields, `(SELECT ${[...(rowNumber === null ? [] : [`${rowNumber} AS rn`]), ...(packet !== undefined ? [`${packet} AS packet`] : []), ...cols].join(', ') || '1 AS one'} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -157,7 +164,7 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
     from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
     settings: positions ? '' : source.readInOrder('lines'),
     ipKeys,
-    ...(positions ? { positional: true, readBack: positions.readBack } : {}),
+    ...(positions ? { positional: true, readBack: positions.readBack } : source.readOrderTable('') ? { unnumbered: numbered(undefined, [...cols, ...present], lines, null) } : {}),
   };
 }
 
@@ -211,6 +218,21 @@ export function addSettings(clause: string, items: readonly string[]): string {
   return clause.trim() ? `${clause}, ${items.join(', ')}` : ` SETTINGS ${items.join(', ')}`;
 }
 
+/**
+ * The summary row in two queries: every row decided in parallel into a table that keeps read order (the
+ * dialect's `readOrderTable`), then folded with each row's place there as its packet number. Reading in
+ * order for `row_number()` would keep the whole per-row work (members, address keys, 49 rules) on one thread.
+ */
+async function decidedInStoredOrder(run: Runner, dialect: Dialect, steps: NonNullable<SummarySql['steps']>, ending: string): Promise<Record<string, unknown> | undefined> {
+  const table = dialect.source.readOrderTable('rulekit_decided')!;
+  try {
+    await run.rows(table.create(steps.rows + ending));
+    return (await run.rows(steps.fold(table.numbered)))[0];
+  } finally {
+    await run.rows(table.drop);
+  }
+}
+
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
 function packetOf(text: string): Packet {
   const v = JSON.parse(text) as Record<string, unknown>;
@@ -260,12 +282,14 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], positional, readBack } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
+    const { from, settings, ipKeys, invalid = [], positional, readBack, unnumbered } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
-    const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
+    const sqlOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) };
+    const query = rulesetSummarySql(body, unnumbered ?? from(false), unnumbered === undefined ? sqlOptions : { ...sqlOptions, rowNumber: null });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
-    const [row] = await run.rows(query.sql + (options.evaluation === 'lazy' ? settings : addSettings(settings, dialect.eagerSettings)));
+    const ending = options.evaluation === 'lazy' ? settings : addSettings(settings, dialect.eagerSettings);
+    const row = unnumbered === undefined ? (await run.rows(query.sql + ending))[0] : await decidedInStoredOrder(run, dialect, query.steps!, ending);
     const summary = compiled.summary();
     const n = (k: string) => Number(row?.[k] ?? 0);
     summary.packets = n('packets');
@@ -295,7 +319,8 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
       } else {
         // A number read from the row's position needs no barrier against the filter pushed below it.
         const numbered = positional ? from(true) : dialect.source.keepNumbering(from(true));
-        got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`)).map((r) => [r['rn'], r['packet']]);
+        // The LIMIT ends an ordered scan at the last example instead of the end of the file.
+        got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')}) LIMIT ${numbers.length}${settings}`)).map((r) => [r['rn'], r['packet']]);
       }
       const byNumber = new Map(got.map(([rn, packet]) => [Number(rn), packetOf(String(packet))]));
       const scratch: Diagnostic[] = [];

@@ -109,6 +109,15 @@ export interface SourceSql {
   readonly rowNumber: string;
   /** What ends a query that numbers rows of `lines` (NDJSON) or `rows` (Parquet, a table) in read order. */
   readInOrder(kind: 'lines' | 'rows'): string;
+  /**
+   * A temporary table `name` that stores a query's rows in the order the query reads them, written by
+   * every thread, each row then numbered by its place in the table (from 0): so that the heavy work over
+   * rows read in order (deciding them) runs in parallel and only the stored result is numbered.
+   * `create(query)` makes the table; `numbered`, a relation for `FROM` (aliased), reads it back with each
+   * row's place in column `rn`; `drop` removes it. `undefined` where the engine's tables keep no read order (ClickHouse's MergeTree
+   * and Memory tables promise none).
+   */
+  readOrderTable(name: string): { create: (query: string) => string; numbered: string; drop: string } | undefined;
   /** A numbered relation whose numbers stay as read when a later filter is on the number. */
   keepNumbering(relation: string): string;
   /** The text of an address column of the engine's own address type, `undefined` for other types. */

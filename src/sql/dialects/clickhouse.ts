@@ -198,6 +198,8 @@ export const CLICKHOUSE: Dialect = {
     rowNumber: 'rowNumberInAllBlocks()',
     // rowNumberInAllBlocks numbers blocks as parallel readers finish them: one thread reads in file order.
     readInOrder: (kind) => (kind === 'lines' ? ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0' : ' SETTINGS max_threads = 1'),
+    // MergeTree and Memory tables promise no read order.
+    readOrderTable: () => undefined,
     // ClickHouse (26.7) pushes a filter on the number below rowNumberInAllBlocks, renumbering the rows it
     // keeps: a LIMIT in between is a barrier the optimizer does not cross.
     keepNumbering: (relation) => `(SELECT * FROM ${relation} LIMIT 9223372036854775807) AS numbered`,
