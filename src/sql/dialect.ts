@@ -58,6 +58,12 @@ export interface SourceSql {
   /** That column as text (the line as read, for an example packet). */
   readonly lineText: string;
   /**
+   * A 64-bit hash of that column's text (a select-list expression): a line stored by its hash is found
+   * again by a scan on every thread, with no numbering (equal hashes of different texts are told apart by
+   * reading the texts).
+   */
+  readonly lineHash: string;
+  /**
    * What follows `FROM` to read NDJSON files' lines that are JSON objects (blank lines, other JSON values
    * and text that is not JSON dropped; gzip by the name's extension, or all of them when `compression` is
    * `'gzip'`): a table expression that may end in a `WHERE` clause, so only `) AS name` may follow it. With

@@ -118,6 +118,8 @@ export interface SummarySqlOptions extends RulesetSqlOptions {
    * not take): the result has `counted_I`, the rows where the I-th holds.
    */
   counts?: readonly string[];
+  /** Columns of the input the per-row query of `steps` carries as they are (for a caller's own use). */
+  carry?: readonly string[];
 }
 
 /** What {@link rulesetSummarySql} returns. */
@@ -177,6 +179,7 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   // The extra conditions, carried to the aggregate as columns c0, c1, …
   const counts = options.counts ?? [];
   const carried = counts.map((c, i) => `COALESCE(${c}, FALSE) AS c${i}`);
+  const kept = (options.carry ?? []).map((c) => dialect.identifier(c));
   // Per row: the deciding rule `d`, and the match of each rule that does not end evaluation (`mI`, where reached).
   let rows: string;
   const reachedNonTerminating = (x: RuleSql) => `${m(x.index)} AND (d = -1 OR d > ${x.index})`;
@@ -185,11 +188,11 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
     const decided = `SELECT *, ${firstMatch(r.rules, (i) => byIndex.get(i)!, dialect, indexOf, '-1')} AS d FROM ${from}`;
     // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached.
     const reached = (x: RuleSql) => dialect.andThen(`d = -1 OR d > ${x.index}`, x.sql);
-    rows = `SELECT ${[...rnItem, 'd', ...carried, ...r.rules.filter((x) => !x.terminating).map((x) => `${reached(x)} AS ${m(x.index)}`)].join(', ')} FROM (${decided}) AS decided`;
+    rows = `SELECT ${[...rnItem, ...kept, 'd', ...carried, ...r.rules.filter((x) => !x.terminating).map((x) => `${reached(x)} AS ${m(x.index)}`)].join(', ')} FROM (${decided}) AS decided`;
   } else {
-    const inner = `SELECT ${[...rnItem, ...carried, ...r.rules.map((x) => `${x.sql} AS ${m(x.index)}`)].join(', ') || 'TRUE AS t'} FROM ${from}`;
+    const inner = `SELECT ${[...rnItem, ...kept, ...carried, ...r.rules.map((x) => `${x.sql} AS ${m(x.index)}`)].join(', ') || 'TRUE AS t'} FROM ${from}`;
     // Only the columns the fold reads: a stored per-row result keeps no terminating rule's match.
-    const keep = [...(rn === undefined ? [] : ['rn']), ...counts.map((_, i) => `c${i}`), ...r.rules.filter((x) => !x.terminating).map((x) => m(x.index))];
+    const keep = [...(rn === undefined ? [] : ['rn']), ...kept, ...counts.map((_, i) => `c${i}`), ...r.rules.filter((x) => !x.terminating).map((x) => m(x.index))];
     rows = `SELECT ${[...keep, `${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d`].join(', ')} FROM (${inner}) AS matches`;
   }
   // Two stages: the rows grouped by their deciding rule (a few groups, a few aggregates each: far cheaper

@@ -32,7 +32,7 @@ const DIALECT_MEMBERS = {
   eagerSettings: 'object',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
+  lineColumn: 'string', lineText: 'string', lineHash: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
   rowNumber: 'string', readInOrder: 'function', readOrderTable: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {

@@ -167,6 +167,7 @@ export const CLICKHOUSE: Dialect = {
   source: {
     lineColumn: 'line',
     lineText: 'line',
+    lineHash: 'cityHash64(line)',
     // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
     // nothing is pushed past it.
     objectLines: (files, limit, compression) => `(SELECT line FROM (${lines(files, compression)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,

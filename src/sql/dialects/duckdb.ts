@@ -175,6 +175,7 @@ export const DUCKDB: Dialect = {
   source: {
     lineColumn: 'json',
     lineText: 'CAST(json AS VARCHAR)',
+    lineHash: 'hash(json)',
     // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
     objectLines: (files, limit, compression) => {
       const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true${compression ? `, compression = ${string(compression)}` : ''}) WHERE json_type(json) = 'OBJECT'`;
