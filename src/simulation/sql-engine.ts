@@ -238,7 +238,7 @@ export function addSettings(clause: string, items: readonly string[]): string {
  * every thread. `undefined` when two different lines share a wanted hash (the caller then numbers lines
  * in order): equal lines are the same packet, different ones cannot be told apart by the hash.
  */
-async function examplesByHash(run: Runner, numbered: string, byHash: NonNullable<FlowSource['byHash']>, numbers: readonly number[]): Promise<[rn: unknown, packet: unknown][] | undefined> {
+export async function examplesByHash(run: Runner, numbered: string, byHash: NonNullable<FlowSource['byHash']>, numbers: readonly number[]): Promise<[rn: unknown, packet: unknown][] | undefined> {
   const hashOf = new Map((await run.rows(`SELECT rn, ${byHash.column} AS h FROM ${numbered} WHERE rn IN (${numbers.join(', ')})`)).map((r) => [Number(r['rn']), String(r['h'])]));
   const lines = new Map<string, string>();
   for (const r of await run.rows(byHash.lines([...new Set(hashOf.values())]))) {

@@ -13,6 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
+import { examplesByHash } from '../../src/simulation/sql-engine.js';
 import { sqlString } from '../../src/sql/index.js';
 import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
@@ -160,6 +161,25 @@ describe('simulate on an engine', () => {
     expect(here.stdout).toContain('warning[simulation-no-geoip]');
     expect(here.stdout).toContain('packets 3: allowed 1 (33.3%), blocked 2 (66.7%)');
     for (const engine of ['duckdb', 'clickhouse']) expect(run('--engine', engine).stdout, engine).toBe(here.stdout);
+  });
+});
+
+describe('example packets found by their lines\' hashes', () => {
+  // A runner answering the two queries: the wanted rows' hashes, then the lines holding those hashes.
+  const runner = (hashes: Record<number, string>, lines: [h: string, text: string][]) => ({
+    rows: async (sql: string) => (sql.includes(' rn IN ') ? Object.entries(hashes).map(([rn, h]) => ({ rn, h })) : lines.map(([h, packet]) => ({ h, packet }))),
+    close: async () => {},
+  });
+  const byHash = { column: 'h', lines: (hs: readonly string[]) => `lines ${hs.join(',')}` };
+
+  it('gives each number its line; equal lines under one hash are one packet', async () => {
+    const got = await examplesByHash(runner({ 0: '7', 5: '9', 8: '7' }, [['7', '{"a":1}'], ['9', '{"b":2}'], ['7', '{"a":1}']]), 'stored', byHash, [0, 5, 8]);
+    expect(got).toEqual([[0, '{"a":1}'], [5, '{"b":2}'], [8, '{"a":1}']]);
+  });
+
+  it('gives up (the caller numbers lines in order) when two different lines share a wanted hash, or one is not found', async () => {
+    expect(await examplesByHash(runner({ 0: '7' }, [['7', '{"a":1}'], ['7', '{"a":2}']]), 'stored', byHash, [0])).toBeUndefined();
+    expect(await examplesByHash(runner({ 0: '7', 1: '8' }, [['7', '{"a":1}']]), 'stored', byHash, [0, 1])).toBeUndefined();
   });
 });
 
