@@ -69,6 +69,18 @@ export interface FlowSource {
    * each that are not packets (see the dialect's `linePositions`), which turns a place into a packet number.
    */
   readBack?: (lines: readonly number[]) => string;
+  /**
+   * Where rows are numbered in read order and the engine can store rows in that order with every thread
+   * writing (the dialect's `readOrderTable`): the flow table without `rn` (its packet numbers are then the
+   * stored rows' places), so that the rows are decided in parallel and only the decisions are numbered.
+   */
+  unnumbered?: string;
+  /**
+   * With `unnumbered`: the column of it holding a hash of each row's line (the dialect's `lineHash`), and a
+   * query of the lines with given hashes (`h`, `packet`), read on every thread: example packets found by
+   * their lines' hashes, with no scan numbering the lines in order.
+   */
+  byHash?: { column: string; lines: (hashes: readonly string[]) => string };
 }
 
 /**
@@ -88,8 +100,9 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const absent = (f: FieldDef) => `CAST(NULL AS ${dialect.flowTypes[f.type]}) AS ${named(f)}`;
   const { ipKeys } = keyedAddresses(dialect, fields, '', '');
   // Numbered rows, with the packet's JSON text when asked for (examples) and the select items `cols`.
-  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber = source.rowNumber) =>
-    keyedAddresses(dialect, fields, `(SELECT ${rowNumber} AS rn${packet !== undefined ? `, ${packet} AS packet` : ''}${cols.map((c) => `, ${c}`).join('')} FROM ${from})`, 'flows').from;
+  // rowNumber null: no number (see FlowSource.unnumbered).
+  const numbered = (packet: string | undefined, cols: readonly string[], from: string, rowNumber: string | null = source.rowNumber) =>
+    keyedAddresses(dialect, fields, `(SELECT ${[...(rowNumber === null ? [] : [`${rowNumber} AS rn`]), ...(packet !== undefined ? [`${packet} AS packet`] : []), ...cols].join(', ') || '1 AS one'} FROM ${from})`, 'flows').from;
   if (table) {
     // A server's table: typed columns as in Parquet, numbered in the order one thread reads them.
     const name = clickHouseTable(files[0]!, id);
@@ -152,12 +165,20 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   const objects = positions?.from ?? source.objectLines(files, undefined, compression);
   const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
   const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
+  const storedOrder = (): Pick<FlowSource, 'unnumbered' | 'byHash'> => {
+    const column = 'rulekit_line_hash';
+    const hashed = `(SELECT ${source.lineHash} AS h, ${source.lineText} AS packet FROM ${objects}) AS hashed`;
+    return {
+      unnumbered: numbered(undefined, [...cols, ...present, `${source.lineHash} AS ${id(column)}`], lines, null),
+      byHash: { column, lines: (hashes) => `SELECT h, packet FROM ${hashed} WHERE h IN (${hashes.join(', ')})` },
+    };
+  };
   return {
     invalid: invalidValues(fields, dialect),
     from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
     settings: positions ? '' : source.readInOrder('lines'),
     ipKeys,
-    ...(positions ? { positional: true, readBack: positions.readBack } : {}),
+    ...(positions ? { positional: true, readBack: positions.readBack } : source.readOrderTable('') ? storedOrder() : {}),
   };
 }
 
@@ -203,6 +224,24 @@ function unknownNames(found: { names: string[]; members: boolean }): Diagnostic[
     out.push(rulesetDiagnostic('simulation-unknown-field', `${where} name the unknown field ${name}${guess ? `; did you mean ${guess}?` : ''} (rules read it as missing)`, '', { data: { field: name, ...(guess ? { suggestion: guess } : {}) } }));
   }
   return out;
+}
+
+/**
+ * Example packets by number from a read-order table (`numbered`, see the dialect's `readOrderTable`) that
+ * holds each row's line hash: the hashes of the wanted rows, then the lines with those hashes in one scan on
+ * every thread. `undefined` when two different lines share a wanted hash (the caller then numbers lines
+ * in order): equal lines are the same packet, different ones cannot be told apart by the hash.
+ */
+export async function examplesByHash(run: Runner, numbered: string, byHash: NonNullable<FlowSource['byHash']>, numbers: readonly number[]): Promise<[rn: unknown, packet: unknown][] | undefined> {
+  const hashOf = new Map((await run.rows(`SELECT rn, ${byHash.column} AS h FROM ${numbered} WHERE rn IN (${numbers.join(', ')})`)).map((r) => [Number(r['rn']), String(r['h'])]));
+  const lines = new Map<string, string>();
+  for (const r of await run.rows(byHash.lines([...new Set(hashOf.values())]))) {
+    const [h, text] = [String(r['h']), String(r['packet'])];
+    if (lines.has(h) && lines.get(h) !== text) return undefined;
+    lines.set(h, text);
+  }
+  if (numbers.some((n) => !lines.has(hashOf.get(n) ?? ''))) return undefined;
+  return numbers.map((n) => [n, lines.get(hashOf.get(n)!)]);
 }
 
 /** A packet read back for an example: JSON members, NULLs (Parquet's missing values) left out. */
@@ -254,50 +293,64 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], positional, readBack } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
+    const { from, settings, ipKeys, invalid = [], positional, readBack, unnumbered, byHash } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
-    const query = rulesetSummarySql(body, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) });
+    const sqlOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) };
+    const query = rulesetSummarySql(body, unnumbered ?? from(false), unnumbered === undefined ? sqlOptions : { ...sqlOptions, rowNumber: null, carry: byHash ? [byHash.column] : [] });
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
-    const [row] = await run.rows(withQueryRoom(query.sql, settings, dialect, options.evaluation === 'lazy' ? [] : dialect.eagerSettings));
-    const summary = compiled.summary();
-    const n = (k: string) => Number(row?.[k] ?? 0);
-    summary.packets = n('packets');
-    summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
-    summary.defaultAllowed = n('default_allowed');
-    // The simulator warns of each such value by line; the engine counts them per field.
-    invalid.forEach(({ field }, i) => {
-      const count = n(`counted_${i}`);
-      if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
-    });
-    const wanted = new Map<number, number[]>();
-    for (const f of summaryRuleFigures(query.rules!, row)) {
-      const s = summary.rules[f.index]!;
-      s.matched = f.matched;
-      s.decided = f.decided;
-      wanted.set(f.index, f.examples);
-    }
-    const numbers = [...new Set([...wanted.values()].flat())];
-    if (numbers.length) {
-      const packetNumber = new Map(numbers.map((x) => [x, x]));
-      let got: [rn: unknown, packet: unknown][];
-      if (readBack) {
-        // Lines by their places, in one scan with the count that turns each place into a packet number.
-        const [r] = await run.rows(readBack(numbers));
-        got = (r?.['got'] as [unknown, unknown][] | undefined) ?? [];
-        numbers.forEach((x, i) => packetNumber.set(x, x - Number(r?.[`b${i}`] ?? 0)));
-      } else {
-        // A number read from the row's position needs no barrier against the filter pushed below it.
-        const numbered = positional ? from(true) : dialect.source.keepNumbering(from(true));
-        got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')})${settings}`)).map((r) => [r['rn'], r['packet']]);
+    const eager = options.evaluation === 'lazy' ? [] : dialect.eagerSettings;
+    // Where rows would be numbered as read (row_number, which keeps the whole per-row work — members,
+    // address keys, every rule — on one thread), they are decided on every thread into a table that keeps
+    // read order and numbered by their place there.
+    const stored = unnumbered === undefined ? undefined : dialect.source.readOrderTable('rulekit_decided')!;
+    if (stored) await run.rows(stored.create(withQueryRoom(query.steps!.rows, settings, dialect, eager)));
+    try {
+      const [row] = await run.rows(stored ? query.steps!.fold(stored.numbered) : withQueryRoom(query.sql, settings, dialect, eager));
+      const summary = compiled.summary();
+      const n = (k: string) => Number(row?.[k] ?? 0);
+      summary.packets = n('packets');
+      summary.verdicts = { allow: n('packets') - n('blocked'), block: n('blocked') };
+      summary.defaultAllowed = n('default_allowed');
+      // The simulator warns of each such value by line; the engine counts them per field.
+      invalid.forEach(({ field }, i) => {
+        const count = n(`counted_${i}`);
+        if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
+      });
+      const wanted = new Map<number, number[]>();
+      for (const f of summaryRuleFigures(query.rules!, row)) {
+        const s = summary.rules[f.index]!;
+        s.matched = f.matched;
+        s.decided = f.decided;
+        wanted.set(f.index, f.examples);
       }
-      const byNumber = new Map(got.map(([rn, packet]) => [Number(rn), packetOf(String(packet))]));
-      const scratch: Diagnostic[] = [];
-      for (const [index, rns] of wanted) {
-        summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+      const numbers = [...new Set([...wanted.values()].flat())];
+      if (numbers.length) {
+        const packetNumber = new Map(numbers.map((x) => [x, x]));
+        let got: [rn: unknown, packet: unknown][];
+        const hashed = stored && byHash ? await examplesByHash(run, stored.numbered, byHash, numbers) : undefined;
+        if (hashed) got = hashed;
+        else if (readBack) {
+          // Lines by their places, in one scan with the count that turns each place into a packet number.
+          const [r] = await run.rows(readBack(numbers));
+          got = (r?.['got'] as [unknown, unknown][] | undefined) ?? [];
+          numbers.forEach((x, i) => packetNumber.set(x, x - Number(r?.[`b${i}`] ?? 0)));
+        } else {
+          // A number read from the row's position needs no barrier against the filter pushed below it.
+          const numbered = positional ? from(true) : dialect.source.keepNumbering(from(true));
+          // The LIMIT ends an ordered scan at the last example instead of the end of the file.
+          got = (await run.rows(`SELECT rn, packet FROM ${numbered} WHERE rn IN (${numbers.join(', ')}) LIMIT ${numbers.length}${settings}`)).map((r) => [r['rn'], r['packet']]);
+        }
+        const byNumber = new Map(got.map(([rn, packet]) => [Number(rn), packetOf(String(packet))]));
+        const scratch: Diagnostic[] = [];
+        for (const [index, rns] of wanted) {
+          summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
+        }
       }
+      return { ok: true, summary, diagnostics, sql: query.sql };
+    } finally {
+      if (stored) await run.rows(stored.drop);
     }
-    return { ok: true, summary, diagnostics, sql: query.sql };
   } catch (e) {
     diagnostics.push({ code: 'simulation-unreadable-input', severity: 'error', message: `${options.engine} could not read the flows: ${(e as Error).message.split('\n')[0]}`, pointer: '' });
     return { ok: false, summary: compiled.summary(), diagnostics };

@@ -58,6 +58,12 @@ export interface SourceSql {
   /** That column as text (the line as read, for an example packet). */
   readonly lineText: string;
   /**
+   * A 64-bit hash of that column's text (a select-list expression): a line stored by its hash is found
+   * again by a scan on every thread, with no numbering (equal hashes of different texts are told apart by
+   * reading the texts).
+   */
+  readonly lineHash: string;
+  /**
    * What follows `FROM` to read NDJSON files' lines that are JSON objects (blank lines, other JSON values
    * and text that is not JSON dropped; gzip by the name's extension, or all of them when `compression` is
    * `'gzip'`): a table expression that may end in a `WHERE` clause, so only `) AS name` may follow it. With
@@ -109,6 +115,15 @@ export interface SourceSql {
   readonly rowNumber: string;
   /** What ends a query that numbers rows of `lines` (NDJSON) or `rows` (Parquet, a table) in read order. */
   readInOrder(kind: 'lines' | 'rows'): string;
+  /**
+   * A temporary table `name` that stores a query's rows in the order the query reads them, written by
+   * every thread, each row then numbered by its place in the table (from 0): so that the heavy work over
+   * rows read in order (deciding them) runs in parallel and only the stored result is numbered.
+   * `create(query)` makes the table; `numbered`, a relation for `FROM` (aliased), reads it back with each
+   * row's place in column `rn`; `drop` removes it. `undefined` where the engine's tables keep no read order (ClickHouse's MergeTree
+   * and Memory tables promise none).
+   */
+  readOrderTable(name: string): { create: (query: string) => string; numbered: string; drop: string } | undefined;
   /** A numbered relation whose numbers stay as read when a later filter is on the number. */
   keepNumbering(relation: string): string;
   /** The text of an address column of the engine's own address type, `undefined` for other types. */

@@ -98,8 +98,11 @@ export function rulesetToSql(ruleset: Ruleset | { rules: readonly Rule[] }, opti
 export interface SummarySqlOptions extends RulesetSqlOptions {
   /** Example rows per rule (default 3): their row numbers, lowest first. */
   examplesPerRule?: number;
-  /** The column holding each row's number in the input (0-based), for examples (default `rn`). */
-  rowNumber?: string;
+  /**
+   * The column holding each row's number in the input (0-based), for examples (default `rn`); `null`: the
+   * input has none, and the per-row query of `steps` carries no number (the relation given to `fold` does).
+   */
+  rowNumber?: string | null;
   /**
    * `eager` (default): every rule's match computed for every row as a column of its own, then the
    * deciding rule from those columns. `lazy`: only the rules a row reaches are evaluated on it (the
@@ -115,6 +118,8 @@ export interface SummarySqlOptions extends RulesetSqlOptions {
    * not take): the result has `counted_I`, the rows where the I-th holds.
    */
   counts?: readonly string[];
+  /** Columns of the input the per-row query of `steps` carries as they are (for a caller's own use). */
+  carry?: readonly string[];
 }
 
 /** What {@link rulesetSummarySql} returns. */
@@ -124,6 +129,14 @@ export interface SummarySql {
    * `examples_I` (a list of row numbers), and `counted_I` per condition of `counts`.
    */
   sql?: string;
+  /**
+   * The same summary in two steps, for an engine that numbers rows after deciding them (say, by their
+   * place in a table the decisions were stored in, in read order): `rows`, the per-row query (`d`, the
+   * deciding rule; `cI` per condition of `counts`; `mI` per rule that does not end evaluation; `rn` unless
+   * `rowNumber` is `null`), and `fold(relation)`, the one-row summary over a relation holding those
+   * columns and `rn` (a table or a parenthesised subquery with an alias). `sql` is `fold` over `rows`.
+   */
+  steps?: { rows: string; fold: (relation: string) => string };
   rules?: RuleSql[];
   diagnostics: Diagnostic[];
 }
@@ -157,14 +170,16 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
   const r = rulesetToSql(ruleset, options);
   if (!r.rules) return { diagnostics: r.diagnostics };
   const dialect = dialectOf(options.dialect);
-  const rn = dialect.identifier(options.rowNumber ?? 'rn');
+  const rn = options.rowNumber === null ? undefined : dialect.identifier(options.rowNumber ?? 'rn');
+  const rnItem = rn === undefined ? [] : [`${rn} AS rn`];
   const n = Math.max(0, Math.floor(options.examplesPerRule ?? 3));
   const m = (i: number) => `m${i}`;
   const count = (cond: string) => dialect.countIf(cond);
   const examples = (cond: string) => (n === 0 ? dialect.emptyInt64Array : dialect.lowestIf('rn', n, cond));
   // The extra conditions, carried to the aggregate as columns c0, c1, …
   const counts = options.counts ?? [];
-  const carried = counts.map((c, i) => `, COALESCE(${c}, FALSE) AS c${i}`).join('');
+  const carried = counts.map((c, i) => `COALESCE(${c}, FALSE) AS c${i}`);
+  const kept = (options.carry ?? []).map((c) => dialect.identifier(c));
   // Per row: the deciding rule `d`, and the match of each rule that does not end evaluation (`mI`, where reached).
   let rows: string;
   const reachedNonTerminating = (x: RuleSql) => `${m(x.index)} AND (d = -1 OR d > ${x.index})`;
@@ -173,10 +188,12 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
     const decided = `SELECT *, ${firstMatch(r.rules, (i) => byIndex.get(i)!, dialect, indexOf, '-1')} AS d FROM ${from}`;
     // A rule that does not end evaluation (a skip of other phases) is evaluated only where it was reached.
     const reached = (x: RuleSql) => dialect.andThen(`d = -1 OR d > ${x.index}`, x.sql);
-    rows = `SELECT ${rn} AS rn, d${carried}${r.rules.filter((x) => !x.terminating).map((x) => `, ${reached(x)} AS ${m(x.index)}`).join('')} FROM (${decided}) AS decided`;
+    rows = `SELECT ${[...rnItem, ...kept, 'd', ...carried, ...r.rules.filter((x) => !x.terminating).map((x) => `${reached(x)} AS ${m(x.index)}`)].join(', ')} FROM (${decided}) AS decided`;
   } else {
-    const inner = `SELECT ${rn} AS rn${carried}${r.rules.map((x) => `, ${x.sql} AS ${m(x.index)}`).join('')} FROM ${from}`;
-    rows = `SELECT *, ${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d FROM (${inner}) AS matches`;
+    const inner = `SELECT ${[...rnItem, ...kept, ...carried, ...r.rules.map((x) => `${x.sql} AS ${m(x.index)}`)].join(', ') || 'TRUE AS t'} FROM ${from}`;
+    // Only the columns the fold reads: a stored per-row result keeps no terminating rule's match.
+    const keep = [...(rn === undefined ? [] : ['rn']), ...kept, ...counts.map((_, i) => `c${i}`), ...r.rules.filter((x) => !x.terminating).map((x) => m(x.index))];
+    rows = `SELECT ${[...keep, `${firstMatch(r.rules, m, dialect, indexOf, '-1')} AS d`].join(', ')} FROM (${inner}) AS matches`;
   }
   // Two stages: the rows grouped by their deciding rule (a few groups, a few aggregates each: far cheaper
   // than an aggregate per rule over every row), then the groups folded into the one summary row. A
@@ -201,6 +218,6 @@ export function rulesetSummarySql(ruleset: Ruleset | { rules: readonly Rule[] },
     if (x.terminating) cols.push(`${sumIf(`d = ${x.index}`)} AS matched_${x.index}`, `${sumIf(`d = ${x.index}`)} AS decided_${x.index}`, `${lowest('ex', `d = ${x.index}`)} AS examples_${x.index}`);
     else cols.push(`${sumIf('TRUE', `mm${x.index}`)} AS matched_${x.index}`, `0 AS decided_${x.index}`, `${lowest(`ex${x.index}`, 'TRUE')} AS examples_${x.index}`);
   }
-  const grouped = `SELECT ${groupCols.join(', ')} FROM (${rows}) AS decided GROUP BY d`;
-  return { sql: `SELECT ${cols.join(', ')} FROM (${grouped}) AS groups`, rules: r.rules, diagnostics: r.diagnostics };
+  const fold = (relation: string) => `SELECT ${cols.join(', ')} FROM (SELECT ${groupCols.join(', ')} FROM ${relation} GROUP BY d) AS groups`;
+  return { sql: fold(`(${rows}) AS decided`), steps: { rows, fold }, rules: r.rules, diagnostics: r.diagnostics };
 }

@@ -33,8 +33,8 @@ const DIALECT_MEMBERS = {
   querySizeSettings: 'function',
 } as const satisfies Record<keyof Dialect, Kind>;
 const SOURCE_MEMBERS = {
-  lineColumn: 'string', lineText: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
-  rowNumber: 'string', readInOrder: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
+  lineColumn: 'string', lineText: 'string', lineHash: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
+  rowNumber: 'string', readInOrder: 'function', readOrderTable: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {
   isString: 'string', isNumber: 'string', isBool: 'string', isArray: 'string', present: 'string', has: 'string', text: 'string', num: 'string',
@@ -237,6 +237,14 @@ for (const name of ENGINES) {
       const numbered = `(SELECT ${s.rowNumber} AS rn, ${s.lineText} AS line FROM ${s.objectLines([ndjson])}) AS flows`;
       const kept = await run.rows(`SELECT rn, line FROM ${s.keepNumbering(numbered)} WHERE rn IN (2)${s.readInOrder('lines')}`);
       expect(kept.map((r) => [num(r['rn']), JSON.parse(String(r['line']))])).toEqual([[2, { a: 3, c: null }]]);
+      // A read-order table numbers the rows it stores by their place in read order.
+      const table = s.readOrderTable('rulekit_test_rows');
+      if (table) {
+        await run.rows(table.create(`SELECT ${s.lineText} AS line FROM ${s.objectLines([ndjson, ndjson])}`));
+        const stored = await run.rows(`SELECT rn, line FROM ${table.numbered} ORDER BY rn`);
+        await run.rows(table.drop);
+        expect(stored.map((r) => [num(r['rn']), JSON.parse(String(r['line']))])).toEqual([{ a: 1 }, { b: 'x' }, { a: 3, c: null }, { a: 1 }, { b: 'x' }, { a: 3, c: null }].map((v, i) => [i, v]));
+      }
 
       // Parquet written by DuckDB, which every engine here reads.
       const parquet = join(dir, 'flows.parquet');

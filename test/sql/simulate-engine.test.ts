@@ -12,6 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSimulation, simulateOnEngine } from '../../src/simulation/index.js';
+import { examplesByHash } from '../../src/simulation/sql-engine.js';
 import { sqlString } from '../../src/sql/index.js';
 import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
@@ -78,6 +79,48 @@ describe('simulate on an engine', () => {
     expect(compared).toBeGreaterThanOrEqual(RUNS);
   });
 
+  it('numbers packets as in process where the engine decides rows on every thread (files read in many batches)', async () => {
+    // 120k lines, ~10 MB, as one file and split over 14 files, which DuckDB reads on every thread at once
+    // (it reads one file of this size in one or two batches) and whose decisions it stores in read order.
+    // Junk lines (blank, not JSON, not an object) come before examples and among them; one group's
+    // only rows are the file's last lines, others have fewer than three rows, one lies in the middle.
+    const rulesetText = JSON.stringify({ rules: [
+      { action: 'block', expression: 'tcp.dstport == 23' },
+      { action: 'skip', action_parameters: { ruleset: 'current' }, expression: 'udp.dstport == 53' },
+      { action: 'block', expression: 'ip.dst == 2001:db8::1 or ip.dst in {198.51.100.7}' },
+      { action: 'block', expression: 'ip.src in {10.0.0.0/8} and tcp.flags.syn' },
+      { action: 'block', expression: 'icmp.type == 8 and ip.ttl < 3' },
+    ] });
+    const junk = ['', 'not json', '[1]', '  ', 'null', '"x"'];
+    const lines: string[] = [...junk];
+    for (let i = 0; i < 120_000; i++) {
+      if (i % 997 === 0) lines.push(junk[i % junk.length]!);
+      const row: Record<string, unknown> = { 'ip.src': `${10 + (i % 3) * 100}.${i % 256}.${(i >> 8) % 256}.1`, 'ip.dst': `192.0.2.${i % 200}`, 'tcp.flags.syn': i % 5 === 0 };
+      if (i % 4 === 0) row['udp.dstport'] = i % 40 === 0 ? 53 : 123;
+      else row['tcp.dstport'] = 80 + (i % 7);
+      if (i % 10_007 === 5) row['tcp.dstport'] = 'telnet'; // not an Int: counted as an invalid value
+      if (i === 60_001) row['ip.dst'] = '2001:db8::1';
+      if (i === 70_003 || i === 90_001) row['ip.dst'] = '198.51.100.7';
+      if (i === 17 || i === 110_017) Object.assign(row, { 'icmp.type': 8, 'ip.ttl': 1 });
+      lines.push(JSON.stringify(row));
+    }
+    lines.push('{"tcp.dstport":23,"ip.src":"192.0.2.9"}', 'not json', '{"tcp.dstport":23,"ip.dst":null}', '');
+    const ndjson = join(dir, 'batches.ndjson');
+    writeFileSync(ndjson, lines.join('\n') + '\n');
+    const parts = Array.from({ length: 14 }, (_, i) => join(dir, `batches-${String(i).padStart(2, '0')}.ndjson`));
+    parts.forEach((f, i) => writeFileSync(f, lines.slice(i * 9000, (i + 1) * 9000).map((l) => `${l}\n`).join('')));
+    const want = await runSimulation(rulesetText, ndjson, { threads: 0 });
+    for (const files of [[ndjson], parts]) {
+      const got = await simulateOnEngine(rulesetText, files, { engine: 'duckdb' });
+      expect(got.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(got.summary, `${files.length} file(s)`).toEqual(want.summary);
+      const examples = Object.fromEntries(got.summary.rules.map((r) => [r.index, r.examples.map((e) => e.index)]));
+      expect([examples[0], examples[2], examples[4]]).toEqual([[120_000, 120_001], [60_001, 70_003, 90_001], [17, 110_017]]);
+      const invalid = got.diagnostics.filter((d) => d.code === 'simulation-invalid-value').map((d) => [d.data?.['field'], d.data?.['count']]);
+      expect(invalid).toEqual([['ip.dst', 1], ['tcp.dstport', 12]]);
+    }
+  });
+
   it('rulekit simulate --engine prints the in-process table', () => {
     const ruleset = join(dir, 'rs.json');
     writeFileSync(ruleset, JSON.stringify({ rules: [
@@ -117,6 +160,25 @@ describe('simulate on an engine', () => {
     expect(here.stdout).toContain('warning[simulation-no-geoip]');
     expect(here.stdout).toContain('packets 3: allowed 1 (33.3%), blocked 2 (66.7%)');
     for (const engine of ['duckdb', 'clickhouse']) expect(run('--engine', engine).stdout, engine).toBe(here.stdout);
+  });
+});
+
+describe('example packets found by their lines\' hashes', () => {
+  // A runner answering the two queries: the wanted rows' hashes, then the lines holding those hashes.
+  const runner = (hashes: Record<number, string>, lines: [h: string, text: string][]) => ({
+    rows: async (sql: string) => (sql.includes(' rn IN ') ? Object.entries(hashes).map(([rn, h]) => ({ rn, h })) : lines.map(([h, packet]) => ({ h, packet }))),
+    close: async () => {},
+  });
+  const byHash = { column: 'h', lines: (hs: readonly string[]) => `lines ${hs.join(',')}` };
+
+  it('gives each number its line; equal lines under one hash are one packet', async () => {
+    const got = await examplesByHash(runner({ 0: '7', 5: '9', 8: '7' }, [['7', '{"a":1}'], ['9', '{"b":2}'], ['7', '{"a":1}']]), 'stored', byHash, [0, 5, 8]);
+    expect(got).toEqual([[0, '{"a":1}'], [5, '{"b":2}'], [8, '{"a":1}']]);
+  });
+
+  it('gives up (the caller numbers lines in order) when two different lines share a wanted hash, or one is not found', async () => {
+    expect(await examplesByHash(runner({ 0: '7' }, [['7', '{"a":1}'], ['7', '{"a":2}']]), 'stored', byHash, [0])).toBeUndefined();
+    expect(await examplesByHash(runner({ 0: '7', 1: '8' }, [['7', '{"a":1}']]), 'stored', byHash, [0, 1])).toBeUndefined();
   });
 });
 

@@ -168,6 +168,7 @@ export const CLICKHOUSE: Dialect = {
   source: {
     lineColumn: 'line',
     lineText: 'line',
+    lineHash: 'cityHash64(line)',
     // In a query of its own, so rows are numbered after the filter: rowNumberInAllBlocks is stateful, and
     // nothing is pushed past it.
     objectLines: (files, limit, compression) => `(SELECT line FROM (${lines(files, compression)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit}`})`,
@@ -199,6 +200,8 @@ export const CLICKHOUSE: Dialect = {
     rowNumber: 'rowNumberInAllBlocks()',
     // rowNumberInAllBlocks numbers blocks as parallel readers finish them: one thread reads in file order.
     readInOrder: (kind) => (kind === 'lines' ? ' SETTINGS max_threads = 1, input_format_parallel_parsing = 0' : ' SETTINGS max_threads = 1'),
+    // MergeTree and Memory tables promise no read order.
+    readOrderTable: () => undefined,
     // ClickHouse (26.7) pushes a filter on the number below rowNumberInAllBlocks, renumbering the rows it
     // keeps: a LIMIT in between is a barrier the optimizer does not cross.
     keepNumbering: (relation) => `(SELECT * FROM ${relation} LIMIT 9223372036854775807) AS numbered`,

@@ -77,7 +77,8 @@ const QUAD_HEX = (t: string) =>
 const V6_GROUPS = (t: string) => `CASE WHEN ${t} = '' THEN []::VARCHAR[] ELSE string_split(${t}, ':') END`;
 /** The IPv4 key of text `t`: guarded by the grammar, each octet (no leading zero then) printed as two hex digits. */
 const key4 = (t: string) =>
-  `CASE WHEN regexp_full_match(${t}, ${string(IPV4_PATTERN)}) THEN printf('4%02x%02x%02x%02x', ${[1, 2, 3, 4].map((i) => `CAST(split_part(${t}, '.', ${i}) AS UTINYINT)`).join(', ')}) END`;
+  // One number printed once: printf of four octets cost twice as much (1M texts at 1 thread: 0.8 s against 1.4 s).
+  `CASE WHEN regexp_full_match(${t}, ${string(IPV4_PATTERN)}) THEN printf('4%08x', ${[1, 2, 3, 4].map((i) => `(CAST(split_part(${t}, '.', ${i}) AS UINTEGER) << ${24 - 8 * (i - 1)})`).join(' | ')}) END`;
 const KEY4 = key4('s');
 /** The IPv6 key of text `s` (a column or a lambda's parameter: it is read several times). */
 const key6 = (s: string) => [
@@ -175,6 +176,7 @@ export const DUCKDB: Dialect = {
   source: {
     lineColumn: 'json',
     lineText: 'CAST(json AS VARCHAR)',
+    lineHash: 'hash(json)',
     // ignore_errors: a line that is not JSON is not a packet (the simulator says so and goes on).
     objectLines: (files, limit, compression) => {
       const lines = `read_ndjson_objects(${fileList(files)}, ignore_errors = true${compression ? `, compression = ${string(compression)}` : ''}) WHERE json_type(json) = 'OBJECT'`;
@@ -201,6 +203,10 @@ export const DUCKDB: Dialect = {
     // DuckDB keeps the order rows are read in (preserve_insertion_order), threads or not.
     rowNumber: 'row_number() OVER () - 1',
     readInOrder: () => '',
+    // CREATE TABLE AS keeps read order (preserve_insertion_order) with every thread reading: the readers
+    // number their batches and the table is assembled in batch order (BATCH_CREATE_TABLE_AS), so a row's
+    // rowid is its place in read order.
+    readOrderTable: (name) => ({ create: (query) => `CREATE OR REPLACE TEMP TABLE ${identifier(name)} AS ${query}`, numbered: `(SELECT rowid AS rn, * FROM ${identifier(name)}) AS stored`, drop: `DROP TABLE IF EXISTS ${identifier(name)}` }),
     keepNumbering: (relation) => relation,
     // Addresses are text here (no inet extension): no column holds an address type.
     nativeIpText: () => undefined,
