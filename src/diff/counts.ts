@@ -106,11 +106,14 @@ export class DiffCounter {
       const sides = { old: compileDeciders(rulesOf(oldRuleset), deciders.old, simulated), new: compileDeciders(rulesOf(newRuleset), deciders.new, simulated) };
       this.fields = [...new Set([...sides.old.fields, ...sides.new.fields])];
       this.sortedFields = [...this.fields].sort();
-      return compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
-        // No code generation: each side's own decider.
-        out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
-        out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
-      });
+      const generated = compilePairDecider(sides.old, sides.new, { fields: this.fields, scheme: this.scheme, check: (p) => this.checked(p) });
+      if (generated) return generated;
+      // No code generation: the values checked here, then each side's own decider.
+      return (packet, out) => {
+        const seen = this.checked(packet);
+        out[0] = sides.old.decide(seen).decidedBy?.index ?? -1;
+        out[1] = sides.new.decide(seen).decidedBy?.index ?? -1;
+      };
     };
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
     const verdicts = (refs: DiffRuleRef[]) => refs.map((r) => (r.action === 'skip' ? 'allow' : r.action));
@@ -128,13 +131,13 @@ export class DiffCounter {
   add(packet: Packet, index = this.packets): void {
     const decide = (this.decidePairMade ??= this.makeDecider());
     // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
-    // address) is a missing field, to the rules and to the regions.
-    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
-    this.problems.length = 0;
-    decide(seen, this.decided);
+    // address) is a missing field, to the rules and to the regions. The decider checks the values it reads
+    // (pair-decider.ts); the regions are tested on the checked packet, made only for a changed one.
+    decide(packet, this.decided);
     const oldRule = this.decided[0]!;
     const newRule = this.decided[1]!;
     if (!this.changes(oldRule, newRule)) return void this.packets++;
+    const seen = this.checked(packet);
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
     const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, seen)) ?? -1;
     this.addDecided(oldRule, newRule, 1, at, [{ index, packet }]);
@@ -166,6 +169,13 @@ export class DiffCounter {
     if (!r) this.regions.set(region, (r = { region, count: 0, examples: [] }));
     r.count += count;
     this.keepFirst(r.examples, examples);
+  }
+
+  /** The packet with its values of the wrong type taken out (the packet itself when there are none). */
+  private checked(packet: Packet): Packet {
+    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
+    this.problems.length = 0;
+    return seen;
   }
 
   /** Whether a packet decided so changes: its verdict, or its deciding rule is not the same rule (identity.ts). */

@@ -34,6 +34,28 @@ function wrongType(def: FieldDef, v: unknown): string | undefined {
   }
 }
 
+/**
+ * Source of the test that `v` (a variable: it is read more than once) holds a value of the field's type:
+ * true exactly where {@link wrongType} finds no problem, kept beside it so the two agree. For a generated
+ * decider that checks the values it loads instead of calling {@link checkPacketValues} on every packet
+ * (src/diff/pair-decider.ts); `constant` places a function or class the code calls.
+ */
+export function validValueSource(def: FieldDef, v: string, constant: (value: unknown) => string): string {
+  switch (def.type) {
+    case 'Int': {
+      const lo = def.domain?.min ?? def.range?.[0] ?? Number.MIN_SAFE_INTEGER;
+      const hi = def.domain?.max ?? def.range?.[1] ?? Number.MAX_SAFE_INTEGER;
+      return `(typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= ${lo} && ${v} <= ${hi})`;
+    }
+    case 'Bool':
+      return `typeof ${v} === "boolean"`;
+    case 'Ip':
+      return `(typeof ${v} === "string" && ${constant(isIpAddressText)}(${v}))`;
+    case 'String':
+      return def.rawHeader ? `${v} instanceof ${constant(Uint8Array)}` : `typeof ${v} === "string"`;
+  }
+}
+
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
