@@ -10,7 +10,7 @@ import type { Packet, Scheme } from '../expression/index.js';
 import { checkPacketValues } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type DiffOptions } from './deciders.js';
 import { ruleRefsOf } from './identity.js';
-import { compilePairDecider, type PairDecider } from './pair-decider.js';
+import { BITS, compilePairDecider, MASK, newRuleOf, oldRuleOf, pairCode, type PairDecider } from './pair-decider.js';
 import { diffRulesets, regionContains, sideProblems } from './regions.js';
 import type { Decision, DiffRuleRef, RulesetDiff } from './types.js';
 
@@ -61,7 +61,7 @@ export interface CountDiffOptions extends DiffOptions {
 /** Counts packets one by one (a capture streamed through it); {@link countDiff} for packets in memory. */
 export class DiffCounter {
   readonly diff: RulesetDiff;
-  /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
+  /** Decides a packet on both sides (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
   private decidePairMade?: PairDecider;
   private readonly makeDecider: () => PairDecider;
   /** The fields either side reads: their values are checked before deciding. */
@@ -69,7 +69,12 @@ export class DiffCounter {
   private readonly problems: Diagnostic[] = [];
   /** The scheme the packets' values are read with (a value of the wrong type is missing, as the simulator has it). */
   private readonly scheme: Scheme;
-  private readonly decided = new Int32Array(2);
+  /**
+   * By old deciding rule + 1 (0: none), the new deciding rule + 1 that leaves a packet unchanged (-1:
+   * none does): one lookup tells the packets that do not change (most of them) from those {@link changes}
+   * is asked about.
+   */
+  private readonly unchanged: Int32Array;
   private readonly refs: { old: DiffRuleRef[]; new: DiffRuleRef[] };
   /** The verdict of each rule by index, each side. */
   private readonly verdicts: { old: string[]; new: string[] };
@@ -109,10 +114,9 @@ export class DiffCounter {
       const generated = compilePairDecider(sides.old, sides.new, { fields: this.fields, scheme: this.scheme, check: (p) => this.checked(p) });
       if (generated) return generated;
       // No code generation: the values checked here, then each side's own decider.
-      return (packet, out) => {
+      return (packet) => {
         const seen = this.checked(packet);
-        out[0] = sides.old.decide(seen).decidedBy?.index ?? -1;
-        out[1] = sides.new.decide(seen).decidedBy?.index ?? -1;
+        return pairCode(sides.old.decide(seen).decidedBy?.index ?? -1, sides.new.decide(seen).decidedBy?.index ?? -1);
       };
     };
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
@@ -120,6 +124,11 @@ export class DiffCounter {
     this.verdicts = { old: verdicts(this.refs.old), new: verdicts(this.refs.new) };
     this.same = new Int32Array(this.refs.old.length).fill(-1);
     for (const m of this.diff.matches) if (m.old < this.same.length) this.same[m.old] = m.new;
+    this.unchanged = new Int32Array(this.refs.old.length + 1).fill(-1);
+    this.unchanged[0] = 0;
+    this.same.forEach((n, o) => {
+      if (!this.changes(o, n)) this.unchanged[o + 1] = n + 1;
+    });
     this.examples = options.examples ?? 3;
     this.diff.regions.forEach((r, i) => {
       const key = `${r.old.rule?.index ?? '-'} ${r.new.rule?.index ?? '-'}`;
@@ -133,9 +142,10 @@ export class DiffCounter {
     // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
     // address) is a missing field, to the rules and to the regions. The decider checks the values it reads
     // (pair-decider.ts); the regions are tested on the checked packet, made only for a changed one.
-    decide(packet, this.decided);
-    const oldRule = this.decided[0]!;
-    const newRule = this.decided[1]!;
+    const code = decide(packet);
+    if (this.unchanged[code >>> BITS] === (code & MASK)) return void this.packets++;
+    const oldRule = oldRuleOf(code);
+    const newRule = newRuleOf(code);
     if (!this.changes(oldRule, newRule)) return void this.packets++;
     const seen = this.checked(packet);
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;

@@ -16,8 +16,22 @@ import { jsString } from '../codegen/index.js';
 import { EMPTY_PACKET, emitExpression, HELPERS } from '../expression/index.js';
 import { fieldsOf, rulesetEntries, validValueSource, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
 
-/** Decide a packet on both sides: `out[0]` the old side's deciding rule index, `out[1]` the new side's (-1: none). */
-export type PairDecider = (packet: Packet, out: Int32Array) => void;
+/**
+ * Decide a packet on both sides: both deciding rule indexes in one small integer, read with
+ * {@link oldRuleOf} and {@link newRuleOf} (a number returned, not an array filled: one call less a packet).
+ */
+export type PairDecider = (packet: Packet) => number;
+
+/** Both rule indexes + 1 in one small integer V8 keeps unboxed: {@link BITS} bits each. */
+export const BITS = 15;
+export const MASK = (1 << BITS) - 1;
+
+/** The old side's deciding rule index in a pair decider's result (-1: none). */
+export const oldRuleOf = (code: number): number => (code >>> BITS) - 1;
+/** The new side's deciding rule index in a pair decider's result (-1: none). */
+export const newRuleOf = (code: number): number => (code & MASK) - 1;
+/** The result of a pair decider whose sides are decided by `oldRule` and `newRule` (-1: none). */
+export const pairCode = (oldRule: number, newRule: number): number => ((oldRule + 1) << BITS) | (newRule + 1);
 
 /** One test of the pass: a rule, on one side or both. */
 interface Step {
@@ -76,17 +90,11 @@ export function compilePairDecider(old: CompiledRuleset, neu: CompiledRuleset, v
     `  return ((oc + 1) << ${BITS}) | (nc + 1);`,
     '};',
   ].join('\n');
-  let decide: (p: Packet) => number;
   try {
-    decide = (new Function('k', 'h', 'E', source) as (k: unknown[], h: typeof HELPERS, e: Packet) => (p: Packet) => number)(constants, HELPERS, EMPTY_PACKET);
+    return (new Function('k', 'h', 'E', source) as (k: unknown[], h: typeof HELPERS, e: Packet) => PairDecider)(constants, HELPERS, EMPTY_PACKET);
   } catch {
     return undefined;
   }
-  return (packet, out) => {
-    const c = decide(packet);
-    out[0] = (c >>> BITS) - 1;
-    out[1] = (c & MASK) - 1;
-  };
 }
 
 /**
@@ -112,9 +120,6 @@ function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, c
   ];
 }
 
-/** Both rule indexes + 1 in one small integer V8 keeps unboxed: {@link BITS} bits each. */
-const BITS = 15;
-const MASK = (1 << BITS) - 1;
 
 /** The rules that decide (a non-terminating rule's match changes no verdict). */
 function deciding(compiled: CompiledRuleset): RulesetEntry[] {

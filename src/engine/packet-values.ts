@@ -8,7 +8,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { isIpAddressText } from '../net/index.js';
+import { IpSet, isIpAddressText } from '../net/index.js';
 import { NETWORK_SCHEME, type FieldDef, type Packet, type Scheme } from '../expression/index.js';
 import { rulesetDiagnostic } from '../ruleset/index.js';
 
@@ -50,7 +50,8 @@ export function validValueSource(def: FieldDef, v: string, constant: (value: unk
     case 'Bool':
       return `typeof ${v} === "boolean"`;
     case 'Ip':
-      return `(typeof ${v} === "string" && ${constant(isIpAddressText)}(${v}))`;
+      // Through the address memo of the sets the rules then test (the same parse as isIpAddressText).
+      return `(typeof ${v} === "string" && ${constant(IpSet.isAddressText)}(${v}))`;
     case 'String':
       return def.rawHeader ? `${v} instanceof ${constant(Uint8Array)}` : `typeof ${v} === "string"`;
   }
