@@ -13,7 +13,7 @@
  */
 import type { CheckedExpression, Packet, Scheme } from '../expression/index.js';
 import { jsString } from '../codegen/index.js';
-import { EMPTY_PACKET, emitExpression, HELPERS } from '../expression/index.js';
+import { EMPTY_PACKET, emitExpression, HELPERS, lhsFields } from '../expression/index.js';
 import { fieldsOf, rulesetEntries, validValueSource, type CompiledRuleset, type RulesetEntry } from '../engine/index.js';
 
 /**
@@ -82,7 +82,7 @@ export function compilePairDecider(old: CompiledRuleset, neu: CompiledRuleset, v
     '  if (p === null || typeof p !== "object") p = E;',
     ...(vars.size ? [`  ${values ? 'let' : 'const'} ${loads.join(', ')};`] : []),
     '  let t;',
-    ...(values ? valueCheck(values, vars, ctx.constant, loads) : []),
+    ...(values ? valueCheck(values, vars, ctx.constant, loads, setOnlyFields(steps)) : []),
     '  let od = false, nd = false, oc = -1, nc = -1;',
     '  decide: {',
     ...lines,
@@ -103,11 +103,11 @@ export function compilePairDecider(old: CompiledRuleset, neu: CompiledRuleset, v
  * loaded again. Checking this way instead of calling checkPacketValues on each packet took DiffCounter from
  * about 1.8x to about 1.4x one simulation on the bench's 1M packets (`npm run bench -- diff`, docs/diff.md).
  */
-function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, constant: (v: unknown) => string, loads: readonly string[]): string[] {
+function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, constant: (v: unknown) => string, loads: readonly string[], setOnly: ReadonlySet<string>): string[] {
   const tests: string[] = [];
   for (const name of values.fields) {
     const def = values.scheme.get(name);
-    if (!def) continue;
+    if (!def || (def.type === 'Ip' && setOnly.has(name))) continue;
     const v = vars.get(name);
     tests.push(v !== undefined ? `(${v} === undefined || ${validValueSource(def, v, constant)})` : `(t = p[${jsString(name)}], t === undefined || ${validValueSource(def, 't', constant)})`);
   }
@@ -124,6 +124,32 @@ function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, c
 /** The rules that decide (a non-terminating rule's match changes no verdict). */
 function deciding(compiled: CompiledRuleset): RulesetEntry[] {
   return rulesetEntries(compiled).filter((e) => e.terminating);
+}
+
+/**
+ * The fields the rules read only as `field in {addresses}`, `field == address` or `field != address`:
+ * tested by `typeof t === "string" && set.has(t)` (or `h.ipNe`, which checks the text itself), false for
+ * text that is no address as for a missing field, so every rule decides alike whether a bad value is
+ * taken out or not. Their values are not checked before
+ * deciding: checking parsed both addresses of every packet where the rules parse one only when a
+ * packet's ports or protocol match, about 0.3 µs a packet of the bench's 1M (bench/diff.ts).
+ */
+function setOnlyFields(steps: readonly Step[]): Set<string> {
+  const only = new Set<string>();
+  const other = new Set<string>();
+  for (const s of steps) {
+    for (const p of s.entry.checked.predicates.values()) {
+      const lhs = p.lhs;
+      if (lhs.kind === 'field' && lhs.field.aliasOf === undefined && !lhs.field.anyOf?.length && (p.kind === 'ip-set' || (p.kind === 'ip' && (p.op === 'eq' || p.op === 'ne')))) only.add(lhs.field.name);
+      else if (lhs.kind === 'field' || lhs.kind === 'bit_slice') {
+        other.add(lhs.field.name);
+        if (lhs.kind === 'field' && lhs.field.aliasOf !== undefined) other.add(lhs.field.aliasOf);
+        for (const n of (lhs.kind === 'field' && lhs.field.anyOf) || []) other.add(n);
+      } else lhsFields(lhs, other);
+    }
+  }
+  for (const f of other) only.delete(f);
+  return only;
 }
 
 /**
