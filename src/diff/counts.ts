@@ -51,6 +51,9 @@ export interface TrafficDiff {
   outside: number;
 }
 
+/** A changed packet that may become an example: the record, or a function that makes it (called once kept). */
+type ExampleSource = { index: number; packet: Packet | (() => Packet) };
+
 /** Options of the counts: those of the diff, the diff when already made, and how many examples to keep. */
 export interface CountDiffOptions extends DiffOptions {
   diff?: RulesetDiff;
@@ -136,8 +139,12 @@ export class DiffCounter {
     });
   }
 
-  /** Decide one packet on both sides and count it when its outcome changes. */
-  add(packet: Packet, index = this.packets): void {
+  /**
+   * Decide one packet on both sides and count it when its outcome changes. `whole`: the record to keep
+   * as an example, when `packet` holds only the fields the rules read and is refilled for the next one
+   * (a capture's frames, src/simulation/traffic-file.ts); called only for a packet kept.
+   */
+  add(packet: Packet, index = this.packets, whole?: () => Packet): void {
     const decide = (this.decidePairMade ??= this.makeDecider());
     // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
     // address) is a missing field, to the rules and to the regions. The decider checks the values it reads
@@ -150,7 +157,8 @@ export class DiffCounter {
     const seen = this.checked(packet);
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
     const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, seen)) ?? -1;
-    this.addDecided(oldRule, newRule, 1, at, [{ index, packet }]);
+    let kept: Packet | undefined;
+    this.count(oldRule, newRule, 1, at, [{ index, packet: whole ? () => (kept ??= whole()) : packet }]);
   }
 
   /**
@@ -160,6 +168,11 @@ export class DiffCounter {
    * of their first packet, as one by one they would have come.
    */
   addDecided(oldRule: number, newRule: number, count: number, region: number, examples: readonly { index: number; packet: Packet }[]): void {
+    this.count(oldRule, newRule, count, region, examples);
+  }
+
+  /** {@link addDecided}, an example's packet given or made when kept. */
+  private count(oldRule: number, newRule: number, count: number, region: number, examples: readonly ExampleSource[]): void {
     this.packets += count;
     if (!this.changes(oldRule, newRule)) return;
     const oldVerdict = this.verdictOf('old', oldRule);
@@ -211,10 +224,10 @@ export class DiffCounter {
   }
 
   /** Add `more` examples to `kept`, keeping the first few in input order (made into examples only when kept). */
-  private keepFirst(kept: DiffExample[], more: readonly { index: number; packet: Packet }[]): void {
+  private keepFirst(kept: DiffExample[], more: readonly ExampleSource[]): void {
     const n = this.examples;
     if (!more.length || (kept.length >= n && more[0]!.index > kept[kept.length - 1]!.index)) return;
-    kept.push(...more.slice(0, n).map((m) => this.example(m.index, m.packet)));
+    kept.push(...more.slice(0, n).map((m) => this.example(m.index, typeof m.packet === 'function' ? m.packet() : m.packet)));
     kept.sort((x, y) => x.index - y.index);
     kept.length = Math.min(kept.length, n);
   }
