@@ -100,8 +100,10 @@ export function compilePairDecider(old: CompiledRuleset, neu: CompiledRuleset, v
 /**
  * Lines that test the checked fields' values where they are loaded (a field the rules read only through
  * a helper is read from the packet) and, when one is bad, decide on the checked copy instead: its fields
- * loaded again. Checking this way instead of calling checkPacketValues on each packet took DiffCounter from
- * about 1.8x to about 1.4x one simulation on the bench's 1M packets (`npm run bench -- diff`, docs/diff.md).
+ * loaded again. HAND-WRITTEN FAST PATH: checkPacketValues on each packet (a loop over the fields, a scheme
+ * lookup each) was most of what DiffCounter paid beyond one simulation; checked here, with
+ * {@link setOnlyFields}, the bench's 1M packets (`npm run bench -- diff`) went from 2.37x to 1.45x one
+ * simulation in the same run (load about 8 on 2 cores; docs/diff.md).
  */
 function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, constant: (v: unknown) => string, loads: readonly string[], setOnly: ReadonlySet<string>): string[] {
   const tests: string[] = [];
@@ -120,7 +122,6 @@ function valueCheck(values: PairValueCheck, vars: ReadonlyMap<string, string>, c
   ];
 }
 
-
 /** The rules that decide (a non-terminating rule's match changes no verdict). */
 function deciding(compiled: CompiledRuleset): RulesetEntry[] {
   return rulesetEntries(compiled).filter((e) => e.terminating);
@@ -130,9 +131,9 @@ function deciding(compiled: CompiledRuleset): RulesetEntry[] {
  * The fields the rules read only as `field in {addresses}`, `field == address` or `field != address`:
  * tested by `typeof t === "string" && set.has(t)` (or `h.ipNe`, which checks the text itself), false for
  * text that is no address as for a missing field, so every rule decides alike whether a bad value is
- * taken out or not. Their values are not checked before
- * deciding: checking parsed both addresses of every packet where the rules parse one only when a
- * packet's ports or protocol match, about 0.3 µs a packet of the bench's 1M (bench/diff.ts).
+ * taken out or not. Their values are not checked before deciding: checking them parsed both addresses
+ * of every packet, where the rules parse one only when a packet's ports or protocol match (about 0.3 µs
+ * a packet on the bench's 1M, bench/diff.ts).
  */
 function setOnlyFields(steps: readonly Step[]): Set<string> {
   const only = new Set<string>();
