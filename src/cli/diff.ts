@@ -283,10 +283,12 @@ async function countAgainst(path: string, reports: DiffReport[], pairs: [Side | 
     const examplesAre = await readTrafficFile(
       path,
       requests[0] ? 'request' : 'packet',
-      (record, index) => {
-        for (const c of counters) c.add(record, index);
+      (record, index, whole) => {
+        for (const c of counters) c.add(record, index, whole);
       },
       (m) => (logpush = m),
+      // A capture's frames decoded into one object, the fields either side of any pair reads.
+      { fields: new Set(counters.flatMap((c) => c.readFields)) },
     );
     for (const r of reports) r.examplesAre = examplesAre;
   } catch (e) {

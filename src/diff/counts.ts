@@ -10,7 +10,7 @@ import type { Packet, Scheme } from '../expression/index.js';
 import { checkPacketValues } from '../engine/index.js';
 import { compileDeciders, decidersOf, listCatalog, type DiffOptions } from './deciders.js';
 import { ruleRefsOf } from './identity.js';
-import { compilePairDecider, type PairDecider } from './pair-decider.js';
+import { BITS, compilePairDecider, MASK, newRuleOf, oldRuleOf, pairCode, type PairDecider } from './pair-decider.js';
 import { diffRulesets, regionContains, sideProblems } from './regions.js';
 import type { Decision, DiffRuleRef, RulesetDiff } from './types.js';
 
@@ -51,6 +51,9 @@ export interface TrafficDiff {
   outside: number;
 }
 
+/** A changed packet that may become an example: the record, or a function that makes it (called once kept). */
+type ExampleSource = { index: number; packet: Packet | (() => Packet) };
+
 /** Options of the counts: those of the diff, the diff when already made, and how many examples to keep. */
 export interface CountDiffOptions extends DiffOptions {
   diff?: RulesetDiff;
@@ -61,7 +64,7 @@ export interface CountDiffOptions extends DiffOptions {
 /** Counts packets one by one (a capture streamed through it); {@link countDiff} for packets in memory. */
 export class DiffCounter {
   readonly diff: RulesetDiff;
-  /** Decides a packet on both sides into `decided` (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
+  /** Decides a packet on both sides (src/diff/pair-decider.ts); made on the first packet (an engine's grouped counts need none). */
   private decidePairMade?: PairDecider;
   private readonly makeDecider: () => PairDecider;
   /** The fields either side reads: their values are checked before deciding. */
@@ -69,7 +72,12 @@ export class DiffCounter {
   private readonly problems: Diagnostic[] = [];
   /** The scheme the packets' values are read with (a value of the wrong type is missing, as the simulator has it). */
   private readonly scheme: Scheme;
-  private readonly decided = new Int32Array(2);
+  /**
+   * By old deciding rule + 1 (0: none), the new deciding rule + 1 that leaves a packet unchanged (-1:
+   * none does): one lookup tells the packets that do not change (most of them) from those {@link changes}
+   * is asked about.
+   */
+  private readonly unchanged: Int32Array;
   private readonly refs: { old: DiffRuleRef[]; new: DiffRuleRef[] };
   /** The verdict of each rule by index, each side. */
   private readonly verdicts: { old: string[]; new: string[] };
@@ -106,17 +114,24 @@ export class DiffCounter {
       const sides = { old: compileDeciders(rulesOf(oldRuleset), deciders.old, simulated), new: compileDeciders(rulesOf(newRuleset), deciders.new, simulated) };
       this.fields = [...new Set([...sides.old.fields, ...sides.new.fields])];
       this.sortedFields = [...this.fields].sort();
-      return compilePairDecider(sides.old, sides.new) ?? ((packet, out) => {
-        // No code generation: each side's own decider.
-        out[0] = sides.old.decide(packet).decidedBy?.index ?? -1;
-        out[1] = sides.new.decide(packet).decidedBy?.index ?? -1;
-      });
+      const generated = compilePairDecider(sides.old, sides.new, { fields: this.fields, scheme: this.scheme, check: (p) => this.checked(p) });
+      if (generated) return generated;
+      // No code generation: the values checked here, then each side's own decider.
+      return (packet) => {
+        const seen = this.checked(packet);
+        return pairCode(sides.old.decide(seen).decidedBy?.index ?? -1, sides.new.decide(seen).decidedBy?.index ?? -1);
+      };
     };
     this.refs = { old: ruleRefsOf(rulesOf(oldRuleset)), new: ruleRefsOf(rulesOf(newRuleset)) };
     const verdicts = (refs: DiffRuleRef[]) => refs.map((r) => (r.action === 'skip' ? 'allow' : r.action));
     this.verdicts = { old: verdicts(this.refs.old), new: verdicts(this.refs.new) };
     this.same = new Int32Array(this.refs.old.length).fill(-1);
     for (const m of this.diff.matches) if (m.old < this.same.length) this.same[m.old] = m.new;
+    this.unchanged = new Int32Array(this.refs.old.length + 1).fill(-1);
+    this.unchanged[0] = 0;
+    this.same.forEach((n, o) => {
+      if (!this.changes(o, n)) this.unchanged[o + 1] = n + 1;
+    });
     this.examples = options.examples ?? 3;
     this.diff.regions.forEach((r, i) => {
       const key = `${r.old.rule?.index ?? '-'} ${r.new.rule?.index ?? '-'}`;
@@ -124,20 +139,26 @@ export class DiffCounter {
     });
   }
 
-  /** Decide one packet on both sides and count it when its outcome changes. */
-  add(packet: Packet, index = this.packets): void {
+  /**
+   * Decide one packet on both sides and count it when its outcome changes. `whole`: the record to keep
+   * as an example, when `packet` holds only the fields the rules read and is refilled for the next one
+   * (a capture's frames, src/simulation/traffic-file.ts); called only for a packet kept.
+   */
+  add(packet: Packet, index = this.packets, whole?: () => Packet): void {
     const decide = (this.decidePairMade ??= this.makeDecider());
     // As the simulator: a value of the wrong type (a string port, an Int out of range, text that is not an
-    // address) is a missing field, to the rules and to the regions.
-    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
-    this.problems.length = 0;
-    decide(seen, this.decided);
-    const oldRule = this.decided[0]!;
-    const newRule = this.decided[1]!;
+    // address) is a missing field, to the rules and to the regions. The decider checks the values it reads
+    // (pair-decider.ts); the regions are tested on the checked packet, made only for a changed one.
+    const code = decide(packet);
+    if (this.unchanged[code >>> BITS] === (code & MASK)) return void this.packets++;
+    const oldRule = oldRuleOf(code);
+    const newRule = newRuleOf(code);
     if (!this.changes(oldRule, newRule)) return void this.packets++;
+    const seen = this.checked(packet);
     const key = `${oldRule < 0 ? '-' : oldRule} ${newRule < 0 ? '-' : newRule}`;
     const at = this.byPair.get(key)?.find((i) => regionContains(this.diff.regions[i]!, seen)) ?? -1;
-    this.addDecided(oldRule, newRule, 1, at, [{ index, packet }]);
+    let kept: Packet | undefined;
+    this.count(oldRule, newRule, 1, at, [{ index, packet: whole ? () => (kept ??= whole()) : packet }]);
   }
 
   /**
@@ -147,6 +168,11 @@ export class DiffCounter {
    * of their first packet, as one by one they would have come.
    */
   addDecided(oldRule: number, newRule: number, count: number, region: number, examples: readonly { index: number; packet: Packet }[]): void {
+    this.count(oldRule, newRule, count, region, examples);
+  }
+
+  /** {@link addDecided}, an example's packet given or made when kept. */
+  private count(oldRule: number, newRule: number, count: number, region: number, examples: readonly ExampleSource[]): void {
     this.packets += count;
     if (!this.changes(oldRule, newRule)) return;
     const oldVerdict = this.verdictOf('old', oldRule);
@@ -166,6 +192,13 @@ export class DiffCounter {
     if (!r) this.regions.set(region, (r = { region, count: 0, examples: [] }));
     r.count += count;
     this.keepFirst(r.examples, examples);
+  }
+
+  /** The packet with its values of the wrong type taken out (the packet itself when there are none). */
+  private checked(packet: Packet): Packet {
+    const seen = checkPacketValues(packet, this.fields, { text: '', pointer: '' }, this.problems, this.scheme);
+    this.problems.length = 0;
+    return seen;
   }
 
   /** Whether a packet decided so changes: its verdict, or its deciding rule is not the same rule (identity.ts). */
@@ -191,10 +224,10 @@ export class DiffCounter {
   }
 
   /** Add `more` examples to `kept`, keeping the first few in input order (made into examples only when kept). */
-  private keepFirst(kept: DiffExample[], more: readonly { index: number; packet: Packet }[]): void {
+  private keepFirst(kept: DiffExample[], more: readonly ExampleSource[]): void {
     const n = this.examples;
     if (!more.length || (kept.length >= n && more[0]!.index > kept[kept.length - 1]!.index)) return;
-    kept.push(...more.slice(0, n).map((m) => this.example(m.index, m.packet)));
+    kept.push(...more.slice(0, n).map((m) => this.example(m.index, typeof m.packet === 'function' ? m.packet() : m.packet)));
     kept.sort((x, y) => x.index - y.index);
     kept.length = Math.min(kept.length, n);
   }

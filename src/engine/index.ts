@@ -18,7 +18,7 @@ export {
   type SimulationOptions,
   type SimulationResult,
 } from './simulate.js';
-export { checkPacketValues } from './packet-values.js';
+export { checkPacketValues, validValueSource } from './packet-values.js';
 export { frameCounter, type FrameCounter, type FrameCounterTarget, type FrameOptions } from './frame-counter.js';
 // For worker threads and tests: the compiled ruleset as data, and the generated deciders.
 export { PortableCounter, portableConstants, restoreConstants, type PortableRuleset } from './portable.js';

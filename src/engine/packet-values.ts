@@ -8,7 +8,7 @@
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
-import { isIpAddressText } from '../net/index.js';
+import { IpSet, isIpAddressText } from '../net/index.js';
 import { NETWORK_SCHEME, type FieldDef, type Packet, type Scheme } from '../expression/index.js';
 import { rulesetDiagnostic } from '../ruleset/index.js';
 
@@ -31,6 +31,29 @@ function wrongType(def: FieldDef, v: unknown): string | undefined {
     case 'String':
       if (def.rawHeader) return v instanceof Uint8Array ? undefined : `a ${describe(v)}, not header bytes`;
       return typeof v === 'string' ? undefined : `a ${describe(v)}, not a string`;
+  }
+}
+
+/**
+ * Source of the test that `v` (a variable: it is read more than once) holds a value of the field's type:
+ * true exactly where {@link wrongType} finds no problem, kept beside it so the two agree. For a generated
+ * decider that checks the values it loads instead of calling {@link checkPacketValues} on every packet
+ * (src/diff/pair-decider.ts); `constant` places a function or class the code calls.
+ */
+export function validValueSource(def: FieldDef, v: string, constant: (value: unknown) => string): string {
+  switch (def.type) {
+    case 'Int': {
+      const lo = def.domain?.min ?? def.range?.[0] ?? Number.MIN_SAFE_INTEGER;
+      const hi = def.domain?.max ?? def.range?.[1] ?? Number.MAX_SAFE_INTEGER;
+      return `(typeof ${v} === "number" && Number.isInteger(${v}) && ${v} >= ${lo} && ${v} <= ${hi})`;
+    }
+    case 'Bool':
+      return `typeof ${v} === "boolean"`;
+    case 'Ip':
+      // Through the address memo of the sets the rules then test (the same parse as isIpAddressText).
+      return `(typeof ${v} === "string" && ${constant(IpSet.isAddressText)}(${v}))`;
+    case 'String':
+      return def.rawHeader ? `${v} instanceof ${constant(Uint8Array)}` : `typeof ${v} === "string"`;
   }
 }
 

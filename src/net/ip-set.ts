@@ -494,6 +494,16 @@ export class IpSet {
   }
 
   /**
+   * Whether `text` is an IPv4 or IPv6 address (as `isIpAddressText`), through the memo `has` reads: a
+   * decider that checks a packet's addresses before testing sets (src/diff/pair-decider.ts) parses each
+   * once for both.
+   */
+  static isAddressText(text: string): boolean {
+    const a = parsed(text);
+    return a.v4 >= 0 || a.v6;
+  }
+
+  /**
    * HAND-WRITTEN HOT PATH (bench/decide.ts: re-parsing the decoder's address text in `has` was 15-19%
    * of `rulekit simulate`): tell every set that `text` is the IPv4 address `x`, so the next `has(text)`
    * skips parsing. `text` MUST be the canonical text of `x` (the capture decoder builds it from the

@@ -26,7 +26,7 @@ export { loadGeoIpFile } from './geoip-file.js';
 export { simulateOnEngine, type EngineSimulationOptions, type EngineSimulationReport } from './sql-engine.js';
 export { type SqlEngineName } from './sql-runner.js';
 export { queryLogs, type LogQueryOptions, type LogQueryResult } from './sql-query.js';
-export { readTrafficFile, TrafficFileError, type TrafficIndex, type TrafficUnit } from './traffic-file.js';
+export { readTrafficFile, TrafficFileError, type TrafficFileOptions, type TrafficIndex, type TrafficUnit } from './traffic-file.js';
 export { countDiffOnEngine, countLogFilterDiffOnEngine, type EngineDiffOptions, type EngineLogDiffOptions, type EngineDiffReport } from './sql-diff.js';
 export { readParquetObjects, parquetRowBatches, type ParquetBatch } from './parquet-rows.js';
 export { simulateRequestsOnEngine, countRequestDiffOnEngine, type EngineRequestSimulationOptions, type EngineRequestDiffOptions } from './sql-requests.js';

@@ -10,7 +10,7 @@
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import { captureFormatOf, decodePacket, readCapture } from '../capture/index.js';
+import { captureFormatOf, decodeFrameInto, decodePacket, readCaptureBatches } from '../capture/index.js';
 import { readTrafficRecords as readHttpTraffic, type LogpushMissing } from '../http/index.js';
 import { readParquetObjects } from './parquet-rows.js';
 
@@ -28,12 +28,29 @@ export type TrafficUnit = 'packet' | 'request';
 /** What a record's index counts: a capture's frames, an NDJSON file's lines (less one), a HAR file's entries. */
 export type TrafficIndex = 'frame' | 'line' | 'entry' | 'row';
 
+/** Options of {@link readTrafficFile}. */
+export interface TrafficFileOptions {
+  /**
+   * The fields the caller reads: a capture's frames are then decoded into one packet object refilled
+   * for each (these fields only), and `each` is given a function that decodes the whole frame, for a
+   * record the caller keeps.
+   */
+  fields?: ReadonlySet<string>;
+}
+
 /**
  * Call `each` with every record of the file, in order, with its 0-based index (a frame, a line, an entry:
  * the answer says which). Logpush lines leave some rule fields missing: `logpush` is then given what they
  * lacked, so that a caller can say which rules the lines do not decide. Throws {@link TrafficFileError}.
+ * With `options.fields`, a capture's record is refilled for each frame: `whole` gives one to keep.
  */
-export async function readTrafficFile(path: string, unit: TrafficUnit, each: (record: Record<string, unknown>, index: number) => void, logpush?: (missing: LogpushMissing) => void): Promise<TrafficIndex> {
+export async function readTrafficFile(
+  path: string,
+  unit: TrafficUnit,
+  each: (record: Record<string, unknown>, index: number, whole?: () => Record<string, unknown>) => void,
+  logpush?: (missing: LogpushMissing) => void,
+  options: TrafficFileOptions = {},
+): Promise<TrafficIndex> {
   const head = new Uint8Array(4);
   const fd = await open(path, 'r');
   try {
@@ -63,9 +80,24 @@ export async function readTrafficFile(path: string, unit: TrafficUnit, each: (re
   }
   if (captureFormatOf(head)) {
     let index = 0;
-    for await (const record of readCapture(inflated ? [inflated] : createReadStream(path))) {
-      const { packet } = decodePacket(record, { problems: false });
-      each(packet as unknown as Record<string, unknown>, index++);
+    const source = inflated ? [inflated] : createReadStream(path);
+    const whole = (record: { linkType: number; data: Uint8Array }) => () => decodePacket(record, { problems: false }).packet as unknown as Record<string, unknown>;
+    if (!options.fields) {
+      for await (const batch of readCaptureBatches(source)) for (const record of batch) each(whole(record)(), index++);
+      return 'frame';
+    }
+    // The fields the caller reads, into one object of one shape (as the simulator decodes frames): no
+    // packet object a frame, and the rest of a frame decoded only for a record kept.
+    const decode = { fields: options.fields, problems: false, fixedShape: true };
+    const packet = decodePacket({ linkType: 1, data: new Uint8Array(0) }, decode).packet as unknown as Record<string, unknown>;
+    let current = { linkType: 1, data: new Uint8Array(0) };
+    const wholeOfCurrent = () => whole(current)();
+    for await (const batch of readCaptureBatches(source)) {
+      for (const record of batch) {
+        current = record;
+        decodeFrameInto(packet as never, record.data, 0, record.data.length, record.linkType, decode);
+        each(packet, index++, wholeOfCurrent);
+      }
     }
     return 'frame';
   }

@@ -29,6 +29,36 @@ describe('countDiff', () => {
     expect(counts.regions[0]?.examples.map((e) => e.index)).toEqual([0, 2]);
   });
 
+  it('equals two simulations over packets with values of the wrong type (checked where the pair decider loads them)', () => {
+    // A bad value put in a field the rules read: the generated pair decider tests each value it loads and
+    // decides on the checked copy only when one is bad (pair-decider.ts), as simulate() checks each packet.
+    const bad = fc.constantFrom<unknown>('3', 2.5, 70000, -1, 'not an address', '10.0.0.300', 7, null, true, 'tcp', [1], 'DE');
+    const field = fc.constantFrom('ip.src', 'tcp.dstport', 'udp.dstport', 'tcp.flags.syn', 'icmp.type', 'ip.proto', 'ip.src.country');
+    const packetArb = fc.tuple(smallPacketArb, fc.array(fc.tuple(field, bad), { maxLength: 2 })).map(([p, edits]) => {
+      const out = { ...p };
+      for (const [f, v] of edits) out[f] = v;
+      return out;
+    });
+    // An ordering of addresses makes the decider check them first; `in`, `==` and `!=` alone do not (their
+    // tests are false for text that is no address, as for a missing field).
+    const ipTests = fc.constantFrom('ip.src != 10.0.1.7', 'ip.src == 10.0.1.7', 'ip.src > 10.0.2.0', 'ip.src.country matches "^D"');
+    const pairs = fc.oneof(rulesetPairArb(smallRuleArb([ipTests]), { rules: 10, edits: 4 }), rulesetPairArb(smallRuleArb(), { rules: 10, edits: 4 }));
+    fc.assert(fc.property(pairs, fc.array(packetArb, { maxLength: 60 }), ([oldRules, newRules], packets) => {
+      const diff = diffRulesets({ rules: oldRules }, { rules: newRules });
+      const counts = countDiff({ rules: oldRules }, { rules: newRules }, packets, { diff });
+      const a = simulate({ rules: oldRules }, packets).results;
+      const b = simulate({ rules: newRules }, packets).results;
+      const same = new Map(diff.matches.map((m) => [m.old, m.new]));
+      const changed = a.filter((x, i) => {
+        const y = b[i]!;
+        return x.verdict !== y.verdict || (x.decidedBy ? same.get(x.decidedBy.index) !== y.decidedBy?.index : y.decidedBy !== undefined);
+      });
+      expect(counts.changed).toBe(changed.length);
+      expect(counts.verdictChanged).toBe(a.filter((x, i) => x.verdict !== b[i]!.verdict).length);
+      expect(counts.outside).toBe(0);
+    }), { numRuns: process.env.CI ? 200 : 80 });
+  });
+
   it('equals two simulations over the same packets, every change in a region', () => {
     const extra = [fc.constant('ip.src in $blocklist'), fc.constant('ip.src.country matches "^D"')];
     // Edits of longer rulesets too: the rules both sides share are tested once for both (pair-decider.ts).
