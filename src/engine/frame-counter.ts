@@ -44,9 +44,10 @@ export function frameCounter(target: FrameCounterTarget, options: FrameOptions =
   let frameLink = 1;
   const example = () => decodePacket({ linkType: frameLink, data: frame.slice(frameStart, frameEnd) }, exampleOptions).packet as Packet;
   if (target.slotsDecider) {
-    const slots = new Slots();
-    // `sip` searches the payload of every TCP and UDP packet: only when a rule reads it.
-    slots.sip = target.fields.has('sip');
+    // Only the fields the rules read are decoded (the others stay missing, which no rule sees): `sip`
+    // searches the payload of every TCP and UDP packet, the flags and addresses are stores per frame.
+    // An example kept is decoded again from the frame, as a packet object.
+    const slots = new Slots().only(target.fields);
     // Country/ASN slots are looked up on the integer addresses, only when the rules read them.
     const geo = options.geoip && GEO_SLOT_FIELDS.some((f) => target.fields.has(f)) ? options.geoip : undefined;
     const geoSource = target.fields.has('ip.src.country') || target.fields.has('ip.src.asnum');
