@@ -17,8 +17,9 @@ import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, ty
 import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
 import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { takeRuleFigures } from './sql-summary.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, summaryRuleFigures, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -317,13 +318,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
         const count = n(`counted_${i}`);
         if (count) diagnostics.push(rulesetDiagnostic('simulation-invalid-value', `${count} packet(s) hold a ${field.name} value that is not a valid ${field.type}${field.range ? ` in ${field.range[0]}..${field.range[1]}` : ''}; the field is taken as missing there (the in-process simulator names each line)`, '', { data: { field: field.name, type: field.type, count } }));
       });
-      const wanted = new Map<number, number[]>();
-      for (const f of summaryRuleFigures(query.rules!, row)) {
-        const s = summary.rules[f.index]!;
-        s.matched = f.matched;
-        s.decided = f.decided;
-        wanted.set(f.index, f.examples);
-      }
+      const wanted = takeRuleFigures(summary, query.rules!, row);
       const numbers = [...new Set([...wanted.values()].flat())];
       if (numbers.length) {
         const packetNumber = new Map(numbers.map((x) => [x, x]));

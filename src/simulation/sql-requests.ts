@@ -17,8 +17,9 @@ import { compileRuleset, type SimulationSummary } from '../engine/index.js';
 import { logpushRecord, LogpushMissing } from '../http/index.js';
 import type { Rule, Ruleset } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
-import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, summaryRuleFigures, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
+import { dialectOf, logpushRequestsSql, requestCheckColumn, rulesetSummarySql, type Dialect, type LogpushRequestsSql } from '../sql/index.js';
 import { openEngine, withQueryRoom, type SqlEngineName, type SqlRunner } from './sql-runner.js';
+import { takeRuleFigures } from './sql-summary.js';
 import { ndjsonCompression } from './engine-compression.js';
 
 const isParquet = (f: string) => /\.parquet$/i.test(f);
@@ -182,13 +183,7 @@ export async function simulateRequestsOnEngine(body: Ruleset, files: readonly st
     const decidedOther = Object.values(others).reduce((a, b) => a + b, 0);
     summary.verdicts = { allow: n('packets') - n('blocked') - decidedOther, block: n('blocked'), ...others };
     summary.defaultAllowed = n('default_allowed');
-    const wanted = new Map<number, number[]>();
-    for (const f of summaryRuleFigures(query.rules!, row)) {
-      const s = summary.rules[f.index]!;
-      s.matched = f.matched;
-      s.decided = f.decided;
-      wanted.set(f.index, f.examples);
-    }
+    const wanted = takeRuleFigures(summary, query.rules!, row);
     const got = await readBack(run, dialect, full, text, [...new Set([...wanted.values()].flat())], settings);
     for (const [index, rns] of wanted) {
       summary.rules[index]!.examples = rns.map((i) => ({ index: i, packet: logpushRecord(JSON.parse(got.get(i) ?? '{}') as Record<string, unknown>, compiled.fields).record }));

@@ -8,6 +8,22 @@ import { simulate } from '../../src/index.js';
 import { countDiff, diffRulesets } from '../../src/diff/index.js';
 import { rulesetPairArb, smallPacketArb, smallRuleArb } from '../helpers/rulesets.js';
 
+type Rules = Parameters<typeof simulate>[0]['rules'];
+
+/** The diff's counts over the packets, and what two simulations of them say: each side's results and the changed ones. */
+function countedAndSimulated(oldRules: Rules, newRules: Rules, packets: Parameters<typeof simulate>[1]) {
+  const diff = diffRulesets({ rules: oldRules }, { rules: newRules });
+  const counts = countDiff({ rules: oldRules }, { rules: newRules }, packets, { diff });
+  const a = simulate({ rules: oldRules }, packets).results;
+  const b = simulate({ rules: newRules }, packets).results;
+  const same = new Map(diff.matches.map((m) => [m.old, m.new]));
+  const changed = a.filter((x, i) => {
+    const y = b[i]!;
+    return x.verdict !== y.verdict || (x.decidedBy ? same.get(x.decidedBy.index) !== y.decidedBy?.index : y.decidedBy !== undefined);
+  });
+  return { counts, a, b, changed };
+}
+
 describe('countDiff', () => {
   it('counts the packets that change, per region and per pair of rules, with examples', () => {
     const old = { rules: [{ action: 'block', expression: 'tcp.dstport in {22 80}' }] };
@@ -44,15 +60,7 @@ describe('countDiff', () => {
     const ipTests = fc.constantFrom('ip.src != 10.0.1.7', 'ip.src == 10.0.1.7', 'ip.src > 10.0.2.0', 'ip.src.country matches "^D"');
     const pairs = fc.oneof(rulesetPairArb(smallRuleArb([ipTests]), { rules: 10, edits: 4 }), rulesetPairArb(smallRuleArb(), { rules: 10, edits: 4 }));
     fc.assert(fc.property(pairs, fc.array(packetArb, { maxLength: 60 }), ([oldRules, newRules], packets) => {
-      const diff = diffRulesets({ rules: oldRules }, { rules: newRules });
-      const counts = countDiff({ rules: oldRules }, { rules: newRules }, packets, { diff });
-      const a = simulate({ rules: oldRules }, packets).results;
-      const b = simulate({ rules: newRules }, packets).results;
-      const same = new Map(diff.matches.map((m) => [m.old, m.new]));
-      const changed = a.filter((x, i) => {
-        const y = b[i]!;
-        return x.verdict !== y.verdict || (x.decidedBy ? same.get(x.decidedBy.index) !== y.decidedBy?.index : y.decidedBy !== undefined);
-      });
+      const { counts, a, b, changed } = countedAndSimulated(oldRules, newRules, packets);
       expect(counts.changed).toBe(changed.length);
       expect(counts.verdictChanged).toBe(a.filter((x, i) => x.verdict !== b[i]!.verdict).length);
       expect(counts.outside).toBe(0);
@@ -64,15 +72,7 @@ describe('countDiff', () => {
     // Edits of longer rulesets too: the rules both sides share are tested once for both (pair-decider.ts).
     const pairs = fc.oneof(rulesetPairArb(smallRuleArb(extra)), rulesetPairArb(smallRuleArb(extra), { rules: 12, edits: 4 }));
     fc.assert(fc.property(pairs, fc.array(smallPacketArb, { maxLength: 80 }), ([oldRules, newRules], packets) => {
-      const diff = diffRulesets({ rules: oldRules }, { rules: newRules });
-      const counts = countDiff({ rules: oldRules }, { rules: newRules }, packets, { diff });
-      const a = simulate({ rules: oldRules }, packets).results;
-      const b = simulate({ rules: newRules }, packets).results;
-      const same = new Map(diff.matches.map((m) => [m.old, m.new]));
-      const changed = a.filter((x, i) => {
-        const y = b[i]!;
-        return x.verdict !== y.verdict || (x.decidedBy ? same.get(x.decidedBy.index) !== y.decidedBy?.index : y.decidedBy !== undefined);
-      });
+      const { counts, a, b, changed } = countedAndSimulated(oldRules, newRules, packets);
       expect(counts.packets).toBe(packets.length);
       expect(counts.changed).toBe(changed.length);
       expect(counts.verdictChanged).toBe(a.filter((x, i) => x.verdict !== b[i]!.verdict).length);
