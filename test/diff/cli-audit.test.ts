@@ -3,20 +3,17 @@
  * all: rules that Logpush lines do not decide, Terraform Logpush jobs, the line of an expression that is
  * not a literal string, and pairs of rulesets of different field sets.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, ROOT } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-audit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function rulekit(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(args);
 }
 const file = (name: string, text: string) => {
   const p = join(dir, name);

@@ -4,13 +4,11 @@
  * file the engine read, as for one file and in process.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli, ROOT } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-glob-'));
 mkdirSync(join(dir, 'logs'));
 // examples/http_requests.ndjson (6 lines, one without BotScore), and its last three lines again (the one without BotScore among them).
@@ -20,8 +18,7 @@ writeFileSync(join(dir, 'logs', 'b.ndjson'), lines.slice(3).join('\n') + '\n');
 const lacking = lines.filter((l) => !('BotScore' in JSON.parse(l))).length + lines.slice(3).filter((l) => !('BotScore' in JSON.parse(l))).length;
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, 'diff', join(ROOT, 'examples', 'http-waf.before.json'), join(ROOT, 'examples', 'http-waf.json'), ...args], { cwd: dir, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['diff', join(ROOT, 'examples', 'http-waf.before.json'), join(ROOT, 'examples', 'http-waf.json'), ...args], { cwd: dir, timeout: 120_000 });
 }
 
 describe('rulekit diff --engine over a glob of Logpush lines', () => {

@@ -3,22 +3,19 @@
  * docs/diff.md prints what the page shows, on both engines and in process; Parquet flows and log lines
  * counted alike on the engines and in process (read by DuckDB); what an engine does not count exits 2.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlString } from '../../src/sql/index.js';
+import { runCli, ROOT } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-engine-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function rulekit(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(args, { timeout: 120_000 });
 }
 
 async function duckdb(sql: string): Promise<void> {

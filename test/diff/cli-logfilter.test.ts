@@ -4,18 +4,16 @@
  * the exit codes of --fail-on for filters.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-filter-'));
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, 'diff', ...args], { cwd: dir, timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['diff', ...args], { cwd: dir, timeout: 30_000 });
 }
 const file = (name: string, text: string | Buffer) => {
   writeFileSync(join(dir, name), text);

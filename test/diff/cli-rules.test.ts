@@ -4,18 +4,16 @@
  * witnesses, counts in process and on DuckDB, the old side from git, the four formats and the gates.
  */
 import { describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli, ROOT } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-rules-'));
 
 function run(args: string[], cwd = dir) {
-  const r = spawnSync(process.execPath, [CLI, 'diff', ...args], { cwd, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['diff', ...args], { cwd });
 }
 const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);

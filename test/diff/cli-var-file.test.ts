@@ -5,17 +5,15 @@
  * one exit 2.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-var-file-'));
 
 function run(...args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, 'diff', 'old.tf', 'new.tf', ...args], { cwd: dir, timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['diff', 'old.tf', 'new.tf', ...args], { cwd: dir, timeout: 30_000 });
 }
 const file = (name: string, text: string) => writeFileSync(join(dir, name), text);
 

@@ -3,19 +3,18 @@
  * the old side from git, counts over NDJSON packets, and the exit codes of --fail-on.
  */
 import { describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-diff-'));
 
 /** `rulekit diff OLD [NEW]` with options as flags (`failOn` → `--fail-on`). */
 function run(oldPath: string, newPath: string | null, options: Record<string, unknown> = {}, cwd = dir) {
   const flags = Object.entries(options).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, String(v)]);
-  const r = spawnSync(process.execPath, [CLI, 'diff', oldPath, ...(newPath === null ? [] : [newPath]), ...flags], { cwd, timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(['diff', oldPath, ...(newPath === null ? [] : [newPath]), ...flags], { cwd, timeout: 30_000 });
 }
 const file = (name: string, value: unknown) => {
   const p = join(dir, name);

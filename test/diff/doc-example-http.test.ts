@@ -5,28 +5,11 @@
  * too: the deprecated `ip.geoip.country` is read from `ClientCountry` by all three, not reported lacking).
  */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
-
-/** The command (its `\` continuations joined) and the output of the fenced block after `heading`. */
-function example(heading: string): { args: string[]; output: string } {
-  const page = readFileSync(join(ROOT, 'docs', 'diff.md'), 'utf8');
-  const at = page.indexOf(heading);
-  expect(at, `docs/diff.md has no "${heading}"`).toBeGreaterThan(0);
-  const lines = /```\n([\s\S]*?)```/.exec(page.slice(at))![1]!.split('\n');
-  let n = 0;
-  let command = '';
-  do command += lines[n]!.replace(/\\$/, ' ');
-  while (lines[n++]!.endsWith('\\'));
-  return { args: command.replace(/^\$ rulekit /, '').trim().split(/\s+/), output: lines.slice(n).join('\n') };
-}
+import { runCli } from '../helpers/cli.js';
+import { docExample } from '../helpers/doc-example.js';
 
 describe('docs/diff.md: a real HTTP change counted over Logpush lines', () => {
-  const { args, output } = example('### A real HTTP change, counted over Logpush lines');
+  const { args, output } = docExample('docs/diff.md', '### A real HTTP change, counted over Logpush lines');
   const warning = "rulekit: cloudflare_ruleset.firewall_custom_hibare_in: warning: the new ruleset's rule 2 reads cf.bot_management.score, which 1 of 6 Logpush lines lack (Logpush field BotScore): over those lines the rule is not decided by the logs [http-logpush-missing-field]\n";
 
   it('names a corpus file and its changed copy', () => {
@@ -36,8 +19,7 @@ describe('docs/diff.md: a real HTTP change counted over Logpush lines', () => {
 
   for (const engine of [[], ['--engine', 'duckdb'], ['--engine', 'clickhouse']]) {
     it(`prints what the page shows${engine.length ? ` on ${engine[1]}` : ' in process'}`, () => {
-      const r = spawnSync(process.execPath, [CLI, ...args, ...engine], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
-      expect({ code: r.status, out: r.stdout.toString(), err: r.stderr.toString() }).toEqual({ code: 0, out: output, err: warning });
+      expect(runCli([...args, ...engine], { timeout: 120_000 })).toEqual({ code: 0, out: output, err: warning });
     });
   }
 });

@@ -3,22 +3,19 @@
  * tell compression by the name, the in-process reader by the bytes; the figures must agree, never 0 of 0.
  * As built (dist/bundle/cli.js).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ndjsonCompression } from '../../src/simulation/engine-compression.js';
+import { runCli, ROOT } from '../helpers/cli.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'dist', 'bundle', 'cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-engine-gzip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function rulekit(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout.toString('utf8'), err: r.stderr.toString('utf8') };
+  return runCli(args, { timeout: 120_000 });
 }
 
 const flows = join(dir, 'flows.ndjson');
