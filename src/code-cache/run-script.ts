@@ -47,13 +47,23 @@ export function cacheDir(): string | undefined {
   return base && path.isAbsolute(base) ? path.join(base, 'rulekit') : undefined;
 }
 
+/** Options of Node's that carry the program's own text or say how to read it, not how V8 compiles: not in flagsKey. */
+const PROGRAM_OPTIONS = new Set(['-e', '--eval', '-p', '--print']);
+
 /**
  * Node's and V8's options of this run, as part of the cache's name: V8 rejects a cache made under other
  * flags, so runs with and without, say, --enable-source-maps would otherwise rewrite each other's cache
- * at every run. Empty without options; else `-` and an FNV-1a hash of them.
+ * at every run. The text of `node -e` is left out (each program given that way would otherwise write a
+ * cache of its own). Empty without options; else `-` and an FNV-1a hash of them.
  */
-function flagsKey(): string {
-  const flags = `${process.execArgv.join('\0')}\0${process.env['NODE_OPTIONS'] ?? ''}`;
+export function flagsKey(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env['NODE_OPTIONS'] ?? ''): string {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    if (PROGRAM_OPTIONS.has(arg)) i++;
+    else if (!/^--(eval|print|input-type)=/.test(arg) && arg !== '--input-type') kept.push(arg);
+  }
+  const flags = `${kept.join('\0')}\0${nodeOptions}`;
   if (flags === '\0') return '';
   let h = 0x811c9dc5;
   for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
