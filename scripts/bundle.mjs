@@ -283,7 +283,7 @@ const cachedScript = {
 /** The content hash of a script, the key of its code caches (a cache made for other code is never offered to V8). @type {(bytes: Uint8Array) => string} */
 const scriptHash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 
-/** The library's Node entry points, by the name of their file in dist/bundle/. */
+/** The library's Node entry points, by the name of their file in dist/bundle/. @type {Record<string, string>} */
 const LIBRARY_ENTRIES = { ...PORTABLE_ENTRIES, ...NODE_ENTRIES };
 
 /**
@@ -325,7 +325,7 @@ const libraryScript = await build({
   external: [...library.external, 're2js'],
   plugins: [libraryEntries, deferred('node'), builtinsLazily],
 });
-const libraryFile = libraryScript.outputFiles.find((o) => o.path.endsWith('.cjs'));
+const libraryFile = (libraryScript.outputFiles ?? []).find((o) => o.path.endsWith('.cjs'));
 if (!libraryFile) throw new Error('no library.cjs');
 mkdirSync(dirname(libraryFile.path), { recursive: true });
 writeFileSync(libraryFile.path, libraryFile.contents);
@@ -350,8 +350,10 @@ const exportsOf = await build({
   write: false,
   metafile: true,
 });
+const wrapped = new Set();
 for (const [out, meta] of Object.entries(exportsOf.metafile.outputs)) {
-  const name = meta.entryPoint && Object.keys(LIBRARY_ENTRIES).find((n) => here(LIBRARY_ENTRIES[n]) === here(meta.entryPoint));
+  const entryPoint = meta.entryPoint;
+  const name = entryPoint && Object.keys(LIBRARY_ENTRIES).find((n) => LIBRARY_ENTRIES[n] === entryPoint);
   if (!name) continue;
   const names = meta.exports.filter((n) => n !== 'default');
   const lines = [
@@ -362,7 +364,9 @@ for (const [out, meta] of Object.entries(exportsOf.metafile.outputs)) {
     ...(meta.exports.includes('default') ? ['export default entry.default;'] : []),
   ];
   writeFileSync(here(`dist/bundle/${basename(out)}`), `${lines.join('\n')}\n`);
+  wrapped.add(name);
 }
+for (const name of Object.keys(LIBRARY_ENTRIES)) if (!wrapped.has(name)) throw new Error(`no entry module written for ${name}`);
 
 // The library for the rest (browsers, bundlers, workers): no file is loaded by require() there.
 await build({
@@ -446,8 +450,9 @@ async function cliScript(name, plugins) {
     outdir: 'dist/bundle',
     plugins: [...plugins, ...(cli.plugins ?? []), builtinsLazily],
   });
-  for (const out of result.outputFiles) writeFileSync(out.path, out.contents);
-  const main = result.outputFiles.find((o) => o.path.endsWith('.cjs'));
+  const outputs = result.outputFiles ?? [];
+  for (const out of outputs) writeFileSync(out.path, out.contents);
+  const main = outputs.find((o) => o.path.endsWith('.cjs'));
   if (!main) throw new Error(`no ${name}.cjs`);
   // The code cache's key: a cache made for other code is never offered to V8 (its own check is the length).
   return { file: basename(main.path), hash: scriptHash(main.contents) };
