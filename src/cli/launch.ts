@@ -27,5 +27,5 @@ const { main } = runCachedScript<{ main(): Promise<void> }>({
   kind: 'cli',
   key: command,
   current: Object.values(CLI_SCRIPTS).map((s) => s.hash),
-});
+}).exports;
 await main();

@@ -4,4 +4,4 @@
  * its own, not exported here.
  * @module
  */
-export { cacheDir, flagsKey, runCachedScript, type CachedScript } from './run-script.js';
+export { cacheDir, flagsKey, runCachedScript, type CachedScript, type ScriptRun } from './run-script.js';

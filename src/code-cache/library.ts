@@ -31,6 +31,19 @@ let library: Library | undefined;
  * modules are evaluated on its first call.
  */
 export function libraryEntry(name: string): Record<string, unknown> {
-  library ??= runCachedScript<Library>({ file: path.join(here, LIBRARY_SCRIPT.file), hash: LIBRARY_SCRIPT.hash, kind: 'lib', key: name, current: [LIBRARY_SCRIPT.hash] });
-  return library(name);
+  if (library) return library(name);
+  // The simulation's worker threads are terminated by their pool, with no exit event: their cache is written
+  // once the worker's modules are loaded.
+  const run = runCachedScript<Library>({
+    file: path.join(here, LIBRARY_SCRIPT.file),
+    hash: LIBRARY_SCRIPT.hash,
+    kind: 'lib',
+    key: name,
+    current: [LIBRARY_SCRIPT.hash],
+    write: name === 'worker' ? 'by-caller' : 'at-exit',
+  });
+  library = run.exports;
+  const entry = library(name);
+  run.writeCache?.();
+  return entry;
 }

@@ -37,6 +37,18 @@ export interface CachedScript {
   key: string;
   /** The hashes of this build's scripts of the same kind: caches of any other are removed. */
   current: readonly string[];
+  /**
+   * When to write a missing cache: at the process's exit (the default: it then holds what the whole run
+   * compiled), or when the caller calls the `writeCache` it is handed (a worker thread, which its pool
+   * terminates: a terminated thread has no exit event).
+   */
+  write?: 'at-exit' | 'by-caller';
+}
+
+/** What running a script gives: its `module.exports`, and the writer of its cache when one is to be written by the caller. */
+export interface ScriptRun<T> {
+  exports: T;
+  writeCache?: () => void;
 }
 
 /** The directory of the code caches, or undefined when there is none to use. */
@@ -99,9 +111,9 @@ function writeCache(script: import('node:vm').Script, s: CachedScript, dir: stri
 
 /**
  * Compile the script (with its cache when there is a usable one), run it, and return what it put in
- * `module.exports`. The cache is written at exit when there was none or V8 rejected it.
+ * `module.exports`. The cache is written when there was none or V8 rejected it: at exit, or by the caller.
  */
-export function runCachedScript<T>(s: CachedScript): T {
+export function runCachedScript<T>(s: CachedScript): ScriptRun<T> {
   const source = fs.readFileSync(s.file, 'utf8');
   const dir = cacheDir();
   const cacheFile = dir && path.join(dir, `${s.kind}-${s.hash}-${s.key}-${process.version}-${process.arch}${flagsKey()}.v8cache`);
@@ -109,8 +121,9 @@ export function runCachedScript<T>(s: CachedScript): T {
   // The script has no import(): the build made those of packages require()s (a vm.Script's import() needs
   // --experimental-vm-modules in Node 20).
   const script = new vm.Script(source, { filename: s.file, ...(cachedData ? { cachedData } : {}) });
-  if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(script, s, dir, cacheFile));
+  const write = dir && cacheFile && (!cachedData || script.cachedDataRejected) ? () => writeCache(script, s, dir, cacheFile) : undefined;
+  if (write && s.write !== 'by-caller') process.once('exit', write);
   const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(s.file), module, s.file, path.dirname(s.file));
-  return module.exports;
+  return s.write === 'by-caller' && write ? { exports: module.exports, writeCache: write } : { exports: module.exports };
 }

@@ -148,6 +148,35 @@ describe("the library's Node entry points and their code cache", () => {
     expect(run(undefined)).toEqual(clean);
   });
 
+  it("rulekit/node's worker threads run the simulation from the same script (dist/bundle/worker.js)", () => {
+    const program = `
+      const { runSimulation } = await import('rulekit/node');
+      const ruleset = { name: 'w', kind: 'root', phase: 'network_transit', rules: [{ action: 'block', expression: 'tcp.dstport in {80 443} or ip.proto == "icmp"' }] };
+      const file = ${JSON.stringify(join(ROOT, 'test', 'fixtures', 'capture', 'mixed-le-usec.pcap'))};
+      const one = await runSimulation(ruleset, file, { threads: 0 });
+      const two = await runSimulation(ruleset, file, { threads: 2, chunkBytes: 1 });
+      console.log(JSON.stringify({ threads: two.threads, same: JSON.stringify(one.summary) === JSON.stringify(two.summary), packets: one.summary.packets }));`;
+    const cache = tmp();
+    for (let i = 0; i < 2; i++) {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } });
+      expect(r.stderr).toBe('');
+      const out = JSON.parse(r.stdout) as { threads: number; same: boolean; packets: number };
+      expect(out).toMatchObject({ threads: 2, same: true });
+      expect(out.packets).toBeGreaterThan(0);
+    }
+  });
+
+  it('a worker thread of the simulation (dist/bundle/worker.js) writes a cache of its own', () => {
+    const cache = tmp();
+    const worker = join(ROOT, 'dist', 'bundle', 'worker.js');
+    const program = `const { Worker } = require('node:worker_threads');
+      const w = new Worker(${JSON.stringify(worker)});
+      w.on('exit', () => {});`;
+    const r = spawnSync(process.execPath, ['-e', program], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } });
+    expect(r.stderr).toBe('');
+    expect(caches(cache)).toEqual([expect.stringMatching(/^lib-[0-9a-f]{16}-worker-/)]);
+  });
+
   it("the cache's options key leaves out the program text of -e/-p, and keeps V8's options", () => {
     expect(flagsKey([], '')).toBe('');
     expect(flagsKey(['-e', 'import("rulekit")'], '')).toBe('');
