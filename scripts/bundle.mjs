@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import { basename, dirname, relative } from 'node:path';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { barrelImports } from './barrel-imports.mjs';
 
@@ -257,18 +257,116 @@ const library = {
   external: ['node:*', 'mmdb-lib', ...SERVER_PACKAGES],
 };
 
-// The library for Node (the export map's `node` condition).
-await build({
-  ...library,
-  entryPoints: { ...PORTABLE_ENTRIES, ...NODE_ENTRIES },
+/**
+ * How the build's CommonJS scripts are written for src/code-cache/run-script.ts, which runs them as
+ * vm.Scripts with V8's code cache (scripts, not modules: Node 20 caches no compiled code of ES modules).
+ * @type {import('esbuild').BuildOptions}
+ */
+const cachedScript = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  // import() of a package becomes require(): a vm.Script's import() needs a loader callback, which Node 20
+  // gives only behind --experimental-vm-modules or with a warning printed. The optional parts (DuckDB, chdb,
+  // pg, fastify…) and mmdb-lib all have a CommonJS entry.
+  supported: { 'dynamic-import': false },
+  // No source maps: Node does not apply them to a vm.Script's stack traces (they would be ~1.8 MB a file).
+  sourcemap: false,
+  // import.meta.url: this file's URL, from the __filename the loader hands in.
+  define: { 'import.meta.url': '__rulekitUrl' },
+  // The file is the function Node's CommonJS loader would wrap it in, so the loader compiles it as it
+  // is (no second copy of the text). It is not require()d.
+  banner: { js: "(function (exports, require, module, __filename, __dirname) {\nvar __rulekitUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+  write: false,
+};
+
+/** The content hash of a script, the key of its code caches (a cache made for other code is never offered to V8). @type {(bytes: Uint8Array) => string} */
+const scriptHash = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+
+/** The library's Node entry points, by the name of their file in dist/bundle/. @type {Record<string, string>} */
+const LIBRARY_ENTRIES = { ...PORTABLE_ENTRIES, ...NODE_ENTRIES };
+
+/**
+ * The library's entry of library.cjs: a function of an entry point's name that evaluates that entry's
+ * modules on its first call (esbuild wraps a require()d module in a function run once) and returns its
+ * exports. An import('rulekit') then evaluates neither the simulation nor the server.
+ * @type {import('esbuild').Plugin}
+ */
+const libraryEntries = {
+  name: 'library-entries',
+  setup(b) {
+    b.onResolve({ filter: /^rulekit-library$/ }, () => ({ path: 'entry', namespace: 'rulekit-library' }));
+    b.onLoad({ filter: /.*/, namespace: 'rulekit-library' }, () => ({
+      contents: [
+        'const entries = {',
+        ...Object.entries(LIBRARY_ENTRIES).map(([name, file]) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(here(file))}),`),
+        '};',
+        'const loaded = {};',
+        'module.exports = (name) => (loaded[name] ??= entries[name]());',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: here('.'),
+    }));
+  },
+};
+
+// The library for Node (the export map's `node` condition): every Node entry point's code in one CommonJS
+// script, dist/bundle/library.cjs, that dist/bundle/load-library.js (src/code-cache/library.ts) runs once a
+// process with V8's code cache; each entry point (dist/bundle/NAME.js) is an ES module of a few lines that
+// re-exports its part. Compiling the library's ES chunks at every import was most of `import('rulekit')`.
+const libraryScript = await build({
+  ...common,
+  ...cachedScript,
+  entryPoints: { library: 'rulekit-library' },
   outdir: 'dist/bundle',
   platform: 'node',
+  mainFields: ['module', 'main'],
   // re2js is a dependency of the package: Node requires it on the first `matches` or `wildcard`.
   external: [...library.external, 're2js'],
-  // No barrel rewriting: importing the library reaches every module anyway, and the finer chunks it makes
-  // cost more to load (more files) than they save.
-  plugins: [deferred('node')],
+  plugins: [libraryEntries, deferred('node'), builtinsLazily],
 });
+const libraryFile = (libraryScript.outputFiles ?? []).find((o) => o.path.endsWith('.cjs'));
+if (!libraryFile) throw new Error('no library.cjs');
+mkdirSync(dirname(libraryFile.path), { recursive: true });
+writeFileSync(libraryFile.path, libraryFile.contents);
+await build({
+  ...common,
+  entryPoints: { 'load-library': 'src/code-cache/library.ts' },
+  outdir: 'dist/bundle',
+  platform: 'node',
+  define: { LIBRARY_SCRIPT: JSON.stringify({ file: basename(libraryFile.path), hash: scriptHash(libraryFile.contents) }) },
+});
+
+// Each entry point's names, from an ES build of the same entries (not written: its metafile lists them).
+const exportsOf = await build({
+  ...library,
+  minify: false,
+  sourcemap: false,
+  entryPoints: LIBRARY_ENTRIES,
+  outdir: 'dist/bundle',
+  platform: 'node',
+  external: [...library.external, 're2js'],
+  plugins: [deferred('node')],
+  write: false,
+  metafile: true,
+});
+const wrapped = new Set();
+for (const [out, meta] of Object.entries(exportsOf.metafile.outputs)) {
+  const entryPoint = meta.entryPoint;
+  const name = entryPoint && Object.keys(LIBRARY_ENTRIES).find((n) => LIBRARY_ENTRIES[n] === entryPoint);
+  if (!name) continue;
+  const names = meta.exports.filter((n) => n !== 'default');
+  const lines = [
+    `// rulekit's ${name} entry point for Node: its part of library.cjs (src/code-cache/library.ts, scripts/bundle.mjs).`,
+    "import { libraryEntry } from './load-library.js';",
+    names.length ? `const entry = libraryEntry(${JSON.stringify(name)});` : `libraryEntry(${JSON.stringify(name)});`,
+    ...(names.length ? [`export const { ${names.join(', ')} } = entry;`] : []),
+    ...(meta.exports.includes('default') ? ['export default entry.default;'] : []),
+  ];
+  writeFileSync(here(`dist/bundle/${basename(out)}`), `${lines.join('\n')}\n`);
+  wrapped.add(name);
+}
+for (const name of Object.keys(LIBRARY_ENTRIES)) if (!wrapped.has(name)) throw new Error(`no entry module written for ${name}`);
 
 // The library for the rest (browsers, bundlers, workers): no file is loaded by require() there.
 await build({
@@ -347,30 +445,17 @@ const onlyCommand = (command) => ({
 async function cliScript(name, plugins) {
   const result = await build({
     ...cli,
+    ...cachedScript,
     entryPoints: { [name]: 'src/cli/run.ts' },
     outdir: 'dist/bundle',
-    outExtension: { '.js': '.cjs' },
-    format: 'cjs',
-    // import() of a package becomes require(): a vm.Script's import() needs a loader callback, which Node 20
-    // gives only behind --experimental-vm-modules or with a warning printed. The optional parts (DuckDB, chdb,
-    // pg, fastify…) and mmdb-lib all have a CommonJS entry.
-    supported: { 'dynamic-import': false },
-    // No source maps: Node does not apply them to a vm.Script's stack traces (they would be ~1.8 MB a file).
-    sourcemap: false,
     plugins: [...plugins, ...(cli.plugins ?? []), builtinsLazily],
-    // import.meta.url: this file's URL, from the __filename the launcher hands in.
-    define: { 'import.meta.url': '__rulekitUrl' },
-    // The file is the function Node's CommonJS loader would wrap it in, so the launcher compiles it as it
-    // is (no second copy of the text). It is not require()d.
-    banner: { js: "(function (exports, require, module, __filename, __dirname) {\nvar __rulekitUrl = require('node:url').pathToFileURL(__filename).href;" },
-    footer: { js: '})' },
-    write: false,
   });
-  for (const out of result.outputFiles) writeFileSync(out.path, out.contents);
-  const main = result.outputFiles.find((o) => o.path.endsWith('.cjs'));
+  const outputs = result.outputFiles ?? [];
+  for (const out of outputs) writeFileSync(out.path, out.contents);
+  const main = outputs.find((o) => o.path.endsWith('.cjs'));
   if (!main) throw new Error(`no ${name}.cjs`);
   // The code cache's key: a cache made for other code is never offered to V8 (its own check is the length).
-  return { file: basename(main.path), hash: createHash('sha256').update(main.contents).digest('hex').slice(0, 16) };
+  return { file: basename(main.path), hash: scriptHash(main.contents) };
 }
 /** @type {Record<string, { file: string, hash: string }>} */
 const cliScripts = { '': await cliScript('cli-main', []) };

@@ -144,11 +144,27 @@ export {
   type FiltersPageRow,
 } from './filters-page.js';
 
+/**
+ * A dataset's catalog; its fields and their index are made on first use (getters): making those of every
+ * dataset was a few ms of each import of the library, which most programs never read.
+ */
 function build(name: string, scope: DatasetScope, title: string, source: DocsSource, rows: readonly FieldRow[]): Dataset {
-  const fields: DatasetField[] = rows.map(([n, type, description, deprecated]) =>
-    Object.freeze({ name: n, type, description, deprecated: deprecated === true }),
-  );
-  return Object.freeze({ name, scope, title, source: Object.freeze(source), fields: Object.freeze(fields), byName: new Map(fields.map((f) => [f.name, f])) });
+  let fields: readonly DatasetField[] | undefined;
+  let byName: ReadonlyMap<string, DatasetField> | undefined;
+  const made = (): readonly DatasetField[] =>
+    (fields ??= Object.freeze(rows.map(([n, type, description, deprecated]) => Object.freeze({ name: n, type, description, deprecated: deprecated === true }))));
+  return Object.freeze({
+    name,
+    scope,
+    title,
+    source: Object.freeze(source),
+    get fields() {
+      return made();
+    },
+    get byName() {
+      return (byName ??= new Map(made().map((f) => [f.name, f])));
+    },
+  });
 }
 
 /** The docs snapshot the tables were read from. */
