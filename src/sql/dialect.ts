@@ -48,6 +48,28 @@ export interface JsonValueSql {
 }
 
 /**
+ * One JSON value held alone in a column in the engine's canonical text — one spelling per value, as the
+ * engine itself writes JSON (DuckDB's `read_json` columns and `to_json`: escapes resolved, numbers in one
+ * form) — so that a test can read the text where {@link JsonValueSql} would call the JSON functions. Each
+ * test is FALSE or NULL on a value of another type and on a missing one.
+ */
+export interface CanonicalJsonSql {
+  /** The value is there and not JSON `null`. */
+  readonly present: string;
+  /** The value's JSON text (a string's with its quotes and escapes). */
+  readonly text: string;
+  /** The JSON text the engine writes for the string `s` (user text, quoted by the dialect): equal to {@link text} exactly when the value is that string. */
+  stringJson(s: string): string;
+  /** A number's value as a DOUBLE, NULL for every other type. */
+  readonly num: string;
+  /**
+   * Whether the value is a string that holds (`contains`), starts with or ends with `s` (user text): a
+   * dialect reads the text itself where no escape can be involved.
+   */
+  stringTest(op: 'contains' | 'startsWith' | 'endsWith', s: string): string;
+}
+
+/**
  * Files and tables read as a flow table, each row numbered in read order (packet numbers of the
  * in-process simulator). Where an engine would number rows as parallel readers finish, the settings of
  * {@link readInOrder} make it read on one thread.
@@ -226,6 +248,12 @@ export interface Dialect {
   // JSON text.
   /** The member `key` of the JSON object in `col`, or (no key) the JSON value `col` itself. */
   json(col: string, key?: string): JsonValueSql;
+  /**
+   * A column holding one JSON value in the engine's canonical text (what {@link SourceSql.memberColumns}
+   * and {@link SourceSql.columnJson} write), read through that text; `undefined` where the engine has no
+   * such reading (member mode then tests the value with {@link json}).
+   */
+  canonicalJson?(col: string): CanonicalJsonSql;
   /**
    * Whether the JSON object in `col` (its member `key`) has a member whose name, ASCII letters lower-cased,
    * is `name` (lower-case ASCII, which the dialect quotes).

@@ -11,6 +11,6 @@ export { flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked, json
 export { IPV4_PATTERN, IPV6_PATTERN } from './ip.js';
 export { sqlString, sqlIdentifier, sqlInt, jsonMemberPath, hasLoneSurrogate, sqlDouble } from './quote.js';
 export { SQL_DIALECTS, DIALECTS, dialectOf, type SqlDialect } from './dialects/index.js';
-export type { Dialect, JsonValueSql, SourceSql, FlowColumnTypes } from './dialect.js';
+export type { CanonicalJsonSql, Dialect, JsonValueSql, SourceSql, FlowColumnTypes } from './dialect.js';
 export { SQL_CODES } from './codes.js';
 export { logpushRequestsSql, requestCheckColumn, type LogpushRequestsSql, type LogpushRequestsSqlOptions } from './requests.js';

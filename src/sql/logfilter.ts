@@ -23,7 +23,7 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { checkLogFilter, getDataset, type DatasetScope, type LogFilter } from '../logpush/index.js';
 import type { FilterClause, FilterNode, FilterScalar } from '../logpush/index.js';
 import { OPERATOR_BY_NAME } from '../logpush/index.js';
-import type { Dialect, JsonValueSql } from './dialect.js';
+import type { CanonicalJsonSql, Dialect } from './dialect.js';
 import { dialectOf, type SqlDialect } from './dialects/index.js';
 import { hasLoneSurrogate } from './quote.js';
 
@@ -75,6 +75,8 @@ interface Access {
   boolTrue: string;
   /** `EXISTS`-like: some element satisfies the condition written over an element's access. */
   some(cond: (e: Access) => string): string;
+  /** Member mode where the dialect reads the value's canonical text: the cheaper exact tests. */
+  canonical?: CanonicalJsonSql;
 }
 
 /** Typed-column access: the column holds the catalog type, so type tests are constant. */
@@ -120,11 +122,16 @@ class Writer {
     private readonly access: (key: string, type: string, pointer: string) => Access | undefined,
   ) {}
 
-  private str(s: string, pointer: string): string {
+  /** User text a clause compares, refused (with a problem) where it has no UTF-8 form. */
+  private checked(s: string, pointer: string): string {
     if (hasLoneSurrogate(s)) {
       this.problems.push({ code: 'sql-no-exact-form', severity: 'error', message: `the value ${JSON.stringify(s)} holds an unpaired UTF-16 surrogate, which has no UTF-8 form: an engine would compare U+FFFD instead`, pointer });
     }
-    return this.dialect.string(s);
+    return s;
+  }
+
+  private str(s: string, pointer: string): string {
+    return this.dialect.string(this.checked(s, pointer));
   }
 
   node(n: FilterNode): string {
@@ -141,8 +148,62 @@ class Writer {
     if (!x) return 'FALSE';
     const info = OPERATOR_BY_NAME.get(c.operator)!;
     const op = info.negates ?? c.operator;
+    const fast = x.canonical && this.canonical(op, c, x.canonical);
+    if (fast) {
+      // The test is FALSE or NULL on a missing member, so only a negated one needs the presence test.
+      return info.negates ? `COALESCE(${x.canonical!.present} AND NOT COALESCE(${fast}, FALSE), FALSE)` : `COALESCE(${fast}, FALSE)`;
+    }
     const test = this.positive(op, c, x);
     return `COALESCE(${x.present} AND ${info.negates ? `NOT COALESCE(${test}, FALSE)` : `COALESCE(${test}, FALSE)`}, FALSE)`;
+  }
+
+  /**
+   * The positive test over a value's canonical text, where one is exact: scalars compared by their text or
+   * number, strings searched (`undefined` for arrays, whose elements keep the JSON-function tests).
+   */
+  private canonical(op: string, c: FilterClause, k: CanonicalJsonSql): string | undefined {
+    if (c.fieldType === 'array_string' || c.fieldType === 'array_int') return undefined;
+    const o = c.operand;
+    switch (op) {
+      case 'eq':
+        return this.canonicalIn(k, [o as FilterScalar], c);
+      case 'in':
+        return this.canonicalIn(k, o as FilterScalar[], c);
+      case 'lt':
+      case 'leq':
+      case 'gt':
+      case 'geq':
+        return `${k.num} ${{ lt: '<', leq: '<=', gt: '>', geq: '>=' }[op]} ${this.dialect.double(o as number)}`;
+      case 'startsWith':
+      case 'endsWith':
+      case 'contains':
+        return k.stringTest(op, this.checked(o as string, c.pointer));
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * The value equals one of `values` with the matcher's typing ({@link equals}): numbers by their DOUBLE,
+   * strings and booleans by their JSON text.
+   */
+  private canonicalIn(k: CanonicalJsonSql, values: readonly FilterScalar[], c: FilterClause): string {
+    const numbers = new Set<number>();
+    const texts = new Set<string>();
+    for (const v of values) {
+      if (typeof v === 'number') {
+        numbers.add(v);
+        if (c.fieldType === 'int_or_string') texts.add(k.stringJson(this.checked(String(v), c.pointer)));
+      } else if (typeof v === 'boolean') texts.add(this.dialect.string(String(v)));
+      else texts.add(k.stringJson(this.checked(v, c.pointer)));
+    }
+    const oneOf = (expr: string, set: Set<string>) => (set.size === 1 ? `${expr} = ${[...set][0]}` : `${expr} IN (${[...set].join(', ')})`);
+    const parts = [
+      ...(numbers.size ? [oneOf(k.num, new Set([...numbers].map((n) => this.dialect.double(n))))] : []),
+      ...(texts.size ? [oneOf(k.text, texts)] : []),
+    ];
+    if (!parts.length) return 'FALSE';
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
   }
 
   /** Scalar equality with the matcher's typing: strings with strings, numbers with numbers, booleans with booleans. */
@@ -219,14 +280,15 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
   let access: (key: string, type: string, pointer: string) => Access | undefined;
   const members = options.jsonColumns;
   const memberColumn = (key: string) => (members === true ? key : members && Object.hasOwn(members, key) ? members[key]! : undefined);
+  const member = (col: string): Access => ({ ...dialect.json(col), canonical: dialect.canonicalJson?.(col) });
   if (members === true || (members && !options.columns)) {
-    access = (key) => dialect.json(dialect.identifier(memberColumn(key) ?? key));
+    access = (key) => member(dialect.identifier(memberColumn(key) ?? key));
   } else if (options.columns) {
     const mapping = options.columns === true ? {} : options.columns;
     const dataset = getDataset(checked.dataset, options.scope) ?? getDataset(checked.dataset);
     access = (key, type, pointer) => {
-      const member = memberColumn(key);
-      if (member !== undefined) return dialect.json(dialect.identifier(member));
+      const named = memberColumn(key);
+      if (named !== undefined) return member(dialect.identifier(named));
       const column = Object.prototype.hasOwnProperty.call(mapping, key) ? mapping[key]! : key;
       const catalogued = dataset?.byName.get(key)?.type ?? type;
       if (catalogued === 'object') {

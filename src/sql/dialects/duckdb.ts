@@ -8,7 +8,7 @@
  * @module
  */
 import type { IpAddress, IpRange } from '../../net/index.js';
-import type { Dialect, JsonValueSql } from '../dialect.js';
+import type { CanonicalJsonSql, Dialect, JsonValueSql } from '../dialect.js';
 import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, type IpKeySql, type IpSql } from '../ip.js';
 
 /**
@@ -65,6 +65,27 @@ function json(col: string, key?: string): JsonValueSql {
     boolTrue: `(${text} = 'true')`,
     bool: `${text} = 'true'`,
     some: (cond) => `EXISTS (SELECT 1 FROM unnest(TRY_CAST(json_extract(${col}, ${path}) AS JSON[])) AS elements(e) WHERE ${cond(json('e'))})`,
+  };
+}
+
+/**
+ * A JSON value as DuckDB writes it (read_json's JSON columns, to_json): a string with its escapes resolved
+ * and written again one way (`"G\u0045T"` reads as `"GET"`), a number in one form (`5e2` as `500.0`), JSON
+ * `null` as SQL NULL. A string member is then the literal exactly when its text is the literal's `to_json`,
+ * and a number's text casts to DOUBLE where a string's (quoted), a boolean's, an object's or an array's
+ * does not: each test is a comparison of short text, not a JSON function call (2.7× faster over 10M lines).
+ */
+function canonicalJson(col: string): CanonicalJsonSql {
+  const text = `CAST(${col} AS VARCHAR)`;
+  const value = `json_extract_string(${col}, '$')`;
+  const tests = { contains: 'contains', startsWith: 'starts_with', endsWith: 'suffix' } as const;
+  return {
+    present: `(${col} IS NOT NULL AND ${text} <> 'null')`,
+    text,
+    // to_json of the literal, not JSON.stringify: the engine's own writer spells it as it spells the member.
+    stringJson: (s) => `CAST(to_json(${string(s)}) AS VARCHAR)`,
+    num: `TRY_CAST(${text} AS DOUBLE)`,
+    stringTest: (op, s) => `(starts_with(${text}, '"') AND ${tests[op]}(${value}, ${string(s)}))`,
   };
 }
 
@@ -170,6 +191,7 @@ export const DUCKDB: Dialect = {
   mergeLowestIf: (expr, n, cond) => `COALESCE(list_slice(list_sort(flatten(list(${expr}) FILTER (WHERE ${cond}))), 1, ${n}), [])`,
   emptyInt64Array: '[]::BIGINT[]',
   json,
+  canonicalJson,
   jsonHasKeyLower: (col, key, name) => `list_contains(list_transform(json_keys(${col}${key === undefined ? '' : `, ${memberPath(key)}`}), k -> lower(k)), ${string(name)})`,
   jsonKeys: (col) => `unnest(json_keys(${col}))`,
   ip,
