@@ -16,7 +16,11 @@
  * - Member mode (`jsonColumns`): one column per field holding the member's value alone as JSON (what the
  *   dialect's `source.memberColumns` reads from NDJSON), so the line is parsed once and each clause reads
  *   a small value with the same JSON-type tests as JSON mode. Given with `columns`, the fields it names are
- *   read as JSON and the others as typed columns (Parquet columns whose type is not the catalog's).
+ *   read as JSON and the others as typed columns (Parquet columns whose type is not the catalog's). Where
+ *   the dialect reads a value's canonical text (`Dialect.canonicalJson`: DuckDB), a scalar clause compares
+ *   that text instead — a string with the literal's text as the engine writes it, a number through a cast
+ *   of its text — which holds only for values the engine wrote (`read_json`, `to_json`, `json()`), not
+ *   for text cast to JSON as it is; arrays keep the JSON-type tests.
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -39,7 +43,8 @@ export interface LogFilterSqlOptions {
   columns?: true | Readonly<Record<string, string>>;
   /**
    * Member mode: one column per field holding that member's JSON value alone (NULL, or for ClickHouse
-   * `''`, where the line lacks it). `true` names each column by its field and reads every field so; an
+   * `''`, where the line lacks it), in DuckDB as DuckDB writes JSON (`read_json`'s JSON columns,
+   * `to_json`, `json()`: clauses compare its text, so a text merely cast to JSON keeps escapes they miss). `true` names each column by its field and reads every field so; an
    * object maps the fields read so to their columns, the others being read as `columns` says.
    */
   jsonColumns?: true | Readonly<Record<string, string>>;
