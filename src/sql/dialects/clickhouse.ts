@@ -69,6 +69,36 @@ function json(col: string, key?: string): JsonValueSql {
   };
 }
 
+/**
+ * A member read into a `Dynamic` value `v` (see `lineValues`), NULL where the line lacks it or holds
+ * `null`; `has` tells the two apart. JSON numbers are `Int64`, `UInt64` or `Float64`, read as a Float64 as
+ * JavaScript reads them (an integer past 2^53 rounded to the nearest double). Arrays are read from the line
+ * itself (`fromLine`): a Dynamic array keeps one element type.
+ */
+function dynamicJson(v: string, has: string, fromLine: JsonValueSql): JsonValueSql {
+  const type = `dynamicType(${v})`;
+  const as = (t: string) => `dynamicElement(${v}, ${string(t)})`;
+  return {
+    isString: `${type} = 'String'`,
+    isNumber: `${type} IN ('Int64', 'UInt64', 'Float64')`,
+    isBool: `${type} = 'Bool'`,
+    isArray: `startsWith(${type}, 'Array(')`,
+    present: `${type} <> 'None'`,
+    has,
+    text: as('String'),
+    num: `coalesce(toFloat64(${as('Int64')}), toFloat64(${as('UInt64')}), ${as('Float64')})`,
+    boolTrue: `coalesce(${as('Bool')}, FALSE)`,
+    bool: as('Bool'),
+    some: fromLine.some,
+  };
+}
+
+/**
+ * Reading a JSON value into `Dynamic` infers its type, and a string that looks like a date or time would
+ * become one (`"1.5"` a DateTime): every string stays a String under these.
+ */
+const DYNAMIC_SETTINGS = ['input_format_try_infer_dates = 0', 'input_format_try_infer_datetimes = 0', 'input_format_json_try_infer_numbers_from_strings = 0', 'input_format_try_infer_variants = 0'];
+
 const is4 = (c: string) => `match(${c}, ${string(IPV4_PATTERN)})`;
 const is6 = (c: string) => `match(${c}, ${string(IPV6_PATTERN)})`;
 const n4 = (c: string) => `toUInt32(toIPv4OrNull(${c}))`;
@@ -208,5 +238,18 @@ export const CLICKHOUSE: Dialect = {
     // An address column of ClickHouse's own types holds valid addresses: its text is what rulekit reads.
     nativeIpText: (col, type) => (/\bIPv[46]\b/.test(type) ? `toString(${col})` : undefined),
     lineMembers: (col, keys) => ({ items: [], member: (i) => [col, keys[i]] }),
+    // One parse of the line for every member (each JSON function parses its whole argument again: 30 calls a
+    // line for ten fields): the object as a Map of Dynamic values. A Map keeps a key given twice twice and
+    // finds its first; the keys are searched reversed, so that the last is read, as JSON.parse keeps it.
+    lineValues: (col, keys) => ({
+      items: [
+        `JSONExtract(${col}, 'Map(String, Dynamic)') AS rulekit_members`,
+        'arrayReverse(mapKeys(rulekit_members)) AS rulekit_member_keys',
+        ...keys.map((k, i) => `indexOf(rulekit_member_keys, ${string(k)}) AS rulekit_member_at${i}`),
+        ...keys.map((_, i) => `if(rulekit_member_at${i} = 0, NULL, mapValues(rulekit_members)[length(rulekit_members) + 1 - rulekit_member_at${i}]) AS rulekit_member${i}`),
+      ],
+      value: (i) => dynamicJson(`rulekit_member${i}`, `rulekit_member_at${i} > 0`, json(col, keys[i])),
+      settings: DYNAMIC_SETTINGS,
+    }),
   },
 };
