@@ -153,6 +153,12 @@ const ip: IpSql = {
   compare: (c, op, a) => (a.family === 4 ? `(${is4(c)} AND ${n4(c)} ${op} ${v4Number(a)})` : `(${is6(c)} AND ${a6(c)} ${op} ${lit6(a)})`),
 };
 
+/**
+ * A line that is one JSON object. A JSON function given text that does not parse returns its default,
+ * `'Null'` for JSONType (as isValidJSON is 0: the same parser), so one parse tells both.
+ */
+const OBJECT_LINE = `JSONType(line) = 'Object'`;
+
 /** Each NDJSON file's lines, one String column `line`. */
 const lines = (files: readonly string[], compression?: string) => files.map((f) => `SELECT line FROM file(${string(f)}, 'LineAsString', 'line String'${compression ? `, ${string(compression)}` : ''})`).join(' UNION ALL ');
 
@@ -204,7 +210,7 @@ export const CLICKHOUSE: Dialect = {
     // The first lines read by one thread without parallel parsing: readers on every thread would parse
     // blocks past the limit before it stops them (100k of 1M lines: 0.5-0.6 CPU s against 0.14 s).
     objectLines: (files, limit, compression) =>
-      `(SELECT line FROM (${lines(files, compression)}) WHERE isValidJSON(line) AND JSONType(line) = 'Object'${limit === undefined ? '' : ` LIMIT ${limit} SETTINGS max_threads = 1, input_format_parallel_parsing = 0`})`,
+      `(SELECT line FROM (${lines(files, compression)}) WHERE ${OBJECT_LINE}${limit === undefined ? '' : ` LIMIT ${limit} SETTINGS max_threads = 1, input_format_parallel_parsing = 0`})`,
     // Each member's raw text (`''` when missing, which JSONType reads as 'Null'); the line itself is renamed
     // so that a member named `line` does not shadow it. A line that is not a JSON object is a row without members.
     memberColumns: (files, members) =>
@@ -221,7 +227,7 @@ export const CLICKHOUSE: Dialect = {
     linePositions: (files) => {
       if (files.length !== 1 || /[*?{]/.test(files[0]!)) return undefined;
       const lines = `file(${string(files[0]!)}, 'LineAsString', 'line String')`;
-      const object = `isValidJSON(line) AND JSONType(line) = 'Object'`;
+      const object = OBJECT_LINE;
       return {
         from: `(SELECT line, _row_number AS rulekit_line FROM ${lines} WHERE ${object})`,
         // The places of the lines before the last example that are not objects (few), each example's count
