@@ -19,8 +19,7 @@ import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSumma
 import { addSettings, clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { takeRuleFigures } from './sql-summary.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, valueFlowColumn, rulesetSummarySql, type Dialect, type SourceSql } from '../sql/index.js';
-
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, valueFlowColumn, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -142,8 +141,9 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   // lineMembers, ClickHouse's lineValues), or JSON functions over the line.
   const keys = fields.map((f) => f.name);
   const typed = source.lineValues(line, keys);
-  const members = typed ? { items: typed.items } : source.lineMembers(line, keys);
-  const value = (i: number) => typed?.value(i) ?? dialect.json(...(members as ReturnType<SourceSql['lineMembers']>).member(i));
+  const byLine = typed ? undefined : source.lineMembers(line, keys);
+  const items = typed?.items ?? byLine!.items;
+  const value = (i: number) => typed?.value(i) ?? dialect.json(...byLine!.member(i));
   // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
   // computes a repeated expression inside CASE again: four reads of the member a field, in DuckDB).
   const number = (f: FieldDef) => id(`${f.name} number`);
@@ -168,7 +168,7 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   // told by its bytes is read through objectLines, which the compression is given to.
   const positions = options.linePositions && !compression ? source.linePositions(files) : undefined;
   const objects = positions?.from ?? source.objectLines(files, undefined, compression);
-  const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
+  const withMembers = items.length ? `(SELECT *, ${items.join(', ')} FROM ${objects}) AS members` : objects;
   const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   const storedOrder = (): Pick<FlowSource, 'unnumbered' | 'byHash'> => {
     const column = 'rulekit_line_hash';
