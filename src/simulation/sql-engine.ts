@@ -16,10 +16,10 @@ import { suggest } from '../diagnostics/index.js';
 import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
-import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { addSettings, clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { takeRuleFigures } from './sql-summary.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, valueFlowColumn, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -137,34 +137,38 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
   const line = source.lineColumn;
   const compression = await ndjsonCompression(files);
-  // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
-  const members = source.lineMembers(line, fields.map((f) => f.name));
+  // Each member read where the dialect reads it best: one parse a line for all of them (DuckDB's
+  // lineMembers, ClickHouse's lineValues), or JSON functions over the line.
+  const keys = fields.map((f) => f.name);
+  const typed = source.lineValues(line, keys);
+  const byLine = typed ? undefined : source.lineMembers(line, keys);
+  const items = typed?.items ?? byLine!.items;
+  const value = (i: number) => typed?.value(i) ?? dialect.json(...byLine!.member(i));
   // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
   // computes a repeated expression inside CASE again: four reads of the member a field, in DuckDB).
   const number = (f: FieldDef) => id(`${f.name} number`);
   const numbers = fields.flatMap((f, i) => {
     if (f.type !== 'Int') return [];
-    const x = dialect.json(...members.member(i));
+    const x = value(i);
     return [`${dialect.nullUnless(x.isNumber, x.num)} AS ${number(f)}`];
   });
   const cols = fields.map((f, i) => {
-    const [col, key] = members.member(i);
     if (f.type === 'Int') {
       const [lo, hi] = f.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
       const n = number(f);
       return `${dialect.nullUnless(`${n} = floor(${n}) AND ${n} BETWEEN ${lo} AND ${hi}`, dialect.toInt64(n))} AS ${id(f.name)}`;
     }
-    if (f.type !== 'Ip') return jsonFlowColumn(dialect, f, col, key ?? null);
-    const x = dialect.json(col, key);
+    const x = value(i);
+    if (f.type !== 'Ip') return valueFlowColumn(dialect, f, x);
     return `${dialect.nullUnless(x.isString, x.text)} AS ${named(f)}`;
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
-  const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
+  const present = fields.map((f, i) => `${value(i).has} AS p${i}`);
   // Numbered by the line's place where the engine gives it (every thread reads), else in read order; gzip
   // told by its bytes is read through objectLines, which the compression is given to.
   const positions = options.linePositions && !compression ? source.linePositions(files) : undefined;
   const objects = positions?.from ?? source.objectLines(files, undefined, compression);
-  const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
+  const withMembers = items.length ? `(SELECT *, ${items.join(', ')} FROM ${objects}) AS members` : objects;
   const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   const storedOrder = (): Pick<FlowSource, 'unnumbered' | 'byHash'> => {
     const column = 'rulekit_line_hash';
@@ -177,7 +181,7 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   return {
     invalid: invalidValues(fields, dialect),
     from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
-    settings: positions ? '' : source.readInOrder('lines'),
+    settings: addSettings(positions ? '' : source.readInOrder('lines'), typed?.settings ?? []),
     ipKeys,
     ...(positions ? { positional: true, readBack: positions.readBack } : source.readOrderTable('') ? storedOrder() : {}),
   };

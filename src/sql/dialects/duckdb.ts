@@ -211,5 +211,7 @@ export const DUCKDB: Dialect = {
     // Addresses are text here (no inet extension): no column holds an address type.
     nativeIpText: () => undefined,
     lineMembers: (col, keys) => ({ items: keys.length ? [`json_extract(${col}, [${keys.map(memberPath).join(', ')}]) AS rulekit_members`] : [], member: (i) => [`rulekit_members[${i + 1}]`] }),
+    // json_extract of every member (lineMembers) is one parse already.
+    lineValues: () => undefined,
   },
 };
