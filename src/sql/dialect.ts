@@ -144,9 +144,10 @@ export interface SourceSql {
    * a `null` member from a missing one. A file the engine refuses so makes the query fail; the caller then
    * reads whole lines. `from` follows `FROM` (only `) AS name` may follow it); `member(key)` is the
    * member's value (NULL when missing or `null`), read with {@link Dialect.json} without a key; `text` and
-   * `hash` stand for {@link lineText} and {@link lineHash}.
+   * `hash` stand for {@link lineText} and {@link lineHash}; `names` is a select item of the member names,
+   * one a row (as {@link Dialect.jsonKeys}).
    */
-  memberMaps(files: readonly string[], compression?: 'gzip'): { from: string; member: (key: string) => string; has: (key: string) => string; text: string; hash: string } | undefined;
+  memberMaps(files: readonly string[], compression?: 'gzip'): { from: string; member: (key: string) => string; has: (key: string) => string; text: string; hash: string; names: string } | undefined;
 }
 
 /** One SQL engine's dialect. */

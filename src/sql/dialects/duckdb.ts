@@ -233,6 +233,7 @@ export const DUCKDB: Dialect = {
       // The map written back as minified JSON: the members in the line's order, as read_ndjson_objects prints them.
       text: 'CAST(to_json(json) AS VARCHAR)',
       hash: 'hash(json)',
+      names: 'unnest(map_keys(json))',
     }),
     lineMembers: (col, keys) => ({ items: keys.length ? [`json_extract(${col}, [${keys.map(memberPath).join(', ')}]) AS rulekit_members`] : [], member: (i) => [`rulekit_members[${i + 1}]`] }),
   },
