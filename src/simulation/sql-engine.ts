@@ -216,13 +216,8 @@ async function sourceNames(run: Runner, dialect: Dialect, files: readonly string
     return { names: described.map((r) => String(r['name'])), members: false };
   }
   if (files.every(isParquet)) return { names: [...(await parquetColumns(run, dialect, files))], members: false };
-  const compression = await ndjsonCompression(files);
-  const lines = `SELECT DISTINCT ${dialect.jsonKeys(dialect.source.lineColumn)} AS k FROM ${dialect.source.objectLines(files, KEY_SAMPLE_ROWS, compression)}`;
-  // The same lines' names from their maps where the dialect reads lines so (no second parse of each line).
-  const maps = dialect.source.memberMaps(files, compression);
-  let rows: Record<string, unknown>[] | undefined;
-  if (maps) rows = await run.rows(`SELECT DISTINCT ${maps.names} AS k FROM (SELECT * FROM ${maps.from} LIMIT ${KEY_SAMPLE_ROWS}) AS sample`).catch(() => undefined);
-  return { names: (rows ?? (await run.rows(lines))).map((r) => String(r['k'])), members: true };
+  const sql = `SELECT DISTINCT ${dialect.jsonKeys(dialect.source.lineColumn)} AS k FROM ${dialect.source.objectLines(files, KEY_SAMPLE_ROWS, await ndjsonCompression(files))}`;
+  return { names: (await run.rows(sql)).map((r) => String(r['k'])), members: true };
 }
 
 /**
