@@ -145,6 +145,17 @@ export interface SourceSql {
    * reading (DuckDB).
    */
   lineValues(col: string, keys: readonly string[]): { items: string[]; value: (i: number) => JsonValueSql; settings: readonly string[] } | undefined;
+  /**
+   * NDJSON packet objects read with one map a line, member name to the member's value as JSON, where the
+   * engine reads them so faster than {@link objectLines} + {@link lineMembers} (`undefined`: it does not). The
+   * same lines are rows (blank lines, other JSON values and text that is not JSON are not), the same member
+   * of a key given twice is read (the first), and a JSON `null` is a key whose value is NULL, so `has` tells
+   * a `null` member from a missing one. A line the engine cannot read so makes the query fail; the caller
+   * then reads whole lines. `from` follows `FROM` (only `) AS name` may follow it); `member(key)` is the
+   * member's value (NULL when missing or `null`), read with {@link Dialect.json} without a key; `text` and
+   * `hash` stand for {@link lineText} and {@link lineHash}.
+   */
+  memberMaps(files: readonly string[], compression?: 'gzip'): { from: string; member: (key: string) => string; has: (key: string) => string; text: string; hash: string } | undefined;
 }
 
 /** One SQL engine's dialect. */
