@@ -148,9 +148,9 @@ export async function run(): Promise<void> {
   const at = (c: Command) => stats[commands.indexOf(c)]!;
   const cpu = (c: Command) => at(c).last.cpuS;
   const before = (p: (typeof pairs)[number]) => (p.before ? [at(p.before).q1 / 1000, ratio(at(p.before).q1, at(p.hand).q1)] : []);
-  printTable(`rulekit simulate --engine beside a hand-written query: ${specs.length} rules, ${ROWS} flow rows, whole processes`, ['engine, file', 'hand s', 'rulekit s', 'rulekit / hand', ...(BEFORE_CLI ? ['before s', 'before / hand'] : []), 'CPU s (hand, rulekit)', 'MB/s (rulekit)', 'peak RSS MB (hand, rulekit)'], pairs.map((p) => [
+  printTable(`rulekit simulate --engine beside a hand-written query: ${specs.length} rules, ${ROWS} flow rows, whole processes`, ['engine, file', 'hand s', 'rulekit s', 'rulekit / hand', ...(BEFORE_CLI ? ['before s', 'before / hand'] : []), `CPU s (hand, rulekit${BEFORE_CLI ? ', before' : ''})`, 'MB/s (rulekit)', 'peak RSS MB (hand, rulekit)'], pairs.map((p) => [
     p.what, at(p.hand).q1 / 1000, at(p.rulekit).q1 / 1000, ratio(at(p.rulekit).q1, at(p.hand).q1), ...before(p),
-    [p.hand, p.rulekit].map((c) => (cpu(c) === undefined ? '–' : fmt(cpu(c)!))).join(', '),
+    [p.hand, p.rulekit, ...(p.before ? [p.before] : [])].map((c) => (cpu(c) === undefined ? '–' : fmt(cpu(c)!))).join(', '),
     fmt(p.bytes / 1e6 / (at(p.rulekit).q1 / 1000)),
     [p.hand, p.rulekit].map((c) => (at(c).last.peakMB === undefined ? '–' : fmt(at(c).last.peakMB!))).join(', '),
   ]), [

@@ -337,17 +337,19 @@ await build({
   define: { LIBRARY_SCRIPT: JSON.stringify({ file: basename(libraryFile.path), hash: scriptHash(libraryFile.contents) }) },
 });
 
-// Each entry point's names, from an ES build of the same entries (not written: its metafile lists them).
+// The library for the rest (browsers, and bundlers, which follow imports rather than the file library.cjs
+// that load-library.js reads at run time: esbuild, webpack, Rollup and Vite match the export map's `module`
+// condition, Node does not): ES modules in which no file is loaded by require(), the deferred modules
+// inside. The Node-only entry points are here too, for bundlers building for Node, in chunks of their own:
+// one build of every entry point, so that a class is one class across them. Its metafile lists each entry
+// point's names for the Node stubs below.
 const exportsOf = await build({
   ...library,
-  minify: false,
-  sourcemap: false,
   entryPoints: LIBRARY_ENTRIES,
-  outdir: 'dist/bundle',
-  platform: 'node',
-  external: [...library.external, 're2js'],
-  plugins: [deferred('node')],
-  write: false,
+  outdir: 'dist/bundle/portable',
+  platform: 'neutral',
+  conditions: ['import', 'module', 'default'],
+  plugins: [deferred('portable')],
   metafile: true,
 });
 const wrapped = new Set();
@@ -367,16 +369,6 @@ for (const [out, meta] of Object.entries(exportsOf.metafile.outputs)) {
   wrapped.add(name);
 }
 for (const name of Object.keys(LIBRARY_ENTRIES)) if (!wrapped.has(name)) throw new Error(`no entry module written for ${name}`);
-
-// The library for the rest (browsers, bundlers, workers): no file is loaded by require() there.
-await build({
-  ...library,
-  entryPoints: PORTABLE_ENTRIES,
-  outdir: 'dist/bundle/portable',
-  platform: 'neutral',
-  conditions: ['import', 'module', 'default'],
-  plugins: [deferred('portable')],
-});
 
 // The files the Node builds' deferred getters require().
 for (const lazy of LAZY) {

@@ -13,7 +13,7 @@ import { compileRuleset } from '../engine/index.js';
 import type { Rule } from '../ruleset/index.js';
 import { DiffCounter, diffCountsSql, LogFilterDiffCounter, logFilterDiffCountsSql, type LogFilterCounts, type LogFilterDiff, type RulesetDiff, type TrafficDiff } from '../diff/index.js';
 import { dialectOf, type Dialect } from '../sql/index.js';
-import { flowSource } from './sql-engine.js';
+import { flowSource, type FlowSource } from './sql-engine.js';
 import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner } from './sql-runner.js';
 import { rowObject } from './parquet-rows.js';
 import { ndjsonCompression } from './engine-compression.js';
@@ -91,9 +91,23 @@ export async function countDiffOnEngine(oldRuleset: { rules: readonly Rule[]; ph
     const probe = diffCountsSql(oldRuleset, newRuleset, counter.diff, '(SELECT 1) AS flows', { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
     if (!probe.sql) return { ok: false, diagnostics: probe.diagnostics };
     for (const f of probe.fields) read.add(f);
-    const { from, settings } = await flowSource(run, dialect, files, read, server !== undefined);
-    const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
-    const grouped = groups(await run.rows(withQueryRoom(query.sql!, settings, dialect)));
+    const open = (wholeLines: boolean) => flowSource(run, dialect, files, read, server !== undefined, { wholeLines });
+    const countsOver = async ({ from, settings }: FlowSource) => {
+      const query = diffCountsSql(oldRuleset, newRuleset, counter.diff, from(false), { dialect: options.engine, lists, serviceToken: options.serviceToken, examples: options.examples });
+      return { query, grouped: groups(await run.rows(withQueryRoom(query.sql!, settings, dialect))) };
+    };
+    let flows = await open(false);
+    let counted: Awaited<ReturnType<typeof countsOver>>;
+    try {
+      counted = await countsOver(flows);
+    } catch (e) {
+      if (!flows.memberMaps) throw e;
+      // The engine refused the files read as one map a line: whole lines, as the other path reads them.
+      flows = await open(true);
+      counted = await countsOver(flows);
+    }
+    const { query, grouped } = counted;
+    const { from, settings } = flows;
     const changed = grouped.filter((g) => counter.changes(Number(g.row['od']), Number(g.row['nd'])));
     const packets = await readBack(run, dialect, from(true), 'packet', [...new Set(changed.flatMap((g) => g.ex))], settings);
     for (const g of grouped) {

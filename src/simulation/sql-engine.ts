@@ -16,10 +16,10 @@ import { suggest } from '../diagnostics/index.js';
 import { httpPhaseRefusal, isHttpRuleset, rulesetDiagnostic, rulesetProblems, type Ruleset } from '../ruleset/index.js';
 import { simulateRequestsOnEngine } from './sql-requests.js';
 import { checkPacketValues, compileRuleset, readsGeoFields, type SimulationSummary } from '../engine/index.js';
-import { clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
+import { addSettings, clickHouseTable, openClickHouseServer, openEngine, withQueryRoom, type SqlEngineName, type SqlRunner as Runner } from './sql-runner.js';
 import { takeRuleFigures } from './sql-summary.js';
 import { ndjsonCompression } from './engine-compression.js';
-import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, rulesetSummarySql, type Dialect } from '../sql/index.js';
+import { checkedFlowColumn, dialectOf, flowFields, ipTextColumn, jsonFlowColumn, keyedAddresses, valueFlowColumn, rulesetSummarySql, type Dialect } from '../sql/index.js';
 
 /** Options of {@link simulateOnEngine}. */
 export interface EngineSimulationOptions {
@@ -82,6 +82,11 @@ export interface FlowSource {
    * their lines' hashes, with no scan numbering the lines in order.
    */
   byHash?: { column: string; lines: (hashes: readonly string[]) => string };
+  /**
+   * NDJSON read as one map a line (the dialect's `memberMaps`): a file the engine refuses so is read again
+   * as whole lines (`wholeLines` of {@link flowSource}).
+   */
+  memberMaps?: boolean;
 }
 
 /**
@@ -91,7 +96,7 @@ export interface FlowSource {
  * (single-threaded reading where the engine would otherwise number blocks as they finish: the dialect's
  * `readInOrder` settings).
  */
-export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean, options: { linePositions?: boolean } = {}): Promise<FlowSource> {
+export async function flowSource(run: Runner, dialect: Dialect, files: readonly string[], read: ReadonlySet<string>, table: boolean, options: { linePositions?: boolean; wholeLines?: boolean } = {}): Promise<FlowSource> {
   // Only the fields the rules read: each column of NDJSON is a JSON lookup per row.
   const fields = flowFields(undefined, { aliases: true }).filter((f) => read.has(f.name));
   const { source } = dialect;
@@ -137,49 +142,61 @@ export async function flowSource(run: Runner, dialect: Dialect, files: readonly 
   if (files.some(isParquet)) throw new Error('give flows as NDJSON or as Parquet, not both in one run');
   const line = source.lineColumn;
   const compression = await ndjsonCompression(files);
-  // Each member read where the dialect reads it best (one parse a line for all of them in DuckDB).
-  const members = source.lineMembers(line, fields.map((f) => f.name));
+  // Numbered by the line's place where the engine gives it (every thread reads), else in read order; gzip
+  // told by its bytes is read through objectLines, which the compression is given to.
+  const positions = options.linePositions && !compression ? source.linePositions(files) : undefined;
+  // Each member read where the dialect reads it best: one map a line where the engine reads lines so
+  // (DuckDB's memberMaps), one parse a line for all of them (ClickHouse's lineValues), else JSON functions
+  // over the line (DuckDB's whole-line path: lineMembers).
+  const keys = fields.map((f) => f.name);
+  const maps = positions || options.wholeLines ? undefined : source.memberMaps(files, compression);
+  const memberColumn = (i: number) => id(`rulekit_member ${i}`);
+  const typed = maps ? undefined : source.lineValues(line, keys);
+  const byLine = maps
+    ? { items: keys.map((k, i) => `${maps.member(k)} AS ${memberColumn(i)}`), member: (i: number): [string, string?] => [memberColumn(i)] }
+    : typed ? undefined : source.lineMembers(line, keys);
+  const items = typed?.items ?? byLine!.items;
+  const value = (i: number) => typed?.value(i) ?? dialect.json(...byLine!.member(i));
+  const lineText = maps?.text ?? source.lineText;
+  const lineHash = maps?.hash ?? source.lineHash;
   // An Int member's number is read once, a level below the tests of its range and wholeness (an engine
   // computes a repeated expression inside CASE again: four reads of the member a field, in DuckDB).
   const number = (f: FieldDef) => id(`${f.name} number`);
   const numbers = fields.flatMap((f, i) => {
     if (f.type !== 'Int') return [];
-    const x = dialect.json(...members.member(i));
+    const x = value(i);
     return [`${dialect.nullUnless(x.isNumber, x.num)} AS ${number(f)}`];
   });
   const cols = fields.map((f, i) => {
-    const [col, key] = members.member(i);
     if (f.type === 'Int') {
       const [lo, hi] = f.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
       const n = number(f);
       return `${dialect.nullUnless(`${n} = floor(${n}) AND ${n} BETWEEN ${lo} AND ${hi}`, dialect.toInt64(n))} AS ${id(f.name)}`;
     }
-    if (f.type !== 'Ip') return jsonFlowColumn(dialect, f, col, key ?? null);
-    const x = dialect.json(col, key);
+    const x = value(i);
+    if (f.type !== 'Ip') return valueFlowColumn(dialect, f, x);
     return `${dialect.nullUnless(x.isString, x.text)} AS ${named(f)}`;
   });
   // Whether the line has the member (JSON null included, as the simulator warns of a null too).
-  const present = fields.map((f, i) => `${dialect.json(...members.member(i)).has} AS p${i}`);
-  // Numbered by the line's place where the engine gives it (every thread reads), else in read order; gzip
-  // told by its bytes is read through objectLines, which the compression is given to.
-  const positions = options.linePositions && !compression ? source.linePositions(files) : undefined;
-  const objects = positions?.from ?? source.objectLines(files, undefined, compression);
-  const withMembers = members.items.length ? `(SELECT *, ${members.items.join(', ')} FROM ${objects}) AS members` : objects;
+  const present = fields.map((f, i) => `${maps ? maps.has(f.name) : value(i).has} AS p${i}`);
+  const objects = positions?.from ?? maps?.from ?? source.objectLines(files, undefined, compression);
+  const withMembers = items.length ? `(SELECT *, ${items.join(', ')} FROM ${objects}) AS members` : objects;
   const lines = numbers.length ? `(SELECT *, ${numbers.join(', ')} FROM ${withMembers}) AS lines` : withMembers;
   const storedOrder = (): Pick<FlowSource, 'unnumbered' | 'byHash'> => {
     const column = 'rulekit_line_hash';
-    const hashed = `(SELECT ${source.lineHash} AS h, ${source.lineText} AS packet FROM ${objects}) AS hashed`;
+    const hashed = `(SELECT ${lineHash} AS h, ${lineText} AS packet FROM ${objects}) AS hashed`;
     return {
-      unnumbered: numbered(undefined, [...cols, ...present, `${source.lineHash} AS ${id(column)}`], lines, null),
+      unnumbered: numbered(undefined, [...cols, ...present, `${lineHash} AS ${id(column)}`], lines, null),
       byHash: { column, lines: (hashes) => `SELECT h, packet FROM ${hashed} WHERE h IN (${hashes.join(', ')})` },
     };
   };
   return {
     invalid: invalidValues(fields, dialect),
-    from: (packet) => numbered(packet ? source.lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
-    settings: positions ? '' : source.readInOrder('lines'),
+    from: (packet) => numbered(packet ? lineText : undefined, [...cols, ...present], lines, positions ? 'rulekit_line' : source.rowNumber),
+    settings: addSettings(positions ? '' : source.readInOrder('lines'), typed?.settings ?? []),
     ipKeys,
     ...(positions ? { positional: true, readBack: positions.readBack } : source.readOrderTable('') ? storedOrder() : {}),
+    ...(maps ? { memberMaps: true } : {}),
   };
 }
 
@@ -294,20 +311,35 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
   }
   const run = options.clickhouseUrl !== undefined ? await openClickHouseServer(options.clickhouseUrl) : await openEngine(options.engine);
   try {
-    const { from, settings, ipKeys, invalid = [], positional, readBack, unnumbered, byHash } = await flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true });
+    const open = (wholeLines: boolean) => flowSource(run, dialect, files, compiled.fields, options.clickhouseUrl !== undefined, { linePositions: true, wholeLines });
+    let flows = await open(false);
     diagnostics.push(...unknownNames(await sourceNames(run, dialect, files, options.clickhouseUrl !== undefined)));
-    const sqlOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) };
-    const query = rulesetSummarySql(body, unnumbered ?? from(false), unnumbered === undefined ? sqlOptions : { ...sqlOptions, rowNumber: null, carry: byHash ? [byHash.column] : [] });
+    const summaryQuery = ({ from, ipKeys, invalid = [], unnumbered, byHash }: FlowSource) => {
+      const sqlOptions = { dialect: options.engine, lists, serviceToken: options.serviceToken, examplesPerRule: examples, aliasColumns: true, ipKeys, evaluation: options.evaluation, counts: invalid.map((x) => x.cond) };
+      return rulesetSummarySql(body, unnumbered ?? from(false), unnumbered === undefined ? sqlOptions : { ...sqlOptions, rowNumber: null, carry: byHash ? [byHash.column] : [] });
+    };
+    let query = summaryQuery(flows);
     const refused = query.diagnostics.filter((d) => d.code.startsWith('sql-'));
     if (!query.sql) return { ok: false, summary: compiled.summary(), diagnostics: [...diagnostics, ...refused] };
     const eager = options.evaluation === 'lazy' ? [] : dialect.eagerSettings;
     // Where rows would be numbered as read (row_number, which keeps the whole per-row work — members,
     // address keys, every rule — on one thread), they are decided on every thread into a table that keeps
     // read order and numbered by their place there.
-    const stored = unnumbered === undefined ? undefined : dialect.source.readOrderTable('rulekit_decided')!;
-    if (stored) await run.rows(stored.create(withQueryRoom(query.steps!.rows, settings, dialect, eager)));
+    const stored = flows.unnumbered === undefined ? undefined : dialect.source.readOrderTable('rulekit_decided')!;
+    if (stored) {
+      try {
+        await run.rows(stored.create(withQueryRoom(query.steps!.rows, flows.settings, dialect, eager)));
+      } catch (e) {
+        if (!flows.memberMaps) throw e;
+        // The engine refused the files read as one map a line: whole lines, as the other path reads them.
+        flows = await open(true);
+        query = summaryQuery(flows);
+        await run.rows(stored.create(withQueryRoom(query.steps!.rows, flows.settings, dialect, eager)));
+      }
+    }
+    const { from, settings, invalid = [], positional, readBack, byHash } = flows;
     try {
-      const [row] = await run.rows(stored ? query.steps!.fold(stored.numbered) : withQueryRoom(query.sql, settings, dialect, eager));
+      const [row] = await run.rows(stored ? query.steps!.fold(stored.numbered) : withQueryRoom(query.sql!, settings, dialect, eager));
       const summary = compiled.summary();
       const n = (k: string) => Number(row?.[k] ?? 0);
       summary.packets = n('packets');
@@ -342,7 +374,7 @@ export async function simulateOnEngine(rulesetText: string, files: readonly stri
           summary.rules[index]!.examples = rns.map((i) => ({ index: packetNumber.get(i)!, packet: checkPacketValues(byNumber.get(i) ?? {}, compiled.fields, { text: '', pointer: '' }, scratch) }));
         }
       }
-      return { ok: true, summary, diagnostics, sql: query.sql };
+      return { ok: true, summary, diagnostics, sql: query.sql! };
     } finally {
       if (stored) await run.rows(stored.drop);
     }

@@ -155,9 +155,29 @@ export interface SourceSql {
    * select items computed once a row beside the line (`items`), and the column and key that then read
    * member `i` (`member(i)`). DuckDB extracts every member with one parse of the line (each JSON function
    * call would parse the whole line again; a member the line lacks is NULL, a JSON null stays `null`);
-   * ClickHouse reads the line itself, its JSON functions being fast on whole lines.
+   * ClickHouse reads the line itself (flows read {@link lineValues} instead).
    */
   lineMembers(col: string, keys: readonly string[]): { items: string[]; member: (i: number) => [col: string, key?: string] };
+  /**
+   * Where the engine reads every member of the JSON object in the line column `col` with one parse into
+   * values that keep their JSON type: select items computed once a row beside the line (`items`), each
+   * member's reading (`value(i)`, as {@link Dialect.json} reads a member: a key given twice read at its
+   * last value, as `JSON.parse` keeps it) and the query settings the reading needs (`settings`, items of
+   * the `SETTINGS` clause of every query over them). `undefined` where {@link lineMembers} is the better
+   * reading (DuckDB).
+   */
+  lineValues(col: string, keys: readonly string[]): { items: string[]; value: (i: number) => JsonValueSql; settings: readonly string[] } | undefined;
+  /**
+   * NDJSON packet objects read with one map a line, member name to the member's value as JSON, where the
+   * engine reads them so faster than {@link objectLines} + {@link lineMembers} (`undefined`: it does not). The
+   * same lines are rows (blank lines, other JSON values and text that is not JSON are not), the same member
+   * of a key given twice is read (the first), and a JSON `null` is a key whose value is NULL, so `has` tells
+   * a `null` member from a missing one. A line the engine cannot read so makes the query fail; the caller
+   * then reads whole lines. `from` follows `FROM` (only `) AS name` may follow it); `member(key)` is the
+   * member's value (NULL when missing or `null`), read with {@link Dialect.json} without a key; `text` and
+   * `hash` stand for {@link lineText} and {@link lineHash}.
+   */
+  memberMaps(files: readonly string[], compression?: 'gzip'): { from: string; member: (key: string) => string; has: (key: string) => string; text: string; hash: string } | undefined;
 }
 
 /** One SQL engine's dialect. */

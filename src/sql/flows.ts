@@ -39,6 +39,11 @@ export function jsonFlowColumn(d: Dialect, f: FieldDef, json: string, key: strin
   return `${d.nullUnless(...jsonValueOf(d, f, d.json(json, key ?? undefined)))} AS ${d.identifier(f.name)}`;
 }
 
+/** {@link jsonFlowColumn} over a member already read (a dialect's `lineValues`). */
+export function valueFlowColumn(d: Dialect, f: FieldDef, x: JsonValueSql): string {
+  return `${d.nullUnless(...jsonValueOf(d, f, x))} AS ${d.identifier(f.name)}`;
+}
+
 /** The condition under which the simulator takes a member's JSON value for the field, and the value then. */
 function jsonValueOf(d: Dialect, f: FieldDef, x: JsonValueSql): [cond: string, value: string] {
   switch (f.type) {

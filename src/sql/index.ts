@@ -7,7 +7,7 @@ export { toSql, type ToSqlOptions, type ToSqlResult } from './to-sql.js';
 export { logFilterToSql, type LogFilterSqlOptions, type SqlResult } from './logfilter.js';
 export { expressionToSql, type ExpressionSqlOptions } from './expression.js';
 export { rulesetToSql, rulesetSummarySql, summaryRuleFigures, type SummaryRuleFigures, type RulesetSqlOptions, type RulesetSqlResult, type RuleSql, type SummarySql, type SummarySqlOptions } from './ruleset.js';
-export { flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked, jsonFlowColumn, checkedFlowColumn, ipTextColumn, keyedAddresses } from './flows.js';
+export { flowFields, flowColumnType, flowColumnFromJson, flowColumnChecked, jsonFlowColumn, valueFlowColumn, checkedFlowColumn, ipTextColumn, keyedAddresses } from './flows.js';
 export { IPV4_PATTERN, IPV6_PATTERN } from './ip.js';
 export { sqlString, sqlIdentifier, sqlInt, jsonMemberPath, hasLoneSurrogate, sqlDouble } from './quote.js';
 export { SQL_DIALECTS, DIALECTS, dialectOf, type SqlDialect } from './dialects/index.js';

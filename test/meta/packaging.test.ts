@@ -1,7 +1,8 @@
 /** The package as a consumer loads it (the built dist/; npm test builds first). */
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { build } from 'esbuild';
@@ -24,15 +25,18 @@ describe('packaging', () => {
     for (const [path, entry] of Object.entries(pkg.exports)) {
       if (typeof entry === 'string') continue;
       expect(entry, path).toMatchObject({ import: entry['default'], require: entry['default'] });
-      // Conditions are matched in order: `node` before the others, or Node would take the portable build.
+      // Conditions are matched in order: bundlers (which match `module`, as Node does not) take the
+      // portable ES build, which they can follow; then `node` before the others, or Node would take it too.
       const conditions = Object.keys(entry).filter((c) => c !== 'types');
+      const name = /^\.\/dist\/bundle\/portable\/([a-z]+)\.js$/.exec(entry['module'] ?? '')?.[1];
+      expect(conditions[0], path).toBe('module');
+      expect(name, path).toBeDefined();
       if (entry['node'] === undefined) {
-        expect(entry['default'], path).toMatch(/^\.\/dist\/bundle\/[a-z]+\.js$/);
+        expect(entry['default'], path).toBe(`./dist/bundle/${name}.js`);
         continue;
       }
-      expect(conditions[0], path).toBe('node');
-      const name = /^\.\/dist\/bundle\/([a-z]+)\.js$/.exec(entry['node'])?.[1];
-      expect(name, path).toBeDefined();
+      expect(conditions[1], path).toBe('node');
+      expect(entry['node'], path).toBe(`./dist/bundle/${name}.js`);
       expect(entry['default'], path).toBe(`./dist/bundle/portable/${name}.js`);
     }
   });
@@ -54,6 +58,29 @@ describe('packaging', () => {
     expect((out['errors'] as string[]).length).toBeGreaterThan(0);
     const files = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] }).files;
     expect(files).toEqual(expect.arrayContaining(['dist/bundle/lazy/*.cjs', 'dist/bundle/portable/*.js']));
+  });
+  it('a bundler building for Node follows the library: the bundle runs from another directory', async () => {
+    // Node's own entry points read dist/bundle/library.cjs at run time, a file a bundle does not carry.
+    const dir = mkdtempSync(join(tmpdir(), 'rulekit-bundled-'));
+    try {
+      mkdirSync(join(dir, 'node_modules'));
+      symlinkSync(ROOT, join(dir, 'node_modules', 'rulekit'));
+      writeFileSync(join(dir, 'app.mjs'), [
+        "import { compileExpression, IpSet } from 'rulekit';",
+        "import { runSimulation } from 'rulekit/node';",
+        "import * as logpush from 'rulekit/logpush';",
+        "const c = compileExpression('http.host matches \"^a\" and ip.src in {2001:db8::/32}', { scheme: (await import('rulekit')).HTTP_SCHEME });",
+        "console.log(JSON.stringify({ match: c.matcher({ 'http.host': 'ab', 'ip.src': '2001:db8::1' }), simulate: typeof runSimulation, ipset: typeof IpSet, logpush: typeof logpush.checkLogFilter }));",
+      ].join('\n'));
+      const out = join(dir, 'out', 'app.mjs');
+      await build({ entryPoints: [join(dir, 'app.mjs')], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent', external: ['@duckdb/*', 'chdb', 'better-sqlite3', 'pg', 'fastify', '@fastify/*', 'mmdb-lib'] });
+      rmSync(join(dir, 'node_modules'), { recursive: true });
+      const r = spawnSync(process.execPath, [out], { cwd: join(dir, 'out'), encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual({ match: true, simulate: 'function', ipset: 'function', logpush: 'function' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('the portable build runs without Node: bundled for a browser it pulls in no built-in, and works in a bare V8 context', async () => {
     const r = await build({ entryPoints: [join(ROOT, 'dist/bundle/portable/index.js')], bundle: true, platform: 'browser', format: 'iife', globalName: 'rulekit', write: false, metafile: true, logLevel: 'silent' });

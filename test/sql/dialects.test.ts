@@ -38,7 +38,7 @@ const OPTIONAL_MEMBERS: readonly (keyof Dialect)[] = ['canonicalJson'];
 const CANONICAL_MEMBERS = { present: 'string', text: 'string', stringJson: 'function', num: 'string', stringTest: 'function' } as const satisfies Record<keyof CanonicalJsonSql, Kind>;
 const SOURCE_MEMBERS = {
   lineColumn: 'string', lineText: 'string', lineHash: 'string', objectLines: 'function', memberColumns: 'function', columnJson: 'function', parquet: 'function', parquetPositions: 'function', linePositions: 'function', describeParquet: 'function', rowJson: 'function',
-  rowNumber: 'string', readInOrder: 'function', readOrderTable: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function',
+  rowNumber: 'string', readInOrder: 'function', readOrderTable: 'function', keepNumbering: 'function', nativeIpText: 'function', lineMembers: 'function', lineValues: 'function', memberMaps: 'function',
 } as const satisfies Record<keyof SourceSql, Kind>;
 const JSON_MEMBERS = {
   isString: 'string', isNumber: 'string', isBool: 'string', isArray: 'string', present: 'string', has: 'string', text: 'string', num: 'string',

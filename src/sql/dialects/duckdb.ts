@@ -9,7 +9,7 @@
  */
 import type { IpAddress, IpRange } from '../../net/index.js';
 import type { CanonicalJsonSql, Dialect, JsonValueSql } from '../dialect.js';
-import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, type IpKeySql, type IpSql } from '../ip.js';
+import { cachedArray, INLINE_RANGES, ipKey, IPV4_PATTERN, IPV6_PATTERN, v4Number, type IpKeySql, type IpSql } from '../ip.js';
 
 /**
  * A string literal: a quote is doubled, a backslash is an ordinary character. A NUL cannot appear inside a
@@ -129,25 +129,38 @@ function within(c: string, fam: 4 | 6, ranges: readonly IpRange[]): string | und
   return `list_transform([${key(c, fam)}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
 }
 
+/** The IPv4 address of text `t` as one number (BIGINT), NULL unless `t` is a dotted quad by the grammar. */
+const n4 = (t: string) =>
+  `CASE WHEN regexp_full_match(${t}, ${string(IPV4_PATTERN)}) THEN ${[1, 2, 3, 4].map((i) => `(CAST(split_part(${t}, '.', ${i}) AS BIGINT) << ${24 - 8 * (i - 1)})`).join(' | ')} END`;
+
+/** One family's test of a range list over its key (`lit` writes a range end as the key's literal). */
+function keyFamily(k: string, fam: 4 | 6, ranges: readonly IpRange[], lit: (a: IpAddress) => string): string | undefined {
+  const rs = ranges.filter((r) => r.first.family === fam);
+  if (!rs.length) return undefined;
+  if (rs.length <= INLINE_RANGES) return `(${rs.map((r) => `${k} BETWEEN ${lit(r.first)} AND ${lit(r.last)}`).join(' OR ')})`;
+  const array = cachedArray(ranges, `duckdb-keys${fam}`, () => `[${rs.map((r) => `[${lit(r.first)}, ${lit(r.last)}]`).join(', ')}]`);
+  return `list_transform([${k}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+}
+const lit4 = (a: IpAddress) => String(v4Number(a));
+const lit6 = (a: IpAddress) => string(ipKey(a));
+
 /**
- * One key a row for both families: the family tag keeps them apart in every comparison (a `4…` key is
- * never between two `6…` keys), so a range list of both families is one list of key pairs.
+ * Two keys a row, one a family: an IPv4 address as a number (no text to print: the key's cost was the
+ * printing), an IPv6 one as its tagged hex text (`6` + 32 digits, compared as strings, which orders them as
+ * numbers). Each is NULL for the other family's rows.
  */
 const keys: IpKeySql = {
-  // Text with a colon can only be IPv6, text without only IPv4: one family's grammar tried a row (CASE
-  // evaluates only the branch a row takes; COALESCE of both keys ran the long IPv6 pattern on every row).
-  // The column is named, not bound to a lambda's parameter: a lambda around the long IPv6 key made it
-  // three times as slow.
-  of: (c) => [`CASE WHEN contains(${c}, ':') THEN ${key6(c)} ELSE ${key4(c)} END`],
-  isAddress: ([k]) => `${k} IS NOT NULL`,
-  inRanges: ([k], ranges) => {
-    if (!ranges.length) return 'FALSE';
-    if (ranges.length <= INLINE_RANGES) return `(${ranges.map((r) => `${k} BETWEEN ${string(ipKey(r.first))} AND ${string(ipKey(r.last))}`).join(' OR ')})`;
-    const array = cachedArray(ranges, 'duckdb-keys', () => `[${ranges.map((r) => `[${string(ipKey(r.first))}, ${string(ipKey(r.last))}]`).join(', ')}]`);
-    return `list_transform([${k}], k -> len(list_filter(${array}, r -> k BETWEEN r[1] AND r[2])) > 0)[1]`;
+  // Text with a colon can only be IPv6, and CASE evaluates only the branch a row takes: the long IPv6
+  // pattern runs on IPv6 text alone. The column is named, not bound to a lambda's parameter: a lambda
+  // around the long IPv6 key made it three times as slow.
+  of: (c) => [n4(c), `CASE WHEN contains(${c}, ':') THEN ${key6(c)} END`],
+  isAddress: ([k4, k6]) => `(${k4} IS NOT NULL OR ${k6} IS NOT NULL)`,
+  // Each family's test is FALSE, not NULL, on the other family's rows: `!=` negates the whole.
+  inRanges: ([k4, k6], ranges) => {
+    const parts = [keyFamily(k4!, 4, ranges, lit4), keyFamily(k6!, 6, ranges, lit6)].filter((p): p is string => p !== undefined);
+    return parts.length ? `(${parts.map((p) => `COALESCE(${p}, FALSE)`).join(' OR ')})` : 'FALSE';
   },
-  // The tag first: an IPv6 key is above every IPv4 one.
-  compare: ([k], op, a) => `(starts_with(${k}, '${a.family}') AND ${k} ${op} ${string(ipKey(a))})`,
+  compare: ([k4, k6], op, a) => (a.family === 4 ? `${k4} ${op} ${lit4(a)}` : `${k6} ${op} ${lit6(a)}`),
 };
 
 const ip: IpSql = {
@@ -232,6 +245,20 @@ export const DUCKDB: Dialect = {
     keepNumbering: (relation) => relation,
     // Addresses are text here (no inet extension): no column holds an address type.
     nativeIpText: () => undefined,
+    // Each object line cast to one MAP: every member kept as JSON with one parse a line for all of them
+    // (json_extract of a list of paths costs more), a JSON null kept as a key with a NULL value. The line
+    // itself stays beside it: its text and hash are the whole-line reader's, so the example lines are read
+    // back with no map and as written (read_json's own MAP columns write numbers back as DuckDB prints
+    // them: -0 as 0, 2e1 as 20.0, and hashing a map costs more than hashing the line).
+    memberMaps: (files, compression) => ({
+      from: `(SELECT json, CAST(json AS MAP(VARCHAR, JSON)) AS rulekit_map FROM read_ndjson_objects(${fileList(files)}, ignore_errors = true${compression ? `, compression = ${string(compression)}` : ''}) WHERE json_type(json) = 'OBJECT') AS maps`,
+      member: (key) => `rulekit_map[${string(key)}]`,
+      has: (key) => `map_contains(rulekit_map, ${string(key)})`,
+      text: 'CAST(json AS VARCHAR)',
+      hash: 'hash(json)',
+    }),
     lineMembers: (col, keys) => ({ items: keys.length ? [`json_extract(${col}, [${keys.map(memberPath).join(', ')}]) AS rulekit_members`] : [], member: (i) => [`rulekit_members[${i + 1}]`] }),
+    // json_extract of every member (lineMembers) is one parse already.
+    lineValues: () => undefined,
   },
 };
