@@ -85,7 +85,8 @@ async function countedFiles(run: SqlRunner, dialect: Dialect, filter: LogFilter,
   const parquet = files.filter((f) => /\.parquet$/i.test(f));
   const fields = fieldsRead(filter.where);
   const write = (options: { columns?: Record<string, string>; jsonColumns?: true | Record<string, string> }) => {
-    const r = logFilterToSql(filter, { dialect: dialect.name as SqlDialect, scope, ...options });
+    // The member columns are read_json's and to_json's: text the engine wrote.
+    const r = logFilterToSql(filter, { dialect: dialect.name as SqlDialect, scope, engineWrittenJson: true, ...options });
     if (!r.sql) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
     return r.sql;
   };

@@ -269,11 +269,12 @@ export interface Dialect {
   /** The member `key` of the JSON object in `col`, or (no key) the JSON value `col` itself. */
   json(col: string, key?: string): JsonValueSql;
   /**
-   * A column holding one JSON value in the engine's canonical text (what {@link SourceSql.memberColumns}
-   * and {@link SourceSql.columnJson} write), read through that text; `undefined` where the engine has no
-   * such reading (member mode then tests the value with {@link json}).
+   * A column holding one JSON value read through its canonical text: the column's own text where the engine
+   * wrote it (`written`: what {@link SourceSql.memberColumns} and {@link SourceSql.columnJson} give), else
+   * the value written again; `undefined` where the engine has no such reading (member mode then tests the
+   * value with {@link json}).
    */
-  canonicalJson?(col: string): CanonicalJsonSql;
+  canonicalJson?(col: string, written: boolean): CanonicalJsonSql;
   /**
    * Whether the JSON object in `col` (its member `key`) has a member whose name, ASCII letters lower-cased,
    * is `name` (lower-case ASCII, which the dialect quotes).

@@ -19,8 +19,8 @@
  *   read as JSON and the others as typed columns (Parquet columns whose type is not the catalog's). Where
  *   the dialect reads a value's canonical text (`Dialect.canonicalJson`: DuckDB), a scalar clause compares
  *   that text instead — a string with the literal's text as the engine writes it, a number through a cast
- *   of its text — which holds only for values the engine wrote (`read_json`, `to_json`, `json()`), not
- *   for text cast to JSON as it is; arrays keep the JSON-type tests.
+ *   of its text — over the column's own text where the engine wrote it (`engineWrittenJson`), else over the
+ *   value written again (`json()`: text cast to JSON keeps its spelling); arrays keep the JSON-type tests.
  * @module
  */
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -43,11 +43,17 @@ export interface LogFilterSqlOptions {
   columns?: true | Readonly<Record<string, string>>;
   /**
    * Member mode: one column per field holding that member's JSON value alone (NULL, or for ClickHouse
-   * `''`, where the line lacks it), in DuckDB as DuckDB writes JSON (`read_json`'s JSON columns,
-   * `to_json`, `json()`: clauses compare its text, so a text merely cast to JSON keeps escapes they miss). `true` names each column by its field and reads every field so; an
+   * `''`, where the line lacks it). `true` names each column by its field and reads every field so; an
    * object maps the fields read so to their columns, the others being read as `columns` says.
    */
   jsonColumns?: true | Readonly<Record<string, string>>;
+  /**
+   * Member mode: the JSON columns hold text the engine wrote (DuckDB's `read_json` JSON columns, `to_json`,
+   * `json()`: one spelling per value), so clauses compare that text as it is. Without it, DuckDB writes
+   * each value again with `json()` first, which holds for any JSON text (`"G\u0045T"` is `"GET"`) at the
+   * cost of a parse.
+   */
+  engineWrittenJson?: boolean;
   /** Dataset of a filter given as text (default `http_requests`). */
   dataset?: string;
   /**
@@ -285,7 +291,7 @@ export function logFilterToSql(filter: string | LogFilter, options: LogFilterSql
   let access: (key: string, type: string, pointer: string) => Access | undefined;
   const members = options.jsonColumns;
   const memberColumn = (key: string) => (members === true ? key : members && Object.hasOwn(members, key) ? members[key]! : undefined);
-  const member = (col: string): Access => ({ ...dialect.json(col), canonical: dialect.canonicalJson?.(col) });
+  const member = (col: string): Access => ({ ...dialect.json(col), canonical: dialect.canonicalJson?.(col, options.engineWrittenJson === true) });
   if (members === true || (members && !options.columns)) {
     access = (key) => member(dialect.identifier(memberColumn(key) ?? key));
   } else if (options.columns) {
