@@ -39,3 +39,19 @@ export async function flowsToParquet(ndjson: string, parquet: string): Promise<v
   con.closeSync();
   db.closeSync();
 }
+
+type Diag = { code: string; data?: Record<string, unknown> };
+
+/**
+ * Invalid values per field: the in-process simulator warns of each (`perLine`: one a warning), an engine
+ * counts them per field (`count` of its one warning a field). Equal maps mean both saw the same values.
+ */
+export function invalidValuesByField(diagnostics: readonly Diag[], perLine: boolean): Record<string, number> {
+  const m: Record<string, number> = {};
+  for (const d of diagnostics) {
+    if (d.code !== 'simulation-invalid-value') continue;
+    const field = String(d.data?.['field']);
+    m[field] = (m[field] ?? 0) + (perLine ? 1 : Number(d.data?.['count']));
+  }
+  return m;
+}

@@ -17,7 +17,7 @@ import { sqlString } from '../../src/sql/index.js';
 import type { SimulationSummary } from '../../src/engine/index.js';
 import { LISTS } from '../expression/arbitraries.js';
 import { lineArb, validRulesArb } from '../helpers/sql-rulesets.js';
-import { flowsToParquet as toParquet } from '../helpers/sql-flows.js';
+import { flowsToParquet as toParquet, invalidValuesByField } from '../helpers/sql-flows.js';
 import { CLI } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rulekit-simulate-engine-'));
@@ -58,13 +58,8 @@ describe('simulate on an engine', () => {
         expect(got.summary, engine).toEqual(want.summary);
         compared++;
         // Values taken as missing: the simulator warns of each, the engine counts them per field.
-        const perField = (ds: readonly { code: string; data?: Record<string, unknown> }[], weight: (d: { data?: Record<string, unknown> }) => number) => {
-          const m: Record<string, number> = {};
-          for (const d of ds) if (d.code === 'simulation-invalid-value') m[String(d.data?.['field'])] = (m[String(d.data?.['field'])] ?? 0) + weight(d);
-          return m;
-        };
-        const wanted = perField(want.diagnostics, () => 1);
-        expect(perField(got.diagnostics, (d) => Number(d.data?.['count'])), `${engine} invalid values`).toEqual(wanted);
+        const wanted = invalidValuesByField(want.diagnostics, true);
+        expect(invalidValuesByField(got.diagnostics, false), `${engine} invalid values`).toEqual(wanted);
         if (Object.keys(wanted).length) withInvalid++;
         const fromParquet = await simulateOnEngine(rulesetText, [parquet], { engine, lists: LISTS });
         expect(figures(fromParquet.summary), `${engine} Parquet`).toEqual(figures(want.summary));
